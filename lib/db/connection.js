@@ -1,0 +1,211 @@
+// The one connection interface every part of pgload uses (docs/architecture.md, "Connection").
+// This implementation sits on node-postgres; values travel as text in both directions.
+
+import pg from 'pg'
+import copyStreams from 'pg-copy-streams'
+
+/** @typedef {{ id: number, name: string, text: string }} Statement */
+/** @typedef {{ command: string, rowCount: number, fields: string[], rows: (string|null)[][] }} Result */
+/** @typedef {'simple'|'extended'|'prepared'} Protocol */
+/**
+ * A resolved connection target (lib/server/target.js).
+ * @typedef {{ config: import('pg').ClientConfig, display: string, embedded: boolean }} Target
+ */
+
+let nextStatementId = 0
+
+/**
+ * Define a statement once (at load time); connections prepare it lazily as `P_<id>`.
+ * @param {string} text
+ * @returns {Statement}
+ */
+export function defineStatement (text) {
+  const id = nextStatementId++
+  return { id, name: `P_${id}`, text }
+}
+
+// Every value comes back as the server's text: no parsing on the hot path.
+const textTypes = { getTypeParser: () => identity }
+function identity (v) { return v }
+
+/**
+ * Quote a value as a SQL literal for the simple protocol.
+ * @param {string|number|boolean|null|undefined} v
+ */
+export function quoteLiteral (v) {
+  if (v === null || v === undefined) return 'NULL'
+  const s = String(v)
+  if (/^-?\d+(\.\d+)?$/.test(s)) return s
+  let out = "'"
+  let backslash = false
+  for (const ch of s) {
+    if (ch === "'") out += "''"
+    else if (ch === '\\') { out += '\\\\'; backslash = true } else out += ch
+  }
+  out += "'"
+  return backslash ? 'E' + out : out
+}
+
+/**
+ * Replace $1..$n with quoted literals, outside quotes (for `simple` protocol executes).
+ * @param {string} text
+ * @param {ReadonlyArray<any>} values
+ */
+export function inlineParameters (text, values) {
+  if (!values || values.length === 0) return text
+  return text.replace(/'(?:[^']|'')*'|"(?:[^"]|"")*"|\$(\d+)/g, (m, n) => n === undefined ? m : quoteLiteral(values[Number(n) - 1]))
+}
+
+function toResult (r) {
+  return {
+    command: r.command ?? '',
+    rowCount: r.rowCount ?? 0,
+    fields: r.fields ? r.fields.map(f => f.name) : [],
+    rows: r.rows ?? []
+  }
+}
+
+function connectionLost (err) {
+  const e = new Error(`connection to server lost: ${err?.message ?? err}`)
+  e.code = 'CONNECTION_LOST'
+  e.cause = err
+  return e
+}
+
+/** A PostgreSQL connection on node-postgres. */
+export class PgConnection {
+  /**
+   * @param {import('pg').Client} client
+   * @param {Protocol} protocol
+   */
+  constructor (client, protocol) {
+    this.client = client
+    this.protocol = protocol
+    /** @type {Result[]} all results of the last simpleQuery */
+    this.lastResults = []
+    this.closed = false
+    this.broken = false
+    this._prepared = new Set()
+    client.on('error', () => { this.broken = true })
+    client.on('end', () => { this.broken = true })
+  }
+
+  get backendPid () { return this.client.processID }
+
+  /** @returns {'I'|'T'|'E'} */
+  get transactionStatus () { return this.client.getTransactionStatus?.() ?? this.client._txStatus ?? 'I' }
+
+  /** @param {string} text @returns {Promise<Result>} */
+  async simpleQuery (text) {
+    const r = await this._run({ text, rowMode: 'array', types: textTypes })
+    const list = Array.isArray(r) ? r.map(toResult) : [toResult(r)]
+    this.lastResults = list
+    return list[list.length - 1]
+  }
+
+  /** @param {Statement} stmt */
+  async prepare (stmt) {
+    if (this._prepared.has(stmt.id)) return
+    // node-postgres parses a named statement on first use; a zero-row describe would cost a
+    // round trip, so preparation happens at the first execute and is remembered here.
+    this._prepared.add(stmt.id)
+  }
+
+  /**
+   * @param {Statement} stmt
+   * @param {ReadonlyArray<any>} [values]
+   * @returns {Promise<Result>}
+   */
+  async execute (stmt, values = []) {
+    if (this.protocol === 'simple') return this.simpleQuery(inlineParameters(stmt.text, values))
+    const config = this.protocol === 'prepared'
+      ? { name: stmt.name, text: stmt.text, values, rowMode: 'array', types: textTypes }
+      : { text: stmt.text, values, rowMode: 'array', types: textTypes }
+    return toResult(await this._run(config))
+  }
+
+  /**
+   * Set-up convenience: extended protocol with values, simple without.
+   * @param {string} text
+   * @param {ReadonlyArray<any>} [values]
+   */
+  async query (text, values) {
+    if (values && values.length) return toResult(await this._run({ text, values, rowMode: 'array', types: textTypes }))
+    return this.simpleQuery(text)
+  }
+
+  /**
+   * Run batches of statements with pipeline semantics: an error skips the rest of its batch.
+   * node-postgres has no pipeline mode, so this sends statement by statement.
+   * @param {{stmt: Statement, values: any[]}[][]} batches
+   * @returns {Promise<(Result|Error)[][]>}
+   */
+  async runPipeline (batches) {
+    const out = []
+    for (const batch of batches) {
+      const results = []
+      let failed = false
+      for (const item of batch) {
+        if (failed) {
+          const e = new Error('pipeline aborted by an earlier error')
+          e.code = 'PIPELINE_ABORTED'
+          results.push(e)
+          continue
+        }
+        try {
+          results.push(await this.execute(item.stmt, item.values))
+        } catch (err) {
+          if (err.code === 'CONNECTION_LOST') throw err
+          failed = true
+          results.push(err)
+        }
+      }
+      out.push(results)
+    }
+    return out
+  }
+
+  /**
+   * A writable stream for `COPY ... FROM STDIN`.
+   * @param {string} sql
+   */
+  copyFrom (sql) {
+    return this.client.query(copyStreams.from(sql))
+  }
+
+  async close () {
+    if (this.closed) return
+    this.closed = true
+    try { await this.client.end() } catch { /* already gone */ }
+  }
+
+  async _run (config) {
+    try {
+      return await this.client.query(config)
+    } catch (err) {
+      if (err && typeof err.code === 'string' && err.code.length === 5) throw err
+      if (this.broken || !err?.code || /ECONN|EPIPE|terminated|ended/i.test(String(err.message))) {
+        this.broken = true
+        throw connectionLost(err)
+      }
+      throw err
+    }
+  }
+}
+
+/**
+ * Open a connection to a target.
+ * @param {Target} target
+ * @param {{ applicationName?: string, protocol?: Protocol, connectTimeoutMs?: number }} [opts]
+ * @returns {Promise<PgConnection>}
+ */
+export async function openConnection (target, { applicationName = 'pgload', protocol = 'prepared', connectTimeoutMs = 10000 } = {}) {
+  const client = new pg.Client({
+    ...target.config,
+    application_name: applicationName,
+    connectionTimeoutMillis: connectTimeoutMs
+  })
+  client.on('error', () => {}) // surfaced through the failing query instead
+  await client.connect()
+  return new PgConnection(client, protocol)
+}
