@@ -1,0 +1,91 @@
+// The one histogram factory: latency in integer microseconds, 1 us .. 1 h, 3 significant digits.
+// Histograms travel encoded (HdrHistogram compressed base64) and merge exactly by adding.
+
+import hdr from 'hdr-histogram-js'
+
+/** Highest trackable value: one hour in microseconds. Larger values are clamped. */
+export const HIGHEST_US = 3_600_000_000
+/** Significant value digits (0.1 % relative precision). */
+export const SIGNIFICANT_DIGITS = 3
+
+/** @typedef {import('hdr-histogram-js').Histogram} Histogram */
+
+/**
+ * A new empty latency histogram (plain JS, Int32 counts: fastest recordValue, no WASM to free).
+ * @returns {Histogram}
+ */
+export function createHistogram () {
+  return hdr.build({
+    lowestDiscernibleValue: 1,
+    highestTrackableValue: HIGHEST_US,
+    numberOfSignificantValueDigits: SIGNIFICANT_DIGITS,
+    bitBucketSize: 32,
+    autoResize: false,
+    useWebAssembly: false
+  })
+}
+
+/**
+ * Record one value in microseconds, clamped into the trackable range.
+ * @param {Histogram} h
+ * @param {number} us
+ */
+export function recordUs (h, us) {
+  h.recordValue(us < 1 ? 1 : us > HIGHEST_US ? HIGHEST_US : Math.round(us))
+}
+
+/**
+ * @param {Histogram} h
+ * @returns {string} compressed base64 (HdrHistogram V2 log encoding)
+ */
+export function encodeHistogram (h) {
+  return hdr.encodeIntoCompressedBase64(h)
+}
+
+/**
+ * @param {string} encoded
+ * @returns {Histogram}
+ */
+export function decodeHistogram (encoded) {
+  return hdr.decodeFromCompressedBase64(encoded, 32, false)
+}
+
+/**
+ * Merge encoded histograms exactly (by adding counts) into a new histogram.
+ * @param {Iterable<string | Histogram>} items
+ * @returns {Histogram}
+ */
+export function mergeHistograms (items) {
+  const out = createHistogram()
+  for (const item of items) {
+    if (!item) continue
+    out.add(typeof item === 'string' ? decodeHistogram(item) : item)
+  }
+  return out
+}
+
+const MS = 1000
+const round3 = (v) => Math.round(v * 1000) / 1000
+
+/**
+ * Latency figures in milliseconds (microsecond precision) from a histogram of microseconds.
+ * Empty histograms give nulls, never zeros that look like measurements.
+ * @param {Histogram} h
+ * @returns {{ mean: number|null, stddev: number|null, min: number|null, p50: number|null, p90: number|null, p95: number|null, p99: number|null, p999: number|null, max: number|null }}
+ */
+export function latencySummaryMs (h) {
+  if (h.totalCount === 0) {
+    return { mean: null, stddev: null, min: null, p50: null, p90: null, p95: null, p99: null, p999: null, max: null }
+  }
+  return {
+    mean: round3(h.mean / MS),
+    stddev: round3(h.stdDeviation / MS),
+    min: round3(h.minNonZeroValue / MS),
+    p50: round3(h.getValueAtPercentile(50) / MS),
+    p90: round3(h.getValueAtPercentile(90) / MS),
+    p95: round3(h.getValueAtPercentile(95) / MS),
+    p99: round3(h.getValueAtPercentile(99) / MS),
+    p999: round3(h.getValueAtPercentile(99.9) / MS),
+    max: round3(h.maxValue / MS)
+  }
+}
