@@ -1,0 +1,61 @@
+// The PostgreSQL every integration test uses: PGLOAD_TEST_URL when set, otherwise one embedded
+// PostgreSQL 18 per test process in a fresh temp dir, stopped and removed when the process exits.
+
+import { mkdtempSync, rmSync, chmodSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { resolveTarget } from '../../lib/server/target.js'
+import {
+  binaries, serverUser, giveToServerUser, freePort, generatePassword,
+  initCluster, startCluster, stopClusterSync
+} from '../../lib/server/cluster.js'
+
+let pending = null
+
+/**
+ * The test server, started once per process.
+ * @returns {Promise<{ target: import('../../lib/db/connection.js').Target, url: string, embedded: boolean }>}
+ */
+export function getTestServer () {
+  pending ??= start()
+  return pending
+}
+
+async function start () {
+  const url = process.env.PGLOAD_TEST_URL
+  if (url) return { target: resolveTarget({ url }), url, embedded: false }
+
+  const ids = await serverUser()
+  const bin = await binaries()
+  const base = mkdtempSync(join(tmpdir(), 'pgload-test-'))
+  chmodSync(base, 0o700)
+  await giveToServerUser(base, ids)
+  const dataDir = join(base, 'data')
+  let started = false
+  const cleanup = () => {
+    if (started) { started = false; stopClusterSync({ pgCtl: bin.pg_ctl, dataDir, ids }) }
+    rmSync(base, { recursive: true, force: true })
+  }
+  process.once('exit', cleanup)
+  for (const sig of ['SIGINT', 'SIGTERM']) {
+    process.once(sig, () => { cleanup(); process.kill(process.pid, sig) })
+  }
+
+  const password = generatePassword()
+  // Durability is irrelevant for throw-away test data; these make loads and commits cheap.
+  await initCluster({ dataDir, password, ids, noSync: true, settings: { fsync: 'off', synchronous_commit: 'off', full_page_writes: 'off' } })
+  let port
+  for (let attempt = 1; ; attempt++) {
+    port = await freePort()
+    try {
+      await startCluster({ dataDir, port, logFile: join(base, 'server.log'), ids })
+      break
+    } catch (err) {
+      if (!err.portInUse || attempt >= 3) throw err
+    }
+  }
+  started = true
+  const testUrl = `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/postgres`
+  const target = { ...resolveTarget({ url: testUrl }), embedded: true }
+  return { target, url: testUrl, embedded: true }
+}
