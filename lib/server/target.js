@@ -201,7 +201,7 @@ function setKeyword (out, key, value) {
 /** Replace the password in a connection string by `***` (for error messages). */
 export function redact (text) {
   return String(text)
-    .replace(/(postgres(?:ql)?:\/\/[^:/@?#]*):[^@/?#]*@/i, '$1:***@')
+    .replace(/([a-z][a-z0-9+.-]*:\/\/[^:/@?#]*):[^@/?#]*@/i, '$1:***@')
     .replace(/(password\s*=\s*)('(?:[^'\\]|\\.)*'|\S+)/gi, '$1***')
 }
 
