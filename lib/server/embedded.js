@@ -1,0 +1,327 @@
+// The embedded PostgreSQL for real use: one cluster per user in a cache directory, initialised
+// once, started detached on a free loopback port, reused by later commands until stopped.
+//
+// Where it lives (the "pgload home"):
+//   $PGLOAD_HOME if set, else $XDG_CACHE_HOME/pgload, else ~/.cache/pgload.
+//   As root with neither variable set: ~postgres/.cache/pgload, because the server runs as the
+//   `postgres` OS user and must reach its data directory (root's home is private).
+// Contents:
+//   pg<major>/     the data directory (initdb'd once; data survives between commands)
+//   pgpass         the superuser password in .pgpass format, mode 0600 (PGPASSFILE=<it> psql ...)
+//   server.json    state of the running server: { pid, port, dataDir, version, startedAt }
+//   server.log     the server's log (pg_ctl -l)
+//   lock           held while a command starts or stops the server
+
+import { mkdir, open, readFile, rm, stat, writeFile, rename } from 'node:fs/promises'
+import { existsSync } from 'node:fs'
+import { homedir, userInfo } from 'node:os'
+import { join } from 'node:path'
+import { spawnSync } from 'node:child_process'
+import { PgloadError } from '../errors.js'
+import { openConnection } from '../db/connection.js'
+import { displayUrl } from './target.js'
+import {
+  binaries, serverUser, giveToServerUser, freePort, generatePassword,
+  initCluster, startCluster, stopCluster, clusterPid, SERVER_OS_USER
+} from './cluster.js'
+
+const SUPERUSER = 'postgres'
+const DATABASE = 'postgres'
+const LOCK_WAIT_MS = 120_000 // how long a command waits for another one starting the server
+const silentLog = { info () {}, debug () {}, warn () {}, error () {} }
+
+/**
+ * The pgload home directory (see the top of this file).
+ * @param {{ env?: Record<string, string|undefined> }} [opts]
+ * @returns {string}
+ */
+export function pgloadHome ({ env = process.env } = {}) {
+  if (env.PGLOAD_HOME) return env.PGLOAD_HOME
+  if (env.XDG_CACHE_HOME) return join(env.XDG_CACHE_HOME, 'pgload')
+  if (userInfo().uid === 0) {
+    const r = spawnSync('getent', ['passwd', SERVER_OS_USER], { encoding: 'utf8' })
+    const home = r.status === 0 ? r.stdout.split(':')[5] : undefined
+    if (home && home.startsWith('/')) return join(home, '.cache', 'pgload')
+  }
+  return join(env.HOME || homedir(), '.cache', 'pgload')
+}
+
+/**
+ * Files of the embedded server under a home directory.
+ * @param {string} home
+ */
+export async function embeddedPaths (home) {
+  const { major } = await binaries()
+  return {
+    home,
+    dataDir: join(home, `pg${major}`),
+    pgpass: join(home, 'pgpass'),
+    state: join(home, 'server.json'),
+    log: join(home, 'server.log'),
+    lock: join(home, 'lock')
+  }
+}
+
+/**
+ * Use the embedded server: reuse a running one, or start one (initialising it the first time).
+ * @param {{ keep?: boolean, env?: Record<string, string|undefined>, log?: any }} [opts]
+ *   keep: leave it running after this command (`pgload server start`)
+ * @returns {Promise<{ target: import('../db/connection.js').Target, owned: boolean, reused: boolean,
+ *   startMs: number, stop: () => Promise<boolean> }>} stop() stops it only when this call started it
+ *   and keep was false, and no other client is connected; resolves true when it stopped it.
+ */
+export async function ensureEmbeddedServer ({ keep = false, env = process.env, log = silentLog } = {}) {
+  const paths = await embeddedPaths(pgloadHome({ env }))
+  const ids = await serverUser()
+  await prepareHome(paths, ids)
+  const t0 = performance.now()
+  const release = await acquireLock(paths.lock)
+  let running
+  let reused = true
+  try {
+    running = await runningServer(paths, ids)
+    if (!running) {
+      reused = false
+      running = await startServerLocked(paths, ids, log)
+    }
+  } finally {
+    await release()
+  }
+  const startMs = performance.now() - t0
+  const owned = !reused && !keep
+  const target = targetFor(running.port, running.password)
+  log.info({ target: target.display, reused, startMs: Math.round(startMs) }, reused ? 'using the running embedded server' : 'started the embedded server')
+  return {
+    target,
+    owned,
+    reused,
+    startMs,
+    async stop () {
+      if (!owned) return false
+      if (await otherClients(target) > 0) {
+        log.warn({ target: target.display }, 'other clients are connected: leaving the embedded server running (pgload server stop)')
+        return false
+      }
+      return stopServer({ env })
+    }
+  }
+}
+
+/**
+ * Start the embedded server detached (it outlives this process) unless it already runs.
+ * @param {{ env?: Record<string, string|undefined>, log?: any }} [opts]
+ */
+export async function startServer ({ env = process.env, log = silentLog } = {}) {
+  const s = await ensureEmbeddedServer({ keep: true, env, log })
+  return { target: s.target, alreadyRunning: s.reused, startMs: s.startMs }
+}
+
+/**
+ * Stop the embedded server (fast shutdown).
+ * @param {{ env?: Record<string, string|undefined> }} [opts]
+ * @returns {Promise<boolean>} false when it was not running
+ */
+export async function stopServer ({ env = process.env } = {}) {
+  const paths = await embeddedPaths(pgloadHome({ env }))
+  if (!existsSync(paths.dataDir)) return false
+  const ids = await serverUser()
+  const release = await acquireLock(paths.lock)
+  try {
+    const pid = await clusterPid({ dataDir: paths.dataDir, ids })
+    const stopped = pid ? await stopCluster({ dataDir: paths.dataDir, ids }) : false
+    await rm(paths.state, { force: true })
+    return stopped
+  } finally {
+    await release()
+  }
+}
+
+/**
+ * Describe the embedded server.
+ * @param {{ env?: Record<string, string|undefined> }} [opts]
+ * @returns {Promise<{ running: boolean, home: string, dataDir: string, initialised: boolean,
+ *   pgpass: string, logFile: string, pid?: number, port?: number, url?: string, version?: string, startedAt?: string }>}
+ */
+export async function serverStatus ({ env = process.env } = {}) {
+  const paths = await embeddedPaths(pgloadHome({ env }))
+  const base = {
+    running: false,
+    home: paths.home,
+    dataDir: paths.dataDir,
+    initialised: existsSync(join(paths.dataDir, 'PG_VERSION')),
+    pgpass: paths.pgpass,
+    logFile: paths.log
+  }
+  if (!base.initialised) return base
+  const ids = await serverUser()
+  const running = await runningServer(paths, ids)
+  if (!running) return base
+  return {
+    ...base,
+    running: true,
+    pid: running.pid,
+    port: running.port,
+    url: targetFor(running.port, running.password).display,
+    version: running.version,
+    startedAt: running.startedAt
+  }
+}
+
+/**
+ * The Target of the embedded server on a port.
+ * @param {number} port
+ * @param {string} password
+ * @returns {import('../db/connection.js').Target}
+ */
+export function targetFor (port, password) {
+  const config = { host: '127.0.0.1', port, user: SUPERUSER, database: DATABASE, password, ssl: false, application_name: 'pgload' }
+  return { config, display: displayUrl(config), embedded: true }
+}
+
+async function prepareHome (paths, ids) {
+  try {
+    await mkdir(paths.home, { recursive: true, mode: 0o700 })
+    // The server user must reach its data directory inside the home.
+    if (ids.uid !== undefined) await giveToServerUser(paths.home, ids)
+  } catch (err) {
+    throw new PgloadError(`cannot create the pgload home ${paths.home}: ${err.code ?? err.message}`, {
+      code: 'EMBEDDED_HOME', hint: 'set PGLOAD_HOME to a writable directory', cause: err
+    })
+  }
+  if (ids.uid !== undefined) {
+    const r = spawnSync('test', ['-w', paths.home, '-a', '-x', paths.home], { uid: ids.uid, gid: ids.gid })
+    if (r.status !== 0) {
+      throw new PgloadError(`the '${SERVER_OS_USER}' OS user that runs the embedded server cannot reach ${paths.home}`, {
+        code: 'EMBEDDED_HOME', hint: `set PGLOAD_HOME to a directory ${SERVER_OS_USER} can reach (e.g. under /var/tmp)`
+      })
+    }
+  }
+}
+
+// The running server of this home, or null: postmaster alive (pg_ctl status) and connectable.
+async function runningServer (paths, ids) {
+  if (!existsSync(join(paths.dataDir, 'PG_VERSION'))) return null
+  const pid = await clusterPid({ dataDir: paths.dataDir, ids })
+  if (!pid) return null
+  const password = await readPassword(paths)
+  // postmaster.pid line 4 is the port; the state file may be missing after a crash.
+  const lines = (await readFile(join(paths.dataDir, 'postmaster.pid'), 'utf8').catch(() => '')).split('\n')
+  const port = Number(lines[3])
+  if (!Number.isInteger(port) || port <= 0) return null
+  let version
+  try {
+    const conn = await openConnection(targetFor(port, password), { connectTimeoutMs: 5000 })
+    try {
+      version = (await conn.simpleQuery("select current_setting('server_version')")).rows[0][0]
+    } finally {
+      await conn.close()
+    }
+  } catch {
+    return null
+  }
+  const state = JSON.parse(await readFile(paths.state, 'utf8').catch(() => '{}'))
+  return { pid, port, password, version, startedAt: state.pid === pid ? state.startedAt : undefined }
+}
+
+async function startServerLocked (paths, ids, log) {
+  let password
+  if (!existsSync(join(paths.dataDir, 'PG_VERSION'))) {
+    if (existsSync(paths.dataDir)) await rm(paths.dataDir, { recursive: true, force: true }) // a failed initdb
+    password = generatePassword()
+    await writePgpass(paths.pgpass, password)
+    log.info({ dataDir: paths.dataDir }, 'initialising the embedded PostgreSQL (once)')
+    await initCluster({ dataDir: paths.dataDir, password, ids })
+  } else {
+    password = await readPassword(paths)
+  }
+  for (let attempt = 1; ; attempt++) {
+    const port = await freePort()
+    try {
+      await startCluster({ dataDir: paths.dataDir, port, logFile: paths.log, ids })
+      const pid = await clusterPid({ dataDir: paths.dataDir, ids })
+      const state = { pid, port, dataDir: paths.dataDir, startedAt: new Date().toISOString() }
+      await writeFile(paths.state + '.tmp', JSON.stringify(state, null, 2) + '\n', { mode: 0o600 })
+      await rename(paths.state + '.tmp', paths.state)
+      const version = await serverVersion(targetFor(port, password))
+      return { pid, port, password, version, startedAt: state.startedAt }
+    } catch (err) {
+      if (!err.portInUse || attempt >= 3) throw err
+    }
+  }
+}
+
+async function serverVersion (target) {
+  const conn = await openConnection(target, { connectTimeoutMs: 5000 })
+  try {
+    return (await conn.simpleQuery("select current_setting('server_version')")).rows[0][0]
+  } finally {
+    await conn.close()
+  }
+}
+
+async function otherClients (target) {
+  try {
+    const conn = await openConnection(target, { connectTimeoutMs: 5000 })
+    try {
+      const r = await conn.simpleQuery("select count(*) from pg_stat_activity where backend_type = 'client backend' and pid <> pg_backend_pid()")
+      return Number(r.rows[0][0])
+    } finally {
+      await conn.close()
+    }
+  } catch {
+    return 0
+  }
+}
+
+async function writePgpass (file, password) {
+  const esc = (s) => s.replace(/([\\:])/g, '\\$1')
+  await writeFile(file, `127.0.0.1:*:*:${SUPERUSER}:${esc(password)}\n`, { mode: 0o600 })
+}
+
+async function readPassword (paths) {
+  let text
+  try {
+    text = await readFile(paths.pgpass, 'utf8')
+  } catch {
+    throw new PgloadError(`the embedded server's password file ${paths.pgpass} is missing`, {
+      code: 'EMBEDDED_STATE', hint: `stop the server (pgload server stop) and remove ${paths.dataDir} to start afresh`
+    })
+  }
+  const line = text.split('\n')[0]
+  return line.slice(line.indexOf(`:${SUPERUSER}:`) + SUPERUSER.length + 2).replace(/\\(.)/g, '$1')
+}
+
+// A lock file holding the owner's pid; a lock whose owner died is taken over.
+async function acquireLock (file) {
+  const deadline = Date.now() + LOCK_WAIT_MS
+  for (;;) {
+    try {
+      const fh = await open(file, 'wx', 0o600)
+      await fh.writeFile(String(process.pid))
+      await fh.close()
+      return () => rm(file, { force: true })
+    } catch (err) {
+      if (err.code !== 'EEXIST') throw err
+    }
+    const owner = Number(await readFile(file, 'utf8').catch(() => ''))
+    const age = await stat(file).then(s => Date.now() - s.mtimeMs, () => 0)
+    if (!pidAlive(owner) && age > 1000) {
+      await rm(file, { force: true })
+      continue
+    }
+    if (Date.now() > deadline) {
+      throw new PgloadError(`the embedded server is busy (lock ${file} held by pid ${owner})`, { code: 'EMBEDDED_LOCK', hint: `remove ${file} if no pgload is running` })
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200))
+  }
+}
+
+function pidAlive (pid) {
+  if (!Number.isInteger(pid) || pid <= 0) return false
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (err) {
+    return err.code === 'EPERM'
+  }
+}
