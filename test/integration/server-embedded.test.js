@@ -1,0 +1,92 @@
+// The embedded server for real use: start, status, url (usable by a client), reuse, persistence, stop.
+
+import { test, after } from 'node:test'
+import assert from 'node:assert/strict'
+import { mkdtempSync, rmSync, chmodSync, statSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { serverCommand } from '../../lib/cli/server.js'
+import { ensureEmbeddedServer, serverStatus, stopServer } from '../../lib/server/embedded.js'
+import { resolveTarget } from '../../lib/server/target.js'
+import { openConnection } from '../../lib/db/connection.js'
+
+const base = mkdtempSync(join(tmpdir(), 'pgload-home-'))
+chmodSync(base, 0o755) // as root the server runs as `postgres`, which must reach the home
+const env = { ...process.env, PGLOAD_HOME: join(base, 'home') }
+after(async () => {
+  await stopServer({ env }).catch(() => {})
+  rmSync(base, { recursive: true, force: true })
+})
+
+function sink () {
+  const s = { text: '', write (chunk) { s.text += chunk } }
+  return s
+}
+
+async function run (action, opts = {}) {
+  const out = sink()
+  const err = sink()
+  await serverCommand(action, { env, out, err, ...opts })
+  return { out: out.text, err: err.text }
+}
+
+test('server start, status, url (works with a client via PGPASSFILE), stop', async () => {
+  assert.match((await run('status')).out, /^not running \(not initialised yet\)/)
+  await assert.rejects(run('url'), /not running.*/)
+
+  const started = await run('start')
+  assert.match(started.out, /^embedded PostgreSQL 18\.\d+ started at postgres:\/\/postgres@127\.0\.0\.1:\d+\/postgres/)
+  assert.match((await run('start')).out, /already running/)
+
+  const st = await serverStatus({ env })
+  assert.equal(st.running, true)
+  assert.equal(statSync(st.pgpass).mode & 0o777, 0o600)
+  assert.match((await run('status')).out, new RegExp(`^running: ${st.url.replace(/[/.]/g, '\\$&')} \\(PostgreSQL 18`))
+
+  const url = await run('url')
+  assert.equal(url.out, st.url + '\n')
+  assert.doesNotMatch(url.out, /postgres:\/\/[^@/]*:[^@/]*@/, 'no password in the URL')
+  assert.match(url.err, /PGPASSFILE=/)
+  const target = resolveTarget({ url: url.out.trim(), env: { PGPASSFILE: st.pgpass } })
+  const conn = await openConnection(target)
+  try {
+    assert.deepEqual((await conn.simpleQuery('select 42')).rows, [['42']])
+  } finally {
+    await conn.close()
+  }
+  const withPw = (await run('url', { showPassword: true })).out.trim()
+  const conn2 = await openConnection(resolveTarget({ url: withPw, env: {} }))
+  await conn2.close()
+
+  assert.equal((await run('stop')).out, 'embedded PostgreSQL stopped\n')
+  assert.equal((await serverStatus({ env })).running, false)
+  assert.equal((await run('stop')).out, 'embedded PostgreSQL was not running\n')
+})
+
+test('a command reuses a running server, owns one it started, and data survives a restart', async () => {
+  const first = await ensureEmbeddedServer({ env })
+  assert.equal(first.owned, true)
+  const c1 = await openConnection(first.target)
+  await c1.simpleQuery('drop table if exists survives; create table survives (x int); insert into survives values (7)')
+  await c1.close()
+
+  const second = await ensureEmbeddedServer({ env })
+  assert.equal(second.reused, true)
+  assert.equal(second.owned, false)
+  assert.equal(second.target.config.port, first.target.config.port)
+  assert.equal(await second.stop(), false, 'a reused server is not stopped by its borrower')
+  assert.equal((await serverStatus({ env })).running, true)
+
+  assert.equal(await first.stop(), true)
+  assert.equal((await serverStatus({ env })).running, false)
+
+  const third = await ensureEmbeddedServer({ env })
+  assert.equal(third.reused, false)
+  const c3 = await openConnection(third.target)
+  try {
+    assert.deepEqual((await c3.simpleQuery('select x from survives')).rows, [['7']])
+  } finally {
+    await c3.close()
+  }
+  assert.equal(await third.stop(), true)
+})
