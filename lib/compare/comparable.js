@@ -1,0 +1,101 @@
+// Are these runs comparable? What differs between them: run set-up (refused unless --force),
+// other options and versions (shown), and server settings from the settings snapshot (shown).
+
+const DURATION_TOLERANCE = 0.05 // relative difference of measured durations still "the same"
+const DURATION_SLACK_S = 1 // plus this many seconds (start/stop granularity)
+
+/** Facts that must match for a comparison to mean anything. */
+const REQUIRED = [
+  ['workload', (d) => d.run.workload],
+  ['scale', (d) => d.run.scale ?? d.run.options?.scale ?? d.run.options?.warehouses],
+  ['clients', (d) => d.run.clients ?? d.run.options?.clients],
+  ['transaction types', (d) => d.run.transactionTypes ? [...d.run.transactionTypes].sort().join(',') : Object.keys(d.transactions ?? {}).sort().join(',')]
+]
+
+/** Facts that are shown when they differ but do not block the comparison. */
+const INFORMATIVE = [
+  ['connections', (d) => d.run.connections],
+  ['protocol', (d) => d.run.protocol],
+  ['rate', (d) => d.run.options?.rate],
+  ['paced', (d) => d.run.paced],
+  ['warmup s', (d) => d.run.warmupS],
+  ['server version', (d) => d.server?.version],
+  ['server target', (d) => d.server?.target],
+  ['pgload version', (d) => d.tool?.version],
+  ['host cpus', (d) => d.host?.cpus],
+  ['interrupted', (d) => d.run.interrupted],
+  ['aborted', (d) => d.run.aborted]
+]
+
+const show = (v) => v === undefined || v === null ? '-' : String(v)
+
+function distinct (docs, get) {
+  return [...new Set(docs.map(d => show(get(d))))]
+}
+
+/**
+ * Differences between the runs of both sides.
+ * @param {object[]} as
+ * @param {object[]} bs
+ * @returns {{ blocking: { name: string, a: string[], b: string[] }[], informative: { name: string, a: string[], b: string[] }[] }}
+ */
+export function runDifferences (as, bs) {
+  const all = [...as, ...bs]
+  const diff = (list) => list
+    .filter(([, get]) => distinct(all, get).length > 1)
+    .map(([name, get]) => ({ name, a: distinct(as, get), b: distinct(bs, get) }))
+  const blocking = diff(REQUIRED)
+  const durations = all.map(d => d.run.durationS).filter(v => typeof v === 'number')
+  if (durations.length === all.length) {
+    const lo = Math.min(...durations)
+    const hi = Math.max(...durations)
+    if (hi - lo > DURATION_SLACK_S + DURATION_TOLERANCE * lo) {
+      blocking.push({ name: 'duration s', a: distinct(as, d => d.run.durationS), b: distinct(bs, d => d.run.durationS) })
+    }
+  }
+  return { blocking, informative: diff(INFORMATIVE) }
+}
+
+/**
+ * Server settings as name -> "value unit" from a results document's settings snapshot, which
+ * may map names to values or to pg_settings rows, or be an array of rows.
+ * @param {object} doc
+ * @returns {Map<string, string>}
+ */
+export function settingsOf (doc) {
+  const raw = doc.serverStats?.settings ?? doc.server?.settings
+  const out = new Map()
+  if (!raw || typeof raw !== 'object') return out
+  const put = (name, v) => {
+    if (v === null || v === undefined) return
+    if (typeof v === 'object') {
+      const val = v.setting ?? v.value
+      if (val === undefined) return
+      out.set(name, v.unit ? `${val} ${v.unit}` : String(val))
+    } else {
+      out.set(name, String(v))
+    }
+  }
+  if (Array.isArray(raw)) for (const row of raw) { if (row?.name) put(row.name, row) } else for (const [k, v] of Object.entries(raw)) put(k, v)
+  return out
+}
+
+/**
+ * Server settings whose value differs between the runs (a missing setting shows as "default").
+ * @param {object[]} as
+ * @param {object[]} bs
+ * @returns {{ name: string, a: string[], b: string[] }[]}
+ */
+export function settingsDifferences (as, bs) {
+  const sa = as.map(settingsOf)
+  const sb = bs.map(settingsOf)
+  if ([...sa, ...sb].every(m => m.size === 0)) return []
+  const names = new Set([...sa, ...sb].flatMap(m => [...m.keys()]))
+  const out = []
+  for (const name of [...names].sort()) {
+    const va = [...new Set(sa.map(m => m.get(name) ?? 'default'))]
+    const vb = [...new Set(sb.map(m => m.get(name) ?? 'default'))]
+    if (new Set([...va, ...vb]).size > 1) out.push({ name, a: va, b: vb })
+  }
+  return out
+}

@@ -1,0 +1,161 @@
+// Per-interval latency histograms of one run as sparse count vectors on a shared value grid, so
+// that windows and bootstrap resamples merge by adding counts (never by averaging percentiles).
+
+import { decodeHistogram } from '../metrics/histogram.js'
+
+/**
+ * A grid of histogram bucket values (microseconds, highest equivalent value) shared by series.
+ */
+export class ValueGrid {
+  constructor () {
+    /** @type {Map<number, number>} value -> slot */
+    this.slots = new Map()
+    /** @type {number[]} slot -> value */
+    this.values = []
+    this._sorted = null
+  }
+
+  slot (value) {
+    let s = this.slots.get(value)
+    if (s === undefined) {
+      s = this.values.length
+      this.slots.set(value, s)
+      this.values.push(value)
+      this._sorted = null
+    }
+    return s
+  }
+
+  /** Slots in ascending value order (for cumulative walks). */
+  order () {
+    this._sorted ??= Int32Array.from(this.values.keys()).sort((a, b) => this.values[a] - this.values[b])
+    return this._sorted
+  }
+}
+
+/**
+ * Decode one encoded histogram into sparse slots/counts on a grid.
+ * @param {string} encoded
+ * @param {ValueGrid} grid
+ * @returns {{ slots: Int32Array, counts: Float64Array, total: number }}
+ */
+export function sparseFromEncoded (encoded, grid) {
+  const h = decodeHistogram(encoded)
+  const slots = []
+  const counts = []
+  let total = 0
+  for (let i = 0; i < h.countsArrayLength; i++) {
+    const c = h.getCountAtIndex(i)
+    if (c === 0) continue
+    slots.push(grid.slot(h.highestEquivalentValue(h.valueFromIndex(i))))
+    counts.push(c)
+    total += c
+  }
+  return { slots: Int32Array.from(slots), counts: Float64Array.from(counts), total }
+}
+
+const EMPTY = { slots: new Int32Array(0), counts: new Float64Array(0), total: 0 }
+
+/**
+ * Sparse per-interval histograms of a run for some transaction types (all when `types` is null),
+ * merged per interval. Intervals without histograms count as empty.
+ * @param {object} results a results document
+ * @param {string[]|null} types
+ * @param {ValueGrid} grid
+ * @returns {{ slots: Int32Array, counts: Float64Array, total: number }[]}
+ */
+export function intervalSeries (results, types, grid) {
+  return (results.intervals ?? []).map((iv) => {
+    const hs = iv.histograms ?? {}
+    const names = types ?? Object.keys(hs)
+    const parts = names.map(n => hs[n]).filter(Boolean).map(e => sparseFromEncoded(e, grid))
+    if (parts.length === 0) return EMPTY
+    if (parts.length === 1) return parts[0]
+    const acc = new Map()
+    for (const p of parts) for (let i = 0; i < p.slots.length; i++) acc.set(p.slots[i], (acc.get(p.slots[i]) ?? 0) + p.counts[i])
+    const slots = Int32Array.from(acc.keys())
+    return { slots, counts: Float64Array.from(slots, s => acc.get(s)), total: parts.reduce((t, p) => t + p.total, 0) }
+  })
+}
+
+/**
+ * A reusable accumulator: add sparse intervals, then read percentiles as HdrHistogram does.
+ */
+export class SparseAccumulator {
+  /** @param {ValueGrid} grid */
+  constructor (grid) {
+    this.grid = grid
+    this.counts = new Float64Array(grid.values.length)
+    this.total = 0
+  }
+
+  reset () {
+    if (this.counts.length !== this.grid.values.length) this.counts = new Float64Array(this.grid.values.length)
+    else this.counts.fill(0)
+    this.total = 0
+  }
+
+  add (sparse) {
+    const c = this.counts
+    for (let i = 0; i < sparse.slots.length; i++) c[sparse.slots[i]] += sparse.counts[i]
+    this.total += sparse.total
+  }
+
+  /**
+   * Values (microseconds) at several percentiles plus min, max and mean, in one walk.
+   * Percentiles follow HdrHistogram: the first bucket whose cumulative count reaches
+   * ceil(p/100 * total), reported as its highest equivalent value.
+   * @param {number[]} percentiles ascending
+   * @returns {{ percentiles: number[], min: number, max: number, mean: number } | null}
+   */
+  read (percentiles) {
+    if (this.total === 0) return null
+    const order = this.grid.order()
+    const values = this.grid.values
+    const targets = percentiles.map(p => Math.max(1, Math.ceil(p / 100 * this.total - 1e-9)))
+    const out = new Array(percentiles.length)
+    let t = 0
+    let cum = 0
+    let min = NaN
+    let max = NaN
+    let sum = 0
+    for (let k = 0; k < order.length; k++) {
+      const s = order[k]
+      const c = this.counts[s]
+      if (c === 0) continue
+      const v = values[s]
+      if (Number.isNaN(min)) min = v
+      max = v
+      sum += v * c
+      cum += c
+      while (t < targets.length && cum >= targets[t]) out[t++] = v
+    }
+    return { percentiles: out, min, max, mean: sum / this.total }
+  }
+}
+
+/**
+ * Seconds per interval of a run: the step between consecutive `t` values (default 1 s).
+ * @param {object} results
+ * @returns {number}
+ */
+export function intervalSeconds (results) {
+  const iv = results.intervals ?? []
+  if (iv.length >= 2 && Number.isFinite(iv[1].t - iv[0].t) && iv[1].t > iv[0].t) return iv[1].t - iv[0].t
+  const opt = results.run?.options?.interval ?? results.run?.options?.intervalS
+  return typeof opt === 'number' && opt > 0 ? opt : 1
+}
+
+/**
+ * Transactions counted in one interval (for the given types, or all).
+ * @param {object} interval
+ * @param {string[]|null} types
+ * @returns {number}
+ */
+export function intervalCount (interval, types) {
+  const c = interval.count ?? {}
+  if (typeof c === 'number') return types ? NaN : c
+  let n = 0
+  for (const k of types ?? Object.keys(c)) n += c[k] ?? 0
+  return n
+}

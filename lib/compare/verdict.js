@@ -1,0 +1,175 @@
+// The compare verdict: per metric the median and interval of each side, the relative change B vs
+// A with its interval, and better / worse / "~" (no significant difference beyond the noise band).
+
+import { PgloadError } from '../errors.js'
+import { medianInterval, mannWhitneyU, minimumPValue, relativeShift } from './stats.js'
+import { bootstrapRuns, bootstrapInterval } from './bootstrap.js'
+import { runDifferences, settingsDifferences } from './comparable.js'
+import { label } from './input.js'
+
+/** Defaults of `pgload compare` (one table, units in the names). */
+export const COMPARE_DEFAULTS = {
+  noise: 0.02, // relative half-width of the band inside which a change is never called (2 %)
+  alpha: 0.05, // significance level of the U test / bootstrap interval
+  confidence: 0.95, // intervals shown per side and for the change
+  iterations: 1000, // bootstrap resamples (single-run mode)
+  seed: 1 // bootstrap seed: the same inputs give the same verdict
+}
+
+const LATENCY_STATS = ['p50', 'p95', 'p99', 'max']
+
+const typesOf = (d) => Object.keys(d.transactions ?? {})
+
+/** The TPC-C New-Order transaction type of a run, if any. */
+function newOrderType (d) {
+  return typesOf(d).find(t => /^new[-_ ]?order$/i.test(t)) ?? null
+}
+
+function metricList (docs, warnings) {
+  const list = [{ id: 'tps', metric: 'tps', txn: null, unit: 'tps', better: 'higher', get: d => d.summary.tps }]
+  if (docs.every(d => typeof d.tpcc?.tpmC === 'number')) {
+    list.push({ id: 'tpmC', metric: 'tpmC', txn: null, unit: 'tpmC', better: 'higher', get: d => d.tpcc.tpmC })
+  }
+  const sets = docs.map(d => new Set(typesOf(d)))
+  const all = [...new Set(docs.flatMap(typesOf))]
+  const common = all.filter(t => sets.every(s => s.has(t)))
+  const missing = all.filter(t => !common.includes(t))
+  if (missing.length) warnings.push(`transaction types not in every run are left out: ${missing.join(', ')}`)
+  if (common.length > 1) {
+    for (const stat of LATENCY_STATS) {
+      list.push({ id: `all:${stat}`, metric: stat, txn: null, unit: 'ms', better: 'lower', get: d => d.summary.latencyMs?.[stat] })
+    }
+  }
+  for (const t of common) {
+    for (const stat of LATENCY_STATS) {
+      list.push({ id: `${t}:${stat}`, metric: stat, txn: t, unit: 'ms', better: 'lower', get: d => d.transactions[t].latencyMs?.[stat] })
+    }
+  }
+  return list
+}
+
+function decide (row, noise, alpha) {
+  const c = row.change
+  if (!c || row.p === null) return { significant: false, beyondNoise: false, verdict: '~' }
+  const significant = row.p < alpha
+  const up = c.lo > noise
+  const down = c.hi < -noise
+  const beyondNoise = up || down
+  if (!significant || !beyondNoise) return { significant, beyondNoise, verdict: '~' }
+  const better = (row.better === 'higher') === up
+  return { significant, beyondNoise, verdict: better ? 'better' : 'worse' }
+}
+
+const num = (v) => typeof v === 'number' && Number.isFinite(v)
+
+/**
+ * Compare runs of side A (baseline) with runs of side B (candidate).
+ * @param {object[]} as results documents of A
+ * @param {object[]} bs results documents of B
+ * @param {{ noise?: number, alpha?: number, confidence?: number, iterations?: number, seed?: number,
+ *   blockLength?: number, force?: boolean }} [options]
+ * @returns {object} the verdict (see docs/compare-and-check.md, "JSON output")
+ */
+export function compareRuns (as, bs, options = {}) {
+  const o = { ...COMPARE_DEFAULTS }
+  for (const [k, v] of Object.entries(options)) if (v !== undefined) o[k] = v
+  if (as.length === 0 || bs.length === 0) throw new PgloadError('compare needs at least one results file on each side (A -- B)', { code: 'USAGE' })
+  const diffs = runDifferences(as, bs)
+  if (diffs.blocking.length && !o.force) {
+    const what = diffs.blocking.map(d => `${d.name} ${d.a.join('/')} vs ${d.b.join('/')}`).join('; ')
+    throw new PgloadError(`runs are not comparable: ${what}`, { code: 'NOT_COMPARABLE', hint: 'use --force to compare them anyway' })
+  }
+  const warnings = []
+  if (diffs.blocking.length) warnings.push('compared with --force although the runs differ in ' + diffs.blocking.map(d => d.name).join(', '))
+  const metrics = metricList([...as, ...bs], warnings)
+  const single = as.length === 1 && bs.length === 1
+  const rows = single ? singleRunRows(as[0], bs[0], metrics, o, warnings) : multiRunRows(as, bs, metrics, o, warnings)
+  for (const row of rows) Object.assign(row, decide(row, o.noise, o.alpha))
+  return {
+    mode: single ? 'single-run' : 'runs',
+    method: single
+      ? `single-run estimate: circular block bootstrap over per-interval histograms (${o.iterations} resamples, seed ${o.seed})`
+      : 'one run = one sample: median per side, Mann-Whitney U test, Hodges-Lehmann change interval',
+    a: { files: as.map(label), runs: as.length },
+    b: { files: bs.map(label), runs: bs.length },
+    noise: o.noise,
+    alpha: o.alpha,
+    confidence: o.confidence,
+    forced: diffs.blocking.length > 0,
+    differences: { blocking: diffs.blocking, informative: diffs.informative, settings: settingsDifferences(as, bs) },
+    warnings,
+    rows,
+    regressions: rows.filter(r => r.verdict === 'worse').length,
+    improvements: rows.filter(r => r.verdict === 'better').length
+  }
+}
+
+function baseRow (m) {
+  return { id: m.id, metric: m.metric, txn: m.txn, unit: m.unit, better: m.better }
+}
+
+function multiRunRows (as, bs, metrics, o, warnings) {
+  const minP = minimumPValue(as.length, bs.length)
+  if (minP >= o.alpha) {
+    warnings.push(`too few runs to ever reach significance: with ${as.length} and ${bs.length} runs the smallest possible p is ${minP.toFixed(3)} >= ${o.alpha}; use at least 4 runs per side (5 or more is better)`)
+  }
+  return metrics.map((m) => {
+    const va = as.map(m.get).filter(num)
+    const vb = bs.map(m.get).filter(num)
+    const row = baseRow(m)
+    if (va.length === 0 || vb.length === 0) {
+      return { ...row, a: null, b: null, change: null, p: null, note: 'no data' }
+    }
+    const ia = medianInterval(va, o.confidence)
+    const ib = medianInterval(vb, o.confidence)
+    const test = mannWhitneyU(va, vb)
+    const shift = relativeShift(va, vb, o.confidence)
+    return {
+      ...row,
+      a: { median: ia.median, lo: ia.lo, hi: ia.hi, n: ia.n, confidence: ia.confidence },
+      b: { median: ib.median, lo: ib.lo, hi: ib.hi, n: ib.n, confidence: ib.confidence },
+      change: shift && { estimate: shift.estimate, lo: shift.lo, hi: shift.hi, confidence: shift.confidence },
+      p: test.p
+    }
+  })
+}
+
+function singleRunRows (a, b, metrics, o, warnings) {
+  warnings.push('single-run estimate: resampling seconds within one run per side cannot see run-to-run variation; give several runs per side for a verdict across runs')
+  const ta = a.intervals?.length ?? 0
+  const tb = b.intervals?.length ?? 0
+  const usable = ta >= 4 && tb >= 4
+  if (!usable) warnings.push(`too few intervals for the bootstrap (${ta} and ${tb}, need 4 or more each): no intervals, no verdicts`)
+  const specs = []
+  for (const m of metrics) {
+    if (m.metric === 'tps') specs.push({ id: m.id, kind: 'rate', txn: null })
+    else if (m.metric === 'tpmC') {
+      const na = newOrderType(a)
+      const nb = newOrderType(b)
+      const rate = (d, t) => (d.transactions[t]?.tps ?? 0)
+      if (na && nb && rate(a, na) > 0 && rate(b, nb) > 0 && na === nb) {
+        specs.push({ id: m.id, kind: 'rate', txn: na, scale: [a.tpcc.tpmC / rate(a, na), b.tpcc.tpmC / rate(b, nb)] })
+      }
+    } else if (m.metric !== 'max') specs.push({ id: m.id, kind: 'latency', txn: m.txn, stat: m.metric })
+  }
+  const boot = usable ? bootstrapRuns(a, b, specs, { iterations: o.iterations, seed: o.seed, blockLength: o.blockLength }) : null
+  if (boot && boot.blockLength[0] <= 1) warnings.push('runs shorter than 4 intervals per block: the bootstrap treats seconds as independent')
+  return metrics.map((m) => {
+    const row = baseRow(m)
+    const va = m.get(a)
+    const vb = m.get(b)
+    if (!num(va) || !num(vb)) return { ...row, a: null, b: null, change: null, p: null, note: 'no data' }
+    const s = boot?.samples.get(m.id)
+    const ci = s ? bootstrapInterval(s.a, s.b, o.confidence) : null
+    const estimate = va === 0 ? null : vb / va - 1
+    return {
+      ...row,
+      // A resample never exceeds the run's own maximum: the bootstrap cannot bound a max.
+      ...(m.metric === 'max' ? { note: 'no interval for max from one run' } : {}),
+      a: { median: va, lo: ci?.a[0] ?? null, hi: ci?.a[1] ?? null, n: 1, confidence: ci ? o.confidence : 0 },
+      b: { median: vb, lo: ci?.b[0] ?? null, hi: ci?.b[1] ?? null, n: 1, confidence: ci ? o.confidence : 0 },
+      change: ci && estimate !== null ? { estimate, lo: ci.change[0], hi: ci.change[1], confidence: o.confidence } : null,
+      p: ci ? ci.p : null
+    }
+  })
+}
