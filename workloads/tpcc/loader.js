@@ -1,0 +1,211 @@
+// `pgload init tpcc`: create the nine tables, stream the generated population over J parallel
+// COPY connections (units of work pulled from a shared queue), then keys, indexes, ANALYZE,
+// the metadata row and the consistency checks.
+
+import { randomBytes } from 'node:crypto'
+import { readFileSync } from 'node:fs'
+import { once } from 'node:events'
+import { finished } from 'node:stream/promises'
+import { PgloadError } from '../../lib/errors.js'
+import { DEFAULTS } from './defaults.js'
+import { FastRandom } from './fast-random.js'
+import { TextPool, generateUnit, loadPhases, expectedRows } from './generator.js'
+import { META_TABLE, CREATE_META, TPCC_TABLES, checkServerVersion, existingTables, writeMeta } from './meta.js'
+import { NURAND_A } from './nurand.js'
+import { runChecks } from './checks.js'
+
+const sqlFile = name => readFileSync(new URL(name, import.meta.url), 'utf8')
+const VERSION = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')).version
+const CHUNK_LINES = 2000 // lines per COPY write (~100-600 KB)
+const noProgress = { start () {}, update () {}, end () {} }
+
+/**
+ * Split a .sql file into statements (no semicolons inside our statements).
+ * @param {string} text
+ */
+export function splitStatements (text) {
+  const code = text.split('\n').filter(l => !l.trim().startsWith('--')).join('\n')
+  return code.split(';').map(s => s.trim()).filter(Boolean)
+}
+
+/**
+ * Validate init options.
+ * @param {object} opts
+ * @returns {{ warehouses: number, jobs: number, seed: bigint, force: boolean, foreignKeys: boolean, check: boolean }}
+ */
+export function initOptionsFrom (opts) {
+  const warehouses = opts.warehouses ?? DEFAULTS.warehouses
+  if (!Number.isInteger(warehouses) || warehouses < 1) {
+    throw new PgloadError(`--warehouses must be an integer >= 1, got ${opts.warehouses}`, { code: 'BAD_OPTION' })
+  }
+  const jobs = opts.jobs ?? DEFAULTS.jobs
+  if (!Number.isInteger(jobs) || jobs < 1) throw new PgloadError(`--jobs must be an integer >= 1, got ${opts.jobs}`, { code: 'BAD_OPTION' })
+  let seed
+  if (opts.seed === undefined || opts.seed === null) {
+    seed = randomBytes(6).readUIntBE(0, 6)
+  } else if (/^\d+$/.test(String(opts.seed))) {
+    seed = BigInt(opts.seed)
+  } else {
+    throw new PgloadError(`--seed must be a non-negative integer, got ${opts.seed}`, { code: 'BAD_OPTION' })
+  }
+  return {
+    warehouses,
+    jobs,
+    seed: BigInt(seed),
+    force: Boolean(opts.force),
+    foreignKeys: Boolean(opts.foreignKeys),
+    check: opts.check !== false && !opts.noCheck
+  }
+}
+
+/**
+ * Load the TPC-C database.
+ * @param {{ conn: any, target: any, openConnection: Function, progress?: any, log?: any }} ctx
+ * @param {object} rawOpts init options (warehouses, jobs, force, foreignKeys, check/noCheck, seed)
+ * @returns {Promise<{ steps: { name: string, seconds: number, rows?: number }[], rows: number, seconds: number, rowsPerS: number, warehouses: number, cLoad: number, seed: string, checks?: object[] }>}
+ */
+export async function loadTpcc (ctx, rawOpts) {
+  const opts = initOptionsFrom(rawOpts)
+  const { conn } = ctx
+  const progress = ctx.progress ?? noProgress
+  const log = ctx.log
+  const t0 = performance.now()
+  await checkServerVersion(conn)
+
+  const existing = await existingTables(conn)
+  if (existing.length > 0) {
+    if (!opts.force) {
+      throw new PgloadError(`TPC-C tables already exist (${existing.join(', ')}): use --force to drop and reload them`, { code: 'TABLES_EXIST' })
+    }
+    log?.info({ tables: existing }, 'dropping existing TPC-C tables')
+    await conn.query(`DROP TABLE IF EXISTS ${[...TPCC_TABLES, META_TABLE].join(', ')}`)
+  }
+  await conn.query(sqlFile('schema.sql'))
+  await conn.query(CREATE_META)
+
+  const cLoad = FastRandom.fromKeys(opts.seed, 0).int(0, NURAND_A.cLast)
+  const load = {
+    seed: opts.seed,
+    cLoad,
+    pool: new TextPool(opts.seed),
+    timestamp: new Date().toISOString().replace('T', ' ').replace('Z', '')
+  }
+
+  const conns = [conn]
+  const steps = []
+  let rows = 0
+  try {
+    for (let j = 1; j < opts.jobs; j++) conns.push(await ctx.openConnection(ctx.target, { applicationName: 'pgload init tpcc' }))
+    const total = expectedRows(opts.warehouses)
+    let bytes = 0
+    for (const phase of loadPhases(opts.warehouses)) {
+      const ts = performance.now()
+      const before = rows
+      progress.start(phase.name, phaseRows(phase), 'rows')
+      let next = 0
+      const perPhase = { rows: 0 }
+      const worker = async (c) => {
+        while (next < phase.units.length) {
+          const unit = phase.units[next++]
+          const out = generateUnit(unit, load)
+          for (const [table, lines] of out.tables) bytes += await copyLines(c, table, lines)
+          rows += out.count
+          perPhase.rows += out.count
+          progress.update(perPhase.rows, bytes)
+        }
+      }
+      await Promise.all(conns.slice(0, Math.min(conns.length, phase.units.length)).map(worker))
+      progress.end()
+      const seconds = (performance.now() - ts) / 1000
+      steps.push({ name: phase.name, seconds, rows: rows - before })
+      log?.info({ step: phase.name, seconds, rows: rows - before, total }, 'loaded')
+    }
+
+    await timed(steps, 'primary keys, indexes', () =>
+      parallel(conns, splitStatements(sqlFile('indexes.sql')).sort(bySize), async (c, sql) => {
+        await c.query(`SET maintenance_work_mem = '${DEFAULTS.maintenanceWorkMem}'`)
+        await c.query(sql)
+      }))
+    if (opts.foreignKeys) {
+      // Foreign keys take SHARE ROW EXCLUSIVE locks on both tables: one at a time.
+      await timed(steps, 'foreign keys', () => parallel([conn], splitStatements(sqlFile('foreign-keys.sql')), (c, sql) => c.query(sql)))
+    }
+    await timed(steps, 'analyze', () => parallel(conns, TPCC_TABLES.slice().sort(bySize), (c, t) => c.query(`ANALYZE ${t}`)))
+  } finally {
+    for (const c of conns.slice(1)) await c.close()
+  }
+
+  const dataSeconds = steps.filter(s => s.rows !== undefined).reduce((a, s) => a + s.seconds, 0)
+  let checks
+  if (opts.check) {
+    await timed(steps, 'consistency checks', async () => { checks = await runChecks(conn, { fresh: true }) })
+    const failed = checks.filter(c => !c.pass)
+    if (failed.length > 0) {
+      throw new PgloadError(`consistency check failed after load: ${failed.map(c => `${c.name} (${c.violations} violations)`).join(', ')}`, { code: 'CHECK_FAILED' })
+    }
+  }
+  const seconds = (performance.now() - t0) / 1000
+  await writeMeta(conn, { warehouses: opts.warehouses, cLoad, seed: String(opts.seed), foreignKeys: opts.foreignKeys, seconds, version: VERSION })
+  return {
+    steps,
+    rows,
+    seconds,
+    rowsPerS: rows / dataSeconds,
+    warehouses: opts.warehouses,
+    jobs: opts.jobs,
+    cLoad,
+    seed: String(opts.seed),
+    checks
+  }
+}
+
+function phaseRows (phase) {
+  const perUnit = { item: 10000, warehouse: 11, stock: 10000, customer: 6000, orders: 3000 + 900 + 30000 }
+  return phase.units.reduce((a, u) => a + perUnit[u.kind], 0)
+}
+
+// Biggest tables first, so that parallel connections finish together.
+const SIZE_ORDER = ['order_line', 'stock', 'customer', 'orders', 'history', 'new_order', 'item', 'district', 'warehouse']
+function bySize (a, b) {
+  const rank = s => { const i = SIZE_ORDER.findIndex(t => new RegExp(`\\b${t}\\b`).test(s)); return i < 0 ? 99 : i }
+  return rank(a) - rank(b)
+}
+
+async function timed (steps, name, fn) {
+  const t = performance.now()
+  await fn()
+  steps.push({ name, seconds: (performance.now() - t) / 1000 })
+}
+
+/** Run items over connections, each connection taking the next item when free. */
+async function parallel (conns, items, fn) {
+  let next = 0
+  await Promise.all(conns.map(async c => {
+    while (next < items.length) await fn(c, items[next++])
+  }))
+}
+
+/**
+ * COPY lines into a table, respecting the stream's backpressure.
+ * @returns {Promise<number>} bytes sent
+ */
+async function copyLines (conn, table, lines) {
+  const stream = conn.copyFrom(`COPY ${table} FROM STDIN`)
+  const done = finished(stream)
+  done.catch(() => {}) // handled below; avoids an unhandled rejection between writes
+  let bytes = 0
+  try {
+    for (let i = 0; i < lines.length; i += CHUNK_LINES) {
+      const chunk = lines.slice(i, i + CHUNK_LINES).join('\n') + '\n'
+      bytes += chunk.length
+      if (!stream.write(chunk)) await Promise.race([once(stream, 'drain'), done])
+    }
+    stream.end()
+    await done
+  } catch (err) {
+    stream.destroy()
+    await done.catch(() => {})
+    throw err
+  }
+  return bytes
+}
