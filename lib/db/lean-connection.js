@@ -1,0 +1,311 @@
+// The Connection interface (docs/architecture.md) driven directly on pg-protocol: node-postgres
+// opens and authenticates the socket (and runs COPY), then this module writes and parses messages.
+
+import pg from 'pg'
+import { parse } from 'pg-protocol'
+import copyStreams from 'pg-copy-streams'
+import { inlineParameters } from './connection.js'
+import { MessageWriter, bindPrefix } from './message-writer.js'
+import { ResponseReader, connectionLost, OP_EXEC, OP_SIMPLE, OP_PREPARE, OP_PIPELINE, STMT_NEW, STMT_SENT } from './response-reader.js'
+
+/** @typedef {import('./connection.js').Statement} Statement */
+/** @typedef {import('./connection.js').Result} Result */
+/** @typedef {import('./connection.js').Protocol} Protocol */
+/** @typedef {import('./connection.js').Target} Target */
+
+/** A statement as known to one connection. */
+class StatementEntry {
+  constructor (stmt) {
+    this.name = stmt.name
+    this.text = stmt.text
+    this.prefix = bindPrefix(stmt.name)
+    this.state = STMT_NEW
+    /** @type {string[]|undefined} field names, learnt from the first Describe */
+    this.fields = undefined
+  }
+}
+
+// One executor for every promise: no closure per call.
+let pendingResolve = null
+let pendingReject = null
+function capture (resolve, reject) { pendingResolve = resolve; pendingReject = reject }
+
+/** A PostgreSQL connection speaking the protocol itself on a socket opened by node-postgres. */
+export class LeanConnection {
+  /**
+   * @param {import('pg').Client} client a connected, idle client
+   * @param {Protocol} protocol
+   */
+  constructor (client, protocol) {
+    this.client = client
+    this.protocol = protocol
+    /** @type {Result[]} all results of the last simpleQuery */
+    this.lastResults = []
+    this.closed = false
+    this._con = client.connection
+    this._socket = this._con.stream
+    this._writer = new MessageWriter()
+    this._reader = new ResponseReader(this)
+    /** @type {(StatementEntry|undefined)[]} by statement id */
+    this._entries = []
+    this._pgMode = false // true while node-postgres drives the socket (COPY)
+    /** @type {Function[]} requests made while node-postgres drives the socket */
+    this._waiting = []
+    /** @type {any} the copy stream to hand to node-postgres once our requests are answered */
+    this._copyPending = null
+    this._txStatus = client._txStatus ?? 'I'
+
+    // The seam: pg-protocol's parse() put one 'data' listener on the socket, feeding pg's
+    // Connection events. Replace it by ours; messages go to pg only while it runs a COPY.
+    for (const l of this._socket.listeners('data')) this._socket.removeListener('data', l)
+    const reader = this._reader
+    parse(this._socket, (msg) => {
+      if (this._pgMode) this._toPg(msg)
+      else reader.onMessage(msg)
+    })
+    client.on('error', () => {}) // socket errors surface as CONNECTION_LOST on requests
+    this._socket.on('close', () => this._reader.lost(this.closed ? new Error('connection closed') : new Error('server closed the connection')))
+    this._socket.on('error', (err) => { this._reader.socketError ??= err })
+  }
+
+  get backendPid () { return this.client.processID }
+
+  /** @returns {'I'|'T'|'E'} */
+  get transactionStatus () { return this._txStatus }
+
+  /** @param {string} text @returns {Promise<Result>} */
+  simpleQuery (text) {
+    if (this._gone()) return this._lostPromise()
+    const op = this._op(OP_SIMPLE)
+    this._writer.query(text)
+    return this._send(op)
+  }
+
+  /** @param {Statement} stmt @returns {Promise<void>} */
+  prepare (stmt) {
+    if (this.protocol !== 'prepared') return Promise.resolve()
+    const e = this._entry(stmt)
+    if (e.state !== STMT_NEW) return Promise.resolve()
+    if (this._gone()) return this._lostPromise()
+    const op = this._op(OP_PREPARE)
+    op.entry = e
+    e.state = STMT_SENT
+    const w = this._writer
+    w.parse(e.name, e.text)
+    w.describe(0x53, e.name)
+    w.sync()
+    return this._send(op)
+  }
+
+  /**
+   * @param {Statement} stmt
+   * @param {ReadonlyArray<any>} [values]
+   * @returns {Promise<Result>}
+   */
+  execute (stmt, values = []) {
+    if (this.protocol === 'simple') return this.simpleQuery(inlineParameters(stmt.text, values))
+    if (this._gone()) return this._lostPromise()
+    const op = this._op(OP_EXEC)
+    if (this.protocol === 'prepared') {
+      const e = this._entries[stmt.id] ?? this._entry(stmt)
+      op.entry = e
+      this._writeNamed(e, values, true)
+    } else {
+      this._writeUnnamed(stmt.text, values, true)
+    }
+    return this._send(op)
+  }
+
+  /**
+   * Set-up convenience: extended protocol (unnamed) with values, simple without.
+   * @param {string} text
+   * @param {ReadonlyArray<any>} [values]
+   * @returns {Promise<Result>}
+   */
+  query (text, values) {
+    if (!values || values.length === 0) return this.simpleQuery(text)
+    if (this._gone()) return this._lostPromise()
+    const op = this._op(OP_EXEC)
+    this._writeUnnamed(text, values, true)
+    return this._send(op)
+  }
+
+  /**
+   * Pipeline mode as libpq's: every message of every batch in one write, a Sync after each
+   * batch; an error skips the rest of its batch (those items get code 'PIPELINE_ABORTED').
+   * @param {{stmt: Statement, values?: any[]}[][]} batches
+   * @returns {Promise<(Result|Error)[][]>}
+   */
+  runPipeline (batches) {
+    if (this._gone()) return this._lostPromise()
+    const op = this._op(OP_PIPELINE)
+    const named = this.protocol === 'prepared'
+    op.batches = batches
+    op.entries = named ? [] : null
+    for (const batch of batches) {
+      for (let i = 0; i < batch.length; i++) {
+        const { stmt, values = [] } = batch[i]
+        if (named) {
+          const e = this._entries[stmt.id] ?? this._entry(stmt)
+          op.entries.push(e)
+          this._writeNamed(e, values, false)
+        } else {
+          this._writeUnnamed(stmt.text, values, false)
+        }
+      }
+      this._writer.sync()
+    }
+    return this._send(op)
+  }
+
+  /**
+   * A writable stream for `COPY ... FROM STDIN`, run by node-postgres once the requests
+   * already sent on this connection are answered.
+   * @param {string} sql
+   */
+  copyFrom (sql) {
+    const stream = copyStreams.from(sql)
+    if (this._copyPending || this._pgMode) throw new Error('copyFrom: a COPY is already running on this connection')
+    this._copyPending = stream
+    if (this._reader.idle()) this._startPg()
+    return stream
+  }
+
+  /** Close the connection (Terminate); requests still waiting fail with CONNECTION_LOST. */
+  async close () {
+    if (this.closed) return
+    this.closed = true
+    try { await this.client.end() } catch { /* already gone */ }
+  }
+
+  // ---- internals ----
+
+  _entry (stmt) {
+    let e = this._entries[stmt.id]
+    if (e === undefined) {
+      e = new StatementEntry(stmt)
+      this._entries[stmt.id] = e
+    }
+    return e
+  }
+
+  // Parse once per connection (with a Describe to learn the field names), then Bind/Execute.
+  _writeNamed (e, values, sync) {
+    const w = this._writer
+    if (e.state === STMT_NEW) {
+      w.parse(e.name, e.text)
+      e.state = STMT_SENT
+    }
+    w.bindExecute(e.prefix, values, e.fields === undefined, sync)
+  }
+
+  _writeUnnamed (text, values, sync) {
+    this._writer.parse('', text)
+    this._writer.bindExecute(UNNAMED_PREFIX, values, true, sync)
+  }
+
+  _op (kind) {
+    const op = this._reader.acquire(kind)
+    op.promise = new Promise(capture)
+    op.resolve = pendingResolve
+    op.reject = pendingReject
+    return op
+  }
+
+  _gone () { return this._reader.deadError !== null || this.closed }
+
+  _lostPromise () {
+    return Promise.reject(connectionLost(this._reader.deadError ?? new Error('connection closed')))
+  }
+
+  // Write what the writer holds, one socket write; queue the op for its responses.
+  _send (op) {
+    const promise = op.promise
+    if (this._pgMode || this._copyPending) {
+      const bytes = Buffer.from(this._writer.take())
+      this._waiting.push(() => this._write(op, bytes, false))
+      return promise
+    }
+    this._write(op, this._writer.take(), true)
+    return promise
+  }
+
+  _write (op, bytes, fromWriter) {
+    if (this._reader.deadError !== null) { this._reader.failLost(op); return }
+    const socket = this._socket
+    this._reader.push(op)
+    socket.write(bytes)
+    if (fromWriter) this._writer.release(socket.writableLength === 0)
+  }
+
+  // Hand the socket to node-postgres for the pending COPY.
+  _startPg () {
+    const stream = this._copyPending
+    this._copyPending = null
+    this._pgMode = true
+    this.client.query(stream)
+  }
+
+  // Forward a message to node-postgres as its own parse callback would, and take the socket
+  // back when its query queue is empty after a ReadyForQuery.
+  _toPg (msg) {
+    const con = this._con
+    if (con._emitMessage) con.emit('message', msg)
+    con.emit(msg.name === 'error' ? 'errorMessage' : msg.name, msg)
+    if (msg.name === 'readyForQuery') {
+      this._txStatus = msg.status
+      if (this.client._getActiveQuery() == null && this.client._queryQueue.length === 0) {
+        this._pgMode = false
+        const waiting = this._waiting
+        this._waiting = []
+        for (const fn of waiting) fn()
+      }
+    }
+  }
+
+  // Called by the reader when every sent request has been answered.
+  _onIdle () {
+    if (this._copyPending) this._startPg()
+  }
+
+  // Called by the reader once the socket is closed: requests held back fail now, and a pending
+  // COPY goes to node-postgres, which fails it as not queryable.
+  _onLost () {
+    if (this._copyPending) this._startPg()
+    const waiting = this._waiting
+    this._waiting = []
+    for (const fn of waiting) fn()
+  }
+
+  // A COPY FROM STDIN reached the simple protocol: refuse it (the server answers with an error).
+  _copyFail (message) {
+    this._writer.copyFail(message)
+    this._socket.write(Buffer.from(this._writer.take()))
+  }
+
+  // After DEALLOCATE ALL / DISCARD ALL every statement must be parsed again.
+  _forgetStatements () {
+    for (const e of this._entries) {
+      if (e !== undefined) { e.state = STMT_NEW; e.fields = undefined }
+    }
+  }
+}
+
+const UNNAMED_PREFIX = bindPrefix('')
+
+/**
+ * Open a lean connection to a target (same signature as `openConnection`).
+ * @param {Target} target
+ * @param {{ applicationName?: string, protocol?: Protocol, connectTimeoutMs?: number }} [opts]
+ * @returns {Promise<LeanConnection>}
+ */
+export async function openLeanConnection (target, { applicationName = 'pgload', protocol = 'prepared', connectTimeoutMs = 10000 } = {}) {
+  const client = new pg.Client({
+    ...target.config,
+    application_name: applicationName,
+    connectionTimeoutMillis: connectTimeoutMs
+  })
+  client.on('error', () => {}) // surfaced through the failing connect instead
+  await client.connect()
+  return new LeanConnection(client, protocol)
+}

@@ -1,0 +1,235 @@
+// Frontend protocol messages (Parse, Bind, Describe, Execute, Sync, Query, CopyFail) built into
+// one reused buffer, so an execute costs one socket write and no per-message Buffer.
+
+import pgUtils from 'pg/lib/utils.js'
+
+const INITIAL_BYTES = 16 * 1024 // starting buffer size; doubles when a message needs more
+const MAX_CACHED_VIEW = 2048 // cache subarray views of the buffer for messages up to this length
+
+// Bind's tail after the values: 0 result-format codes (all text), then Execute of the unnamed
+// portal with no row limit, then Sync.
+const BIND_TAIL_EXECUTE_SYNC = Buffer.from([0, 0, 0x45, 0, 0, 0, 9, 0, 0, 0, 0, 0, 0x53, 0, 0, 0, 4])
+const BIND_TAIL_EXECUTE = BIND_TAIL_EXECUTE_SYNC.subarray(0, 12)
+const EXECUTE_SYNC = BIND_TAIL_EXECUTE_SYNC.subarray(2)
+const EXECUTE = BIND_TAIL_EXECUTE_SYNC.subarray(2, 12)
+const SYNC = BIND_TAIL_EXECUTE_SYNC.subarray(12)
+
+// Prefix of Bind after its length for a statement: unnamed portal, statement name, 0 parameter
+// format codes (all text). Shared by every connection; statement names never change.
+const bindPrefixes = new Map()
+
+/**
+ * The Bind prefix bytes for a statement name (cached).
+ * @param {string} name
+ * @returns {Buffer}
+ */
+export function bindPrefix (name) {
+  let b = bindPrefixes.get(name)
+  if (b === undefined) {
+    const n = Buffer.byteLength(name)
+    b = Buffer.alloc(n + 4)
+    b.write(name, 1)
+    bindPrefixes.set(name, b)
+  }
+  return b
+}
+
+/** A growable output buffer for one connection; `take()` hands out what was written. */
+export class MessageWriter {
+  constructor () {
+    this.buf = Buffer.allocUnsafe(INITIAL_BYTES)
+    this.off = 0
+    /** @type {(Buffer|undefined)[]} views of `buf` by length, valid while `buf` is kept */
+    this.views = []
+  }
+
+  /**
+   * The bytes written since the last take, as a view of the buffer (cached by length).
+   * The caller must call `release(drained)` after writing it to the socket.
+   * @returns {Buffer}
+   */
+  take () {
+    const len = this.off
+    this.off = 0
+    if (len > MAX_CACHED_VIEW) return this.buf.subarray(0, len)
+    let v = this.views[len]
+    if (v === undefined) {
+      v = this.buf.subarray(0, len)
+      this.views[len] = v
+    }
+    return v
+  }
+
+  /**
+   * After a socket write: if the socket still holds the bytes (not drained synchronously),
+   * the buffer must not be overwritten, so the next message starts in a fresh one.
+   * @param {boolean} drained
+   */
+  release (drained) {
+    if (drained) return
+    this.buf = Buffer.allocUnsafe(this.buf.length)
+    this.views = []
+  }
+
+  ensure (extra) {
+    const need = this.off + extra
+    if (need <= this.buf.length) return
+    let size = this.buf.length * 2
+    while (size < need) size *= 2
+    const next = Buffer.allocUnsafe(size)
+    this.buf.copy(next, 0, 0, this.off)
+    this.buf = next
+    this.views = []
+  }
+
+  /** @param {number} code message type byte; returns the offset of the length field */
+  begin (code) {
+    this.ensure(5)
+    this.buf[this.off] = code
+    const at = this.off + 1
+    this.off += 5
+    return at
+  }
+
+  end (at) {
+    this.buf.writeInt32BE(this.off - at, at)
+  }
+
+  int16 (v) {
+    this.ensure(2)
+    this.buf[this.off++] = (v >>> 8) & 0xff
+    this.buf[this.off++] = v & 0xff
+  }
+
+  bytes (b) {
+    this.ensure(b.length)
+    b.copy(this.buf, this.off)
+    this.off += b.length
+  }
+
+  cstring (s) {
+    this.ensure(s.length * 3 + 1)
+    this.off += this.buf.utf8Write(s, this.off)
+    this.buf[this.off++] = 0
+  }
+
+  /** Parse: named (or '' unnamed) statement, no parameter types (the server infers them). */
+  parse (name, text) {
+    const at = this.begin(0x50)
+    this.cstring(name)
+    this.cstring(text)
+    this.int16(0)
+    this.end(at)
+  }
+
+  /**
+   * Bind values (as text) to a statement into the unnamed portal, then Execute and Sync.
+   * @param {Buffer} prefix from `bindPrefix(name)`
+   * @param {ReadonlyArray<any>} values
+   * @param {boolean} describe also Describe the portal (to learn the field names)
+   * @param {boolean} sync end with Sync (false inside a pipeline batch)
+   */
+  bindExecute (prefix, values, describe, sync) {
+    const at = this.begin(0x42)
+    this.bytes(prefix)
+    const n = values.length
+    this.int16(n)
+    for (let i = 0; i < n; i++) this.value(values[i])
+    if (describe) {
+      this.int16(0) // result formats: all text
+      this.end(at)
+      this.describe(0x50, '')
+      this.bytes(sync ? EXECUTE_SYNC : EXECUTE)
+    } else {
+      this.bytes(sync ? BIND_TAIL_EXECUTE_SYNC : BIND_TAIL_EXECUTE)
+      this.buf.writeInt32BE(this.off - (sync ? 15 : 10) - at, at)
+    }
+  }
+
+  /** @param {number} kind 0x53 'S' statement or 0x50 'P' portal */
+  describe (kind, name) {
+    const at = this.begin(0x44)
+    this.ensure(1)
+    this.buf[this.off++] = kind
+    this.cstring(name)
+    this.end(at)
+  }
+
+  sync () {
+    this.bytes(SYNC)
+  }
+
+  /** Simple-protocol Query. */
+  query (text) {
+    const at = this.begin(0x51)
+    this.cstring(text)
+    this.end(at)
+  }
+
+  copyFail (message) {
+    const at = this.begin(0x66)
+    this.cstring(message)
+    this.end(at)
+  }
+
+  /**
+   * One parameter: int32 length (-1 for null) then its text. Small integers and short ASCII
+   * strings are written byte by byte (no intermediate string or native call).
+   */
+  value (v) {
+    if (v === null || v === undefined) {
+      this.ensure(4)
+      this.buf.writeInt32BE(-1, this.off)
+      this.off += 4
+      return
+    }
+    if (typeof v === 'number' && v === (v | 0)) {
+      this.int(v)
+      return
+    }
+    if (typeof v !== 'string') {
+      v = typeof v === 'number' || typeof v === 'bigint' ? String(v) : pgUtils.prepareValue(v)
+      if (v === null) return this.value(null)
+      if (Buffer.isBuffer(v)) v = '\\x' + v.toString('hex')
+    }
+    const len = v.length
+    this.ensure(4 + len * 3)
+    const buf = this.buf
+    const start = this.off + 4
+    let o = start
+    if (len < 64) {
+      for (let i = 0; i < len; i++) {
+        const c = v.charCodeAt(i)
+        if (c > 0x7f) { o = -1; break }
+        buf[o++] = c
+      }
+    } else {
+      o = -1
+    }
+    if (o === -1) o = start + buf.utf8Write(v, start)
+    buf.writeInt32BE(o - start, this.off)
+    this.off = o
+  }
+
+  /** A 32-bit integer in decimal, with its length prefix. */
+  int (v) {
+    this.ensure(15)
+    const buf = this.buf
+    let o = this.off + 4
+    const start = o
+    let u = v
+    if (v < 0) {
+      buf[o++] = 0x2d
+      u = -v // -2^31 becomes 2^31: fine as a double
+    }
+    let digits = 1
+    for (let t = u; t >= 10; t = Math.floor(t / 10)) digits++
+    o += digits
+    for (let i = 1; i <= digits; i++) {
+      buf[o - i] = 0x30 + (u % 10)
+      u = Math.floor(u / 10)
+    }
+    buf.writeInt32BE(o - start, this.off)
+    this.off = o
+  }
+}

@@ -1,0 +1,283 @@
+// Backend messages of a lean connection matched to the requests that caused them, in order:
+// results built in array mode as text (the parser's DataRow arrays are the rows), pipelines
+// with libpq's semantics, connection loss failing every request with CONNECTION_LOST.
+
+export const OP_EXEC = 1 // extended: [Parse] Bind [Describe] Execute Sync
+export const OP_SIMPLE = 2 // Query, possibly several statements
+export const OP_PREPARE = 3 // Parse Describe(statement) Sync
+export const OP_PIPELINE = 4 // batches of Bind/Execute, a Sync after each batch
+
+export const STMT_NEW = 0 // not parsed on this connection
+export const STMT_SENT = 1 // Parse written, ParseComplete not seen yet
+export const STMT_PARSED = 2
+
+const EMPTY = Object.freeze([])
+
+/**
+ * A `Result` of the Connection interface, a plain object as node-postgres' path returns.
+ * @param {string[]} fields
+ * @returns {import('./connection.js').Result}
+ */
+export function newResult (fields) {
+  return { command: '', rowCount: 0, fields, rows: [] }
+}
+
+/** One request waiting for its responses (pooled: reset and reused). */
+export class Op {
+  constructor () {
+    this.kind = 0
+    this.promise = null
+    this.resolve = null
+    this.reject = null
+    this.entry = null // statement entry (prepared execute or prepare)
+    this.result = null // result being filled
+    this.error = null // first server error
+    this.results = null // simple: every statement's result
+    this.batches = null // pipeline: the batches as given
+    this.entries = null // pipeline: statement entry per item (prepared), flattened
+    this.out = null // pipeline: per batch, Result|Error per item
+    this.cur = null // pipeline: the current batch's output
+    this.bi = 0 // pipeline: current batch
+    this.fi = 0 // pipeline: current item, flattened over batches
+    this.next = null
+  }
+}
+
+/**
+ * The error every request gets once the connection is gone.
+ * @param {any} cause
+ */
+export function connectionLost (cause) {
+  const e = new Error(`connection to server lost: ${cause?.message ?? cause}`)
+  e.code = 'CONNECTION_LOST'
+  e.cause = cause
+  return e
+}
+
+function pipelineAborted () {
+  const e = new Error('pipeline aborted by an earlier error')
+  e.code = 'PIPELINE_ABORTED'
+  return e
+}
+
+// "SELECT 1", "INSERT 0 1", "UPDATE 3", "BEGIN": the tag's first word and its last number.
+function setCommand (r, text) {
+  const sp = text.indexOf(' ')
+  if (sp === -1) { r.command = text; return }
+  r.command = commandWord(text, sp)
+  let n = 0
+  let i = text.lastIndexOf(' ') + 1
+  for (; i < text.length; i++) {
+    const c = text.charCodeAt(i) - 48
+    if (c < 0 || c > 9) return // no count (e.g. "CREATE TABLE")
+    n = n * 10 + c
+  }
+  r.rowCount = n
+}
+
+// The common tags without allocating a substring.
+function commandWord (text, sp) {
+  switch (text.charCodeAt(0)) {
+    case 83: if (sp === 6 && text.startsWith('SELECT')) return 'SELECT'; break
+    case 85: if (sp === 6 && text.startsWith('UPDATE')) return 'UPDATE'; break
+    case 73: if (sp === 6 && text.startsWith('INSERT')) return 'INSERT'; break
+    case 68: if (sp === 6 && text.startsWith('DELETE')) return 'DELETE'; break
+  }
+  return text.slice(0, sp)
+}
+
+/** Matches responses to requests for one LeanConnection. */
+export class ResponseReader {
+  /** @param {import('./lean-connection.js').LeanConnection} conn */
+  constructor (conn) {
+    this.conn = conn
+    /** @type {Op|null} */
+    this.head = null
+    /** @type {Op|null} */
+    this.tail = null
+    /** @type {Op[]} */
+    this.pool = []
+    /** @type {any} why the connection is gone, once it is */
+    this.deadError = null
+    this.socketError = null
+    this.fatal = null
+  }
+
+  /** @param {number} kind @returns {Op} */
+  acquire (kind) {
+    const op = this.pool.length > 0 ? this.pool.pop() : new Op()
+    op.kind = kind
+    return op
+  }
+
+  release (op) {
+    op.promise = op.resolve = op.reject = null
+    op.entry = op.result = op.error = op.results = null
+    op.batches = op.entries = op.out = op.cur = null
+    op.bi = op.fi = 0
+    op.next = null
+    this.pool.push(op)
+  }
+
+  /** @param {Op} op a request just written */
+  push (op) {
+    if (op.kind === OP_SIMPLE) op.results = []
+    else if (op.kind === OP_PIPELINE) { op.out = []; op.cur = [] }
+    if (this.tail === null) this.head = op
+    else this.tail.next = op
+    this.tail = op
+  }
+
+  idle () { return this.head === null }
+
+  /** Reject a request that could not be sent. */
+  failLost (op) {
+    op.reject(connectionLost(this.deadError ?? new Error('connection closed')))
+    this.release(op)
+  }
+
+  /** The socket closed: every request waiting fails with CONNECTION_LOST. */
+  lost (cause) {
+    if (this.deadError !== null) return
+    this.deadError = this.fatal ?? this.socketError ?? cause
+    let op = this.head
+    this.head = this.tail = null
+    while (op !== null) {
+      const next = op.next
+      this.failLost(op)
+      op = next
+    }
+    this.conn._onLost()
+  }
+
+  /** One parsed backend message (pg-protocol). */
+  onMessage (msg) {
+    const op = this.head
+    switch (msg.name) {
+      case 'dataRow':
+        op.result.rows.push(msg.fields)
+        return
+      case 'bindComplete':
+        op.result = newResult(this.entryOf(op)?.fields ?? EMPTY)
+        return
+      case 'commandComplete':
+        this.complete(op, msg.text)
+        return
+      case 'readyForQuery':
+        this.ready(op, msg.status)
+        return
+      case 'parseComplete': {
+        const e = this.entryOf(op)
+        if (e !== null) e.state = STMT_PARSED
+        return
+      }
+      case 'rowDescription':
+        this.describe(op, msg.fields.map(fieldName))
+        return
+      case 'noData':
+        this.describe(op, EMPTY)
+        return
+      case 'emptyQuery':
+        this.complete(op, null)
+        return
+      case 'error':
+        this.error(op, msg)
+        return
+      case 'copyInResponse':
+        // COPY FROM STDIN belongs to copyFrom(); refuse it here so the connection stays usable.
+        this.conn._copyFail('COPY FROM STDIN is only supported through copyFrom()')
+    }
+    // notice, parameterStatus, notification, parameterDescription, copy out data: nothing to do
+  }
+
+  entryOf (op) {
+    if (op.kind === OP_PIPELINE) return op.entries === null ? null : op.entries[op.fi]
+    return op.entry
+  }
+
+  describe (op, names) {
+    if (op.kind === OP_SIMPLE) { op.result = newResult(names); return }
+    const e = this.entryOf(op)
+    if (e !== null) e.fields = names
+    if (op.result !== null) op.result.fields = names
+  }
+
+  complete (op, tag) {
+    if (op.kind === OP_SIMPLE) {
+      const r = op.result ?? newResult(EMPTY)
+      if (tag !== null) {
+        setCommand(r, tag)
+        if (tag === 'DEALLOCATE ALL' || tag === 'DISCARD ALL') this.conn._forgetStatements()
+      }
+      op.results.push(r)
+      op.result = null
+      return
+    }
+    if (op.result === null) op.result = newResult(EMPTY)
+    if (tag !== null) setCommand(op.result, tag)
+    if (op.kind === OP_PIPELINE) {
+      op.cur.push(op.result)
+      op.result = null
+      op.fi++
+    }
+  }
+
+  error (op, err) {
+    if (err.severity === 'FATAL' || err.severity === 'PANIC') {
+      this.fatal = err // the server closes the connection next
+      return
+    }
+    if (op === null) return
+    const e = this.entryOf(op)
+    if (e !== null && e.state === STMT_SENT) { e.state = STMT_NEW; e.fields = undefined }
+    if (op.kind !== OP_PIPELINE) {
+      op.error ??= err
+      return
+    }
+    // The server skips to the batch's Sync: the failed item gets the error, the rest are aborted.
+    op.cur.push(err)
+    op.fi++
+    this.abortRest(op)
+  }
+
+  abortRest (op) {
+    const batch = op.batches[op.bi]
+    while (op.cur.length < batch.length) {
+      const e = this.entryOf(op)
+      if (e !== null && e.state === STMT_SENT) e.state = STMT_NEW
+      op.cur.push(pipelineAborted())
+      op.fi++
+    }
+    op.result = null
+  }
+
+  ready (op, status) {
+    this.conn._txStatus = status
+    if (op === null) return
+    if (op.kind === OP_PIPELINE) {
+      this.abortRest(op)
+      op.out.push(op.cur)
+      op.bi++
+      if (op.bi < op.batches.length) { op.cur = []; return }
+    }
+    this.head = op.next
+    if (this.head === null) this.tail = null
+    const { resolve, reject, error } = op
+    let value
+    switch (op.kind) {
+      case OP_EXEC: value = op.result; break
+      case OP_PIPELINE: value = op.out; break
+      case OP_SIMPLE:
+        this.conn.lastResults = op.results
+        value = op.results.length > 0 ? op.results[op.results.length - 1] : newResult(EMPTY)
+        break
+      default: value = undefined
+    }
+    this.release(op)
+    if (error !== null) reject(error)
+    else resolve(value)
+    if (this.head === null) this.conn._onIdle()
+  }
+}
+
+function fieldName (f) { return f.name }
