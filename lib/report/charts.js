@@ -1,0 +1,187 @@
+// The chart catalogue: which spec in reports/ each chart uses, the datasets it is filled with,
+// when it is skipped (and why), and the few render-time adjustments (log scale, domains).
+
+import { readFileSync } from 'node:fs'
+import { spectrumRows } from './histogram-data.js'
+import {
+  intervalSeconds, transactionTypes, throughputRows, latencyRows, markerRows, serverRows,
+  spectrumByType, distributionByType, thresholdRows, tpmcRows, responseTimeRows
+} from './datasets.js'
+import { mergeHistograms } from '../metrics/histogram.js'
+
+const SPEC_DIR = new URL('../../reports/', import.meta.url)
+const specCache = new Map()
+
+/**
+ * The static Vega-Lite spec of a chart (parsed once, returned as a fresh copy).
+ * @param {string} id chart id = file name without .vl.json
+ * @returns {any}
+ */
+export function loadSpec (id) {
+  if (!specCache.has(id)) specCache.set(id, readFileSync(new URL(`${id}.vl.json`, SPEC_DIR), 'utf8'))
+  return JSON.parse(specCache.get(id))
+}
+
+const round3 = (v) => Math.round(v * 1000) / 1000
+
+/** Log-scale x domain for a spectrum: 1 .. the next power of ten above the data, at least 100. */
+function spectrumDomain (rows) {
+  const maxInv = rows.reduce((m, r) => Math.max(m, r.inv), 1)
+  return [1, Math.max(100, 10 ** Math.ceil(Math.log10(maxInv) - 1e-9))]
+}
+
+function useLog (scale) {
+  scale.type = 'log'
+  delete scale.zero
+}
+
+/**
+ * Per-run charts in report order. `data(doc)` returns the named datasets; `skip(data, doc)`
+ * returns the reason the chart is left out, or null; `tune(spec, data, opts)` adjusts the copy.
+ */
+export const RUN_CHARTS = [
+  {
+    id: 'throughput',
+    title: 'Throughput over time',
+    data: (doc) => ({ throughput: throughputRows(doc), markers: markerRows(doc) }),
+    skip: (d) => (d.throughput.length === 0 ? 'no interval series (intervals) in the results' : null)
+  },
+  {
+    id: 'latency-over-time',
+    title: 'Latency over time',
+    data: (doc) => ({ latency: latencyRows(doc), markers: markerRows(doc) }),
+    skip: (d) => (d.latency.length === 0 ? 'no per-interval latency in the results' : null),
+    tune: (spec, d, opts) => { if (opts.logScale) useLog(spec.layer[1].encoding.y.scale) }
+  },
+  {
+    id: 'percentile-spectrum',
+    title: 'Latency by percentile',
+    data: (doc) => ({ spectrum: spectrumByType(doc), thresholds: thresholdRows(doc) }),
+    skip: (d) => (d.spectrum.length === 0 ? 'no merged latency histograms (transactions.*.histogram)' : null),
+    tune: (spec, d, opts) => {
+      spec.layer[0].encoding.x.scale.domain = spectrumDomain(d.spectrum)
+      if (opts.logScale) useLog(spec.layer[0].encoding.y.scale)
+      // Empty threshold layers would only make vega warn about an infinite extent.
+      if (d.thresholds.length === 0) spec.layer = spec.layer.filter((l) => l.data.name !== 'thresholds')
+    }
+  },
+  {
+    id: 'latency-distribution',
+    title: 'Latency distribution',
+    data: (doc) => ({ distribution: distributionByType(doc) }),
+    skip: (d) => (d.distribution.length === 0 ? 'no merged latency histograms (transactions.*.histogram)' : null)
+  },
+  {
+    id: 'server-activity',
+    title: 'Server activity',
+    data: (doc) => ({ server: serverRows(doc), markers: markerRows(doc) }),
+    skip: (d) => (d.server.length === 0 ? 'no server statistics series (serverStats.series)' : null),
+    tune: (spec, d) => {
+      const panels = new Set(d.server.map((r) => r.panel))
+      spec.vconcat = spec.vconcat.filter((v) => panels.has(v.name))
+    }
+  },
+  {
+    id: 'tpcc',
+    title: 'TPC-C',
+    data: (doc) => {
+      const tpmc = tpmcRows(doc)
+      const summary = []
+      const dur = doc.run?.durationS
+      const noType = transactionTypes(doc).find((t) => /^new[-_ ]?order$/i.test(t))
+      const tpmC = doc.tpcc?.tpmC ?? (noType && dur > 0 ? round3((doc.transactions[noType].count ?? 0) * 60 / dur) : null)
+      if (typeof tpmC === 'number') {
+        const eff = doc.tpcc?.efficiency
+        summary.push({ tpmC, label: `tpmC ${tpmC.toLocaleString('en-US')}` + (typeof eff === 'number' ? ` · efficiency ${eff.toFixed(1)} %` : '') })
+      }
+      return { tpmc, tpccSummary: summary, responseTime: responseTimeRows(doc) }
+    },
+    skip: (d, doc) => {
+      if (doc.run.workload !== 'tpcc' && !doc.tpcc) return 'not a TPC-C run'
+      return d.tpmc.length === 0 && d.responseTime.length === 0 ? 'no New-Order counts or response times in the results' : null
+    }
+  }
+]
+
+/** The overlay of several runs (chart 7). */
+export const COMPARE_CHART = {
+  id: 'compare',
+  title: 'Runs compared',
+  /** @param {{ doc: any, label: string }[]} runs */
+  data: (runs) => {
+    const compareThroughput = []
+    const compareLatency = []
+    const compareSpectrum = []
+    for (const { doc, label } of runs) {
+      const dt = intervalSeconds(doc)
+      for (const iv of doc.intervals ?? []) {
+        const n = Object.values(iv.count ?? {}).reduce((a, v) => a + (typeof v === 'number' ? v : 0), 0)
+        if (typeof iv.t === 'number') compareThroughput.push({ run: label, t: iv.t, tps: round3(n / dt) })
+      }
+      for (const r of latencyRows(doc)) if (r.stat === 'p99') compareLatency.push({ run: label, t: r.t, ms: r.ms })
+      const all = mergeHistograms(Object.values(doc.transactions).map((t) => t.histogram).filter((h) => typeof h === 'string'))
+      for (const r of spectrumRows(all)) compareSpectrum.push({ run: label, ...r })
+    }
+    return { compareThroughput, compareLatency, compareSpectrum }
+  },
+  skip: (d) => (d.compareThroughput.length === 0 && d.compareSpectrum.length === 0 ? 'the runs have neither intervals nor histograms' : null),
+  tune: (spec, d, opts) => {
+    spec.vconcat[2].encoding.x.scale.domain = spectrumDomain(d.compareSpectrum)
+    if (opts.logScale) {
+      useLog(spec.vconcat[1].encoding.y.scale)
+      useLog(spec.vconcat[2].encoding.y.scale)
+    }
+  }
+}
+
+/**
+ * Fill a chart's static spec: datasets go to the top-level `datasets`, the title gets the run
+ * label when several runs are reported, then the chart's own adjustments.
+ * @param {{ id: string, tune?: Function }} chart
+ * @param {Record<string, any[]>} datasets
+ * @param {{ logScale?: boolean, runLabel?: string }} [opts]
+ * @returns {any} a Vega-Lite spec ready to compile
+ */
+export function fillSpec (chart, datasets, opts = {}) {
+  const spec = loadSpec(chart.id)
+  spec.datasets = datasets
+  if (opts.runLabel) {
+    const title = typeof spec.title === 'string' ? { text: spec.title } : spec.title
+    spec.title = { ...title, text: `${opts.runLabel}: ${title.text}` }
+  }
+  chart.tune?.(spec, datasets, opts)
+  return spec
+}
+
+/**
+ * Every chart for a list of runs: filled specs plus the charts skipped with their reasons.
+ * One run gives charts 1-6; several give the overlay first, then each run's charts.
+ * @param {{ doc: any, label: string }[]} runs
+ * @param {{ logScale?: boolean }} [opts]
+ * @returns {{ charts: { id: string, name: string, title: string, run: string|null, spec: any }[], skipped: { id: string, title: string, run: string|null, reason: string }[] }}
+ */
+export function buildCharts (runs, opts = {}) {
+  const charts = []
+  const skipped = []
+  const several = runs.length > 1
+  if (several) {
+    const d = COMPARE_CHART.data(runs)
+    const reason = COMPARE_CHART.skip(d)
+    if (reason) skipped.push({ id: 'compare', title: COMPARE_CHART.title, run: null, reason })
+    else charts.push({ id: 'compare', name: 'compare', title: COMPARE_CHART.title, run: null, spec: fillSpec(COMPARE_CHART, d, opts) })
+  }
+  for (const { doc, label, slug } of runs) {
+    for (const chart of RUN_CHARTS) {
+      const d = chart.data(doc)
+      const reason = chart.skip(d, doc)
+      const run = several ? label : null
+      if (reason) {
+        skipped.push({ id: chart.id, title: chart.title, run, reason })
+        continue
+      }
+      const name = several ? `${slug}-${chart.id}` : chart.id
+      charts.push({ id: chart.id, name, title: chart.title, run, spec: fillSpec(chart, d, { ...opts, runLabel: run ?? undefined }) })
+    }
+  }
+  return { charts, skipped }
+}

@@ -1,0 +1,199 @@
+// Shapes a results document into the named datasets the chart specs read: throughput, latency
+// and server series per interval, markers, spectra, distributions, TPC-C figures and thresholds.
+
+import { spectrumRows, distributionRows, mergedPercentiles } from './histogram-data.js'
+
+const round3 = (v) => Math.round(v * 1000) / 1000
+const isNum = (v) => typeof v === 'number' && Number.isFinite(v)
+/** TPC-C response-time limits for the 90th percentile (clause 5.2.5.3), ms. */
+const TPCC_LIMITS_MS = { 'new-order': 5000, payment: 5000, 'order-status': 5000, delivery: 5000, 'stock-level': 20000 }
+
+/**
+ * Length of one interval in seconds: the resolved option when recorded, else the median step of t.
+ * @param {any} doc
+ * @returns {number}
+ */
+export function intervalSeconds (doc) {
+  const opt = doc.run?.options?.intervalS ?? doc.run?.intervalS
+  if (isNum(opt) && opt > 0) return opt
+  const ts = (doc.intervals ?? []).map((i) => i.t).filter(isNum)
+  const steps = []
+  for (let i = 1; i < ts.length; i++) if (ts[i] > ts[i - 1]) steps.push(ts[i] - ts[i - 1])
+  if (steps.length === 0) return 1
+  steps.sort((a, b) => a - b)
+  return steps[Math.floor(steps.length / 2)]
+}
+
+/** Transaction type names in the run's order. */
+export function transactionTypes (doc) {
+  const listed = Array.isArray(doc.run?.transactionTypes) ? doc.run.transactionTypes : []
+  const names = [...listed]
+  for (const name of Object.keys(doc.transactions ?? {})) if (!names.includes(name)) names.push(name)
+  return names
+}
+
+/** @returns {{ t: number, type: string, tps: number }[]} */
+export function throughputRows (doc) {
+  const dt = intervalSeconds(doc)
+  const rows = []
+  for (const iv of doc.intervals ?? []) {
+    if (!isNum(iv.t) || iv.count === null || typeof iv.count !== 'object') continue
+    for (const [type, n] of Object.entries(iv.count)) if (isNum(n)) rows.push({ t: iv.t, type, tps: round3(n / dt) })
+  }
+  return rows
+}
+
+/**
+ * p50/p90/p99/max per interval, all types merged from the interval histograms; falls back to
+ * the interval's own latencyMs figures when it carries no histograms.
+ * @returns {{ t: number, stat: string, ms: number }[]}
+ */
+export function latencyRows (doc) {
+  const rows = []
+  for (const iv of doc.intervals ?? []) {
+    if (!isNum(iv.t)) continue
+    const encoded = Object.values(iv.histograms ?? {}).filter((h) => typeof h === 'string')
+    const figures = encoded.length > 0 ? mergedPercentiles(encoded) : iv.latencyMs
+    if (!figures) continue
+    for (const stat of ['p50', 'p90', 'p99', 'max']) {
+      const ms = figures[stat]
+      if (isNum(ms) && ms > 0) rows.push({ t: iv.t, stat, ms })
+    }
+  }
+  return rows
+}
+
+/**
+ * Checkpoint spans and autovacuum (and other) instants from serverStats.events, or events
+ * carried by the series entries. A start without an end lasts to the end of the run.
+ * @returns {{ t: number, t2: number, kind: string, label: string }[]}
+ */
+export function markerRows (doc) {
+  const ss = doc.serverStats ?? {}
+  const events = [...(Array.isArray(ss.events) ? ss.events : [])]
+  for (const s of Array.isArray(ss.series) ? ss.series : []) {
+    if (Array.isArray(s?.events)) for (const e of s.events) events.push({ t: s.t, ...e })
+  }
+  const valid = events.filter((e) => e && isNum(e.t) && typeof e.kind === 'string').sort((a, b) => a.t - b.t)
+  const lastT = Math.max(doc.run?.durationS ?? 0, ...(doc.intervals ?? []).map((i) => i.t).filter(isNum))
+  const rows = []
+  let open = null
+  for (const e of valid) {
+    if (e.kind === 'checkpoint-start') {
+      open = open ?? e.t
+    } else if (e.kind === 'checkpoint-end') {
+      rows.push({ t: open ?? 0, t2: e.t, kind: 'checkpoint', label: 'checkpoint' })
+      open = null
+    } else {
+      const label = e.table ? `${e.kind} ${e.table}` : e.kind
+      rows.push({ t: e.t, t2: e.t, kind: e.kind, label })
+    }
+  }
+  if (open !== null) rows.push({ t: open, t2: Math.max(open, lastT), kind: 'checkpoint', label: 'checkpoint' })
+  return rows
+}
+
+/**
+ * Server activity per sample in long form. Counter fields of a series entry are read as the
+ * change since the previous sample (divided by the sample step) unless a `<name>PerS` rate is given.
+ * @returns {{ t: number, panel: string, series: string, value: number }[]}
+ */
+export function serverRows (doc) {
+  const series = doc.serverStats?.series
+  if (!Array.isArray(series)) return []
+  const rows = []
+  let prevT = 0
+  for (const s of series) {
+    const t = s?.t ?? s?.elapsedS
+    if (!isNum(t)) continue
+    const dt = s.dtS ?? s.intervalS ?? (t > prevT ? t - prevT : 1)
+    prevT = t
+    const rate = (key) => {
+      const v = s[`${key}PerS`] ?? s.rates?.[key]
+      if (isNum(v)) return v
+      return isNum(s[key]) ? s[key] / dt : null
+    }
+    const wal = rate('walBytes')
+    if (wal !== null) rows.push({ t, panel: 'wal', series: 'WAL', value: round3(wal / 1e6) })
+    const read = rate('blksRead')
+    if (read !== null) rows.push({ t, panel: 'blocks', series: 'blocks read', value: round3(read) })
+    const hit = rate('blksHit')
+    if (hit !== null) rows.push({ t, panel: 'blocks', series: 'blocks hit', value: round3(hit) })
+    const backends = s.backends ?? s.backendsByState
+    if (backends && typeof backends === 'object') {
+      for (const [state, n] of Object.entries(backends)) if (isNum(n)) rows.push({ t, panel: 'backends', series: state, value: n })
+    }
+    const locks = s.lockWaits ?? s.locksWaiting
+    if (isNum(locks)) rows.push({ t, panel: 'locks', series: 'lock waits', value: locks })
+  }
+  return rows
+}
+
+/** Spectrum rows of every type with a merged histogram. */
+export function spectrumByType (doc) {
+  const rows = []
+  for (const type of transactionTypes(doc)) {
+    const h = doc.transactions[type]?.histogram
+    if (typeof h === 'string') for (const r of spectrumRows(h)) rows.push({ type, ...r })
+  }
+  return rows
+}
+
+/** Distribution rows of every type with a merged histogram. */
+export function distributionByType (doc) {
+  const rows = []
+  for (const type of transactionTypes(doc)) {
+    const h = doc.transactions[type]?.histogram
+    if (typeof h === 'string') for (const r of distributionRows(h)) rows.push({ type, ...r })
+  }
+  return rows
+}
+
+/**
+ * Latency thresholds (those with a value in ms) as horizontal lines.
+ * @returns {{ ms: number, label: string }[]}
+ */
+export function thresholdRows (doc) {
+  const rows = []
+  for (const th of Array.isArray(doc.thresholds) ? doc.thresholds : []) {
+    const ms = th?.valueMs ?? th?.limitMs ?? th?.thresholdMs
+    if (isNum(ms) && ms > 0) rows.push({ ms, label: String(th.expr ?? th.text ?? th.metric ?? `${ms} ms`) })
+  }
+  return rows
+}
+
+/** The New-Order type of a TPC-C run, by name. */
+function newOrderType (doc) {
+  return transactionTypes(doc).find((t) => /^new[-_ ]?order$/i.test(t))
+}
+
+/**
+ * tpmC per interval from the New-Order counts.
+ * @returns {{ t: number, tpmC: number }[]}
+ */
+export function tpmcRows (doc) {
+  const no = newOrderType(doc)
+  if (!no) return []
+  const dt = intervalSeconds(doc)
+  return (doc.intervals ?? [])
+    .filter((iv) => isNum(iv.t) && isNum(iv.count?.[no]))
+    .map((iv) => ({ t: iv.t, tpmC: round3(iv.count[no] * 60 / dt) }))
+}
+
+/**
+ * 90th-percentile response time per TPC-C type against its limit.
+ * @returns {{ type: string, p90Ms: number, limitMs: number, status: string }[]}
+ */
+export function responseTimeRows (doc) {
+  const given = doc.tpcc?.responseTime ?? {}
+  const rows = []
+  for (const type of transactionTypes(doc)) {
+    const g = given[type] ?? {}
+    const p90Ms = g.p90Ms ?? doc.transactions[type]?.latencyMs?.p90
+    const limitMs = g.limitMs ?? TPCC_LIMITS_MS[type]
+    if (!isNum(p90Ms) || !isNum(limitMs)) continue
+    const pass = typeof g.pass === 'boolean' ? g.pass : p90Ms < limitMs
+    rows.push({ type, p90Ms: Math.max(p90Ms, 0.001), limitMs, status: pass ? 'within limit' : 'over limit' })
+  }
+  return rows
+}
