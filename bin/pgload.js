@@ -1,0 +1,47 @@
+#!/usr/bin/env node
+// pgload's command line: yargs with an explicit list of command modules; errors become exit codes.
+
+import yargs from 'yargs'
+import { hideBin } from 'yargs/helpers'
+import { TOOL_VERSION } from '../lib/version.js'
+import { commands } from '../lib/cli/index.js'
+
+const argv = hideBin(process.argv)
+const verbose = argv.includes('--verbose')
+
+function fail (err) {
+  const exitCode = typeof err?.exitCode === 'number' ? err.exitCode : 1
+  const userError = err?.name === 'PgloadError' || err?.name === 'ClientAbortError' || err?.name === 'YError'
+  process.stderr.write(`pgload: ${userError ? err.message : (err?.message ?? String(err))}\n`)
+  if (err?.hint) process.stderr.write(`hint: ${err.hint}\n`)
+  if (verbose || !userError) process.stderr.write(`${err?.stack ?? ''}\n`)
+  process.exitCode = exitCode
+}
+
+const cli = yargs(argv)
+  .scriptName('pgload')
+  .usage('$0 <command> [options]')
+  .version(TOOL_VERSION)
+  .option('verbose', { type: 'boolean', describe: 'show stack traces and debug logs', global: true })
+  .option('log-file', { type: 'string', describe: 'write JSON logs to this file instead of stderr', global: true })
+  .strictCommands()
+  .strictOptions()
+  .demandCommand(1, 'give a command, e.g. pgload run tpcb')
+  .recommendCommands()
+  .wrap(Math.min(110, process.stdout.columns || 100))
+  .fail((msg, err, y) => {
+    if (err) throw err
+    const e = new Error(`${msg}`)
+    e.name = 'YError'
+    e.hint = 'see pgload --help'
+    throw e
+  })
+  .parserConfiguration({ 'populate--': true, 'boolean-negation': true })
+
+for (const command of commands) cli.command(command)
+
+try {
+  await cli.parseAsync()
+} catch (err) {
+  fail(err)
+}

@@ -1,0 +1,281 @@
+// `pgload run`: turn argv into benchmark options, run, print progress and the summary.
+
+import { readFile } from 'node:fs/promises'
+import { PgloadError } from '../errors.js'
+import { parseDurationS, parseInteger, parseNumber } from '../options/parse.js'
+import { parseDistribution } from '../options/distribution.js'
+import { runBenchmark } from '../benchmark.js'
+import { workloads, workloadNames, loadWorkload } from '../../workloads/index.js'
+import { attachProgress } from '../output/run-progress.js'
+import { formatSummary } from '../output/summary.js'
+import { createLogger } from '../log.js'
+
+/**
+ * Defaults, each with its unit. Options not given on the command line take these values;
+ * connection settings come from PG* variables first (lib/server/target.js).
+ */
+export const RUN_DEFAULTS = {
+  clients: 1, // terminals (pgbench -c); TPC-C fixes 10 per warehouse
+  transactionsPerClient: 10, // pgbench -t when neither -t nor -T is given (script workloads)
+  workloadDurationS: { tpcc: 60 }, // seconds, workloads whose default is a duration
+  protocol: 'prepared', // simple | extended | prepared
+  maxTries: 1, // tries per transaction (0 = unlimited)
+  intervalS: 1, // seconds per entry of the time series
+  warmupS: 0 // seconds excluded from all statistics
+}
+
+const PROTOCOLS = ['simple', 'extended', 'prepared']
+const workloadModules = Object.fromEntries(await Promise.all(workloadNames.map(async (n) => [n, await loadWorkload(n)])))
+
+/** @type {import('yargs').CommandModule} */
+export const runCommand = {
+  command: 'run [workload..]',
+  describe: 'run a benchmark: a built-in workload (tpcb, tpcc) or pgbench script files (file.sql[@weight])',
+  builder (y) {
+    y.positional('workload', { describe: `${workloadNames.join(', ')}, or script files (name.sql[@weight])`, type: 'string', array: true })
+      .option('url', { type: 'string', describe: 'server to test: libpq URI or key=value string (default: PG* variables, else the embedded server)' })
+      .option('clients', { alias: 'c', type: 'number', describe: 'simulated clients (terminals) [default: 1; tpcc: 10 per warehouse]' })
+      .option('connections', { type: 'number', describe: 'database connections shared by the clients [default: clients, or a small pool with think time]' })
+      .option('duration', { alias: 'T', type: 'string', describe: 'measured duration: 30s, 10m, 1h' })
+      .option('transactions', { alias: 't', type: 'number', describe: 'transactions per client (pgbench -t) [default: 10 when no duration]' })
+      .option('rate', { alias: 'R', type: 'number', describe: 'target transactions per second, Poisson arrivals; latency counts from the scheduled time' })
+      .option('latency-limit', { alias: 'L', type: 'number', describe: 'ms; with --rate, transactions already later than this are skipped; others above it are counted as late' })
+      .option('think-time', { type: 'string', describe: 'think time after each transaction: fixed:MS, uniform:MIN-MAX, exp:MEAN[:CAP] (ms)' })
+      .option('warmup', { type: 'string', describe: 'duration excluded from all statistics, before the measured duration' })
+      .option('progress', { alias: 'P', type: 'number', describe: 'print a progress line every N seconds' })
+      .option('seed', { alias: 'random-seed', type: 'string', describe: 'random seed: an unsigned integer, time or rand [default: time]' })
+      .option('protocol', { alias: 'M', type: 'string', describe: 'query protocol: simple, extended, prepared [default: prepared]' })
+      .option('max-tries', { type: 'number', describe: 'tries per transaction on serialization failures and deadlocks (0 = unlimited)' })
+      .option('exit-on-abort', { type: 'boolean', describe: 'stop the whole run at the first aborted client or failed transaction' })
+      .option('out', { alias: 'o', type: 'string', describe: 'results file [default: ./pgload-results/<UTC time>-<workload>.json]' })
+      .option('json', { type: 'boolean', describe: 'print the results document on stdout instead of the summary' })
+      .option('interval', { type: 'number', describe: 'seconds per entry of the time series [default: 1]' })
+      .option('server-stats', { type: 'boolean', describe: 'sample server statistics during the run (--no-server-stats to disable) [default: true]' })
+      .option('builtin', { alias: 'b', type: 'string', array: true, describe: 'pgbench built-in script name[@weight]: tpcb-like, simple-update, select-only; "list" lists them' })
+      .option('file', { alias: 'f', type: 'string', array: true, describe: 'pgbench script file[@weight]' })
+      .option('select-only', { alias: 'S', type: 'boolean', describe: 'same as -b select-only' })
+      .option('skip-some-updates', { alias: 'N', type: 'boolean', describe: 'same as -b simple-update' })
+      .option('define', { alias: 'D', type: 'string', array: true, describe: 'script variable name=value' })
+      .option('scale', { alias: 's', type: 'number', describe: 'value of :scale for custom scripts (detected for the built-ins)' })
+      .option('no-vacuum', { alias: 'n', type: 'boolean', describe: 'do not vacuum pgbench tables or truncate pgbench_history before the run' })
+      .option('report-per-command', { alias: 'r', type: 'boolean', describe: 'report latencies, failures and retries per script command' })
+      .option('failures-detailed', { type: 'boolean', describe: 'report serialization and deadlock failures separately' })
+      .option('verbose-errors', { type: 'boolean', describe: 'print every retried error' })
+      .option('log', { alias: 'l', type: 'boolean', describe: 'write pgbench-format per-transaction logs' })
+      .option('aggregate-interval', { type: 'number', describe: 'seconds; with --log, write pgbench-format aggregated lines instead' })
+      .option('log-prefix', { type: 'string', describe: 'prefix of --log files [default: pgbench_log]' })
+      .option('show-script', { type: 'string', describe: 'print a built-in script and exit' })
+      .option('jobs', { alias: 'j', type: 'number', describe: 'accepted for pgbench compatibility: pgload uses one event loop' })
+    for (const mod of Object.values(workloadModules)) {
+      for (const [name, def] of Object.entries(mod?.runOptions ?? {})) y.option(name, def)
+    }
+    return y
+  },
+  async handler (argv) {
+    const log = createLogger(argv)
+    if (argv.builtin?.includes('list') || argv.showScript !== undefined) {
+      const { BUILTIN_SCRIPTS, findBuiltin } = await import('../script/index.js')
+      if (argv.showScript !== undefined) {
+        const b = findBuiltin(argv.showScript)
+        process.stderr.write(`-- ${b.name}: ${b.description}\n${b.text}\n`)
+      } else {
+        process.stderr.write('Available builtin scripts:\n')
+        for (const [name, b] of Object.entries(BUILTIN_SCRIPTS)) process.stderr.write(`  ${name.padStart(13)}: ${b.description}\n`)
+        process.stderr.write('\n')
+      }
+      return
+    }
+    const options = await runOptionsFromArgv(argv)
+    let progress = null
+    let interrupts = 0
+    const onSigint = () => {
+      interrupts++
+      if (!currentRun) {
+        process.stderr.write('\npgload: interrupted before the run started\n')
+        process.exit(130)
+      }
+      if (interrupts === 1) {
+        process.stderr.write('\npgload: stopping: finishing transactions in flight (Ctrl-C again to abort at once)\n')
+        currentRun.stop('interrupted')
+      } else {
+        process.stderr.write('\npgload: aborting; writing what was measured\n')
+        currentRun.interrupted = true
+        currentRun.abort('interrupted')
+      }
+    }
+    let currentRun = null
+    process.on('SIGINT', onSigint)
+    process.on('SIGTERM', onSigint)
+    try {
+      const { results, file, exitCode } = await runBenchmark(options, {
+        log,
+        onRun (run) {
+          currentRun = run
+          if (options.progressS > 0) progress = attachProgress(run, { everyS: options.progressS })
+          run.on('client-abort', ({ error }) => process.stderr.write(`pgload: error: ${error.message}\n`))
+          run.on('transaction-error', ({ terminalId, message }) => log.warn(`client ${terminalId}: ${message.split('\n')[0]}`))
+          run.on('internal-error', (err) => process.stderr.write(`pgload: internal error: ${err.stack}\n`))
+        }
+      })
+      progress?.close()
+      if (argv.json) {
+        process.stdout.write(JSON.stringify(results, null, 1) + '\n')
+      } else {
+        process.stdout.write(formatSummary(results))
+        if (results.serverStatsSummary) process.stdout.write(results.serverStatsSummary)
+      }
+      if (file) process.stderr.write(`results written to ${file}\n`)
+      if (results.run.interrupted) process.stderr.write('pgload: the run was interrupted; the results cover what was measured\n')
+      if (exitCode === 2) {
+        process.stderr.write('pgload: error: Run was aborted; the above results are incomplete.\n')
+        process.exitCode = 2
+      }
+    } finally {
+      process.off('SIGINT', onSigint)
+      process.off('SIGTERM', onSigint)
+    }
+  }
+}
+
+/**
+ * Validate argv once and turn it into BenchmarkOptions.
+ * @param {Record<string, any>} argv
+ * @returns {Promise<import('../benchmark.js').BenchmarkOptions>}
+ */
+export async function runOptionsFromArgv (argv) {
+  const positional = (argv.workload ?? []).map(String)
+  const files = [...(argv.file ?? [])]
+  const builtins = [...(argv.builtin ?? [])]
+  if (argv.selectOnly) builtins.push('select-only')
+  if (argv.skipSomeUpdates) builtins.push('simple-update')
+  let workload = 'tpcb'
+  for (const p of positional) {
+    if (Object.hasOwn(workloads, p)) {
+      if (positional.length > 1 && p !== 'tpcb') throw new PgloadError(`workload ${p} cannot be combined with other workloads or scripts`, { code: 'BAD_OPTION' })
+      workload = p
+    } else if (/\.(sql|pgbench)(@[^@]*)?$/i.test(p) || p.includes('/') || p.includes('@')) {
+      files.push(p)
+    } else {
+      throw new PgloadError(`unknown workload ${JSON.stringify(p)}: valid workloads are ${workloadNames.join(', ')}, or script files ending in .sql`, { code: 'BAD_OPTION' })
+    }
+  }
+  if (workload !== 'tpcb' && (files.length || builtins.length)) throw new PgloadError(`--file and --builtin go with tpcb or script files, not with ${workload}`, { code: 'BAD_OPTION' })
+
+  const scripts = []
+  if (workload === 'tpcb') {
+    const { splitWeight, findBuiltin } = await import('../script/index.js')
+    for (const spec of builtins) {
+      const { name, weight } = splitWeight(spec)
+      const b = findBuiltin(name)
+      scripts.push({ kind: 'builtin', name: b.name, weight })
+    }
+    for (const spec of files) {
+      const { name, weight } = splitWeight(spec)
+      let bytes
+      try {
+        bytes = name === '-' ? await readStdin() : await readFile(name)
+      } catch (err) {
+        throw new PgloadError(`could not read script file ${JSON.stringify(name)}: ${err.code === 'ENOENT' ? 'no such file' : err.message}`, { code: 'BAD_SCRIPT' })
+      }
+      let text
+      try {
+        text = new TextDecoder('utf-8', { fatal: true }).decode(bytes)
+      } catch {
+        throw new PgloadError(`script file ${JSON.stringify(name)} is not valid UTF-8`, { code: 'BAD_SCRIPT' })
+      }
+      scripts.push({ kind: 'file', name, weight, text })
+    }
+    if (scripts.length === 0) scripts.push({ kind: 'builtin', name: 'tpcb-like', weight: 1 })
+    if (scripts.length > 128) throw new PgloadError('at most 128 SQL scripts are allowed', { code: 'BAD_OPTION' })
+    if (scripts.reduce((s, x) => s + x.weight, 0) === 0) throw new PgloadError('total script weight must not be zero', { code: 'BAD_OPTION' })
+  }
+  const onlyBuiltins = scripts.every((s) => s.kind === 'builtin')
+  const name = workload === 'tpcb' && !onlyBuiltins ? 'script' : workload
+
+  const clients = argv.clients === undefined ? RUN_DEFAULTS.clients : parseInteger(argv.clients, '--clients', { min: 1 })
+  const durationS = argv.duration === undefined ? undefined : parseDurationS(argv.duration, '--duration')
+  if (durationS !== undefined && durationS <= 0) throw new PgloadError(`--duration must be positive, got ${JSON.stringify(argv.duration)}`, { code: 'BAD_OPTION' })
+  let transactionsPerClient = argv.transactions === undefined ? undefined : parseInteger(argv.transactions, '--transactions', { min: 1 })
+  if (durationS !== undefined && transactionsPerClient !== undefined) throw new PgloadError('specify either a number of transactions (--transactions/-t) or a duration (--duration/-T), not both', { code: 'BAD_OPTION' })
+  let finalDurationS = durationS
+  if (durationS === undefined && transactionsPerClient === undefined) {
+    const d = RUN_DEFAULTS.workloadDurationS[workload]
+    if (d) finalDurationS = d
+    else transactionsPerClient = RUN_DEFAULTS.transactionsPerClient
+  }
+  const rate = argv.rate === undefined ? 0 : parseNumber(argv.rate, '--rate', { min: 0, exclusiveMin: true })
+  const latencyLimitMs = argv.latencyLimit === undefined ? 0 : parseNumber(argv.latencyLimit, '--latency-limit', { min: 0, exclusiveMin: true })
+  if (argv.thinkTime !== undefined) parseDistribution(argv.thinkTime, '--think-time')
+  if (argv.thinkTime !== undefined && rate > 0) throw new PgloadError('--think-time and --rate cannot be combined: --rate already sets when each transaction starts', { code: 'BAD_OPTION' })
+  const protocol = argv.protocol ?? RUN_DEFAULTS.protocol
+  if (!PROTOCOLS.includes(protocol)) throw new PgloadError(`--protocol must be one of ${PROTOCOLS.join(', ')}, got ${JSON.stringify(protocol)}`, { code: 'BAD_OPTION' })
+  const maxTries = argv.maxTries === undefined ? RUN_DEFAULTS.maxTries : parseInteger(argv.maxTries, '--max-tries', { min: 0 })
+  if (maxTries === 0 && !latencyLimitMs && finalDurationS === undefined) throw new PgloadError('an unlimited number of transaction tries (--max-tries 0) needs --latency-limit or --duration', { code: 'BAD_OPTION' })
+  const connections = argv.connections === undefined ? undefined : parseInteger(argv.connections, '--connections', { min: 1 })
+  const progressS = argv.progress === undefined ? 0 : parseInteger(argv.progress, '--progress', { min: 1 })
+  const warmupS = argv.warmup === undefined ? RUN_DEFAULTS.warmupS : parseDurationS(argv.warmup, '--warmup')
+  const intervalS = argv.interval === undefined ? RUN_DEFAULTS.intervalS : parseNumber(argv.interval, '--interval', { min: 0, exclusiveMin: true })
+  if (argv.jobs !== undefined) parseInteger(argv.jobs, '--jobs', { min: 1 })
+  if (argv.aggregateInterval !== undefined && !argv.log) throw new PgloadError('--aggregate-interval needs --log', { code: 'BAD_OPTION' })
+
+  const define = {}
+  for (const d of argv.define ?? []) {
+    const eq = d.indexOf('=')
+    if (eq <= 0 || eq === d.length - 1) throw new PgloadError(`invalid variable definition: ${JSON.stringify(d)}`, { code: 'BAD_OPTION', hint: 'use --define name=value' })
+    define[d.slice(0, eq)] = d.slice(eq + 1)
+  }
+
+  const workloadOptions = {}
+  for (const key of Object.keys(workloadModules[workload]?.runOptions ?? {})) {
+    const camel = key.replace(/-([a-z])/g, (_, c) => c.toUpperCase())
+    if (argv[camel] !== undefined) workloadOptions[camel] = argv[camel]
+  }
+  Object.assign(workloadOptions, {
+    define,
+    scale: argv.scale,
+    noVacuum: Boolean(argv.noVacuum),
+    reportPerCommand: Boolean(argv.reportPerCommand),
+    verboseErrors: Boolean(argv.verboseErrors),
+    failuresDetailed: Boolean(argv.failuresDetailed),
+    log: Boolean(argv.log),
+    aggregateIntervalS: argv.aggregateInterval,
+    logPrefix: argv.logPrefix,
+    maxTries
+  })
+
+  return {
+    workload: name === 'script' ? 'tpcb' : workload,
+    resultName: name,
+    scripts,
+    url: argv.url,
+    clients,
+    connections,
+    durationS: finalDurationS,
+    transactionsPerClient,
+    rate,
+    latencyLimitMs,
+    thinkTime: argv.thinkTime,
+    warmupS,
+    intervalS,
+    progressS,
+    seed: argv.seed,
+    protocol,
+    maxTries,
+    exitOnAbort: Boolean(argv.exitOnAbort),
+    failuresDetailed: Boolean(argv.failuresDetailed),
+    serverStats: argv.serverStats !== false,
+    out: argv.out,
+    command: ['pgload', ...process.argv.slice(2)].map(redactArg).join(' '),
+    workloadOptions
+  }
+}
+
+function redactArg (a) {
+  return a.replace(/(postgres(?:ql)?:\/\/[^:/@]+:)[^@]*@/, '$1***@').replace(/(password=)\S+/, '$1***')
+}
+
+async function readStdin () {
+  const chunks = []
+  for await (const c of process.stdin) chunks.push(c)
+  return Buffer.concat(chunks)
+}

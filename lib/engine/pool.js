@@ -1,0 +1,115 @@
+// Database connections shared by terminals. A terminal borrows one only while a transaction
+// runs; waiters queue FIFO in a ring buffer (O(1), no Array#shift).
+
+/** @typedef {import('../db/connection.js').PgConnection} Connection */
+
+export class ConnectionPool {
+  /**
+   * @param {{ open: () => Promise<Connection>, size: number, statements?: any[] }} opts
+   */
+  constructor ({ open, size, statements = [] }) {
+    this._open = open
+    this.size = size
+    this._statements = statements
+    /** @type {Connection[]} */
+    this._idle = []
+    /** @type {Connection[]} */
+    this.all = []
+    this._waiters = new Array(16)
+    this._head = 0
+    this._count = 0
+    this.closed = false
+  }
+
+  /** Connections currently lent out. */
+  get active () { return this.all.length - this._idle.length }
+  /** Terminals waiting for a connection. */
+  get waiting () { return this._count }
+
+  /**
+   * Open every connection (in parallel batches) and prepare the workload's statements.
+   * @returns {Promise<number>} elapsed milliseconds (pgbench's "initial connection time")
+   */
+  async fill () {
+    const t0 = performance.now()
+    const batch = 16
+    for (let i = 0; i < this.size; i += batch) {
+      const n = Math.min(batch, this.size - i)
+      const conns = await Promise.all(Array.from({ length: n }, () => this._openOne()))
+      for (const c of conns) { this.all.push(c); this._idle.push(c) }
+    }
+    return performance.now() - t0
+  }
+
+  async _openOne () {
+    const conn = await this._open()
+    for (const stmt of this._statements) await conn.prepare(stmt)
+    return conn
+  }
+
+  /**
+   * A free connection now, or null (then call `wait`).
+   * @returns {Connection|null}
+   */
+  tryAcquire () {
+    return this._idle.length > 0 ? this._idle.pop() : null
+  }
+
+  /**
+   * Queue for the next free connection.
+   * @param {{ onConnection(conn: Connection): void }} waiter
+   */
+  wait (waiter) {
+    if (this._count === this._waiters.length) this._grow()
+    this._waiters[(this._head + this._count) % this._waiters.length] = waiter
+    this._count++
+  }
+
+  /**
+   * Give a connection back: straight to the first waiter, else to the idle stack.
+   * A broken connection is replaced in the background.
+   * @param {Connection} conn
+   */
+  release (conn) {
+    if (conn.broken || conn.closed) {
+      this._replace(conn)
+      return
+    }
+    if (this._count > 0) {
+      const waiter = this._waiters[this._head]
+      this._waiters[this._head] = undefined
+      this._head = (this._head + 1) % this._waiters.length
+      this._count--
+      waiter.onConnection(conn)
+      return
+    }
+    this._idle.push(conn)
+  }
+
+  _replace (conn) {
+    const i = this.all.indexOf(conn)
+    if (i >= 0) this.all.splice(i, 1)
+    conn.close().catch(() => {})
+    if (this.closed) return
+    this._openOne().then((fresh) => {
+      if (this.closed) { fresh.close().catch(() => {}); return }
+      this.all.push(fresh)
+      this.release(fresh)
+    }, () => {
+      // The server is gone or refusing: try again shortly, without a tight loop.
+      if (!this.closed) setTimeout(() => this._replace({ close: async () => {} }), 500).unref()
+    })
+  }
+
+  _grow () {
+    const bigger = new Array(this._waiters.length * 2)
+    for (let i = 0; i < this._count; i++) bigger[i] = this._waiters[(this._head + i) % this._waiters.length]
+    this._waiters = bigger
+    this._head = 0
+  }
+
+  async close () {
+    this.closed = true
+    await Promise.all(this.all.map((c) => c.close().catch(() => {})))
+  }
+}

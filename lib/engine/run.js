@@ -1,0 +1,270 @@
+// One benchmark run: terminals, the shared scheduler and pool, the measured window, the tick.
+// Emits events; never prints (presenters subscribe).
+
+import { EventEmitter } from 'node:events'
+import { performance } from 'node:perf_hooks'
+import { Scheduler } from './scheduler.js'
+import { ConnectionPool } from './pool.js'
+import { Terminal } from './terminal.js'
+import { Recorder } from '../metrics/recorder.js'
+import { deriveSeeds } from '../random/seeding.js'
+import { formatServerError } from '../errors.js'
+
+/**
+ * @typedef {object} RunOptions
+ * @property {() => Promise<any>} openConnection opens one database connection
+ * @property {number} clients terminals (unless the workload fixes `terminals`)
+ * @property {number} [connections] pool size; default: workload.defaultConnections, else clients
+ * @property {number} [durationS] measured duration (after warm-up); 0 with transactionsPerClient
+ * @property {number} [transactionsPerClient] pgbench -t
+ * @property {number} [rate] transactions per second for the whole run (open model), 0 = closed
+ * @property {number} [latencyLimitMs] pgbench -L
+ * @property {import('../options/distribution.js').Distribution} [thinkTime] added to every type without its own
+ * @property {number} [warmupS]
+ * @property {number} [intervalS] length of one interval of the time series
+ * @property {number} [maxTries] 0 = unlimited
+ * @property {boolean} [exitOnAbort]
+ * @property {bigint} seed
+ * @property {ReturnType<typeof deriveSeeds>} [seeds] derived already for `clients` terminals
+ * @property {import('pino').Logger} [log]
+ * @property {() => number} [nowUs]
+ */
+
+const defaultNowUs = () => performance.now() * 1000
+
+export class Run extends EventEmitter {
+  /**
+   * @param {object} workload see docs/architecture.md, "Workload"
+   * @param {RunOptions} opts
+   */
+  constructor (workload, opts) {
+    super()
+    this.workload = workload
+    this.opts = opts
+    this.nowUs = opts.nowUs ?? defaultNowUs
+    this.log = opts.log
+    this.terminalCount = workload.terminals ?? opts.clients
+    const paced = Boolean(opts.thinkTime) || workload.transactions.some((t) => t.thinkUs || t.keyingUs)
+    this.poolSize = Math.min(this.terminalCount, opts.connections ?? workload.defaultConnections ?? (paced ? Math.min(this.terminalCount, 32) : this.terminalCount))
+    this.paced = paced
+    if (opts.thinkTime) {
+      workload.transactions = workload.transactions.map((t) => t.thinkUs ? t : { ...t, thinkUs: opts.thinkTime })
+    }
+    this.seeds = opts.seeds && opts.seeds.clientPrngs.length === this.terminalCount ? opts.seeds : deriveSeeds(opts.seed, this.terminalCount)
+    this.waitRandom = this.seeds.throttle
+    this.recorder = new Recorder(workload.transactions.map((t) => t.name), { latencyLimitUs: (opts.latencyLimitMs ?? 0) * 1000 })
+    this.scheduler = new Scheduler({ nowUs: this.nowUs })
+    this.pool = new ConnectionPool({ open: opts.openConnection, size: this.poolSize, statements: workload.statements ?? [] })
+    this.transactionsPerClient = opts.transactionsPerClient ?? 0
+    this.latencyLimitUs = (opts.latencyLimitMs ?? 0) * 1000
+    this.rateIntervalUs = opts.rate > 0 ? 1e6 / opts.rate : 0
+    this.maxTries = opts.maxTries ?? 1
+    this.intervalS = opts.intervalS ?? 1
+    this.stopping = false
+    this.draining = false
+    this.aborting = false
+    this.expired = false
+    this.interrupted = false
+    this.abortedClients = 0
+    this.firstAbort = null
+    this.otherErrors = 0
+    this._totalWeight = workload.transactions.reduce((s, t) => s + (t.weight ?? 1), 0)
+    this._info = { type: '', status: '', latencyUs: 0, lagUs: 0, tries: 1, sqlstate: null, scheduledEpochUs: 0, endEpochUs: 0 }
+    this._throttleTriggerUs = 0
+  }
+
+  /** pgbench's chooseScript: one draw in [0, total) from the shared choose generator. */
+  chooseType () {
+    const types = this.workload.transactions
+    if (types.length === 1) return 0
+    let w = this.seeds.choose.int(0, this._totalWeight - 1)
+    let i = 0
+    while (w >= (types[i].weight ?? 1)) { w -= types[i].weight ?? 1; i++ }
+    return i
+  }
+
+  /** The next Poisson arrival of the run-wide schedule (pgbench -R). The schedule never slips. */
+  nextArrivalUs () {
+    const delay = Math.floor(-Math.log(1 - this.waitRandom.double()) * this.rateIntervalUs + 0.5)
+    this._throttleTriggerUs += delay
+    return this._throttleTriggerUs
+  }
+
+  /** Whether a transaction may be tried again (pgbench --max-tries rules). */
+  canRetry (triesSoFar, intendedUs) {
+    if (this.stopping && !this.draining) return false
+    if (this.maxTries > 0 && triesSoFar >= this.maxTries) return false
+    if (this.latencyLimitUs > 0 && this.nowUs() - intendedUs > this.latencyLimitUs) return false
+    if (this.expired) return false
+    return true
+  }
+
+  clientAborted (terminal, err) {
+    this.abortedClients++
+    if (!this.firstAbort) this.firstAbort = err
+    this.emit('client-abort', { terminalId: terminal.id, error: err })
+    if (this.opts.exitOnAbort) this.abort('exit-on-abort')
+  }
+
+  otherError (terminal, err) {
+    this.otherErrors++
+    if (this.otherErrors <= 10 || this.log?.isLevelEnabled?.('debug')) {
+      this.emit('transaction-error', { terminalId: terminal.id, message: formatServerError(err), code: err?.code })
+    }
+    if (this.opts.exitOnAbort) {
+      this.abortedClients++
+      if (!this.firstAbort) this.firstAbort = err
+      this.abort('exit-on-abort')
+    }
+  }
+
+  reportTransaction (ctx, type, status, latencyUs, lagUs, tries, sqlstate, intendedUs, endUs) {
+    const info = this._info
+    info.type = type
+    info.status = status
+    info.latencyUs = latencyUs
+    info.lagUs = lagUs
+    info.tries = tries
+    info.sqlstate = sqlstate
+    info.scheduledEpochUs = (performance.timeOrigin * 1000) + intendedUs
+    info.endEpochUs = (performance.timeOrigin * 1000) + endUs
+    this.workload.onTransactionEnd(ctx, info)
+  }
+
+  /** Stop starting transactions; those in flight finish and are measured (Ctrl-C once). */
+  stop (reason = 'stopped') {
+    if (this.stopping) return
+    this.stopping = true
+    this.draining = true
+    this.stopReason = reason
+    if (reason === 'interrupted') this.interrupted = true
+    this._wakeAll()
+  }
+
+  /** Stop at once (Ctrl-C twice, --exit-on-abort): what was measured is still reported. */
+  abort (reason = 'aborted') {
+    if (this.aborting) return
+    this.stop(reason)
+    this.draining = false
+    this.aborting = true
+    this.abortReason = reason
+    this._wakeAll()
+    if (this._finishAborted) this._finishAborted()
+  }
+
+  _wakeAll () {
+    this.scheduler.stop()
+    for (const t of this.terminals ?? []) t.wake()
+  }
+
+  /**
+   * Open the pool, run the terminals to the end, and return the measured figures.
+   * @returns {Promise<object>}
+   */
+  async execute () {
+    const opts = this.opts
+    this.initialConnectionMs = await this.pool.fill()
+    if (this.stopping) { await this.pool.close(); return this._finish() }
+    this.terminals = new Array(this.terminalCount)
+    for (let i = 0; i < this.terminalCount; i++) this.terminals[i] = new Terminal(this, i, this.seeds.clientPrngs[i])
+
+    this.startUs = this.nowUs()
+    this.startTime = new Date()
+    this.measureStartUs = this.startUs + (opts.warmupS ?? 0) * 1e6
+    this.deadlineUs = opts.durationS > 0 ? this.measureStartUs + opts.durationS * 1e6 : Infinity
+    this._throttleTriggerUs = this.startUs
+    this.emit('start', { terminals: this.terminalCount, connections: this.poolSize, initialConnectionMs: this.initialConnectionMs })
+
+    this._startTick()
+    const done = Promise.all(this.terminals.map((t) => t.loop().catch((err) => {
+      // A bug, not a database error: stop the run and keep what was measured.
+      this.emit('internal-error', err)
+      this.abort('internal-error')
+    })))
+    const aborted = new Promise((resolve) => { this._finishAborted = resolve })
+    await Promise.race([done, aborted])
+    this.endUs = this.nowUs()
+    this._stopTick()
+    await this.pool.close()
+    return this._finish()
+  }
+
+  _startTick () {
+    const intervalUs = this.intervalS * 1e6
+    this._cpuStart = null
+    this._eluStart = null
+    let nextUs = this.measureStartUs + intervalUs
+    let warm = this.measureStartUs <= this.startUs
+    if (warm) this._beginMeasuring()
+    const tick = () => {
+      const now = this.nowUs()
+      if (!warm && now >= this.measureStartUs) { warm = true; this._beginMeasuring() }
+      if (this.deadlineUs !== Infinity && now >= this.deadlineUs && !this.expired) {
+        this.expired = true
+        this.stop('duration')
+      }
+      while (now >= nextUs && warm) { // eslint-disable-line no-unmodified-loop-condition
+        const entry = this.recorder.closeInterval((nextUs - this.measureStartUs) / 1e6, this.intervalS)
+        this.emit('tick', { elapsedS: (nextUs - this.measureStartUs) / 1e6, interval: entry, activeConnections: this.pool.active, waiting: this.pool.waiting })
+        nextUs += intervalUs
+      }
+      this._tickTimer = setTimeout(tick, delayMs(warm ? Math.min(nextUs, this.deadlineUs) : this.measureStartUs))
+    }
+    const delayMs = (targetUs) => Math.max(1, Math.ceil((targetUs - this.nowUs()) / 1000))
+    this._tickTimer = setTimeout(tick, delayMs(warm ? Math.min(nextUs, this.deadlineUs) : this.measureStartUs))
+  }
+
+  _beginMeasuring () {
+    this._cpuStart = process.cpuUsage()
+    this._eluStart = performance.eventLoopUtilization()
+    this.emit('measuring')
+  }
+
+  _stopTick () {
+    clearTimeout(this._tickTimer)
+    const now = this.endUs
+    if (this.measureStartUs === undefined || now <= this.measureStartUs) return
+    // The last partial interval, so every measured transaction is in the series.
+    const closed = this.recorder.intervals.length * this.intervalS * 1e6
+    const partialUs = (now - this.measureStartUs) - closed
+    if (partialUs > 1000) {
+      const entry = this.recorder.closeInterval((now - this.measureStartUs) / 1e6, partialUs / 1e6)
+      this.emit('tick', { elapsedS: (now - this.measureStartUs) / 1e6, interval: entry, activeConnections: 0, waiting: 0, final: true })
+    }
+  }
+
+  _finish () {
+    const endUs = this.endUs ?? this.nowUs()
+    const measuredUs = this.measureStartUs !== undefined ? Math.max(0, endUs - this.measureStartUs) : 0
+    const durationS = measuredUs / 1e6
+    const { summary, transactions } = this.recorder.summarize(durationS)
+    summary.initialConnectionMs = Math.round((this.initialConnectionMs ?? 0) * 1000) / 1000
+    let client = { cpuUsPerTxn: null, eventLoopUtilization: null }
+    if (this._cpuStart) {
+      const cpu = process.cpuUsage(this._cpuStart)
+      const elu = performance.eventLoopUtilization(this._eluStart)
+      const txns = summary.transactions + summary.failed
+      client = {
+        cpuUs: cpu.user + cpu.system,
+        cpuUsPerTxn: txns > 0 ? Math.round((cpu.user + cpu.system) / txns * 100) / 100 : null,
+        eventLoopUtilization: Math.round(elu.utilization * 1000) / 1000
+      }
+    }
+    return {
+      startTime: this.startTime?.toISOString() ?? new Date().toISOString(),
+      endTime: new Date().toISOString(),
+      durationS: Math.round(durationS * 1000) / 1000,
+      terminals: this.terminalCount,
+      connections: this.poolSize,
+      paced: this.paced,
+      aborted: this.abortedClients > 0 || this.aborting,
+      abortedClients: this.abortedClients,
+      abortReason: this.abortReason ?? null,
+      interrupted: this.interrupted,
+      summary,
+      transactions,
+      intervals: this.recorder.intervals,
+      client
+    }
+  }
+}

@@ -1,0 +1,219 @@
+// Per transaction type counters and histograms, cumulative and per interval, for one run.
+// Everything recorded here is inside the measured window (after warm-up).
+
+import { createHistogram, recordUs, encodeHistogram, latencySummaryMs } from './histogram.js'
+
+const round3 = (v) => Math.round(v * 1000) / 1000
+
+/** Counters and histograms of one transaction type. */
+export class TypeStats {
+  /** @param {string} name */
+  constructor (name) {
+    this.name = name
+    this.hist = createHistogram()
+    this.intervalHist = createHistogram()
+    this.count = 0
+    this.failed = 0
+    this.skipped = 0
+    this.rollbacks = 0
+    this.retries = 0
+    this.retried = 0
+    this.late = 0
+    this.sumUs = 0
+    this.sumSqUs = 0
+    /** @type {Map<string, number>} failures by SQLSTATE (or pgload code) */
+    this.errors = new Map()
+    this.keyingSumUs = 0
+    this.keyingN = 0
+    this.thinkSumUs = 0
+    this.thinkN = 0
+    this.intervalCount = 0
+    this.intervalFailed = 0
+    this.intervalSkipped = 0
+  }
+}
+
+export class Recorder {
+  /**
+   * @param {string[]} typeNames
+   * @param {{ latencyLimitUs?: number }} [opts]
+   */
+  constructor (typeNames, { latencyLimitUs = 0 } = {}) {
+    this.types = typeNames.map((n) => new TypeStats(n))
+    this.latencyLimitUs = latencyLimitUs
+    this.all = createHistogram()
+    this.intervalAll = createHistogram()
+    this.lag = createHistogram()
+    this.intervalLag = createHistogram()
+    this.queue = createHistogram()
+    this.intervalQueue = createHistogram()
+    /** @type {object[]} */
+    this.intervals = []
+  }
+
+  /**
+   * A completed transaction (committed, or an expected rollback).
+   * @param {number} type index into types
+   * @param {number} latencyUs from the intended start
+   * @param {number} lagUs schedule lag
+   * @param {number} queueUs wait for a pooled connection
+   * @param {boolean} rolledBack
+   */
+  ok (type, latencyUs, lagUs, queueUs, rolledBack) {
+    const t = this.types[type]
+    t.count++
+    t.intervalCount++
+    if (rolledBack) t.rollbacks++
+    t.sumUs += latencyUs
+    t.sumSqUs += latencyUs * latencyUs
+    if (this.latencyLimitUs > 0 && latencyUs > this.latencyLimitUs) t.late++
+    recordUs(t.hist, latencyUs)
+    recordUs(t.intervalHist, latencyUs)
+    recordUs(this.all, latencyUs)
+    recordUs(this.intervalAll, latencyUs)
+    recordUs(this.lag, lagUs)
+    recordUs(this.intervalLag, lagUs)
+    recordUs(this.queue, queueUs)
+    recordUs(this.intervalQueue, queueUs)
+  }
+
+  /**
+   * A failed transaction (no latency recorded, as pgbench).
+   * @param {number} type
+   * @param {string} code SQLSTATE or pgload error code
+   */
+  failed (type, code) {
+    const t = this.types[type]
+    t.failed++
+    t.intervalFailed++
+    t.errors.set(code, (t.errors.get(code) ?? 0) + 1)
+  }
+
+  /** @param {number} type */
+  skipped (type) {
+    const t = this.types[type]
+    t.skipped++
+    t.intervalSkipped++
+  }
+
+  /** @param {number} type @param {number} n retries spent by one transaction */
+  retriedTimes (type, n) {
+    const t = this.types[type]
+    t.retries += n
+    t.retried++
+  }
+
+  /** @param {number} type @param {number} keyingUs @param {number} thinkUs */
+  waits (type, keyingUs, thinkUs) {
+    const t = this.types[type]
+    if (keyingUs > 0) { t.keyingSumUs += keyingUs; t.keyingN++ }
+    if (thinkUs > 0) { t.thinkSumUs += thinkUs; t.thinkN++ }
+  }
+
+  /**
+   * Close the current interval and start the next one.
+   * @param {number} tS seconds since the measured window started (end of this interval)
+   * @param {number} lengthS the interval's length in seconds
+   * @returns {object} the interval entry of the results document
+   */
+  closeInterval (tS, lengthS) {
+    const count = {}
+    const histograms = {}
+    let failed = 0
+    let skipped = 0
+    let total = 0
+    for (const t of this.types) {
+      count[t.name] = t.intervalCount
+      total += t.intervalCount
+      failed += t.intervalFailed
+      skipped += t.intervalSkipped
+      if (t.intervalHist.totalCount > 0) histograms[t.name] = encodeHistogram(t.intervalHist)
+      t.intervalCount = 0
+      t.intervalFailed = 0
+      t.intervalSkipped = 0
+      t.intervalHist.reset()
+    }
+    const a = this.intervalAll
+    const l = this.intervalLag
+    const q = this.intervalQueue
+    const entry = {
+      t: round3(tS),
+      lengthS: round3(lengthS),
+      count,
+      tps: round3(total / lengthS),
+      failed,
+      skipped,
+      latencyMs: a.totalCount === 0
+        ? { p50: null, p90: null, p99: null, max: null }
+        : { p50: round3(a.getValueAtPercentile(50) / 1000), p90: round3(a.getValueAtPercentile(90) / 1000), p99: round3(a.getValueAtPercentile(99) / 1000), max: round3(a.maxValue / 1000) },
+      lagMs: l.totalCount === 0 ? { p99: null, max: null } : { p99: round3(l.getValueAtPercentile(99) / 1000), max: round3(l.maxValue / 1000) },
+      queueMs: q.totalCount === 0 ? { p99: null, max: null } : { p99: round3(q.getValueAtPercentile(99) / 1000), max: round3(q.maxValue / 1000) },
+      histograms
+    }
+    a.reset()
+    l.reset()
+    q.reset()
+    this.intervals.push(entry)
+    return entry
+  }
+
+  /**
+   * Totals for the results document.
+   * @param {number} durationS the measured window
+   */
+  summarize (durationS) {
+    const transactions = {}
+    const errors = {}
+    let count = 0; let failed = 0; let skipped = 0; let retries = 0; let retried = 0; let late = 0; let rollbacks = 0
+    let sum = 0; let sumSq = 0
+    for (const t of this.types) {
+      const typeErrors = Object.fromEntries(t.errors)
+      for (const [k, v] of t.errors) errors[k] = (errors[k] ?? 0) + v
+      const latencyMs = latencySummaryMs(t.hist)
+      // Exact mean and standard deviation from the sums (the histogram's are quantised).
+      if (t.count > 0) {
+        latencyMs.mean = round3(t.sumUs / t.count / 1000)
+        latencyMs.stddev = round3(Math.sqrt(Math.max(0, t.sumSqUs / t.count - (t.sumUs / t.count) ** 2)) / 1000)
+      }
+      transactions[t.name] = {
+        count: t.count,
+        failed: t.failed,
+        skipped: t.skipped,
+        rollbacks: t.rollbacks,
+        retries: t.retries,
+        retried: t.retried,
+        late: t.late,
+        tps: durationS > 0 ? round3(t.count / durationS) : null,
+        latencyMs,
+        errors: typeErrors,
+        keyingMs: { mean: t.keyingN ? round3(t.keyingSumUs / t.keyingN / 1000) : null },
+        thinkMs: { mean: t.thinkN ? round3(t.thinkSumUs / t.thinkN / 1000) : null },
+        histogram: encodeHistogram(t.hist)
+      }
+      count += t.count; failed += t.failed; skipped += t.skipped; retries += t.retries; retried += t.retried; late += t.late; rollbacks += t.rollbacks
+      sum += t.sumUs; sumSq += t.sumSqUs
+    }
+    const latencyMs = latencySummaryMs(this.all)
+    if (count > 0) {
+      latencyMs.mean = round3(sum / count / 1000)
+      latencyMs.stddev = round3(Math.sqrt(Math.max(0, sumSq / count - (sum / count) ** 2)) / 1000)
+    }
+    return {
+      summary: {
+        transactions: count,
+        failed,
+        skipped,
+        retried,
+        retries,
+        late,
+        rollbacks,
+        tps: durationS > 0 ? round3(count / durationS) : null,
+        latencyMs,
+        lagMs: latencySummaryMs(this.lag),
+        queueMs: latencySummaryMs(this.queue),
+        errors
+      },
+      transactions
+    }
+  }
+}

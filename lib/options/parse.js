@@ -1,0 +1,50 @@
+// Parsers for the value syntaxes users type: durations, rates, counts. Each names the flag on error.
+
+import { PgloadError } from '../errors.js'
+
+const DURATION_UNITS = { us: 1e-6, ms: 1e-3, s: 1, m: 60, min: 60, h: 3600 }
+
+/**
+ * Parse a duration such as `30s`, `10m`, `1h`, `1.5s`, `500ms` or a bare number of seconds.
+ * @param {string|number} value
+ * @param {string} flag the flag name for the error message, e.g. '--duration'
+ * @returns {number} seconds
+ */
+export function parseDurationS (value, flag) {
+  if (typeof value === 'number') {
+    if (Number.isFinite(value) && value >= 0) return value
+  } else if (typeof value === 'string') {
+    const m = /^\s*(\d+(?:\.\d+)?)\s*(us|ms|s|m|min|h)?\s*$/i.exec(value)
+    if (m) return Number(m[1]) * DURATION_UNITS[(m[2] ?? 's').toLowerCase()]
+  }
+  throw new PgloadError(`${flag} must be a duration like 30s, 10m or 1h, got ${JSON.stringify(value)}`, { code: 'BAD_OPTION' })
+}
+
+/**
+ * @param {unknown} value
+ * @param {string} flag
+ * @param {{ min?: number, max?: number }} [range]
+ * @returns {number}
+ */
+export function parseInteger (value, flag, { min = -Infinity, max = Infinity } = {}) {
+  const n = typeof value === 'number' ? value : (typeof value === 'string' && /^\s*-?\d+\s*$/.test(value) ? Number(value) : NaN)
+  if (!Number.isInteger(n) || n < min || n > max) {
+    const bound = max === Infinity ? `>= ${min}` : `between ${min} and ${max}`
+    throw new PgloadError(`${flag} must be an integer ${bound}, got ${JSON.stringify(value)}`, { code: 'BAD_OPTION' })
+  }
+  return n
+}
+
+/**
+ * @param {unknown} value
+ * @param {string} flag
+ * @param {{ min?: number, exclusiveMin?: boolean }} [range]
+ * @returns {number}
+ */
+export function parseNumber (value, flag, { min = -Infinity, exclusiveMin = false } = {}) {
+  const n = typeof value === 'number' ? value : (typeof value === 'string' && value.trim() !== '' ? Number(value) : NaN)
+  if (!Number.isFinite(n) || n < min || (exclusiveMin && n === min)) {
+    throw new PgloadError(`${flag} must be a number ${exclusiveMin ? '>' : '>='} ${min}, got ${JSON.stringify(value)}`, { code: 'BAD_OPTION' })
+  }
+  return n
+}

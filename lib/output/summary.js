@@ -1,0 +1,79 @@
+// The end-of-run summary: pgbench's lines (same labels, same order) and then pgload's
+// per-type percentile table.
+
+const f3 = (v) => v === null || v === undefined ? '-' : v.toFixed(3)
+const pct = (n, d) => d > 0 ? (100 * n / d).toFixed(3) : '0.000'
+
+/**
+ * @param {any} results a results document
+ * @param {{ description?: string, script?: any }} [opts]
+ * @returns {string}
+ */
+export function formatSummary (results, { description } = {}) {
+  const run = results.run
+  const s = results.summary
+  const types = Object.keys(results.transactions)
+  const lines = []
+  const opts = run.options ?? {}
+  lines.push(`pgload (${results.tool.version}, server ${results.server.version})`)
+  lines.push(`transaction type: ${types.length === 1 ? (description ?? types[0]) : 'multiple scripts'}`)
+  if (run.scale !== null && run.scale !== undefined) lines.push(`scaling factor: ${run.scale}`)
+  lines.push(`query mode: ${run.protocol}`)
+  lines.push(`number of clients: ${run.clients}`)
+  lines.push('number of threads: 1')
+  lines.push(`number of connections: ${run.connections}`)
+  if (opts.maxTries !== undefined && opts.maxTries !== 0) lines.push(`maximum number of tries: ${opts.maxTries}`)
+  if (opts.transactionsPerClient) {
+    lines.push(`number of transactions per client: ${opts.transactionsPerClient}`)
+    lines.push(`number of transactions actually processed: ${s.transactions}/${opts.transactionsPerClient * run.clients}`)
+  } else {
+    lines.push(`duration: ${Math.round(run.durationS)} s`)
+    lines.push(`number of transactions actually processed: ${s.transactions}`)
+  }
+  const all = s.transactions + s.skipped + s.failed
+  if (all === 0) return lines.join('\n') + '\n'
+  lines.push(`number of failed transactions: ${s.failed} (${pct(s.failed, all)}%)`)
+  if (opts.failuresDetailed) {
+    const ser = s.errors['40001'] ?? 0
+    const dl = s.errors['40P01'] ?? 0
+    lines.push(`number of serialization failures: ${ser} (${pct(ser, all)}%)`)
+    lines.push(`number of deadlock failures: ${dl} (${pct(dl, all)}%)`)
+  }
+  if (opts.maxTries !== undefined && opts.maxTries !== 1) {
+    lines.push(`number of transactions retried: ${s.retried} (${pct(s.retried, all)}%)`)
+    lines.push(`total number of retries: ${s.retries}`)
+  }
+  if (opts.rate && opts.latencyLimitMs) lines.push(`number of transactions skipped: ${s.skipped} (${pct(s.skipped, all)}%)`)
+  if (opts.latencyLimitMs) lines.push(`number of transactions above the ${opts.latencyLimitMs.toFixed(1)} ms latency limit: ${s.late}/${s.transactions} (${pct(s.late, s.transactions)}%)`)
+  if (s.rollbacks > 0) lines.push(`number of expected rollbacks: ${s.rollbacks} (${pct(s.rollbacks, all)}%)`)
+  if (s.transactions > 0) {
+    lines.push(`latency average = ${f3(s.latencyMs.mean)} ms`)
+    lines.push(`latency stddev = ${f3(s.latencyMs.stddev)} ms`)
+  }
+  if (opts.rate) lines.push(`rate limit schedule lag: avg ${f3(s.lagMs.mean)} (max ${f3(s.lagMs.max)}) ms`)
+  lines.push(`initial connection time = ${f3(s.initialConnectionMs)} ms`)
+  lines.push(`tps = ${(s.tps ?? 0).toFixed(6)} (without initial connection time)`)
+  if (results.client?.cpuUsPerTxn) lines.push(`client CPU per transaction = ${results.client.cpuUsPerTxn.toFixed(1)} us (event loop ${Math.round(100 * (results.client.eventLoopUtilization ?? 0))}% busy)`)
+  if (results.client?.eventLoopUtilization > 0.9) lines.push('warning: the client event loop was saturated: the driver, not the server, may be the bottleneck')
+  if (s.queueMs?.p99 !== null && s.queueMs?.p99 > 0.05) lines.push(`connection queue wait: p50 ${f3(s.queueMs.p50)} ms, p99 ${f3(s.queueMs.p99)} ms, max ${f3(s.queueMs.max)} ms`)
+  lines.push('')
+  lines.push(formatPercentileTable(results))
+  return lines.join('\n') + '\n'
+}
+
+/**
+ * Per transaction type: count, tps and latency percentiles in ms.
+ * @param {any} results
+ */
+export function formatPercentileTable (results) {
+  const head = ['transaction type', 'count', 'failed', 'tps', 'p50', 'p90', 'p95', 'p99', 'p99.9', 'max']
+  const rows = [head]
+  for (const [name, t] of Object.entries(results.transactions)) {
+    const l = t.latencyMs
+    rows.push([name, String(t.count), String(t.failed), t.tps === null ? '-' : t.tps.toFixed(1), f3(l.p50), f3(l.p90), f3(l.p95), f3(l.p99), f3(l.p999), f3(l.max)])
+  }
+  const widths = head.map((_, i) => Math.max(...rows.map((r) => r[i].length)))
+  const out = rows.map((r) => r.map((c, i) => i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i])).join('  '))
+  out.splice(1, 0, widths.map((w) => '-'.repeat(w)).join('  '))
+  return 'latency in milliseconds (from the intended start):\n' + out.join('\n')
+}

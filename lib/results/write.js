@@ -1,0 +1,56 @@
+// Where results go, checked before a run starts, and the atomic write (temp file + rename).
+
+import { mkdir, writeFile, rename, access, unlink } from 'node:fs/promises'
+import { constants } from 'node:fs'
+import { dirname, join, resolve } from 'node:path'
+import { PgloadError } from '../errors.js'
+
+/** Default folder for results, relative to the working directory. */
+export const DEFAULT_RESULTS_DIR = 'pgload-results'
+
+/**
+ * The default results path: `./pgload-results/<UTC timestamp>-<workload>.json`.
+ * @param {string} workload
+ * @param {Date} [at]
+ */
+export function defaultResultsPath (workload, at = new Date()) {
+  const stamp = at.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z')
+  const safe = workload.replace(/[^A-Za-z0-9_.-]+/g, '_').slice(0, 60)
+  return join(DEFAULT_RESULTS_DIR, `${stamp}-${safe}.json`)
+}
+
+/**
+ * Make sure the results file can be written, before any measurement starts.
+ * @param {string} file
+ * @param {string} [flag]
+ */
+export async function ensureWritable (file, flag = '--out') {
+  const dir = dirname(resolve(file))
+  try {
+    await mkdir(dir, { recursive: true })
+    await access(dir, constants.W_OK)
+  } catch (err) {
+    throw new PgloadError(`${flag}: cannot write results to ${file}: ${err.code === 'EACCES' ? 'permission denied' : err.code === 'ENOTDIR' ? 'a parent is not a directory' : err.message}`, { code: 'RESULTS_NOT_WRITABLE' })
+  }
+  // A directory given as the file is a mistake worth catching now.
+  try {
+    await access(file, constants.F_OK)
+    const probe = `${file}.probe-${process.pid}`
+    await writeFile(probe, '')
+    await unlink(probe)
+  } catch (err) {
+    if (err.code !== 'ENOENT') throw new PgloadError(`${flag}: cannot write results to ${file}: ${err.message}`, { code: 'RESULTS_NOT_WRITABLE' })
+  }
+}
+
+/**
+ * Write a results document atomically: readers see the old file or the whole new one.
+ * @param {string} file
+ * @param {object} doc
+ */
+export async function writeResults (file, doc) {
+  await mkdir(dirname(resolve(file)), { recursive: true })
+  const tmp = `${file}.tmp-${process.pid}`
+  await writeFile(tmp, JSON.stringify(doc, null, 1) + '\n')
+  await rename(tmp, file)
+}

@@ -1,0 +1,36 @@
+// One rule for where to connect, shared by every command: --url > PG* environment > the
+// embedded server (started for this command, or the one `pgload server start` left running).
+
+import { resolveTarget, explainConnectError } from './target.js'
+import { ensureEmbeddedServer } from './embedded.js'
+import { openConnection } from '../db/connection.js'
+
+/**
+ * Resolve and reach the server once; the caller must `release()` at the end.
+ * @param {{ url?: string, env?: Record<string, string|undefined>, log?: any }} opts
+ * @returns {Promise<{ target: import('../db/connection.js').Target, embedded: boolean, conn: import('../db/connection.js').PgConnection, release: () => Promise<void> }>}
+ */
+export async function connectTarget ({ url, env = process.env, log } = {}) {
+  let target = resolveTarget({ url, env })
+  let server = null
+  if (!target) {
+    server = await ensureEmbeddedServer({ env, log })
+    target = server.target
+  }
+  let conn
+  try {
+    conn = await openConnection(target, { protocol: 'simple' })
+  } catch (err) {
+    if (server) await server.stop().catch(() => {})
+    throw explainConnectError(err, target)
+  }
+  return {
+    target,
+    embedded: Boolean(server),
+    conn,
+    async release () {
+      await conn.close()
+      if (server) await server.stop()
+    }
+  }
+}
