@@ -2,7 +2,6 @@
 // scripts (run.js).
 
 import { initTpcb, TABLES } from './init.js'
-import { createTpcbWorkload } from './run.js'
 
 export default {
   name: 'tpcb',
@@ -30,6 +29,5 @@ export default {
       foreignKeys: opts.foreignKeys,
       noVacuum: opts.noVacuum ?? (opts.vacuum === false)
     })
-  },
-  createWorkload: createTpcbWorkload
+  }
 }

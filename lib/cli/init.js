@@ -1,0 +1,99 @@
+// `pgload init <workload>`: create and load a built-in workload's tables on the target server
+// (the embedded one when none is given), printing each step's time as pgbench -i does.
+
+import { PgloadError } from '../errors.js'
+import { workloadNames, loadWorkload } from '../../workloads/index.js'
+import { resolveTarget, explainConnectError } from '../server/target.js'
+import { ensureEmbeddedServer } from '../server/embedded.js'
+import { openConnection } from '../db/connection.js'
+import { createProgress } from '../output/progress.js'
+
+// Each workload's init options, grouped per workload in --help. Loaded once; a workload whose
+// module fails to load still appears by name and reports its error when chosen.
+const modules = Object.fromEntries(await Promise.all(workloadNames.map(async (name) => {
+  try {
+    return [name, await loadWorkload(name)]
+  } catch {
+    return [name, undefined]
+  }
+})))
+
+export const command = 'init <workload>'
+export const describe = 'Create and load a workload\'s tables (e.g. init tpcb --scale 10)'
+
+/** @param {import('yargs').Argv} y */
+export function builder (y) {
+  y.positional('workload', { describe: `built-in workload: ${workloadNames.join(', ')}`, type: 'string' })
+    .option('url', { type: 'string', describe: 'server: libpq URI or key=value (default: PG* environment, else the embedded server)' })
+  for (const [name, mod] of Object.entries(modules)) {
+    if (!mod?.initOptions) continue
+    for (const [key, spec] of Object.entries(mod.initOptions)) y.option(key, { ...spec, group: `${name} options:` })
+  }
+  return y.example('$0 init tpcb --scale 10', 'pgbench\'s tables at scale 10 on the embedded server')
+}
+
+/**
+ * Run `init` for a workload.
+ * @param {{ workload: string, url?: string, env?: Record<string, string|undefined>,
+ *   options?: Record<string, any>, stderr?: { write(s: string): any, isTTY?: boolean }, log?: any }} opts
+ *   options: the workload's initOptions, camelCased
+ * @returns {Promise<{ steps: { name: string, seconds: number }[], rows: number, target: string, seconds: number }>}
+ */
+export async function initCommand ({ workload, url, env = process.env, options = {}, stderr = process.stderr, log }) {
+  if (!workloadNames.includes(workload)) {
+    throw new PgloadError(`unknown workload ${JSON.stringify(workload)}: valid workloads are ${workloadNames.join(', ')}`)
+  }
+  const mod = await loadWorkload(workload)
+  if (typeof mod?.init !== 'function') throw new PgloadError(`workload ${workload} has no init step`)
+
+  const say = (msg) => stderr.write(msg + '\n')
+  // pgbench prints its step messages on stderr; do the same, and keep a logger if one is given.
+  const stepLog = {
+    info (a, b) { say(typeof a === 'string' ? a : b ?? '') },
+    debug () {},
+    warn (a, b) { say(typeof a === 'string' ? a : b ?? '') },
+    error (a, b) { say(typeof a === 'string' ? a : b ?? '') },
+    child () { return stepLog }
+  }
+
+  let target = resolveTarget({ url, env })
+  let server
+  if (!target) {
+    server = await ensureEmbeddedServer({ env, log })
+    target = server.target
+    say(`${server.reused ? 'using' : 'started'} the embedded PostgreSQL at ${target.display}`)
+  }
+  const t0 = performance.now()
+  try {
+    let conn
+    try {
+      conn = await openConnection(target)
+    } catch (err) {
+      throw explainConnectError(err, target)
+    }
+    try {
+      const progress = createProgress({ stream: stderr })
+      const result = await mod.init({ conn, target, openConnection, progress, log: stepLog }, options)
+      const seconds = (performance.now() - t0) / 1000
+      say(`done in ${seconds.toFixed(2)} s (${result.steps.map(s => `${s.name} ${s.seconds.toFixed(2)} s`).join(', ')}).`)
+      return { ...result, target: target.display, seconds }
+    } finally {
+      await conn.close()
+    }
+  } finally {
+    if (server?.owned) await server.stop()
+  }
+}
+
+/** @param {any} argv */
+export async function handler (argv) {
+  const mod = modules[argv.workload]
+  const options = {}
+  for (const key of Object.keys(mod?.initOptions ?? {})) {
+    const camel = key.replace(/-([a-z])/g, (_, c) => c.toUpperCase())
+    if (argv[camel] !== undefined) options[camel] = argv[camel]
+  }
+  await initCommand({ workload: argv.workload, url: argv.url, options, log: argv.log })
+}
+
+export default { command, describe, builder, handler }

@@ -1,0 +1,20 @@
+// The built-in workloads, by name: an explicit list of lazy loaders (each module's default
+// export follows "Workload modules" in docs/architecture.md).
+
+export const workloads = {
+  tpcb: () => import('./tpcb/index.js'),
+  tpcc: () => import('./tpcc/index.js')
+}
+
+/** Names of the built-in workloads. */
+export const workloadNames = Object.keys(workloads)
+
+/**
+ * Load a built-in workload module by name, or undefined when there is none.
+ * @param {string} name
+ */
+export async function loadWorkload (name) {
+  const loader = Object.hasOwn(workloads, name) ? workloads[name] : undefined
+  if (!loader) return undefined
+  return (await loader()).default
+}
