@@ -1,0 +1,66 @@
+import { test } from 'node:test'
+import assert from 'node:assert/strict'
+import { Scheduler } from '../../../lib/engine/scheduler.js'
+
+test('wakes waiters in time order, each once', async () => {
+  const t0 = performance.now() * 1000
+  const s = new Scheduler({ nowUs: () => performance.now() * 1000 })
+  const order = []
+  const done = new Promise((resolve) => {
+    const delays = [30, 5, 20, 5, 0, 12]
+    let left = delays.length
+    delays.forEach((ms, i) => s.add(t0 + ms * 1000, {
+      wake () {
+        order.push(i)
+        if (--left === 0) resolve()
+      }
+    }))
+  })
+  await done
+  assert.deepEqual(order, [4, 1, 3, 5, 2, 0])
+  assert.equal(s.size, 0)
+})
+
+test('never wakes a waiter before its time', async () => {
+  const now = () => performance.now() * 1000
+  const s = new Scheduler({ nowUs: now })
+  const early = []
+  let left = 200
+  await new Promise((resolve) => {
+    for (let i = 0; i < 200; i++) {
+      const at = now() + (i % 17) * 1000 + 300
+      s.add(at, { wake () { if (now() < at) early.push(i); if (--left === 0) resolve() } })
+    }
+  })
+  assert.deepEqual(early, [])
+})
+
+test('holds 100,000 waiters and pops them sorted', () => {
+  let fake = 0
+  const s = new Scheduler({ nowUs: () => fake })
+  s._arm = () => {} // drive it by hand
+  const n = 100000
+  let x = 12345
+  for (let i = 0; i < n; i++) {
+    x = (x * 1103515245 + 12345) % 2147483648
+    s.add(x, { t: x, wake () {} })
+  }
+  assert.equal(s.size, n)
+  let last = -1
+  for (let i = 0; i < n; i++) {
+    const item = s._pop()
+    assert.ok(item.t >= last)
+    last = item.t
+  }
+  assert.equal(s.size, 0)
+})
+
+test('stop drops pending waiters', async () => {
+  const s = new Scheduler({ nowUs: () => performance.now() * 1000 })
+  let woke = false
+  s.add(performance.now() * 1000 + 5000, { wake () { woke = true } })
+  s.stop()
+  await new Promise((resolve) => setTimeout(resolve, 20))
+  assert.equal(woke, false)
+  assert.equal(s.size, 0)
+})

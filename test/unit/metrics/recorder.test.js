@@ -1,0 +1,46 @@
+import { test } from 'node:test'
+import assert from 'node:assert/strict'
+import { Recorder } from '../../../lib/metrics/recorder.js'
+import { decodeHistogram, mergeHistograms } from '../../../lib/metrics/histogram.js'
+
+test('per-type counts, exact mean and stddev, failures by SQLSTATE, late transactions', () => {
+  const r = new Recorder(['a', 'b'], { latencyLimitUs: 5000 })
+  for (const us of [1000, 2000, 3000, 10000]) r.ok(0, us, 0, 0, false)
+  r.ok(1, 4000, 100, 50, true)
+  r.failed(1, '40001')
+  r.failed(1, '40001')
+  r.failed(0, '23505')
+  r.skipped(0)
+  r.retriedTimes(1, 3)
+  const { summary, transactions } = r.summarize(2)
+  assert.equal(summary.transactions, 5)
+  assert.equal(summary.failed, 3)
+  assert.equal(summary.skipped, 1)
+  assert.equal(summary.rollbacks, 1)
+  assert.equal(summary.retries, 3)
+  assert.equal(summary.late, 1)
+  assert.equal(summary.tps, 2.5)
+  assert.deepEqual(summary.errors, { 40001: 2, 23505: 1 })
+  assert.equal(transactions.a.latencyMs.mean, 4)
+  assert.equal(transactions.a.latencyMs.stddev, Math.round(Math.sqrt((9 + 4 + 1 + 36) / 4) * 1000) / 1000)
+  assert.equal(summary.latencyMs.mean, 4)
+  assert.equal(decodeHistogram(transactions.a.histogram).totalCount, 4)
+})
+
+test('intervals hold exactly the transactions recorded in them and merge back to the total', () => {
+  const r = new Recorder(['a'])
+  for (let i = 0; i < 100; i++) r.ok(0, 1000 + i, 0, 0, false)
+  const first = r.closeInterval(1, 1)
+  for (let i = 0; i < 50; i++) r.ok(0, 5000 + i, 0, 0, false)
+  const second = r.closeInterval(2, 1)
+  const third = r.closeInterval(3, 1)
+  assert.equal(first.count.a, 100)
+  assert.equal(second.count.a, 50)
+  assert.equal(third.count.a, 0)
+  assert.equal(third.latencyMs.p50, null, 'an empty interval has no latency, not zero')
+  assert.equal(first.tps, 100)
+  assert.ok(second.latencyMs.p50 >= 5 && second.latencyMs.p50 < 5.1)
+  const merged = mergeHistograms([first.histograms.a, second.histograms.a])
+  const { transactions } = r.summarize(3)
+  assert.equal(merged.totalCount, decodeHistogram(transactions.a.histogram).totalCount)
+})
