@@ -36,7 +36,7 @@ test('never wakes a waiter before its time', async () => {
 })
 
 test('holds 100,000 waiters and pops them sorted', () => {
-  let fake = 0
+  const fake = 0
   const s = new Scheduler({ nowUs: () => fake })
   s._arm = () => {} // drive it by hand
   const n = 100000
