@@ -1,0 +1,38 @@
+// `pgload report <results..>`: charts of one or several results files as HTML, SVG and PNG.
+
+import { basename } from 'node:path'
+import { readResultsFile } from '../report/input.js'
+import { renderReport, REPORT_DEFAULTS } from '../report/render-report.js'
+
+export const command = 'report <results..>'
+export const describe = 'Draw charts of results files: one self-contained HTML file, or SVG/PNG per chart'
+
+/** @param {import('yargs').Argv} yargs */
+export function builder (yargs) {
+  return yargs
+    .positional('results', { type: 'string', array: true, describe: 'results JSON files written by pgload run (several: overlaid, A, B, ...)' })
+    .option('format', { alias: 'f', type: 'string', describe: 'comma-separated output formats: html, svg, png [default: html]' })
+    .option('out', { alias: 'o', type: 'string', describe: 'output directory [default: current directory]' })
+    .option('log-scale', { type: 'boolean', describe: 'logarithmic latency axes (latency over time, percentile spectrum)' })
+}
+
+/** @param {any} argv */
+export async function handler (argv) {
+  const files = argv.results
+  const docs = []
+  for (const file of files) docs.push(await readResultsFile(file))
+  const timings = {}
+  const t0 = performance.now()
+  const written = await renderReport(docs, {
+    formats: argv.format ?? REPORT_DEFAULTS.formats,
+    outDir: argv.out ?? REPORT_DEFAULTS.outDir,
+    logScale: argv.logScale ?? REPORT_DEFAULTS.logScale,
+    names: files.map((f) => basename(f, '.json')),
+    timings
+  })
+  for (const file of written) console.log(file)
+  if (argv.verbose) {
+    const parts = Object.entries(timings).map(([k, v]) => `${k} ${Math.round(v)} ms`).join(', ')
+    console.error(`report: ${written.length} files in ${Math.round(performance.now() - t0)} ms (${parts})`)
+  }
+}

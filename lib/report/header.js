@@ -1,0 +1,144 @@
+// The report header as HTML: what ran (workload, options, server, key settings), the summary
+// table per transaction type, TPC-C figures, thresholds and the server-side deltas.
+
+import { escapeHtml as h } from './escape.js'
+import { transactionTypes } from './datasets.js'
+
+/** Settings shown first when the results list them, because they shape most benchmarks. */
+const KEY_SETTINGS = [
+  'shared_buffers', 'max_connections', 'work_mem', 'effective_cache_size', 'max_wal_size',
+  'checkpoint_timeout', 'checkpoint_completion_target', 'synchronous_commit', 'fsync',
+  'full_page_writes', 'wal_level', 'wal_buffers', 'random_page_cost', 'huge_pages', 'jit'
+]
+
+const isNum = (v) => typeof v === 'number' && Number.isFinite(v)
+
+/** Format a number for a table cell: thousands separators, at most 3 decimals. */
+export function fmt (v, digits = 3) {
+  if (v === null || v === undefined) return '–'
+  if (!isNum(v)) return String(v)
+  return v.toLocaleString('en-US', { maximumFractionDigits: digits })
+}
+
+function bytes (v) {
+  if (!isNum(v)) return fmt(v)
+  const units = ['B', 'kB', 'MB', 'GB', 'TB']
+  let i = 0
+  let x = v
+  while (Math.abs(x) >= 1024 && i < units.length - 1) { x /= 1024; i++ }
+  return `${fmt(x, i === 0 ? 0 : 1)} ${units[i]}`
+}
+
+/** Drop a password from a connection string, in case a results writer kept one. */
+function redact (target) {
+  return String(target ?? '').replace(/(:\/\/[^:/@]*):[^@/]*@/, '$1:***@').replace(/(password\s*=\s*)\S+/gi, '$1***')
+}
+
+function table (head, rows, cls = '') {
+  const th = head.map((c) => `<th>${h(c)}</th>`).join('')
+  const body = rows.map((r) => `<tr>${r.map((c, i) => (i === 0 ? `<th scope="row">${h(c)}</th>` : `<td>${h(c)}</td>`)).join('')}</tr>`).join('\n')
+  return `<table class="${h(cls)}"><thead><tr>${th}</tr></thead><tbody>\n${body}\n</tbody></table>`
+}
+
+function dl (pairs) {
+  return '<dl>' + pairs.filter(([, v]) => v !== undefined && v !== null && v !== '')
+    .map(([k, v]) => `<dt>${h(k)}</dt><dd>${h(v)}</dd>`).join('') + '</dl>'
+}
+
+/**
+ * Non-default settings as [name, value, source] rows, from either a `nonDefault` list of
+ * pg_settings rows or a map of name -> value | { setting, unit, source }.
+ * @param {any} settings
+ * @returns {[string, string, string][]}
+ */
+export function settingRows (settings) {
+  if (!settings || typeof settings !== 'object') return []
+  const list = Array.isArray(settings.nonDefault)
+    ? settings.nonDefault
+    : Object.entries(settings.settings ?? settings)
+      .filter(([, v]) => v !== null && (typeof v !== 'object' || 'setting' in v || 'value' in v))
+      .map(([name, v]) => (typeof v === 'object' ? { name, ...v } : { name, setting: v }))
+  const rows = list.filter((s) => s && typeof s.name === 'string').map((s) => {
+    const value = s.setting ?? s.value ?? ''
+    return [s.name, s.unit ? `${value} ${s.unit}` : String(value), s.source ?? '']
+  })
+  const rank = (n) => { const i = KEY_SETTINGS.indexOf(n); return i === -1 ? KEY_SETTINGS.length : i }
+  return rows.sort((a, b) => rank(a[0]) - rank(b[0]) || a[0].localeCompare(b[0]))
+}
+
+function summaryTable (doc) {
+  const head = ['transaction type', 'count', 'tps', 'failed', 'rollbacks', 'retries', 'mean ms', 'p50 ms', 'p90 ms', 'p99 ms', 'p99.9 ms', 'max ms']
+  const row = (name, t) => {
+    const l = t.latencyMs ?? {}
+    return [name, fmt(t.count ?? t.transactions), fmt(t.tps), fmt(t.failed), fmt(t.rollbacks), fmt(t.retries),
+      fmt(l.mean), fmt(l.p50), fmt(l.p90), fmt(l.p99), fmt(l.p999), fmt(l.max)]
+  }
+  const rows = transactionTypes(doc).map((name) => row(name, doc.transactions[name] ?? {}))
+  if (doc.summary && rows.length > 1) rows.push(row('all', doc.summary))
+  return table(head, rows, 'numbers')
+}
+
+function deltasTable (deltas) {
+  const rows = Object.entries(deltas ?? {})
+    .filter(([, v]) => isNum(v))
+    .map(([k, v]) => [k, /bytes$/i.test(k) ? bytes(v) : fmt(v)])
+  return rows.length ? table(['counter', 'change over the run'], rows, 'numbers deltas') : ''
+}
+
+function tpccBlock (tpcc) {
+  if (!tpcc || typeof tpcc !== 'object') return ''
+  const pairs = [['tpmC', fmt(tpcc.tpmC)], ['NOPM', fmt(tpcc.nopm)], ['efficiency', isNum(tpcc.efficiency) ? `${fmt(tpcc.efficiency, 1)} %` : undefined], ['warehouses', tpcc.warehouses]]
+  const rt = Object.entries(tpcc.responseTime ?? {}).map(([type, r]) => [type, fmt(r.p90Ms), fmt(r.limitMs), r.pass === false ? 'over limit' : 'within limit'])
+  return `<h3>TPC-C</h3>${dl(pairs)}` + (rt.length ? table(['transaction type', 'p90 ms', 'limit ms', 'verdict'], rt, 'numbers') : '')
+}
+
+function thresholdsBlock (thresholds) {
+  if (!Array.isArray(thresholds) || thresholds.length === 0) return ''
+  const rows = thresholds.map((t) => [t.expr ?? t.text ?? t.metric ?? '?', t.actualMs ?? t.actual ?? '', t.pass === true ? 'pass' : t.pass === false ? 'FAIL' : ''])
+  return `<h3>Thresholds</h3>${table(['threshold', 'actual', 'verdict'], rows)}`
+}
+
+/**
+ * The header section of one run.
+ * @param {any} doc a validated results document
+ * @param {string | null} label run label when several runs are reported
+ * @returns {string} HTML
+ */
+export function runHeaderHtml (doc, label) {
+  const run = doc.run
+  const server = doc.server ?? {}
+  const ss = doc.serverStats ?? {}
+  const settings = settingRows(ss.settings)
+  const key = settings.filter(([n]) => KEY_SETTINGS.includes(n))
+  const facts = dl([
+    ['workload', run.workload],
+    ['command', run.command],
+    ['started', run.startTime],
+    ['duration', isNum(run.durationS) ? `${fmt(run.durationS, 1)} s` + (run.warmupS ? ` after ${fmt(run.warmupS, 1)} s warm-up` : '') : undefined],
+    ['clients / connections', `${run.clients ?? '?'} / ${run.connections ?? '?'}`],
+    ['protocol', run.protocol],
+    ['scale', run.scale],
+    ['seed', run.seed],
+    ['status', run.aborted ? 'aborted' : run.interrupted ? 'interrupted' : 'completed'],
+    ['server', [server.version ? `PostgreSQL ${server.version}` : '', server.embedded ? '(embedded)' : '', redact(server.target)].filter(Boolean).join(' ')],
+    ['host', doc.host ? `${doc.host.cpus ?? '?'} CPUs, ${bytes(doc.host.memoryBytes)} memory, ${doc.host.platform ?? ''}` : undefined],
+    ['pgload', doc.tool ? `${doc.tool.version ?? ''} on Node.js ${doc.tool.node ?? ''}` : undefined],
+    ['throughput', isNum(doc.summary?.tps) ? `${fmt(doc.summary.tps, 1)} tps` : undefined]
+  ])
+  const options = Object.entries(run.options ?? {}).map(([k, v]) => [k, typeof v === 'object' ? JSON.stringify(v) : String(v)])
+  const parts = [
+    `<section class="run">`,
+    `<h2>${h(label ? `Run ${label}` : 'Run')}</h2>`,
+    facts,
+    `<h3>Summary</h3>`,
+    summaryTable(doc),
+    tpccBlock(doc.tpcc),
+    thresholdsBlock(doc.thresholds),
+    key.length ? `<h3>Key settings</h3>${dl(key.map(([n, v]) => [n, v]))}` : '',
+    settings.length ? `<details><summary>All non-default settings (${settings.length})</summary>${table(['setting', 'value', 'source'], settings)}</details>` : '',
+    options.length ? `<details><summary>Options</summary>${table(['option', 'value'], options)}</details>` : '',
+    ss.deltas ? `<h3>Server deltas</h3>${deltasTable(ss.deltas)}` : '<p class="note">No server statistics in these results.</p>',
+    `</section>`
+  ]
+  return parts.filter(Boolean).join('\n')
+}

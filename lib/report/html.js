@@ -1,0 +1,63 @@
+// The self-contained HTML report: reports/report.html filled with the run headers, the chart
+// specs (data inlined) and the vega, vega-lite and vega-embed bundles. Opens from file://.
+
+import { readFileSync } from 'node:fs'
+import { escapeHtml as h, jsonForScript } from './escape.js'
+import { browserBundles } from './assets.js'
+import { runHeaderHtml } from './header.js'
+
+const TEMPLATE = new URL('../../reports/report.html', import.meta.url)
+
+/**
+ * Replace `{{name}}` placeholders; function replacements so `$` in the bundles stays literal.
+ * @param {string} template
+ * @param {Record<string, string>} values
+ */
+function fill (template, values) {
+  return template.replace(/\{\{(\w+)\}\}/g, (m, name) => (name in values ? values[name] : m))
+}
+
+/**
+ * Build the HTML text of a report.
+ * @param {{ doc: any, label: string | null }[]} runs
+ * @param {{ charts: { title: string, run: string|null, spec: any }[], skipped: { title: string, run: string|null, reason: string }[] }} built from buildCharts
+ * @param {{ toolVersion?: string }} [opts]
+ * @returns {string}
+ */
+export function buildHtml (runs, built, opts = {}) {
+  const several = runs.length > 1
+  const first = runs[0].doc
+  const title = several
+    ? `pgload report: ${runs.length} runs compared`
+    : `pgload report: ${first.run.workload}`
+  const subtitle = runs.map(({ doc, label }) =>
+    [label, doc.run.workload, doc.run.startTime, doc.server?.version ? `PostgreSQL ${doc.server.version}` : ''].filter(Boolean).join(' · ')
+  ).join(' | ')
+  const skipped = built.skipped.length
+    ? `<div class="skipped"><strong>Charts not drawn:</strong><ul>${built.skipped.map((s) =>
+        `<li>${h(s.run ? `${s.run}: ` : '')}${h(s.title)}: ${h(s.reason)}</li>`).join('')}</ul></div>`
+    : ''
+  const header = runs.map(({ doc, label }) => runHeaderHtml(doc, several ? label : null)).join('\n')
+  // Charts carry their own titles; with several runs a heading opens each run's group.
+  let group
+  const charts = built.charts.map((c, i) => {
+    const heading = several && c.run !== group ? `<h3>${h(c.run ? `Run ${c.run}` : 'All runs')}</h3>\n` : ''
+    group = c.run
+    return `${heading}<div class="chart" id="chart-${i}" role="img" aria-label="${h(c.run ? `${c.run}: ${c.title}` : c.title)}"></div>`
+  }).join('\n')
+  // $schema is a URL and only informs editors; vega-embed is told the mode instead.
+  const specs = built.charts.map((c) => { const { $schema, ...rest } = c.spec; return rest })
+  const bundles = browserBundles()
+  const scripts = bundles.map((b) => `<script data-lib="${h(b.name)}@${h(b.version)}">\n${b.code}\n</script>`).join('\n')
+  const generator = `pgload ${opts.toolVersion ?? first.tool?.version ?? ''} (${bundles.map((b) => `${b.name} ${b.version}`).join(', ')})`
+  return fill(readFileSync(TEMPLATE, 'utf8'), {
+    generator: h(generator),
+    title: h(title),
+    subtitle: h(subtitle),
+    skipped,
+    header,
+    charts,
+    specs: jsonForScript(specs),
+    scripts
+  })
+}

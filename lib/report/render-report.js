@@ -1,0 +1,114 @@
+// renderReport: results documents -> chart files (SVG, PNG) and/or one self-contained HTML file.
+// writeHtmlReport: the HTML alone, for `pgload run --report`.
+
+import { mkdir, writeFile, rename } from 'node:fs/promises'
+import { dirname, join, resolve } from 'node:path'
+import { PgloadError } from '../errors.js'
+import { validateResults } from './input.js'
+import { buildCharts } from './charts.js'
+import { renderSvg } from './svg.js'
+import { svgToPng } from './png.js'
+import { buildHtml } from './html.js'
+
+/** Output formats and their defaults. */
+export const REPORT_DEFAULTS = {
+  formats: ['html'], // any of html, svg, png
+  outDir: '.', // directory for report.html and the chart files
+  htmlName: 'report.html', // file name of the HTML report inside outDir
+  logScale: false // log-scale latency axes (latency over time, percentile spectrum, comparison)
+}
+export const FORMATS = ['html', 'svg', 'png']
+
+/**
+ * Labels and file-name prefixes for the runs: "A", "B", ... plus the caller's names.
+ * @param {any[]} docs
+ * @param {string[]} [names]
+ * @returns {{ doc: any, label: string, slug: string }[]}
+ */
+export function labelRuns (docs, names = []) {
+  return docs.map((doc, i) => {
+    const letter = i < 26 ? String.fromCharCode(65 + i) : `R${i + 1}`
+    const name = names[i]
+    return { doc, label: name ? `${letter} ${name}` : letter, slug: letter.toLowerCase() }
+  })
+}
+
+async function writeAtomic (file, data) {
+  const tmp = `${file}.${process.pid}.tmp`
+  await writeFile(tmp, data)
+  await rename(tmp, file)
+}
+
+function checkFormats (formats) {
+  const list = (Array.isArray(formats) ? formats : String(formats).split(','))
+    .flatMap((f) => String(f).split(',')).map((f) => f.trim().toLowerCase()).filter(Boolean)
+  if (list.length === 0) throw new PgloadError('--format needs at least one of html, svg, png', { code: 'USAGE' })
+  for (const f of list) {
+    if (!FORMATS.includes(f)) throw new PgloadError(`--format must be html, svg or png (comma-separated), got ${JSON.stringify(f)}`, { code: 'USAGE' })
+  }
+  return [...new Set(list)]
+}
+
+/**
+ * Render the report of one or several results documents.
+ * @param {any[]} results parsed results documents (each validated here)
+ * @param {{ formats?: string[]|string, outDir?: string, names?: string[], logScale?: boolean, htmlName?: string, timings?: Record<string, number> }} [opts]
+ *   names: labels for the runs (e.g. file names); timings: filled with ms per step when given
+ * @returns {Promise<string[]>} paths of the files written
+ */
+export async function renderReport (results, opts = {}) {
+  if (!Array.isArray(results) || results.length === 0) throw new PgloadError('report needs at least one results document', { code: 'USAGE' })
+  const formats = checkFormats(opts.formats ?? REPORT_DEFAULTS.formats)
+  const outDir = resolve(opts.outDir ?? REPORT_DEFAULTS.outDir)
+  const timings = opts.timings ?? {}
+  const time = async (key, fn) => {
+    const t0 = performance.now()
+    try { return await fn() } finally { timings[key] = (timings[key] ?? 0) + performance.now() - t0 }
+  }
+  results.forEach((doc, i) => validateResults(doc, opts.names?.[i] ?? `results #${i + 1}`))
+  const runs = labelRuns(results, opts.names)
+  const built = await time('build', () => buildCharts(runs, { logScale: opts.logScale ?? REPORT_DEFAULTS.logScale }))
+  try {
+    await mkdir(outDir, { recursive: true })
+  } catch (err) {
+    throw new PgloadError(`--out ${outDir}: cannot create the directory (${err.code ?? err.message})`, { code: 'USAGE', cause: err })
+  }
+  const written = []
+  if (formats.includes('svg') || formats.includes('png')) {
+    for (const chart of built.charts) {
+      const { svg } = await time('svg', () => renderSvg(chart.spec))
+      if (formats.includes('svg')) {
+        const file = join(outDir, `${chart.name}.svg`)
+        await writeAtomic(file, svg)
+        written.push(file)
+      }
+      if (formats.includes('png')) {
+        const png = await time('png', () => svgToPng(svg))
+        const file = join(outDir, `${chart.name}.png`)
+        await writeAtomic(file, png)
+        written.push(file)
+      }
+    }
+  }
+  if (formats.includes('html')) {
+    const html = await time('html', () => buildHtml(runs, built))
+    const file = join(outDir, opts.htmlName ?? REPORT_DEFAULTS.htmlName)
+    await writeAtomic(file, html)
+    written.push(file)
+  }
+  return written
+}
+
+/**
+ * Write the HTML report of one or several results documents to a file (used by `run --report`).
+ * @param {any | any[]} results a results document or several
+ * @param {string} file path of the HTML file
+ * @param {{ names?: string[], logScale?: boolean }} [opts]
+ * @returns {Promise<string>} the path written
+ */
+export async function writeHtmlReport (results, file, opts = {}) {
+  const docs = Array.isArray(results) ? results : [results]
+  const target = resolve(file)
+  const [path] = await renderReport(docs, { ...opts, formats: ['html'], outDir: dirname(target), htmlName: target.slice(dirname(target).length + 1) })
+  return path
+}
