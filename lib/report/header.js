@@ -127,10 +127,10 @@ export function runHeaderHtml (doc, label) {
   ])
   const options = Object.entries(run.options ?? {}).map(([k, v]) => [k, typeof v === 'object' ? JSON.stringify(v) : String(v)])
   const parts = [
-    `<section class="run">`,
+    '<section class="run">',
     `<h2>${h(label ? `Run ${label}` : 'Run')}</h2>`,
     facts,
-    `<h3>Summary</h3>`,
+    '<h3>Summary</h3>',
     summaryTable(doc),
     tpccBlock(doc.tpcc),
     thresholdsBlock(doc.thresholds),
@@ -138,7 +138,7 @@ export function runHeaderHtml (doc, label) {
     settings.length ? `<details><summary>All non-default settings (${settings.length})</summary>${table(['setting', 'value', 'source'], settings)}</details>` : '',
     options.length ? `<details><summary>Options</summary>${table(['option', 'value'], options)}</details>` : '',
     ss.deltas ? `<h3>Server deltas</h3>${deltasTable(ss.deltas)}` : '<p class="note">No server statistics in these results.</p>',
-    `</section>`
+    '</section>'
   ]
   return parts.filter(Boolean).join('\n')
 }
