@@ -1,0 +1,50 @@
+// The TPC-C workload: schema and parallel loader (loader.js), the five transactions driven by
+// the engine (workload.js) and the consistency conditions of clause 3.3.2 (checks.js).
+
+import { loadTpcc } from './loader.js'
+import { createTpccWorkload } from './workload.js'
+import { runChecks } from './checks.js'
+import { checkServerVersion, readMeta, TPCC_TABLES, META_TABLE } from './meta.js'
+
+export default {
+  name: 'tpcc',
+  describe: 'TPC-C: 10 spec-paced terminals per warehouse, tpmC, response-time limits, consistency checks',
+  tables: [...TPCC_TABLES],
+  metaTable: META_TABLE,
+  initOptions: {
+    warehouses: { alias: 'w', type: 'number', describe: 'warehouses to load (about 100 MB each) [default: 1]' },
+    jobs: { alias: 'j', type: 'number', describe: 'parallel COPY connections [default: one per core, 2..8]' },
+    force: { type: 'boolean', describe: 'drop and reload existing TPC-C tables (only those)' },
+    'foreign-keys': { type: 'boolean', describe: 'add foreign keys between the TPC-C tables' },
+    check: { type: 'boolean', describe: 'run the consistency checks after loading (--no-check to skip) [default: true]' },
+    seed: { type: 'string', describe: 'seed of the generated data (unsigned integer) [default: random]' }
+  },
+  runOptions: {
+    warehouses: { alias: 'w', type: 'number', describe: 'tpcc: warehouses to drive, 10 terminals each [default: all loaded]' },
+    wait: { type: 'boolean', describe: 'tpcc: keying and think times of the spec (--no-wait: none, unpaced) [default: true]' },
+    'wait-scale': { type: 'number', describe: 'tpcc: multiply keying and think times, e.g. 0.1 [default: 1]' },
+    mix: { type: 'string', describe: 'tpcc: percentages new-order,payment,order-status,delivery,stock-level [default: 45,43,4,4,4 as a 23-card deck]' },
+    'allow-nonstandard-mix': { type: 'boolean', describe: 'tpcc: accept a --mix below the spec minimums' }
+  },
+
+  /**
+   * @param {{ conn: any, target: any, openConnection: Function, progress?: any, log?: any }} ctx
+   * @param {{ warehouses?: number, jobs?: number, force?: boolean, foreignKeys?: boolean, check?: boolean, seed?: string }} opts
+   */
+  init (ctx, opts) {
+    return loadTpcc(ctx, opts)
+  },
+
+  createWorkload: createTpccWorkload,
+
+  /**
+   * All twelve consistency conditions (condition 11 only when no Delivery has run since the load).
+   * @param {{ conn: any }} ctx
+   * @returns {Promise<{ checks: import('./checks.js').CheckResult[], warehouses: number }>}
+   */
+  async verify (ctx) {
+    await checkServerVersion(ctx.conn)
+    const meta = await readMeta(ctx.conn)
+    return { checks: await runChecks(ctx.conn), warehouses: meta.warehouses }
+  }
+}
