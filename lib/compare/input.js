@@ -21,7 +21,12 @@ export async function loadResults (file, flag = 'results file') {
   const reader = await projectReader()
   let doc
   if (reader) {
-    doc = await reader(file)
+    try {
+      doc = await reader(file)
+    } catch (err) {
+      if (err?.name === 'PgloadError' && flag.startsWith('-')) err.message = `${flag}: ${err.message}`
+      throw err
+    }
   } else {
     let text
     try {

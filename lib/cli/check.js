@@ -1,0 +1,96 @@
+// `pgload check RESULT.json [--baseline BASE.json] --threshold EXPR ...`: a CI gate.
+// Exit codes: 0 all pass, 99 a threshold failed, 1 bad expression or file, 2 the run had errors.
+
+import { appendFile, writeFile } from 'node:fs/promises'
+import { PgloadError } from '../errors.js'
+import { loadResults } from '../compare/input.js'
+import { parseThreshold, evaluateThresholds } from '../compare/thresholds.js'
+import { formatCheckText, formatCheckMarkdown } from '../compare/format.js'
+import { junitXml } from '../compare/junit.js'
+
+/** Exit codes of `check` (and of `run --threshold`), as k6 for a failed threshold. */
+export const CHECK_EXIT_CODES = {
+  pass: 0, // every threshold passed
+  usage: 1, // bad expression, unreadable or invalid results file
+  runErrors: 2, // the results record an aborted run (clients aborted, --exit-on-abort)
+  thresholdFailed: 99 // at least one threshold failed
+}
+
+/**
+ * Options of `check` from argv (validated; expressions parsed so syntax errors come first).
+ * @param {any} argv
+ */
+export function checkOptionsFromArgv (argv) {
+  const exprs = [argv.threshold ?? []].flat().map(String)
+  if (exprs.length === 0) throw new PgloadError('check needs at least one --threshold', { hint: "e.g. --threshold 'p(99) < 50ms'" })
+  if (argv.markdown && argv.json) throw new PgloadError('--markdown and --json exclude each other')
+  return {
+    file: String(argv.file),
+    baseline: argv.baseline === undefined ? null : String(argv.baseline),
+    thresholds: exprs.map(parseThreshold),
+    allowEmpty: argv.allowEmpty === true,
+    junit: argv.junit === undefined ? null : String(argv.junit),
+    format: argv.json ? 'json' : argv.markdown ? 'markdown' : 'text'
+  }
+}
+
+/**
+ * Run `check` with plain options; writes the result table to `out`, JUnit to opts.junit and
+ * markdown to $GITHUB_STEP_SUMMARY when set. Throws with exitCode 99 / 2 after reporting.
+ * @param {ReturnType<typeof checkOptionsFromArgv>} opts
+ * @param {{ out?: { write(s: string): any }, env?: Record<string, string|undefined> }} [io]
+ * @returns {Promise<object[]>} the threshold results
+ */
+export async function checkCommand (opts, { out = process.stdout, env = process.env } = {}) {
+  const results = await loadResults(opts.file, 'results file')
+  const baseline = opts.baseline === null ? null : await loadResults(opts.baseline, '--baseline')
+  const evaluated = evaluateThresholds(results, opts.thresholds, { baseline, allowEmpty: opts.allowEmpty })
+  if (opts.format === 'json') out.write(JSON.stringify(evaluated, null, 2) + '\n')
+  else if (opts.format === 'markdown') out.write(formatCheckMarkdown(evaluated))
+  else out.write(formatCheckText(evaluated))
+  if (opts.junit) {
+    try {
+      await writeFile(opts.junit, junitXml(evaluated, { file: opts.file.split(/[\\/]/).pop() }))
+    } catch (err) {
+      throw new PgloadError(`--junit ${opts.junit}: cannot write (${err.code ?? err.message})`, { cause: err })
+    }
+  }
+  if (env.GITHUB_STEP_SUMMARY) await appendFile(env.GITHUB_STEP_SUMMARY, formatCheckMarkdown(evaluated) + '\n')
+  if (results.run.aborted === true) {
+    throw new PgloadError(`${opts.file}: the run was aborted (client errors); its figures are incomplete`, {
+      code: 'RUN_ABORTED', exitCode: CHECK_EXIT_CODES.runErrors
+    })
+  }
+  const failed = evaluated.filter(r => !r.pass).length
+  if (failed) {
+    throw new PgloadError(`${failed} of ${evaluated.length} threshold${evaluated.length === 1 ? '' : 's'} failed`, {
+      code: 'THRESHOLD_FAILED', exitCode: CHECK_EXIT_CODES.thresholdFailed
+    })
+  }
+  return evaluated
+}
+
+export const command = 'check <file>'
+export const describe = 'Check a results file against thresholds (k6 syntax), for CI: exit 99 when one fails'
+
+/** @param {import('yargs').Argv} y */
+export function builder (y) {
+  return y
+    .positional('file', { describe: 'results file of the run to check', type: 'string' })
+    .option('threshold', { type: 'string', array: true, describe: "repeatable: [metric[{txn:name}]:] agg [window] op value, e.g. 'p(99) < 50ms', 'tps > -5%', 'p(99)[30s] < 80ms'" })
+    .option('baseline', { type: 'string', describe: 'results file that relative thresholds (+10%, -5%) refer to' })
+    .option('allow-empty', { type: 'boolean', describe: 'pass thresholds whose metric has no data (default: they fail)' })
+    .option('junit', { type: 'string', describe: 'write a JUnit XML report (one test case per threshold) to this file' })
+    .option('markdown', { type: 'boolean', describe: 'print GitHub markdown instead of the table' })
+    .option('json', { type: 'boolean', describe: 'print the threshold results as JSON' })
+    .example("$0 check new.json --threshold 'p(99) < 50ms' --threshold 'failed: rate < 0.1%'", 'absolute limits')
+    .example("$0 check new.json --baseline main.json --threshold 'p(99) < +10%' --threshold 'tps > -5%'", 'relative to a baseline')
+    .epilogue('exit codes: 0 all thresholds pass, 99 a threshold failed, 1 bad expression or file, 2 the run had errors')
+}
+
+/** @param {any} argv */
+export async function handler (argv) {
+  await checkCommand(checkOptionsFromArgv(argv))
+}
+
+export default { command, describe, builder, handler }

@@ -1,0 +1,143 @@
+// Presenting compare verdicts and threshold results: a terminal table and GitHub markdown.
+
+const fmtNum = (v) => {
+  if (v === null || v === undefined || !Number.isFinite(v)) return '-'
+  const a = Math.abs(v)
+  if (a >= 1000) return v.toFixed(0)
+  if (a >= 100) return v.toFixed(1)
+  if (a >= 10) return v.toFixed(2)
+  return v.toFixed(3)
+}
+const fmtPct = (v) => v === null || v === undefined || !Number.isFinite(v) ? '-' : `${v >= 0 ? '+' : ''}${(v * 100).toFixed(1)}%`
+
+function side (s) {
+  if (!s) return '-'
+  if (s.lo === null || s.hi === null) return fmtNum(s.median)
+  return `${fmtNum(s.median)} [${fmtNum(s.lo)}, ${fmtNum(s.hi)}]`
+}
+
+function change (c) {
+  if (!c) return '-'
+  return `${fmtPct(c.estimate)} [${fmtPct(c.lo)}, ${fmtPct(c.hi)}]`
+}
+
+const metricName = (r) => r.unit === 'ms' ? `${r.metric} ms` : r.metric
+const txnName = (r) => r.txn ?? (r.unit === 'ms' ? '(all)' : '')
+const pName = (r) => r.p === null || r.p === undefined ? '-' : r.p < 0.001 ? '<0.001' : r.p.toFixed(3)
+const VERDICT_MARK = { better: 'better', worse: 'WORSE', '~': '~' }
+
+function confidenceNote (v) {
+  const low = v.rows.flatMap(r => [r.a, r.b, r.change]).filter(x => x && x.confidence && x.confidence < v.confidence - 1e-9)
+  if (low.length === 0) return null
+  const lowest = Math.min(...low.map(x => x.confidence))
+  return `some intervals have only ${(lowest * 100).toFixed(1)} % confidence: too few runs for ${(v.confidence * 100).toFixed(0)} %`
+}
+
+/**
+ * Align rows of cells into columns (first column left, others left too: values carry units).
+ * @param {string[][]} rows first row = headers
+ * @returns {string}
+ */
+export function alignTable (rows) {
+  const widths = rows[0].map((_, i) => Math.max(...rows.map(r => String(r[i]).length)))
+  return rows.map(r => r.map((c, i) => i === r.length - 1 ? String(c) : String(c).padEnd(widths[i])).join('  ').trimEnd()).join('\n')
+}
+
+function differenceLines (v) {
+  const lines = []
+  const list = (d) => `${d.name}: ${d.a.join(' / ')} -> ${d.b.join(' / ')}`
+  if (v.differences.blocking.length) lines.push(`runs differ (compared with --force): ${v.differences.blocking.map(list).join('; ')}`)
+  if (v.differences.informative.length) lines.push(`other differences: ${v.differences.informative.map(list).join('; ')}`)
+  if (v.differences.settings.length) {
+    lines.push('server settings that differ (A -> B):')
+    for (const d of v.differences.settings) lines.push(`  ${list(d)}`)
+  }
+  return lines
+}
+
+/**
+ * The compare verdict as a terminal table with notes.
+ * @param {object} v the result of compareRuns()
+ * @returns {string}
+ */
+export function formatCompareText (v) {
+  const ci = `${Math.round(v.confidence * 100)}% CI`
+  const rows = [['metric', 'txn', `A median [${ci}]`, `B median [${ci}]`, `change [${ci}]`, 'p', 'verdict']]
+  for (const r of v.rows) rows.push([metricName(r), txnName(r), side(r.a), side(r.b), change(r.change), pName(r), VERDICT_MARK[r.verdict] + (r.note ? ` (${r.note})` : '')])
+  const out = [
+    `A: ${v.a.files.join(' ')} (${v.a.runs} run${v.a.runs === 1 ? '' : 's'})`,
+    `B: ${v.b.files.join(' ')} (${v.b.runs} run${v.b.runs === 1 ? '' : 's'})`,
+    `${v.method}; noise band +/-${(v.noise * 100).toFixed(1)}%, alpha ${v.alpha}`,
+    '',
+    alignTable(rows),
+    ''
+  ]
+  out.push(v.regressions ? `${v.regressions} regression${v.regressions === 1 ? '' : 's'} (WORSE beyond the noise band)` : 'no regression')
+  if (v.improvements) out.push(`${v.improvements} improvement${v.improvements === 1 ? '' : 's'}`)
+  const note = confidenceNote(v)
+  for (const w of [...v.warnings, ...(note ? [note] : [])]) out.push(`warning: ${w}`)
+  out.push(...differenceLines(v))
+  return out.join('\n') + '\n'
+}
+
+const mdEscape = (s) => String(s).replace(/\|/g, '\\|')
+
+/**
+ * The compare verdict as GitHub-flavoured markdown.
+ * @param {object} v the result of compareRuns()
+ * @returns {string}
+ */
+export function formatCompareMarkdown (v) {
+  const ci = `${Math.round(v.confidence * 100)}% CI`
+  const icon = { better: ':green_circle: better', worse: ':red_circle: **worse**', '~': '~' }
+  const lines = [
+    `### pgload compare: ${v.regressions ? `${v.regressions} regression${v.regressions === 1 ? '' : 's'}` : 'no regression'}`,
+    '',
+    `A: ${v.a.files.map(f => `\`${f}\``).join(', ')} · B: ${v.b.files.map(f => `\`${f}\``).join(', ')}  `,
+    `${v.method}; noise band ±${(v.noise * 100).toFixed(1)} %, alpha ${v.alpha}`,
+    '',
+    `| metric | txn | A median [${ci}] | B median [${ci}] | change [${ci}] | p | verdict |`,
+    '| --- | --- | ---: | ---: | ---: | ---: | --- |'
+  ]
+  for (const r of v.rows) {
+    lines.push(`| ${mdEscape(metricName(r))} | ${mdEscape(txnName(r))} | ${side(r.a)} | ${side(r.b)} | ${change(r.change)} | ${pName(r)} | ${icon[r.verdict]}${r.note ? ` (${mdEscape(r.note)})` : ''} |`)
+  }
+  const note = confidenceNote(v)
+  const extra = [...v.warnings.map(w => `> warning: ${w}`), ...(note ? [`> warning: ${note}`] : []), ...differenceLines(v).map(l => `- ${mdEscape(l.trim())}`)]
+  if (extra.length) lines.push('', ...extra)
+  return lines.join('\n') + '\n'
+}
+
+const fmtValue = (v, unit) => v === null || v === undefined ? '-' : `${fmtNum(v)}${unit ? (unit === '/s' ? '/s' : ` ${unit}`) : ''}`
+
+/**
+ * Threshold results as terminal lines.
+ * @param {{ expr: string, pass: boolean, actual: number|null, limit: number|null, unit: string, reason: string|null }[]} results
+ * @returns {string}
+ */
+export function formatCheckText (results) {
+  const rows = [['', 'threshold', 'actual', 'limit', '']]
+  for (const r of results) rows.push([r.pass ? 'ok' : 'FAIL', r.expr, fmtValue(r.actual, r.unit), fmtValue(r.limit, r.unit), r.reason ?? ''])
+  const failed = results.filter(r => !r.pass).length
+  return alignTable(rows) + '\n' + (failed ? `${failed} of ${results.length} thresholds failed\n` : `all ${results.length} thresholds passed\n`)
+}
+
+/**
+ * Threshold results as GitHub-flavoured markdown.
+ * @param {object[]} results from evaluateThresholds()
+ * @param {{ title?: string }} [opts]
+ * @returns {string}
+ */
+export function formatCheckMarkdown (results, { title = 'pgload check' } = {}) {
+  const failed = results.filter(r => !r.pass).length
+  const lines = [
+    `### ${title}: ${failed ? `${failed} of ${results.length} thresholds failed` : `all ${results.length} thresholds passed`}`,
+    '',
+    '| | threshold | actual | limit | note |',
+    '| --- | --- | ---: | ---: | --- |'
+  ]
+  for (const r of results) {
+    lines.push(`| ${r.pass ? ':white_check_mark:' : ':x:'} | \`${mdEscape(r.expr)}\` | ${fmtValue(r.actual, r.unit)} | ${fmtValue(r.limit, r.unit)} | ${mdEscape(r.reason ?? '')} |`)
+  }
+  return lines.join('\n') + '\n'
+}
