@@ -277,7 +277,10 @@ export function explainConnectError (err, target) {
   if (/password|SASL|SCRAM/i.test(String(err?.message))) {
     return mk(`server at ${where} asks for a password and none was given for user ${JSON.stringify(c.user)}`, 'give it in --url, PGPASSWORD or ~/.pgpass')
   }
-  return mk(`cannot connect to PostgreSQL at ${where}: ${firstLine(err?.message ?? err)}`)
+  if (/terminated unexpectedly|ECONNRESET/i.test(String(err?.message) + code)) {
+    return mk(`cannot connect to PostgreSQL at ${where}: the connection was closed during start-up`, 'is it a PostgreSQL server, and does it accept this client (pg_hba.conf, SSL)? (--url, PGHOST, PGPORT, PGSSLMODE)')
+  }
+  return mk(`cannot connect to PostgreSQL at ${where}: ${firstLine(err?.message ?? err)}`, 'check --url or the PG* environment variables')
 }
 
 function firstLine (s) {
