@@ -1,0 +1,64 @@
+// Server statistics against the test server (embedded PostgreSQL 18): a simulated run as the
+// superuser and as a role without pg_read_all_stats, and the settings snapshot.
+
+import { test, before, after } from 'node:test'
+import assert from 'node:assert/strict'
+import { getTestServer } from '../helpers/server.js'
+import { openConnection } from '../../lib/db/connection.js'
+import { takeSettingsSnapshot } from '../../lib/server/settings-snapshot.js'
+import { formatServerStatsSummary } from '../../lib/server/stats-sampler.js'
+import { prepareScratch, simulateRun, checkRunStats } from './server-stats-scenario.js'
+
+let target, admin, scratch
+
+before(async () => {
+  ({ target } = await getTestServer())
+  admin = await openConnection(target)
+  scratch = await prepareScratch(admin, target)
+})
+
+after(async () => {
+  await scratch?.drop()
+  await admin?.close()
+})
+
+test('a short write run as superuser: deltas match the transactions, a CHECKPOINT is marked', async (t) => {
+  const run = await simulateRun({ target, admin, table: scratch.table, durationMs: 2500 })
+  checkRunStats(assert, run, { table: scratch.table, lowPrivilege: false })
+  assert.equal(run.stats.deltas.checkpointsDone >= 1, true, 'PostgreSQL 18 counts completed checkpoints')
+  assert.ok(run.stats.deltas.walRecords > run.commits, 'pg_stat_wal is read on 18')
+  assert.equal(run.stats.statements.available, false)
+  assert.match(run.stats.statements.reason, /not installed/)
+  assert.match(formatServerStatsSummary(run.stats), /^server: WAL \d[\d.,]* MB \(\d[\d,]* bytes\/txn\), cache hit \d+\.\d\d%/)
+  t.diagnostic(`commits ${run.commits}, xactCommit ${run.stats.deltas.xactCommit}, WAL ${run.stats.deltas.walBytes} B, ` +
+    `sample ${run.stats.sampler.meanMs} ms mean, ${run.stats.sampler.maxMs} ms max over ${run.stats.sampler.samples}`)
+})
+
+test('a role without superuser or pg_read_all_stats still gets what it can read and is told what is missing', async (t) => {
+  const run = await simulateRun({ target: scratch.lowTarget, admin, table: scratch.table, durationMs: 2500 })
+  checkRunStats(assert, run, { table: scratch.table, lowPrivilege: true })
+  t.diagnostic(`missing: ${run.stats.missing.join(' | ')}`)
+})
+
+test('settings snapshot: version, non-default settings with source and context, table sizes, host', async () => {
+  const snap = await takeSettingsSnapshot(admin, { tables: [scratch.table, 'no_such_table'] })
+  assert.equal(snap.serverVersionNum >= 180000, true)
+  assert.match(snap.serverVersion, /^18/)
+  // the test server is started with fsync = off in postgresql.conf
+  assert.deepEqual(snap.settings.fsync, { value: 'off', unit: null, source: 'configuration file', context: 'sighup' })
+  assert.ok(Object.values(snap.settings).every(s => !['default', 'override', 'client'].includes(s.source)))
+  assert.ok(snap.tables[scratch.table].sizeBytes >= 8192)
+  assert.ok(snap.tables[scratch.table].indexesSizeBytes >= 8192)
+  assert.equal(snap.tables.no_such_table.sizeBytes, null)
+  assert.ok(snap.missing.includes('table size: no_such_table not found'))
+  assert.ok(snap.host.cpus >= 1 && snap.host.memoryBytes > 0 && typeof snap.host.platform === 'string')
+
+  const low = await openConnection(scratch.lowTarget)
+  try {
+    const lowSnap = await takeSettingsSnapshot(low, { tables: [scratch.table] })
+    assert.ok(lowSnap.missing.some(m => /pg_read_all_settings/.test(m)))
+    assert.ok(lowSnap.tables[scratch.table].sizeBytes >= 8192)
+  } finally {
+    await low.close()
+  }
+})
