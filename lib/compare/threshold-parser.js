@@ -92,7 +92,7 @@ export function parseThreshold (expr) {
       agg = aggTok.text
     }
     if (agg === 'p' && !(percentile > 0 && percentile <= 100)) throw fail(aggTok, 'percentile must be > 0 and <= 100')
-    if (!(agg in spec.aggs)) throw fail(aggTok, `${metric} does not take ${aggTok.text} (takes ${Object.keys(spec.aggs).map(a => a === 'p' ? 'p(N)' : a).join(', ')})`)
+    if (!(agg in spec.aggs)) throw fail(aggTok, `${metric} does not take ${agg === 'p' ? `p(${percentile})` : agg} (takes ${Object.keys(spec.aggs).map(a => a === 'p' ? 'p(N)' : a).join(', ')})`)
     if (metric === 'lag' && agg === 'p' && !spec.percentiles.includes(percentile)) {
       throw fail(aggTok, `lag keeps only p(${spec.percentiles.join('), p(')})`)
     }
