@@ -16,8 +16,17 @@ let Resvg = null
  */
 export async function svgToPng (svg, opts = {}) {
   Resvg ??= (await import('@resvg/resvg-js')).Resvg
-  const resvg = new Resvg(svg, {
-    fitTo: { mode: 'zoom', value: opts.scale ?? PNG_SCALE },
+  return new Resvg(svg, rasterOptions(opts.scale)).render().asPng()
+}
+
+/**
+ * The resvg options PNG rendering uses (vendored fonts only, white background).
+ * @param {number} [scale]
+ * @returns {object}
+ */
+export function rasterOptions (scale = PNG_SCALE) {
+  return {
+    fitTo: { mode: 'zoom', value: scale },
     background: 'white',
     font: {
       loadSystemFonts: false,
@@ -25,6 +34,5 @@ export async function svgToPng (svg, opts = {}) {
       defaultFontFamily: FONT_FAMILY,
       sansSerifFamily: FONT_FAMILY
     }
-  })
-  return resvg.render().asPng()
+  }
 }

@@ -1,0 +1,113 @@
+import { test } from 'node:test'
+import assert from 'node:assert/strict'
+import { readFileSync } from 'node:fs'
+import {
+  intervalSeconds, throughputRows, latencyRows, markerRows, serverRows,
+  spectrumByType, distributionByType, thresholdRows, tpmcRows, responseTimeRows
+} from '../../../lib/report/datasets.js'
+import { spectrumRows, distributionRows } from '../../../lib/report/histogram-data.js'
+import { createHistogram, recordUs, encodeHistogram, decodeHistogram } from '../../../lib/metrics/histogram.js'
+
+const fixture = (name) => JSON.parse(readFileSync(new URL(`../../fixtures/results/${name}`, import.meta.url), 'utf8'))
+
+test('throughput rows are interval counts divided by the interval length', () => {
+  const doc = fixture('tpcb-a.json')
+  const rows = throughputRows(doc)
+  assert.equal(rows.length, doc.intervals.length * 2)
+  const first = rows.find((r) => r.t === 1 && r.type === 'tpcb-like')
+  assert.equal(first.tps, doc.intervals[0].count['tpcb-like'])
+  const doubled = { ...doc, run: { ...doc.run, options: {} }, intervals: doc.intervals.map((iv) => ({ ...iv, t: iv.t * 2 })) }
+  assert.equal(intervalSeconds(doubled), 2)
+  assert.equal(throughputRows(doubled)[0].tps, doc.intervals[0].count['tpcb-like'] / 2)
+})
+
+test('latency rows per interval are ordered p50 <= p90 <= p99 <= max', () => {
+  const rows = latencyRows(fixture('tpcc.json'))
+  const byT = new Map()
+  for (const r of rows) byT.set(r.t, { ...byT.get(r.t), [r.stat]: r.ms })
+  assert.equal(byT.size, 60)
+  for (const s of byT.values()) {
+    assert.ok(s.p50 <= s.p90 && s.p90 <= s.p99 && s.p99 <= s.max, JSON.stringify(s))
+  }
+})
+
+test('latency rows fall back to the interval figures without histograms', () => {
+  const doc = { run: {}, intervals: [{ t: 1, count: { a: 1 }, latencyMs: { p50: 1, p99: 2, max: 3 } }] }
+  assert.deepEqual(latencyRows(doc).map((r) => r.stat), ['p50', 'p99', 'max'])
+})
+
+test('markers pair checkpoint start and end, keep autovacuum instants, and close open spans', () => {
+  assert.deepEqual(markerRows(fixture('tpcb-a.json')), [
+    { t: 12, t2: 17, kind: 'checkpoint', label: 'checkpoint' },
+    { t: 22, t2: 22, kind: 'autovacuum', label: 'autovacuum pgbench_tellers' }
+  ])
+  const open = { run: { durationS: 30 }, intervals: [], serverStats: { series: [{ t: 5, events: [{ kind: 'checkpoint-start' }] }] } }
+  assert.deepEqual(markerRows(open), [{ t: 5, t2: 30, kind: 'checkpoint', label: 'checkpoint' }])
+})
+
+test('server rows turn per-sample counters into rates and keep gauges', () => {
+  const doc = {
+    serverStats: {
+      series: [
+        { t: 2, walBytes: 4e6, blksRead: 10, blksHit: 100, backends: { active: 3, idle: 1 }, lockWaits: 2 },
+        { t: 4, walBytes: 4e6, blksHitPerS: 7 }
+      ]
+    }
+  }
+  const rows = serverRows(doc)
+  const get = (t, series) => rows.find((r) => r.t === t && r.series === series)?.value
+  assert.equal(get(2, 'WAL'), 2) // 4 MB over the first 2 s
+  assert.equal(get(2, 'blocks read'), 5)
+  assert.equal(get(2, 'active'), 3)
+  assert.equal(get(2, 'lock waits'), 2)
+  assert.equal(get(4, 'WAL'), 2)
+  assert.equal(get(4, 'blocks hit'), 7)
+  assert.deepEqual(serverRows({}), [])
+})
+
+test('spectrum drops the 100 % row, stays finite and never decreases', () => {
+  const h = createHistogram()
+  for (let i = 1; i <= 1000; i++) recordUs(h, i * 10)
+  const rows = spectrumRows(encodeHistogram(h))
+  assert.ok(rows.length > 40)
+  assert.equal(rows[0].inv, 1)
+  for (const r of rows) {
+    assert.ok(Number.isFinite(r.inv) && Number.isFinite(r.ms) && r.p < 100, JSON.stringify(r))
+    assert.ok(r.inv <= 1000)
+  }
+  for (let i = 1; i < rows.length; i++) assert.ok(rows[i].ms >= rows[i - 1].ms)
+  const p90 = rows.find((r) => r.inv === 10)
+  assert.ok(Math.abs(p90.ms - 9) < 0.05, `p90 ${p90.ms}`)
+  assert.ok(JSON.stringify(spectrumByType(fixture('tpcb-b.json'))).indexOf('null') === -1)
+  assert.deepEqual(spectrumRows(encodeHistogram(createHistogram())), [])
+})
+
+test('distribution bins hold every recorded value once', () => {
+  const doc = fixture('tpcc.json')
+  for (const [type, t] of Object.entries(doc.transactions)) {
+    const rows = distributionRows(t.histogram)
+    const total = rows.reduce((a, r) => a + r.count, 0)
+    assert.equal(total, decodeHistogram(t.histogram).totalCount, type)
+    assert.ok(Math.abs(rows.reduce((a, r) => a + r.pct, 0) - 100) < 0.1)
+    for (const r of rows) assert.ok(r.lo < r.hi)
+  }
+  assert.equal(new Set(distributionByType(doc).map((r) => r.type)).size, 5)
+})
+
+test('thresholds with a latency value become lines; others are left out', () => {
+  assert.deepEqual(thresholdRows(fixture('tpcb-b.json')), [{ ms: 12, label: 'p99 < 12ms' }])
+  assert.deepEqual(thresholdRows(fixture('tpcb-a.json')), [])
+})
+
+test('TPC-C rows: tpmC from New-Order counts, p90 against the clause limits', () => {
+  const doc = fixture('tpcc.json')
+  const tpmc = tpmcRows(doc)
+  assert.equal(tpmc.length, 60)
+  assert.equal(tpmc[0].tpmC, doc.intervals[0].count['new-order'] * 60)
+  const rt = responseTimeRows(doc)
+  assert.deepEqual(rt.map((r) => r.limitMs), [5000, 5000, 5000, 5000, 20000])
+  assert.ok(rt.every((r) => r.status === 'within limit'))
+  const slow = { ...doc, tpcc: undefined, transactions: { ...doc.transactions, delivery: { ...doc.transactions.delivery, latencyMs: { p90: 6000 } } } }
+  assert.equal(responseTimeRows(slow).find((r) => r.type === 'delivery').status, 'over limit')
+  assert.deepEqual(tpmcRows(fixture('tpcb-a.json')), [])
+})

@@ -1,0 +1,113 @@
+import { test } from 'node:test'
+import assert from 'node:assert/strict'
+import { readFileSync, readdirSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { join } from 'node:path'
+import { buildCharts, loadSpec, RUN_CHARTS, COMPARE_CHART } from '../../../lib/report/charts.js'
+import { labelRuns } from '../../../lib/report/render-report.js'
+import { packageRoot } from '../../../lib/report/assets.js'
+
+const require = createRequire(import.meta.url)
+const fixture = (name) => JSON.parse(readFileSync(new URL(`../../fixtures/results/${name}`, import.meta.url), 'utf8'))
+const SETS = [['tpcb-a.json'], ['tpcc.json'], ['tpcb-a.json', 'tpcb-b.json']]
+const built = (set, opts = {}) => buildCharts(labelRuns(set.map(fixture), set), opts)
+
+/**
+ * JSON-schema validation against vega-lite's own build/vega-lite-schema.json with ajv 6
+ * (present through eslint's dependencies); null when ajv cannot be loaded.
+ */
+function schemaValidator () {
+  let Ajv
+  try { Ajv = require('ajv') } catch { return null }
+  const schema = JSON.parse(readFileSync(join(packageRoot('vega-lite'), 'build', 'vega-lite-schema.json'), 'utf8'))
+  const ajv = new Ajv({ allErrors: false, extendRefs: true, schemaId: 'auto', unknownFormats: 'ignore' })
+  ajv.addFormat('color-hex', /^#([0-9a-fA-F]{3}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})$/)
+  return ajv.compile(schema)
+}
+
+let validate
+const getValidator = () => (validate === undefined ? (validate = schemaValidator()) : validate)
+
+/** Structural checks that hold whatever the validator: named data only, all of it supplied. */
+function namedData (spec) {
+  const names = []
+  const walk = (node) => {
+    if (Array.isArray(node)) return node.forEach(walk)
+    if (!node || typeof node !== 'object') return
+    if (node.data) {
+      assert.equal(node.data.values, undefined, 'static specs hold no inline values')
+      assert.equal(node.data.url, undefined, 'static specs load nothing')
+      names.push(node.data.name)
+    }
+    for (const [k, v] of Object.entries(node)) if (k !== 'datasets') walk(v)
+  }
+  walk(spec)
+  return names
+}
+
+test('the static specs in reports/ use named data only', () => {
+  const files = readdirSync(new URL('../../../reports/', import.meta.url)).filter((f) => f.endsWith('.vl.json'))
+  const ids = [...RUN_CHARTS.map((c) => c.id), COMPARE_CHART.id]
+  assert.deepEqual(files.map((f) => f.replace('.vl.json', '')).sort(), [...ids].sort())
+  for (const id of ids) {
+    const spec = loadSpec(id)
+    assert.equal(spec.datasets, undefined, id)
+    assert.ok(namedData(spec).length > 0, id)
+  }
+})
+
+test('the schema validator rejects a broken spec (so passing means something)', (t) => {
+  const v = getValidator()
+  if (!v) return t.skip('ajv not installed: schema validation replaced by the structural checks')
+  assert.equal(v({ data: { name: 'x' }, mark: 'no-such-mark', encoding: {} }), false)
+  assert.equal(v({ data: { name: 'x' }, mark: 'line', encoding: { x: { field: 't', type: 'quantitative', scale: { type: 'logarithm' } } } }), false)
+})
+
+for (const set of SETS) {
+  for (const logScale of [false, true]) {
+    test(`filled specs of ${set.join(' + ')}${logScale ? ' (log scale)' : ''} validate and compile cleanly`, async (t) => {
+      const vl = await import('vega-lite')
+      const { charts } = built(set, { logScale })
+      const expected = set.length > 1 ? 1 + 5 * set.length : set[0] === 'tpcc.json' ? 6 : 5
+      assert.equal(charts.length, expected)
+      const v = getValidator()
+      if (!v) t.diagnostic('ajv not installed: structural checks only')
+      for (const c of charts) {
+        for (const name of namedData(c.spec)) assert.ok(Array.isArray(c.spec.datasets[name]), `${c.name}: dataset ${name} missing`)
+        if (v) assert.ok(v(c.spec), `${c.name}: ${JSON.stringify(v.errors?.slice(0, 2))}`)
+        const warnings = []
+        const logger = { level () { return this }, warn: (...a) => warnings.push(a.join(' ')), info () {}, debug () {}, error: (...a) => warnings.push(a.join(' ')) }
+        const compiled = vl.compile(c.spec, { logger }).spec
+        assert.deepEqual(warnings, [], c.name)
+        assert.ok(Array.isArray(compiled.marks) && compiled.marks.length > 0, c.name)
+        assert.doesNotMatch(JSON.stringify(c.spec.datasets), /"(inv|ms|tps|value|tpmC)":null/, `${c.name}: null values in data`)
+      }
+      if (logScale) {
+        const lot = charts.find((c) => c.id === 'latency-over-time')
+        assert.equal(lot.spec.layer[1].encoding.y.scale.type, 'log')
+      }
+    })
+  }
+}
+
+test('spectrum x domain covers the data on whole decades', () => {
+  const { charts } = built(['tpcb-a.json'])
+  const spec = charts.find((c) => c.id === 'percentile-spectrum').spec
+  const maxInv = Math.max(...spec.datasets.spectrum.map((r) => r.inv))
+  const [lo, hi] = spec.layer[0].encoding.x.scale.domain
+  assert.equal(lo, 1)
+  assert.ok(hi >= maxInv && hi < maxInv * 10 && Math.log10(hi) % 1 === 0, `${hi} vs ${maxInv}`)
+  assert.equal(spec.layer.length, 1, 'no threshold layers without thresholds')
+  const withThresholds = built(['tpcb-b.json']).charts.find((c) => c.id === 'percentile-spectrum').spec
+  assert.equal(withThresholds.layer.length, 3)
+})
+
+test('charts with absent data are skipped with a reason', () => {
+  const doc = fixture('tpcb-a.json')
+  delete doc.serverStats
+  delete doc.intervals
+  const { charts, skipped } = buildCharts(labelRuns([doc]))
+  assert.deepEqual(charts.map((c) => c.id), ['percentile-spectrum', 'latency-distribution'])
+  assert.deepEqual(skipped.map((s) => s.id), ['throughput', 'latency-over-time', 'server-activity', 'tpcc'])
+  assert.match(skipped.find((s) => s.id === 'server-activity').reason, /serverStats\.series/)
+})
