@@ -28,6 +28,8 @@ import {
 const SUPERUSER = 'postgres'
 const DATABASE = 'postgres'
 const LOCK_WAIT_MS = 120_000 // how long a command waits for another one starting the server
+// postgresql.conf additions at initdb: room for the "few hundred connections" of DESIGN.md.
+const SERVER_SETTINGS = { max_connections: 300 }
 const silentLog = { info () {}, debug () {}, warn () {}, error () {} }
 
 /**
@@ -230,7 +232,7 @@ async function startServerLocked (paths, ids, log) {
     password = generatePassword()
     await writePgpass(paths.pgpass, password)
     log.info({ dataDir: paths.dataDir }, 'initialising the embedded PostgreSQL (once)')
-    await initCluster({ dataDir: paths.dataDir, password, ids })
+    await initCluster({ dataDir: paths.dataDir, password, ids, settings: SERVER_SETTINGS })
   } else {
     password = await readPassword(paths)
   }

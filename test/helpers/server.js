@@ -5,6 +5,7 @@ import { mkdtempSync, rmSync, chmodSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { resolveTarget } from '../../lib/server/target.js'
+import { targetFor } from '../../lib/server/embedded.js'
 import {
   binaries, serverUser, giveToServerUser, freePort, generatePassword,
   initCluster, startCluster, stopClusterSync
@@ -43,7 +44,7 @@ async function start () {
 
   const password = generatePassword()
   // Durability is irrelevant for throw-away test data; these make loads and commits cheap.
-  await initCluster({ dataDir, password, ids, noSync: true, settings: { fsync: 'off', synchronous_commit: 'off', full_page_writes: 'off' } })
+  await initCluster({ dataDir, password, ids, noSync: true, settings: { fsync: 'off', synchronous_commit: 'off', full_page_writes: 'off', max_connections: 200 } })
   let port
   for (let attempt = 1; ; attempt++) {
     port = await freePort()
@@ -56,6 +57,5 @@ async function start () {
   }
   started = true
   const testUrl = `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/postgres`
-  const target = { ...resolveTarget({ url: testUrl }), embedded: true }
-  return { target, url: testUrl, embedded: true }
+  return { target: targetFor(port, password), url: testUrl, embedded: true }
 }
