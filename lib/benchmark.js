@@ -64,7 +64,7 @@ export async function runBenchmark (options, { log = silentLogger, env = process
     onPhase('connected', { target: target.display, embedded: session.embedded, serverVersion })
     const seeds = deriveSeeds(seed, options.clients)
     const wctx = { conn, target, log, openConnection: (o) => openConnection(target, o) }
-    const workload = await module.createWorkload(wctx, {
+    const workloadOptions = {
       ...options.workloadOptions,
       scripts: options.scripts,
       protocol: options.protocol,
@@ -72,7 +72,19 @@ export async function runBenchmark (options, { log = silentLogger, env = process
       randomSeed: seed,
       defaultSeed: seeds.defaultSeed,
       serverVersionNum: serverVersion.num
-    })
+    }
+    let workload
+    try {
+      workload = await module.createWorkload(wctx, workloadOptions)
+    } catch (err) {
+      // The embedded server is pgload's own: load what is missing instead of refusing.
+      if (err?.code !== 'NO_SCHEMA' || !session.embedded || !module.init) throw err
+      onPhase('loading', { workload: module.name })
+      const { createProgress } = await import('./output/progress.js')
+      const loaded = await module.init({ ...wctx, progress: createProgress() }, { ...options.workloadOptions, force: false })
+      onPhase('loaded', loaded)
+      workload = await module.createWorkload(wctx, workloadOptions)
+    }
     if (workload.prepare) await workload.prepare(conn, options)
 
     const openRunConnection = async () => {

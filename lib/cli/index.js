@@ -1,7 +1,14 @@
 // The explicit list of pgload's commands, in the order --help shows them.
 
 import { runCommand } from './run.js'
-import initCommand from './init.js'
-import serverCommand from './server.js'
+import * as initCommand from './init.js'
+import * as verifyCommand from './verify.js'
+import * as reportCommand from './report.js'
+import * as compareCommand from './compare.js'
+import * as checkCommand from './check.js'
+import * as serverCommand from './server.js'
 
-export const commands = [runCommand, initCommand, serverCommand]
+/** Each a yargs command module: { command, describe, builder, handler }. */
+export const commands = [runCommand, initCommand, verifyCommand, reportCommand, compareCommand, checkCommand, serverCommand].map(
+  ({ command, describe, builder, handler }) => ({ command, describe, builder, handler })
+)

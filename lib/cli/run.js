@@ -9,6 +9,8 @@ import { workloads, workloadNames, loadWorkload } from '../../workloads/index.js
 import { attachProgress } from '../output/run-progress.js'
 import { formatSummary } from '../output/summary.js'
 import { createLogger } from '../log.js'
+import { writeResults } from '../results/write.js'
+import { formatServerStatsSummary } from '../server/stats-sampler.js'
 
 /**
  * Defaults, each with its unit. Options not given on the command line take these values;
@@ -30,7 +32,7 @@ const workloadModules = Object.fromEntries(await Promise.all(workloadNames.map(a
 /** @type {import('yargs').CommandModule} */
 export const runCommand = {
   command: 'run [workload..]',
-  describe: 'run a benchmark: a built-in workload (tpcb, tpcc) or pgbench script files (file.sql[@weight])',
+  describe: 'Run a benchmark: a built-in workload (tpcb, tpcc) or pgbench script files (file.sql[@weight])',
   builder (y) {
     y.positional('workload', { describe: `${workloadNames.join(', ')}, or script files (name.sql[@weight])`, type: 'string', array: true })
       .option('url', { type: 'string', describe: 'server to test: libpq URI or key=value string (default: PG* variables, else the embedded server)' })
@@ -49,6 +51,8 @@ export const runCommand = {
       .option('exit-on-abort', { type: 'boolean', describe: 'stop the whole run at the first aborted client or failed transaction' })
       .option('out', { alias: 'o', type: 'string', describe: 'results file [default: ./pgload-results/<UTC time>-<workload>.json]' })
       .option('json', { type: 'boolean', describe: 'print the results document on stdout instead of the summary' })
+      .option('report', { type: 'boolean', describe: 'write the HTML report next to the results file' })
+      .option('threshold', { type: 'string', array: true, describe: "pass/fail criterion checked at the end, k6 syntax, e.g. 'latency: p(99) < 50ms' (exit 99 when one fails)" })
       .option('interval', { type: 'number', describe: 'seconds per entry of the time series [default: 1]' })
       .option('server-stats', { type: 'boolean', describe: 'sample server statistics during the run (--no-server-stats to disable) [default: true]' })
       .option('builtin', { alias: 'b', type: 'string', array: true, describe: 'pgbench built-in script name[@weight]: tpcb-like, simple-update, select-only; "list" lists them' })
@@ -109,6 +113,12 @@ export const runCommand = {
     try {
       const { results, file, exitCode } = await runBenchmark(options, {
         log,
+        onPhase (phase, info) {
+          if (phase === 'connected') process.stderr.write(`pgload: ${info.embedded ? 'embedded ' : ''}PostgreSQL ${info.serverVersion.version} at ${info.target}\n`)
+          if (phase === 'loading') process.stderr.write(`pgload: the ${info.workload} tables are missing in the embedded server: loading them first (pgload init ${info.workload})\n`)
+          if (phase === 'loaded') process.stderr.write(`pgload: loaded in ${info.steps.reduce((t, s) => t + s.seconds, 0).toFixed(2)} s (${info.steps.map((s) => `${s.name} ${s.seconds.toFixed(2)} s`).join(', ')})\n`)
+          if (phase === 'running') process.stderr.write(`pgload: running ${info.terminals} terminal${info.terminals === 1 ? '' : 's'} on ${info.connections} connection${info.connections === 1 ? '' : 's'}\n`)
+        },
         onRun (run) {
           currentRun = run
           if (options.progressS > 0) progress = attachProgress(run, { everyS: options.progressS })
@@ -118,17 +128,37 @@ export const runCommand = {
         }
       })
       progress?.close()
+      let thresholdsFailed = false
+      if (options.thresholds.length) {
+        const { evaluateThresholds } = await import('../compare/thresholds.js')
+        results.thresholds = evaluateThresholds(results, options.thresholds)
+        thresholdsFailed = results.thresholds.some((t) => !t.pass)
+        if (file) await writeResults(file, results)
+      }
       if (argv.json) {
         process.stdout.write(JSON.stringify(results, null, 1) + '\n')
       } else {
         process.stdout.write(formatSummary(results))
-        if (results.serverStatsSummary) process.stdout.write(results.serverStatsSummary)
+        if (results.serverStats) process.stdout.write('\n' + formatServerStatsSummary(results.serverStats) + '\n')
+        for (const t of results.thresholds ?? []) {
+          process.stdout.write(`${t.pass ? '✓' : '✗'} ${t.expr}: ${t.actual === null ? 'no data' : `${t.actual}${t.unit ?? ''}`}${t.reason ? ` (${t.reason})` : ''}\n`)
+        }
       }
       if (file) process.stderr.write(`results written to ${file}\n`)
-      if (results.run.interrupted) process.stderr.write('pgload: the run was interrupted; the results cover what was measured\n')
+      if (argv.report && file) {
+        const { writeHtmlReport } = await import('../report/index.js')
+        const html = await writeHtmlReport(results, file.replace(/\.json$/, '') + '.html')
+        process.stderr.write(`report written to ${html}\n`)
+      }
       if (exitCode === 2) {
         process.stderr.write('pgload: error: Run was aborted; the above results are incomplete.\n')
         process.exitCode = 2
+      } else if (thresholdsFailed) {
+        process.stderr.write('pgload: a threshold failed\n')
+        process.exitCode = 99
+      } else if (results.run.interrupted) {
+        process.stderr.write('pgload: the run was interrupted; the results cover what was measured\n')
+        process.exitCode = 130
       }
     } finally {
       process.off('SIGINT', onSigint)
@@ -205,6 +235,7 @@ export async function runOptionsFromArgv (argv) {
   }
   const rate = argv.rate === undefined ? 0 : parseNumber(argv.rate, '--rate', { min: 0, exclusiveMin: true })
   const latencyLimitMs = argv.latencyLimit === undefined ? 0 : parseNumber(argv.latencyLimit, '--latency-limit', { min: 0, exclusiveMin: true })
+  if (latencyLimitMs > 0 && rate === 0) throw new PgloadError('--latency-limit needs --rate: the limit is measured against the schedule that --rate sets', { code: 'BAD_OPTION' })
   if (argv.thinkTime !== undefined) parseDistribution(argv.thinkTime, '--think-time')
   if (argv.thinkTime !== undefined && rate > 0) throw new PgloadError('--think-time and --rate cannot be combined: --rate already sets when each transaction starts', { code: 'BAD_OPTION' })
   const protocol = argv.protocol ?? RUN_DEFAULTS.protocol
@@ -265,9 +296,17 @@ export async function runOptionsFromArgv (argv) {
     failuresDetailed: Boolean(argv.failuresDetailed),
     serverStats: argv.serverStats !== false,
     out: argv.out,
+    thresholds: await validThresholds(argv.threshold ?? []),
     command: ['pgload', ...process.argv.slice(2)].map(redactArg).join(' '),
     workloadOptions
   }
+}
+
+async function validThresholds (list) {
+  if (list.length === 0) return []
+  const { parseThreshold } = await import('../compare/thresholds.js')
+  for (const t of list) parseThreshold(t) // throws with the column of the mistake
+  return list
 }
 
 function redactArg (a) {

@@ -81,11 +81,24 @@ export function latencySummaryMs (h) {
     mean: round3(h.mean / MS),
     stddev: round3(h.stdDeviation / MS),
     min: round3(h.minNonZeroValue / MS),
-    p50: round3(h.getValueAtPercentile(50) / MS),
-    p90: round3(h.getValueAtPercentile(90) / MS),
-    p95: round3(h.getValueAtPercentile(95) / MS),
-    p99: round3(h.getValueAtPercentile(99) / MS),
-    p999: round3(h.getValueAtPercentile(99.9) / MS),
+    p50: percentileMs(h, 50),
+    p90: percentileMs(h, 90),
+    p95: percentileMs(h, 95),
+    p99: percentileMs(h, 99),
+    p999: percentileMs(h, 99.9),
     max: round3(h.maxValue / MS)
   }
+}
+
+/**
+ * A percentile in milliseconds. HdrHistogram reports the top of the value's bucket; it is
+ * clamped to the recorded maximum so that no percentile ever reads above max.
+ * @param {Histogram} h
+ * @param {number} p 0..100
+ * @returns {number|null}
+ */
+export function percentileMs (h, p) {
+  if (h.totalCount === 0) return null
+  const v = h.getValueAtPercentile(p)
+  return round3((v > h.maxValue ? h.maxValue : v) / MS)
 }

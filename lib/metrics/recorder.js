@@ -1,7 +1,7 @@
 // Per transaction type counters and histograms, cumulative and per interval, for one run.
 // Everything recorded here is inside the measured window (after warm-up).
 
-import { createHistogram, recordUs, encodeHistogram, latencySummaryMs } from './histogram.js'
+import { createHistogram, recordUs, encodeHistogram, latencySummaryMs, percentileMs } from './histogram.js'
 
 const round3 = (v) => Math.round(v * 1000) / 1000
 
@@ -145,9 +145,9 @@ export class Recorder {
       skipped,
       latencyMs: a.totalCount === 0
         ? { p50: null, p90: null, p99: null, max: null }
-        : { p50: round3(a.getValueAtPercentile(50) / 1000), p90: round3(a.getValueAtPercentile(90) / 1000), p99: round3(a.getValueAtPercentile(99) / 1000), max: round3(a.maxValue / 1000) },
-      lagMs: l.totalCount === 0 ? { p99: null, max: null } : { p99: round3(l.getValueAtPercentile(99) / 1000), max: round3(l.maxValue / 1000) },
-      queueMs: q.totalCount === 0 ? { p99: null, max: null } : { p99: round3(q.getValueAtPercentile(99) / 1000), max: round3(q.maxValue / 1000) },
+        : { p50: percentileMs(a, 50), p90: percentileMs(a, 90), p99: percentileMs(a, 99), max: round3(a.maxValue / 1000) },
+      lagMs: l.totalCount === 0 ? { p99: null, max: null } : { p99: percentileMs(l, 99), max: round3(l.maxValue / 1000) },
+      queueMs: q.totalCount === 0 ? { p99: null, max: null } : { p99: percentileMs(q, 99), max: round3(q.maxValue / 1000) },
       histograms
     }
     a.reset()

@@ -58,8 +58,41 @@ export function formatSummary (results, { description } = {}) {
   if (s.queueMs?.p99 !== null && s.queueMs?.p99 > 0.05) lines.push(`connection queue wait: p50 ${f3(s.queueMs.p50)} ms, p99 ${f3(s.queueMs.p99)} ms, max ${f3(s.queueMs.max)} ms`)
   lines.push('')
   lines.push(formatPercentileTable(results))
+  if (results.tpcc) lines.push('', formatTpcc(results))
   return lines.join('\n') + '\n'
 }
+
+/**
+ * The TPC-C block: throughput figures, mix, measured waits and the 5.2.5.3 response-time check.
+ * @param {any} results
+ */
+export function formatTpcc (results) {
+  const c = results.tpcc
+  const lines = [
+    `TPC-C, ${c.warehouses} warehouse${c.warehouses === 1 ? '' : 's'}, ${c.terminals} terminals, ${c.paced ? 'spec-paced' : 'unpaced'}${c.waitScale && c.waitScale !== 1 && c.paced ? ` (waits x${c.waitScale})` : ''}`,
+    `tpmC = ${f1(c.tpmC)} (committed New-Orders per minute)   NOPM = ${f1(c.nopm)}   TPM total = ${f1(c.tpmTotal)}   efficiency = ${f1(c.efficiency)}%`
+  ]
+  const head = ['transaction', 'mix %', 'keying s', 'think s', 'p90 ms', 'limit s', '90th < limit']
+  const rows = [head]
+  for (const [name, t] of Object.entries(results.transactions)) {
+    const rt = c.responseTime?.[name]
+    rows.push([
+      name,
+      f1(c.mix?.[name]),
+      t.keyingMs?.mean === null || t.keyingMs?.mean === undefined ? '-' : (t.keyingMs.mean / 1000).toFixed(2),
+      t.thinkMs?.mean === null || t.thinkMs?.mean === undefined ? '-' : (t.thinkMs.mean / 1000).toFixed(2),
+      rt ? f3(rt.p90Ms) : '-',
+      rt ? String(rt.limitMs / 1000) : '-',
+      rt ? (rt.pass ? 'pass' : 'FAIL') : '-'
+    ])
+  }
+  const widths = head.map((_, i) => Math.max(...rows.map((r) => r[i].length)))
+  lines.push(...rows.map((r) => r.map((x, i) => i === 0 ? x.padEnd(widths[i]) : x.padStart(widths[i])).join('  ')))
+  if (c.newOrderRollbackPct !== undefined) lines.push(`New-Order rollbacks: ${c.newOrderRollbackPct}% (expected about 1%)`)
+  return lines.join('\n')
+}
+
+const f1 = (v) => v === null || v === undefined ? '-' : Number(v).toFixed(1)
 
 /**
  * Per transaction type: count, tps and latency percentiles in ms.

@@ -2,6 +2,7 @@
 // scripts (run.js).
 
 import { initTpcb, TABLES } from './init.js'
+import { createTpcbWorkload } from './run.js'
 
 export default {
   name: 'tpcb',
@@ -29,5 +30,6 @@ export default {
       foreignKeys: opts.foreignKeys,
       noVacuum: opts.noVacuum ?? (opts.vacuum === false)
     })
-  }
+  },
+  createWorkload: createTpcbWorkload
 }

@@ -2,7 +2,6 @@
 // pre-run vacuum and history truncation pgbench does, and compilation of the scripts.
 
 import { PgloadError } from '../../lib/errors.js'
-import { BUILTIN_SCRIPTS, compileScript, scriptWorkload } from '../../lib/script/index.js'
 
 /**
  * @param {{ conn: any, log?: any }} ctx
@@ -11,6 +10,7 @@ import { BUILTIN_SCRIPTS, compileScript, scriptWorkload } from '../../lib/script
  *   randomSeed: bigint, defaultSeed: bigint } & Record<string, any>} opts
  */
 export async function createTpcbWorkload (ctx, opts) {
+  const { BUILTIN_SCRIPTS, compileScript, scriptWorkload } = await import('../../lib/script/index.js')
   const { conn } = ctx
   const usesBuiltin = opts.scripts.some((s) => s.kind === 'builtin')
   const hasTables = await pgbenchTablesExist(conn)

@@ -1,0 +1,88 @@
+// Bad input to `pgload run` and `pgload init`: one clear line on stderr, exit 1, nothing lost.
+
+import { test } from 'node:test'
+import assert from 'node:assert/strict'
+import { mkdtempSync, writeFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { runCli } from '../helpers/cli.js'
+import { getTestServer } from '../helpers/server.js'
+
+const UNREACHABLE = 'postgres://nobody@127.0.0.1:1/none'
+
+/** Exit 1 and a single `pgload:` line (an optional `hint:` line), no stack trace. */
+function assertOneLineError (r, pattern) {
+  assert.equal(r.code, 1, `exit code ${r.code}; stderr: ${r.stderr}`)
+  const lines = r.stderr.trim().split('\n').filter((l) => !l.startsWith('hint: '))
+  assert.equal(lines.length, 1, `expected one line, got:\n${r.stderr}`)
+  assert.match(lines[0], /^pgload: /)
+  assert.match(lines[0], pattern)
+}
+
+const cases = [
+  [['run', 'tpcx'], /unknown workload "tpcx": valid workloads are tpcb, tpcc/],
+  [['run', '-b', 'nosuch'], /no builtin script found for name "nosuch"/],
+  [['run', '-T', 'ten'], /--duration must be a duration like 30s, 10m or 1h, got "ten"/],
+  [['run', '-R', '-5'], /--rate must be a number > 0, got -5/],
+  [['run', '--think-time', 'normal:5'], /--think-time must be fixed:MS, uniform:MIN-MAX or exp:MEAN\[:CAP\]/],
+  [['run', '-L', '50'], /--latency-limit needs --rate/],
+  [['run', '-c', '0'], /--clients must be an integer >= 1, got 0/],
+  [['run', '-t', '5', '-T', '5s'], /either a number of transactions .* or a duration/],
+  [['run', '--protocol', 'fast'], /--protocol must be one of simple, extended, prepared, got "fast"/],
+  [['run', '--no-such-flag'], /Unknown argument/i],
+  [['init', 'tpcx'], /unknown workload/]
+]
+
+for (const [args, pattern] of cases) {
+  test(`pgload ${args.join(' ')}`, async () => {
+    assertOneLineError(await runCli([...args, '--url', UNREACHABLE]), pattern)
+  })
+}
+
+test('an unreachable server names host and port', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'pgload-cli-'))
+  try {
+    assertOneLineError(await runCli(['run', 'tpcb', '-t', '1', '--url', UNREACHABLE, '--out', join(dir, 'r.json')]), /cannot connect to PostgreSQL at 127\.0\.0\.1:1: connection refused/)
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+})
+
+test('a results path that cannot be written is refused before the run starts', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'pgload-cli-'))
+  try {
+    const file = join(dir, 'a-file')
+    writeFileSync(file, 'x')
+    const r = await runCli(['run', 'tpcb', '-t', '1', '--url', UNREACHABLE, '--out', join(file, 'r.json')])
+    assertOneLineError(r, /--out: cannot write results to/)
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+})
+
+test('a script file that does not exist, or is not UTF-8, is named', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'pgload-cli-'))
+  try {
+    assertOneLineError(await runCli(['run', '-f', join(dir, 'nope.sql'), '--url', UNREACHABLE]), /could not read script file ".*nope\.sql": no such file/)
+    const bad = join(dir, 'latin1.sql')
+    writeFileSync(bad, Buffer.from([0x73, 0x65, 0x6c, 0x65, 0x63, 0x74, 0x20, 0x27, 0xe9, 0x27, 0x3b, 0x0a]))
+    assertOneLineError(await runCli(['run', '-f', bad, '--url', UNREACHABLE]), /is not valid UTF-8/)
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+})
+
+test('a wrong password is refused without echoing it', async () => {
+  const { url } = await getTestServer()
+  const u = new URL(url)
+  if (!u.password) return
+  u.password = 'Sekr1t-wrong-pw'
+  const dir = mkdtempSync(join(tmpdir(), 'pgload-cli-'))
+  try {
+    const r = await runCli(['run', 'tpcb', '-t', '1', '--url', u.toString(), '--out', join(dir, 'r.json')])
+    assertOneLineError(r, /password authentication failed for user "postgres"/)
+    assert.doesNotMatch(r.stderr + r.stdout, /Sekr1t-wrong-pw/)
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+})

@@ -1,0 +1,126 @@
+// `pgload run tpcb` end to end against a real PostgreSQL.
+
+import { test, before, after } from 'node:test'
+import assert from 'node:assert/strict'
+import { mkdtempSync, readFileSync, rmSync, existsSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { getTestServer } from '../helpers/server.js'
+import { runCli } from '../helpers/cli.js'
+import { openConnection } from '../../lib/db/connection.js'
+import { decodeHistogram } from '../../lib/metrics/histogram.js'
+
+let server
+let conn
+const dir = mkdtempSync(join(tmpdir(), 'pgload-run-'))
+
+before(async () => {
+  server = await getTestServer()
+  const init = await runCli(['init', 'tpcb', '--scale', '1', '--force', '--url', server.url])
+  assert.equal(init.code, 0, init.stderr)
+  conn = await openConnection(server.target, { protocol: 'simple' })
+})
+
+after(async () => {
+  await conn?.close()
+  rmSync(dir, { recursive: true, force: true })
+})
+
+async function scalar (sql) {
+  return (await conn.simpleQuery(sql)).rows[0][0]
+}
+
+test('a tpcb-like run: committed transactions equal the growth of pgbench_history, balances stay equal', async () => {
+  const before = Number(await scalar('select count(*) from pgbench_history'))
+  const out = join(dir, 'tpcb.json')
+  const r = await runCli(['run', 'tpcb', '-c', '4', '-T', '3s', '-n', '--url', server.url, '--out', out])
+  assert.equal(r.code, 0, r.stderr)
+  const results = JSON.parse(readFileSync(out, 'utf8'))
+  const grown = Number(await scalar('select count(*) from pgbench_history')) - before
+  assert.ok(results.summary.transactions > 50, `only ${results.summary.transactions} transactions`)
+  assert.equal(results.summary.transactions + results.summary.failed, grown)
+  assert.equal(results.summary.failed, 0)
+  const sums = (await conn.simpleQuery('select (select sum(abalance) from pgbench_accounts), (select sum(tbalance) from pgbench_tellers), (select sum(bbalance) from pgbench_branches)')).rows[0]
+  assert.equal(sums[0], sums[1])
+  assert.equal(sums[1], sums[2])
+  // the document: schema, per-type figures, encoded histogram, one interval per second
+  assert.equal(results.schemaVersion, 1)
+  assert.equal(results.run.workload, 'tpcb')
+  assert.equal(results.run.scale, 1)
+  assert.equal(results.server.embedded, server.embedded)
+  assert.doesNotMatch(JSON.stringify(results), new RegExp(new URL(server.url).password || 'no-password-in-url'))
+  const t = results.transactions['tpcb-like']
+  assert.equal(t.count, results.summary.transactions)
+  assert.equal(decodeHistogram(t.histogram).totalCount, t.count)
+  assert.ok(t.latencyMs.p50 <= t.latencyMs.p99 && t.latencyMs.p99 <= t.latencyMs.max)
+  assert.ok(results.intervals.length >= 3 && results.intervals.length <= 4, `${results.intervals.length} intervals`)
+  assert.equal(results.intervals.reduce((s, iv) => s + iv.count['tpcb-like'], 0), t.count)
+  // the summary speaks pgbench
+  assert.match(r.stdout, /number of transactions actually processed: \d+/)
+  assert.match(r.stdout, /latency average = [\d.]+ ms/)
+  assert.match(r.stdout, /tps = [\d.]+ \(without initial connection time\)/)
+  assert.match(r.stdout, /tpcb-like\s+\d+\s+0\s+[\d.]+\s+[\d.]+/)
+})
+
+test('--rate: a 1.5 s table lock shows in p99 and max latency; lag and queue wait are reported on their own', async () => {
+  const out = join(dir, 'rate.json')
+  const lock = await openConnection(server.target, { protocol: 'simple' })
+  const locker = (async () => {
+    await new Promise((resolve) => setTimeout(resolve, 2500))
+    await lock.simpleQuery('begin; lock table pgbench_accounts in access exclusive mode')
+    await new Promise((resolve) => setTimeout(resolve, 1500))
+    await lock.simpleQuery('commit')
+  })()
+  const r = await runCli(['run', '-b', 'select-only', '-c', '4', '-R', '100', '-T', '6s', '-n', '--url', server.url, '--out', out])
+  await locker
+  await lock.close()
+  assert.equal(r.code, 0, r.stderr)
+  const s = JSON.parse(readFileSync(out, 'utf8')).summary
+  assert.ok(s.latencyMs.max >= 1000, `max ${s.latencyMs.max} ms`)
+  assert.ok(s.latencyMs.p99 >= 1000, `p99 ${s.latencyMs.p99} ms`)
+  assert.ok(s.lagMs.max >= 500, `lag max ${s.lagMs.max} ms: the backlog waits on the schedule`)
+  assert.ok(s.queueMs.max !== null, 'queue wait is reported')
+  assert.match(r.stdout, /rate limit schedule lag: avg [\d.]+ \(max [\d.]+\) ms/)
+})
+
+test('10,000 think-time terminals on a handful of connections follow the think-time arithmetic', async () => {
+  const out = join(dir, 'think.json')
+  const r = await runCli(['run', '-b', 'select-only', '-c', '10000', '--connections', '8', '--think-time', 'exp:1000', '-T', '4s', '-n', '--url', server.url, '--out', out, '--no-server-stats'])
+  assert.equal(r.code, 0, r.stderr)
+  const results = JSON.parse(readFileSync(out, 'utf8'))
+  assert.equal(results.run.connections, 8)
+  assert.equal(results.run.clients, 10000)
+  const t = results.transactions['select-only']
+  // Little's law for a closed system: rate = terminals / (mean think + mean response).
+  const expected = 10000 / ((t.thinkMs.mean + t.latencyMs.mean) / 1000)
+  const measured = results.summary.tps
+  assert.ok(Math.abs(measured - expected) / expected < 0.15, `measured ${measured} tps, expected ${expected}`)
+  assert.ok(Math.abs(t.thinkMs.mean - 1000 * (1 - Math.exp(-10))) < 60, `think mean ${t.thinkMs.mean}`)
+})
+
+test('Ctrl-C mid-run stops, writes the results, and exits 130', async () => {
+  const out = join(dir, 'sigint.json')
+  const r = await runCli(['run', 'tpcb', '-c', '2', '-T', '60s', '-n', '--url', server.url, '--out', out], {
+    onSpawn (child) { setTimeout(() => child.kill('SIGINT'), 3000) }
+  })
+  assert.equal(r.code, 130, r.stderr)
+  assert.ok(existsSync(out))
+  const results = JSON.parse(readFileSync(out, 'utf8'))
+  assert.equal(results.run.interrupted, true)
+  assert.ok(results.summary.transactions > 0)
+  assert.ok(results.run.durationS < 30)
+})
+
+test('missing tables: one line that says to run init, exit 1', async () => {
+  await conn.simpleQuery('create database pgload_empty')
+  try {
+    const url = server.url.replace(/\/[^/?]*(\?.*)?$/, '/pgload_empty')
+    const r = await runCli(['run', 'tpcb', '-t', '1', '--url', url, '--out', join(dir, 'none.json')])
+    assert.equal(r.code, 1)
+    assert.match(r.stderr, /^pgload: the pgbench tables are missing/m)
+    assert.match(r.stderr, /pgload init tpcb/)
+    assert.doesNotMatch(r.stderr, /at .*\.js:\d+/, 'no stack trace')
+  } finally {
+    await conn.simpleQuery('drop database pgload_empty')
+  }
+})
