@@ -1,0 +1,117 @@
+import { test } from 'node:test'
+import assert from 'node:assert/strict'
+import { spawn } from 'node:child_process'
+import { mkdtempSync, readFileSync, writeFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+const root = fileURLToPath(new URL('../..', import.meta.url))
+const bin = join(root, 'bin', 'pgload.js')
+const F = (n) => join(root, 'test', 'fixtures', 'compare', `${n}.json`)
+const tmp = mkdtempSync(join(tmpdir(), 'pgload-compare-cli-'))
+process.on('exit', () => rmSync(tmp, { recursive: true, force: true }))
+
+function pgload (args, env = {}) {
+  return new Promise((resolve, reject) => {
+    const clean = { ...process.env, ...env }
+    if (!('GITHUB_STEP_SUMMARY' in env)) delete clean.GITHUB_STEP_SUMMARY
+    const child = spawn(process.execPath, [bin, ...args], { cwd: root, env: clean })
+    let stdout = ''
+    let stderr = ''
+    child.stdout.on('data', (d) => { stdout += d })
+    child.stderr.on('data', (d) => { stderr += d })
+    child.on('error', reject)
+    child.on('close', (code) => resolve({ code, stdout, stderr }))
+  })
+}
+
+test('check: 0 when all pass, with a JUnit file and the GitHub step summary', async () => {
+  const junit = join(tmp, 'ok.xml')
+  const summary = join(tmp, 'summary.md')
+  writeFileSync(summary, '# earlier step\n')
+  const r = await pgload(['check', F('base-1'), '--threshold', 'p(99) < 50ms', '--threshold', 'latency{txn:tpcb-like}:p(95)<20', '--junit', junit], { GITHUB_STEP_SUMMARY: summary })
+  assert.equal(r.code, 0, r.stderr)
+  assert.match(r.stdout, /all 2 thresholds passed/)
+  assert.equal((readFileSync(junit, 'utf8').match(/<testcase /g) ?? []).length, 2)
+  const md = readFileSync(summary, 'utf8')
+  assert.ok(md.startsWith('# earlier step\n'), 'appended, not overwritten')
+  assert.match(md, /### pgload check: all 2 thresholds passed/)
+})
+
+test('check: 99 when a threshold fails (relative to a baseline)', async () => {
+  const r = await pgload(['check', F('shift-1'), '--baseline', F('base-1'), '--threshold', 'p(99) < +5%', '--threshold', 'tps > -5%'])
+  assert.equal(r.code, 99, r.stderr)
+  assert.match(r.stdout, /FAIL\s+p\(99\) < \+5%/)
+  assert.match(r.stdout, /ok\s+tps > -5%/)
+  assert.match(r.stderr, /^pgload: 1 of 2 thresholds failed$/m)
+})
+
+test('check: 99 for a threshold without data, 0 with --allow-empty', async () => {
+  const r = await pgload(['check', F('base-1'), '--threshold', 'tpmC > 1'])
+  assert.equal(r.code, 99)
+  assert.match(r.stdout, /no data/)
+  const r2 = await pgload(['check', F('base-1'), '--threshold', 'tpmC > 1', '--allow-empty'])
+  assert.equal(r2.code, 0, r2.stderr)
+})
+
+test('check: 1 for a bad expression (column and caret) or a bad file', async () => {
+  const r = await pgload(['check', F('base-1'), '--threshold', 'p(99) < 5 0ms'])
+  assert.equal(r.code, 1)
+  assert.match(r.stderr, /^pgload: --threshold 'p\(99\) < 5 0ms': unexpected '0' at column 11$/m)
+  assert.match(r.stderr, /^hint: p\(99\) < 5 0ms\n {16}\^$/m)
+  assert.equal(r.stdout, '')
+  const missing = await pgload(['check', join(tmp, 'nope.json'), '--threshold', 'p(99) < 5'])
+  assert.equal(missing.code, 1)
+  assert.match(missing.stderr, /nope\.json/)
+  const relative = await pgload(['check', F('base-1'), '--threshold', 'p(99) < +5%'])
+  assert.equal(relative.code, 1)
+  assert.match(relative.stderr, /needs --baseline/)
+})
+
+test('check: 2 when the results record an aborted run', async () => {
+  const doc = JSON.parse(readFileSync(F('base-1'), 'utf8'))
+  doc.run.aborted = true
+  const file = join(tmp, 'aborted.json')
+  writeFileSync(file, JSON.stringify(doc))
+  const r = await pgload(['check', file, '--threshold', 'p(99) < 50ms'])
+  assert.equal(r.code, 2, r.stderr)
+  assert.match(r.stderr, /aborted/)
+})
+
+test('compare: 0 without --fail-on-regression, 99 with it, options after -- too', async () => {
+  const a = [1, 2, 3, 4, 5].map(i => F(`base-${i}`))
+  const b = [1, 2, 3, 4, 5].map(i => F(`shift-${i}`))
+  const plain = await pgload(['compare', ...a, '--', ...b])
+  assert.equal(plain.code, 0, plain.stderr)
+  assert.match(plain.stdout, /p99 ms\s+tpcb-like.*WORSE/)
+  const gate = await pgload(['compare', ...a, '--', ...b, '--fail-on-regression', '--markdown'])
+  assert.equal(gate.code, 99, gate.stderr)
+  assert.match(gate.stdout, /^### pgload compare: \d+ regressions?/m)
+  assert.match(gate.stderr, /regressions? of B against A/)
+  const lists = await pgload(['compare', '--a', ...a, '--b', ...b, '--json'])
+  assert.equal(lists.code, 0, lists.stderr)
+  const v = JSON.parse(lists.stdout)
+  assert.equal(v.a.runs, 5)
+  assert.equal(v.b.runs, 5)
+  assert.equal(v.rows.find(r => r.id === 'tpcb-like:p99').verdict, 'worse')
+})
+
+test('compare: identical configurations exit 0 even with --fail-on-regression', async () => {
+  const r = await pgload(['compare', F('base-2'), F('same-2'), '--fail-on-regression'])
+  assert.equal(r.code, 0, r.stderr)
+  assert.match(r.stdout, /no regression/)
+  assert.match(r.stdout, /single-run estimate/)
+})
+
+test('compare: 1 for runs that are not comparable, unless --force', async () => {
+  const r = await pgload(['compare', F('base-1'), F('clients16')])
+  assert.equal(r.code, 1)
+  assert.match(r.stderr, /runs are not comparable: clients 4 vs 16/)
+  const forced = await pgload(['compare', F('base-1'), F('clients16'), '--force'])
+  assert.equal(forced.code, 0, forced.stderr)
+  assert.match(forced.stdout, /clients: 4 -> 16/)
+  const three = await pgload(['compare', F('base-1'), F('base-2'), F('same-1')])
+  assert.equal(three.code, 1)
+  assert.match(three.stderr, /no -- between/)
+})
