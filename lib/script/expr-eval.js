@@ -1,0 +1,377 @@
+// Compiles an expression AST once into closures that evaluate with pgbench's typing rules.
+// A closure returns the value and leaves its type code in st.t: no allocation per evaluation.
+
+import { exponentialRand, gaussianRand, zipfianRand } from '../random/distributions.js'
+import { hashFnv1a, hashMurmur2 } from '../random/hash.js'
+import { permute } from '../random/permute.js'
+import {
+  EvalError, T_BOOL, T_DBL, T_INT, T_NONE, T_NULL, T_STR, TYPE_NAMES, INT64_MIN,
+  checkInt64, debugString, doubleToInt, formatF, intToDouble, normInt, stringToValue, toBig
+} from './values.js'
+
+const MAX_FARGS = 16
+
+/**
+ * The evaluation state a closure reads: one per terminal, reused.
+ * @typedef {{ t: number, vars: import('./variables.js').VarStore, random: import('../random/prng.js').Prng,
+ *   scriptIndex: number, commandIndex: number, debugWrite: (line: string) => void, conv: { v: any } }} EvalState
+ */
+
+export function toInt (t, v) {
+  if (t === T_INT) return v
+  if (t === T_DBL) return doubleToInt(v)
+  throw new EvalError(`cannot coerce ${TYPE_NAMES[t]} to int`)
+}
+
+export function toDouble (t, v) {
+  if (t === T_DBL) return v
+  if (t === T_INT) return intToDouble(v)
+  throw new EvalError(`cannot coerce ${TYPE_NAMES[t]} to double`)
+}
+
+function toBool (t, v) {
+  if (t === T_BOOL) return v
+  throw new EvalError(`cannot coerce ${TYPE_NAMES[t]} to boolean`)
+}
+
+/** valueTruth(): NULL false, boolean itself, numbers non-zero. */
+export function truth (t, v) {
+  switch (t) {
+    case T_BOOL: return v
+    case T_INT: return v !== 0 && v !== 0n
+    case T_DBL: return v !== 0
+    default: return false
+  }
+}
+
+// Integer arithmetic: numbers while exact, BigInt with int64 checks otherwise.
+function iadd (a, b) {
+  if (typeof a === 'number' && typeof b === 'number') {
+    const r = a + b
+    if (Number.isSafeInteger(r)) return r + 0
+  }
+  return checkInt64(toBig(a) + toBig(b), 'add')
+}
+function isub (a, b) {
+  if (typeof a === 'number' && typeof b === 'number') {
+    const r = a - b
+    if (Number.isSafeInteger(r)) return r + 0
+  }
+  return checkInt64(toBig(a) - toBig(b), 'sub')
+}
+function imul (a, b) {
+  if (typeof a === 'number' && typeof b === 'number') {
+    const r = a * b
+    if (Number.isSafeInteger(r)) return r + 0
+  }
+  return checkInt64(toBig(a) * toBig(b), 'mul')
+}
+function idiv (a, b, isMod) {
+  if (b === 0 || b === 0n) throw new EvalError('division by zero')
+  if (b === -1 || b === -1n) {
+    if (isMod) return 0
+    if (a === INT64_MIN) throw new EvalError('bigint div out of range')
+    return typeof a === 'number' ? -a + 0 : normInt(-a)
+  }
+  if (typeof a === 'number' && typeof b === 'number') {
+    const m = a % b
+    return isMod ? m + 0 : (a - m) / b + 0
+  }
+  const A = toBig(a)
+  const B = toBig(b)
+  return normInt(isMod ? A % B : A / B)
+}
+
+const OPS = { '+': 0, '-': 1, '*': 2, '/': 3, mod: 4, '=': 5, '<>': 6, '<=': 7, '<': 8 }
+
+/** The overloaded arithmetic and comparison operators (double if either side is double). */
+function numericOp (op, st, ta, a, tb, b) {
+  if (ta === T_NULL || tb === T_NULL) { st.t = T_NULL; return null }
+  if ((ta === T_DBL || tb === T_DBL) && op !== 4) {
+    const x = toDouble(ta, a)
+    const y = toDouble(tb, b)
+    switch (op) {
+      case 0: st.t = T_DBL; return x + y
+      case 1: st.t = T_DBL; return x - y
+      case 2: st.t = T_DBL; return x * y
+      case 3: st.t = T_DBL; return x / y
+      case 5: st.t = T_BOOL; return x === y
+      case 6: st.t = T_BOOL; return x !== y
+      case 7: st.t = T_BOOL; return x <= y
+      default: st.t = T_BOOL; return x < y
+    }
+  }
+  const x = toInt(ta, a)
+  const y = toInt(tb, b)
+  switch (op) {
+    case 0: st.t = T_INT; return iadd(x, y)
+    case 1: st.t = T_INT; return isub(x, y)
+    case 2: st.t = T_INT; return imul(x, y)
+    case 3: st.t = T_INT; return idiv(x, y, false)
+    case 4: st.t = T_INT; return idiv(x, y, true)
+    case 5: st.t = T_BOOL; return x === y
+    case 6: st.t = T_BOOL; return x !== y
+    case 7: st.t = T_BOOL; return x <= y
+    default: st.t = T_BOOL; return x < y
+  }
+}
+
+function bitOp (f, x, y) {
+  if (f !== '<<' && f !== '>>' && typeof x === 'number' && typeof y === 'number' &&
+      x === (x | 0) && y === (y | 0)) {
+    if (f === '&') return x & y
+    if (f === '|') return x | y
+    return x ^ y
+  }
+  const A = toBig(x)
+  const B = toBig(y)
+  let r
+  switch (f) {
+    case '&': r = A & B; break
+    case '|': r = A | B; break
+    case '#': r = A ^ B; break
+    case '<<': r = A << (B & 63n); break
+    default: r = A >> (B & 63n)
+  }
+  return normInt(BigInt.asIntN(64, r))
+}
+
+function pow (x, y) {
+  if (x === 1) return 1
+  if (x === -1 && (y === Infinity || y === -Infinity)) return 1
+  return Math.pow(x, y)
+}
+
+function randomRange (lb, ub) {
+  if (lb > ub) throw new EvalError('empty range given to random')
+  const d = toBig(ub) - toBig(lb) + 1n
+  if (d > 9223372036854775807n) throw new EvalError('random range is too large')
+}
+
+function canon (v) { return typeof v === 'bigint' ? normInt(v) : v }
+
+/**
+ * Compile an AST into a closure.
+ * @param {object} node
+ * @param {(name: string) => number} slotOf variable name → slot
+ * @returns {(st: EvalState) => any}
+ */
+export function compileExpr (node, slotOf) {
+  switch (node.k) {
+    case 'const': {
+      const t = node.t
+      const v = node.t === T_INT ? canon(node.v) : node.v
+      return (st) => { st.t = t; return v }
+    }
+    case 'var': return compileVar(node.name, slotOf(node.name))
+    default: return compileFunc(node, slotOf)
+  }
+}
+
+function compileVar (name, slot) {
+  return (st) => {
+    const vars = st.vars
+    let t = vars.types[slot]
+    if (t === T_STR) {
+      t = stringToValue(name, vars.strs[slot], st.conv)
+      vars.vals[slot] = st.conv.v
+      vars.types[slot] = t
+    } else if (t === T_NONE) {
+      throw new EvalError(`undefined variable "${name}"`)
+    }
+    st.t = t
+    return vars.vals[slot]
+  }
+}
+
+function compileFunc (node, slotOf) {
+  const f = node.f
+  const args = node.args.map(a => compileExpr(a, slotOf))
+  const n = args.length
+
+  // lazy ones
+  if (f === '!and' || f === '!or') {
+    const [l, r] = args
+    const isAnd = f === '!and'
+    return (st) => {
+      const a = l(st)
+      if (st.t === T_NULL) return null
+      const ba = toBool(st.t, a)
+      if (isAnd ? !ba : ba) { st.t = T_BOOL; return ba }
+      const b = r(st)
+      if (st.t === T_NULL) return null
+      const bb = toBool(st.t, b)
+      st.t = T_BOOL
+      return bb
+    }
+  }
+  if (f === '!case_end') {
+    return (st) => {
+      let i = 0
+      for (; i + 1 < n; i += 2) {
+        const c = args[i](st)
+        if (truth(st.t, c)) return args[i + 1](st)
+      }
+      return args[n - 1](st)
+    }
+  }
+
+  // binary numeric operators: a fast path for two plain integers
+  const op = OPS[f]
+  if (op !== undefined) {
+    const [l, r] = args
+    if (op === 0 || op === 1 || op === 2) {
+      return (st) => {
+        const a = l(st)
+        const ta = st.t
+        const b = r(st)
+        const tb = st.t
+        if (ta === T_INT && tb === T_INT && typeof a === 'number' && typeof b === 'number') {
+          const v = op === 0 ? a + b : op === 1 ? a - b : a * b
+          if (Number.isSafeInteger(v)) { st.t = T_INT; return v + 0 }
+        }
+        return numericOp(op, st, ta, a, tb, b)
+      }
+    }
+    return (st) => {
+      const a = l(st)
+      const ta = st.t
+      const b = r(st)
+      return numericOp(op, st, ta, a, st.t, b)
+    }
+  }
+
+  if (f === 'random') {
+    const [l, r] = args
+    return (st) => {
+      const a = l(st)
+      const ta = st.t
+      const b = r(st)
+      const tb = st.t
+      if (ta === T_NULL || tb === T_NULL) { st.t = T_NULL; return null }
+      const lb = toInt(ta, a)
+      const ub = toInt(tb, b)
+      if (typeof lb !== 'number' || typeof ub !== 'number' || lb > ub) randomRange(lb, ub)
+      st.t = T_INT
+      return canon(st.random.int(lb, ub))
+    }
+  }
+
+  // the general path: evaluate every argument (at most 16) into per-node buffers
+  const vals = new Array(Math.min(n, MAX_FARGS))
+  const types = new Uint8Array(Math.min(n, MAX_FARGS))
+  const impl = FUNCS[f]
+  if (impl === undefined) throw new Error(`no implementation for function ${f}`)
+  const nullOk = f === '!is' || f === 'debug'
+  return (st) => {
+    let hasNull = false
+    for (let i = 0; i < n; i++) {
+      if (i === MAX_FARGS) throw new EvalError(`too many function arguments, maximum is ${MAX_FARGS}`)
+      vals[i] = args[i](st)
+      types[i] = st.t
+      if (st.t === T_NULL) hasNull = true
+    }
+    if (hasNull && !nullOk) { st.t = T_NULL; return null }
+    return impl(st, vals, types, n)
+  }
+}
+
+function randomDist (kind) {
+  return (st, v, t) => {
+    const lb = toInt(t[0], v[0])
+    const ub = toInt(t[1], v[1])
+    randomRange(lb, ub)
+    const p = toDouble(t[2], v[2])
+    let r
+    if (kind === 'gaussian') {
+      if (p < 2.0) throw new EvalError(`gaussian parameter must be at least 2.000000 (not ${formatF(p)})`)
+      r = gaussianRand(st.random, lb, ub, p)
+    } else if (kind === 'zipfian') {
+      if (p < 1.001 || p > 1000) throw new EvalError(`zipfian parameter must be in range [1.001, 1000] (not ${formatF(p)})`)
+      r = zipfianRand(st.random, lb, ub, p)
+    } else {
+      if (p <= 0.0) throw new EvalError(`exponential parameter must be greater than zero (not ${formatF(p)})`)
+      r = exponentialRand(st.random, lb, ub, p)
+    }
+    st.t = T_INT
+    return canon(r)
+  }
+}
+
+function doubleFn (fn) {
+  return (st, v, t) => { const d = toDouble(t[0], v[0]); st.t = T_DBL; return fn(d) }
+}
+
+function extremum (isLeast) {
+  return (st, v, t, n) => {
+    let dbl = false
+    for (let i = 0; i < n; i++) if (t[i] === T_DBL) { dbl = true; break }
+    if (dbl) {
+      let m = toDouble(t[0], v[0])
+      for (let i = 1; i < n; i++) {
+        const d = toDouble(t[i], v[i])
+        // C's Min/Max macros: (x < y ? x : y)
+        m = isLeast ? (m < d ? m : d) : (m > d ? m : d)
+      }
+      st.t = T_DBL
+      return m
+    }
+    let m = toInt(t[0], v[0])
+    for (let i = 1; i < n; i++) {
+      const x = toInt(t[i], v[i])
+      m = isLeast ? (m < x ? m : x) : (m > x ? m : x)
+    }
+    st.t = T_INT
+    return m
+  }
+}
+
+const FUNCS = {
+  '&': (st, v, t) => { const r = bitOp('&', toInt(t[0], v[0]), toInt(t[1], v[1])); st.t = T_INT; return r },
+  '|': (st, v, t) => { const r = bitOp('|', toInt(t[0], v[0]), toInt(t[1], v[1])); st.t = T_INT; return r },
+  '#': (st, v, t) => { const r = bitOp('#', toInt(t[0], v[0]), toInt(t[1], v[1])); st.t = T_INT; return r },
+  '<<': (st, v, t) => { const r = bitOp('<<', toInt(t[0], v[0]), toInt(t[1], v[1])); st.t = T_INT; return r },
+  '>>': (st, v, t) => { const r = bitOp('>>', toInt(t[0], v[0]), toInt(t[1], v[1])); st.t = T_INT; return r },
+  '!not': (st, v, t) => { const b = toBool(t[0], v[0]); st.t = T_BOOL; return !b },
+  pi: (st) => { st.t = T_DBL; return Math.PI },
+  abs: (st, v, t) => {
+    if (t[0] === T_INT) {
+      const i = v[0]
+      st.t = T_INT
+      if (typeof i === 'number') return i < 0 ? -i : i
+      return i < 0n ? normInt(BigInt.asIntN(64, -i)) : i
+    }
+    st.t = T_DBL
+    const d = t[0] === T_DBL ? v[0] : Number(v[0])
+    return d < 0 ? -d : d
+  },
+  debug: (st, v, t) => {
+    st.debugWrite(`debug(script=${st.scriptIndex},command=${st.commandIndex + 1}): ${debugString(t[0], v[0])}\n`)
+    st.t = t[0]
+    return v[0]
+  },
+  double: doubleFn(d => d),
+  sqrt: doubleFn(Math.sqrt),
+  ln: doubleFn(Math.log),
+  exp: doubleFn(Math.exp),
+  int: (st, v, t) => { const i = toInt(t[0], v[0]); st.t = T_INT; return i },
+  least: extremum(true),
+  greatest: extremum(false),
+  random_exponential: randomDist('exponential'),
+  random_gaussian: randomDist('gaussian'),
+  random_zipfian: randomDist('zipfian'),
+  pow: (st, v, t) => { const x = toDouble(t[0], v[0]); const y = toDouble(t[1], v[1]); st.t = T_DBL; return pow(x, y) },
+  power: (st, v, t) => { const x = toDouble(t[0], v[0]); const y = toDouble(t[1], v[1]); st.t = T_DBL; return pow(x, y) },
+  '!is': (st, v, t) => { st.t = T_BOOL; return t[0] === t[1] && (t[0] !== T_BOOL || v[0] === v[1]) },
+  hash: (st, v, t) => { const r = hashMurmur2(toInt(t[0], v[0]), toInt(t[1], v[1])); st.t = T_INT; return normInt(r) },
+  hash_murmur2: (st, v, t) => { const r = hashMurmur2(toInt(t[0], v[0]), toInt(t[1], v[1])); st.t = T_INT; return normInt(r) },
+  hash_fnv1a: (st, v, t) => { const r = hashFnv1a(toInt(t[0], v[0]), toInt(t[1], v[1])); st.t = T_INT; return normInt(r) },
+  permute: (st, v, t) => {
+    const val = toInt(t[0], v[0])
+    const size = toInt(t[1], v[1])
+    const seed = toInt(t[2], v[2])
+    if (size <= 0) throw new EvalError('permute size parameter must be greater than zero')
+    st.t = T_INT
+    return normInt(permute(val, size, seed))
+  }
+}

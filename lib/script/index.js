@@ -1,0 +1,6 @@
+// Public entry of the pgbench-compatible script language.
+
+export { BUILTIN_SCRIPTS, findBuiltin, listBuiltins, splitWeight } from './builtins.js'
+export { compileScript, splitVariables } from './compile.js'
+export { scriptWorkload, parseDefine, ScriptTerminal, SCRIPT_DEFAULTS } from './workload.js'
+export { runShell } from './interpreter.js'

@@ -1,0 +1,404 @@
+// Runs a linked script for one terminal: the commands are arrays with variable slots and
+// statements resolved at load time; aborts and failures follow pgbench.
+
+import { spawn } from 'node:child_process'
+import { ClientAbortError, classifySqlState, formatServerError } from '../errors.js'
+import { compileExpr, truth } from './expr-eval.js'
+import { EvalError, validVariableName } from './values.js'
+
+export const K = {
+  SQL: 0,
+  SET: 1,
+  SLEEP: 2,
+  SETSHELL: 3,
+  SHELL: 4,
+  IF: 5,
+  ELIF: 6,
+  ELSE: 7,
+  ENDIF: 8,
+  STARTPIPE: 9,
+  SYNCPIPE: 10,
+  ENDPIPE: 11
+}
+const META_KIND = {
+  set: K.SET,
+  sleep: K.SLEEP,
+  setshell: K.SETSHELL,
+  shell: K.SHELL,
+  if: K.IF,
+  elif: K.ELIF,
+  else: K.ELSE,
+  endif: K.ENDIF,
+  startpipeline: K.STARTPIPE,
+  syncpipeline: K.SYNCPIPE,
+  endpipeline: K.ENDPIPE
+}
+const SHELL_COMMAND_SIZE = 256
+
+/** C's atoi(). */
+function atoi (s) {
+  const m = /^[ \t\n\v\f\r]*([+-]?[0-9]+)/.exec(s)
+  return m ? Number(m[1]) | 0 : 0
+}
+
+/** Default shell runner: /bin/sh -c, stdout captured for \setshell, inherited for \shell. */
+export function runShell (command, capture) {
+  return new Promise((resolve) => {
+    const child = spawn('/bin/sh', ['-c', command], { stdio: ['ignore', capture ? 'pipe' : 'inherit', 'inherit'] })
+    let out = ''
+    if (capture) child.stdout.on('data', (d) => { out += d })
+    child.on('error', () => resolve({ code: -1, stdout: out }))
+    child.on('close', (code) => resolve({ code: code ?? -1, stdout: out }))
+  })
+}
+
+/**
+ * Link a compiled script: resolve variable slots, compile expressions, build jump tables.
+ * @param {import('./compile.js').CompiledScript} compiled
+ * @param {number} scriptIndex pgbench's script number (0-based)
+ * @param {import('./variables.js').VarRegistry} registry
+ * @param {{ nextSqlId: number }} counter numbering of SQL commands across scripts
+ */
+export function linkScript (compiled, scriptIndex, registry, counter) {
+  const slotOf = (name) => registry.slotOf(name)
+  const commands = compiled.commands.map((c, index) => {
+    const lc = {
+      kind: c.type === 'sql' ? K.SQL : META_KIND[c.meta],
+      index,
+      line: c.line,
+      text: c.firstLine,
+      cmdName: c.type === 'sql' ? 'SQL' : c.argv[0],
+      expr: null,
+      slot: -1,
+      varName: null,
+      argv: c.type === 'sql' ? null : c.argv,
+      shellSlots: null,
+      sleepUs: 0,
+      sleepSlot: -1,
+      sleepUnit: 1000000,
+      nextBranch: -1,
+      endif: -1,
+      sqlId: -1,
+      gset: c.type === 'sql' ? (c.meta === 'gset' ? 1 : c.meta === 'aset' ? 2 : 0) : 0,
+      prefix: c.type === 'sql' ? (c.prefix ?? '') : '',
+      isCopy: c.type === 'sql' ? c.isCopy : false,
+      stmt: c.stmt ?? null,
+      lits: c.lits ?? null,
+      paramNames: c.type === 'sql' ? c.names : null,
+      paramSlots: null
+    }
+    if (c.type === 'sql') {
+      lc.sqlId = counter.nextSqlId++
+      lc.paramSlots = Int32Array.from(c.names.map(slotOf))
+    } else if (c.meta === 'set') {
+      lc.expr = compileExpr(c.expr, slotOf)
+      lc.varName = c.varName
+      lc.slot = validVariableName(c.varName) ? slotOf(c.varName) : -1
+    } else if (c.meta === 'if' || c.meta === 'elif') {
+      lc.expr = compileExpr(c.expr, slotOf)
+    } else if (c.meta === 'sleep') {
+      if (c.argv[1][0] === ':') {
+        lc.varName = c.argv[1].slice(1)
+        lc.sleepSlot = slotOf(lc.varName)
+      } else {
+        lc.sleepUs = atoi(c.argv[1])
+      }
+      if (c.argv.length > 2) {
+        const u = c.argv[2].toLowerCase()
+        lc.sleepUnit = u === 'ms' ? 1000 : u === 's' ? 1000000 : 1
+      }
+    } else if (c.meta === 'setshell' || c.meta === 'shell') {
+      const words = c.meta === 'setshell' ? c.argv.slice(2) : c.argv.slice(1)
+      lc.shellSlots = words.map(w => (w[0] === ':' && w[1] !== ':') ? slotOf(w.slice(1)) : -1)
+      if (c.meta === 'setshell') {
+        lc.varName = c.argv[1]
+        lc.slot = validVariableName(c.argv[1]) ? slotOf(c.argv[1]) : -1
+      }
+    }
+    return lc
+  })
+  // \if jump tables: each branch command points at the next branch of its block and its \endif
+  const stack = []
+  for (const c of commands) {
+    if (c.kind === K.IF) stack.push([c])
+    else if (c.kind === K.ELIF || c.kind === K.ELSE) {
+      const block = stack[stack.length - 1]
+      block[block.length - 1].nextBranch = c.index
+      block.push(c)
+    } else if (c.kind === K.ENDIF) {
+      const block = stack.pop()
+      block[block.length - 1].nextBranch = c.index
+      for (const b of block) b.endif = c.index
+    }
+  }
+  const n = commands.length
+  return {
+    name: compiled.name,
+    desc: compiled.desc,
+    weight: compiled.weight,
+    index: scriptIndex,
+    protocol: compiled.protocol,
+    commands,
+    stats: { count: new Float64Array(n), sumUs: new Float64Array(n), failures: new Float64Array(n), retries: new Float64Array(n) }
+  }
+}
+
+function abortCommand (st, script, c, message, detail) {
+  const msg = `client ${st.clientId} aborted in command ${c.index} (${c.cmdName}) of script ${script.index}; ${message}` +
+    (detail ? `: ${detail}` : '')
+  const err = new ClientAbortError(msg)
+  if (detail) err.detail = detail
+  return err
+}
+
+function evalFailed (st, script, c, e) {
+  if (!(e instanceof EvalError)) throw e
+  return abortCommand(st, script, c, 'evaluation of meta-command failed', e.message)
+}
+
+/**
+ * Run one transaction (one execution of the script) for a terminal.
+ * @param {ReturnType<typeof linkScript>} script
+ * @param {any} ctx the engine's transaction context; ctx.state is the ScriptTerminal
+ * @param {object} env workload-wide settings (protocol, timing, shell runner)
+ */
+export async function runScript (script, ctx, env) {
+  const st = ctx.state
+  st.random = ctx.random
+  st.scriptIndex = script.index
+  const cmds = script.commands
+  const n = cmds.length
+  const timing = env.reportPerCommand
+  const stats = script.stats
+  const conn = ctx.conn
+  let i = 0
+  while (i < n) {
+    const c = cmds[i]
+    st.commandIndex = i
+    const t0 = timing ? ctx.nowUs() : 0
+    let next = i + 1
+    switch (c.kind) {
+      case K.SQL:
+        if (st.pipe !== null) queueSql(st, script, c)
+        else await execSql(st, script, c, conn, env, i)
+        break
+      case K.SET: {
+        let v
+        try { v = c.expr(st) } catch (e) { throw evalFailed(st, script, c, e) }
+        if (c.slot < 0) throw abortCommand(st, script, c, 'assignment of meta-command failed', `set: invalid variable name: "${c.varName}"`)
+        st.vars.setValue(c.slot, st.t, v)
+        break
+      }
+      case K.IF: {
+        let v
+        try { v = c.expr(st) } catch (e) { throw evalFailed(st, script, c, e) }
+        if (!truth(st.t, v)) next = skipToBranch(st, script, c, cmds)
+        break
+      }
+      case K.ELIF: case K.ELSE:
+        // reached after running the previous branch: leave the block
+        next = c.endif + 1
+        break
+      case K.ENDIF:
+        break
+      case K.SLEEP: {
+        let us
+        if (c.sleepSlot >= 0) {
+          const s = st.vars.getString(c.sleepSlot)
+          if (s === undefined) throw abortCommand(st, script, c, 'execution of meta-command failed', `sleep: undefined variable "${c.varName}"`)
+          us = atoi(s)
+          if (us === 0 && !/^[0-9]/.test(s)) throw abortCommand(st, script, c, 'execution of meta-command failed', `sleep: invalid sleep time "${s}" for variable "${c.varName}"`)
+        } else us = c.sleepUs
+        us *= c.sleepUnit
+        if (us > 0) await ctx.sleepUs(us)
+        break
+      }
+      case K.SETSHELL: case K.SHELL:
+        await execShell(st, script, c, env)
+        break
+      case K.STARTPIPE:
+        if (script.protocol === 'simple') throw abortCommand(st, script, c, 'cannot use pipeline mode with the simple query protocol')
+        if (st.pipe !== null) throw abortCommand(st, script, c, 'already in pipeline mode')
+        st.pipe = [[]]
+        st.pipeCmds = [[]]
+        break
+      case K.SYNCPIPE:
+        if (st.pipe === null) throw abortCommand(st, script, c, 'not in pipeline mode')
+        st.pipe.push([])
+        st.pipeCmds.push([])
+        break
+      case K.ENDPIPE:
+        if (st.pipe === null) throw abortCommand(st, script, c, 'not in pipeline mode')
+        await endPipeline(st, script, c, conn, i)
+        break
+    }
+    if (timing) {
+      stats.count[i]++
+      stats.sumUs[i] += ctx.nowUs() - t0
+    }
+    i = next
+  }
+  if (st.pipe !== null) {
+    st.pipe = null
+    throw new ClientAbortError(`client ${st.clientId} aborted: end of script reached with pipeline open`)
+  }
+  if (conn && conn.transactionStatus !== 'I') {
+    throw new ClientAbortError(`client ${st.clientId} aborted: end of script reached without completing the last transaction`)
+  }
+}
+
+/** After a false \if or \elif: evaluate the following \elif conditions, or enter \else. */
+function skipToBranch (st, script, c, cmds) {
+  let j = c.nextBranch
+  for (;;) {
+    const b = cmds[j]
+    if (b.kind === K.ENDIF || b.kind === K.ELSE) return j + 1
+    st.commandIndex = j
+    let v
+    try { v = b.expr(st) } catch (e) { throw evalFailed(st, script, b, e) }
+    if (truth(st.t, v)) return j + 1
+    j = b.nextBranch
+  }
+}
+
+function sqlValues (st, c) {
+  const values = st.sqlValues[c.sqlId]
+  const slots = c.paramSlots
+  const vars = st.vars
+  for (let k = 0; k < slots.length; k++) values[k] = vars.getString(slots[k]) ?? null
+  return values
+}
+
+function simpleText (st, c) {
+  const lits = c.lits
+  const slots = c.paramSlots
+  const vars = st.vars
+  let s = lits[0]
+  for (let k = 0; k < slots.length; k++) {
+    const v = vars.getString(slots[k])
+    s += (v === undefined ? ':' + c.paramNames[k] : v) + lits[k + 1]
+  }
+  return s
+}
+
+async function execSql (st, script, c, conn, env, i) {
+  if (c.isCopy) throw new ClientAbortError('COPY is not supported in pgbench, aborting')
+  let res
+  try {
+    if (script.protocol === 'simple') res = await conn.simpleQuery(simpleText(st, c))
+    else res = await conn.execute(c.stmt, sqlValues(st, c))
+  } catch (err) {
+    throw sqlError(st, script, c, err, 0)
+  }
+  if (c.gset !== 0) {
+    const results = script.protocol === 'simple' ? conn.lastResults : [res]
+    storeResults(st, script, c, results)
+  }
+}
+
+/** Classify an SQL error: retryable and connection errors go to the engine; others abort. */
+function sqlError (st, script, c, err, query) {
+  const kind = classifySqlState(err?.code)
+  if (kind === 'retry') {
+    st.errCmds.push(script.index, c.index)
+    return err
+  }
+  if (kind === 'connection') return err
+  const e = new ClientAbortError(`client ${st.clientId} script ${script.index} aborted in command ${c.index} query ${query}: ${formatServerError(err)}`, { cause: err })
+  e.sqlstate = err?.code
+  return e
+}
+
+function storeResults (st, script, c, results) {
+  const isG = c.gset === 1
+  const first = isG ? results.length - 1 : 0
+  for (let q = first; q < results.length; q++) {
+    const r = results[q]
+    const rows = r.rows
+    if (isG && rows.length !== 1) {
+      throw new ClientAbortError(`client ${st.clientId} script ${script.index} command ${c.index} query ${q}: expected one row, got ${rows.length}`)
+    }
+    if (rows.length === 0) continue
+    const row = rows[rows.length - 1]
+    for (let f = 0; f < r.fields.length; f++) {
+      const name = c.prefix + r.fields[f]
+      const slot = st.vars.registry.find(name)
+      if (slot === undefined && !validVariableName(name)) {
+        const ctxName = isG ? 'gset' : 'aset'
+        const e = new ClientAbortError(`client ${st.clientId} script ${script.index} command ${c.index} query ${q}: error storing into variable ${name}`)
+        e.detail = `${ctxName}: invalid variable name: "${name}"`
+        throw e
+      }
+      if (slot !== undefined) st.vars.setString(slot, row[f] ?? '')
+    }
+  }
+}
+
+function queueSql (st, script, c) {
+  if (c.gset === 1) throw abortCommand(st, script, { ...c, cmdName: 'gset' }, '\\gset is not allowed in pipeline mode')
+  if (c.gset === 2) throw abortCommand(st, script, { ...c, cmdName: 'aset' }, '\\aset is not allowed in pipeline mode')
+  st.pipe[st.pipe.length - 1].push({ stmt: c.stmt, values: sqlValues(st, c).slice() })
+  st.pipeCmds[st.pipeCmds.length - 1].push(c)
+}
+
+async function endPipeline (st, script, c, conn, i) {
+  const batches = st.pipe
+  const cmdsOf = st.pipeCmds
+  st.pipe = null
+  st.pipeCmds = null
+  let results
+  try {
+    results = await conn.runPipeline(batches)
+  } catch (err) {
+    throw sqlError(st, script, c, err, 0)
+  }
+  for (let b = 0; b < results.length; b++) {
+    for (let k = 0; k < results[b].length; k++) {
+      const r = results[b][k]
+      if (r instanceof Error && r.code !== 'PIPELINE_ABORTED') {
+        const failing = cmdsOf[b][k] ?? c
+        const e = sqlError(st, script, failing, r, 0)
+        if (e instanceof ClientAbortError) {
+          throw new ClientAbortError(`client ${st.clientId} script ${script.index} aborted in command ${c.index} query 0: ${formatServerError(r)}`, { cause: r })
+        }
+        throw e
+      }
+    }
+  }
+}
+
+async function execShell (st, script, c, env) {
+  const words = c.kind === K.SETSHELL ? c.argv.slice(2) : c.argv.slice(1)
+  const argv0 = words[0]
+  const fail = (detail) => abortCommand(st, script, c, 'execution of meta-command failed', detail)
+  let command = ''
+  for (let k = 0; k < words.length; k++) {
+    const w = words[k]
+    let arg
+    if (w[0] !== ':') arg = w
+    else if (w[1] === ':') arg = w.slice(1)
+    else {
+      arg = st.vars.getString(c.shellSlots[k])
+      if (arg === undefined) throw fail(`${argv0}: undefined variable "${w}"`)
+    }
+    if (Buffer.byteLength(command) + Buffer.byteLength(arg) + (k > 0 ? 1 : 0) >= SHELL_COMMAND_SIZE - 1) {
+      throw fail(`${argv0}: shell command is too long`)
+    }
+    command += (k > 0 ? ' ' : '') + arg
+  }
+  if (c.kind === K.SHELL) {
+    const r = await env.runShell(command, false)
+    if (r.code !== 0) throw fail(`${argv0}: could not launch shell command`)
+    return
+  }
+  const r = await env.runShell(command, true)
+  const nl = r.stdout.indexOf('\n')
+  let res = nl < 0 ? r.stdout : r.stdout.slice(0, nl + 1)
+  if (res.length > 63) res = res.slice(0, 63)
+  if (res.length === 0) throw fail(`${argv0}: could not read result of shell command`)
+  const m = /^[ \t\n\v\f\r]*[+-]?[0-9]+/.exec(res)
+  const rest = m ? res.slice(m[0].length) : res
+  if (!m || !/^[ \t\n\v\f\r]*$/.test(rest)) throw fail(`${argv0}: shell command must return an integer (not "${res}")`)
+  if (c.slot < 0) throw fail(`setshell: invalid variable name: "${c.varName}"`)
+  st.vars.setInt(c.slot, Number(m[0].trim()) | 0)
+}

@@ -1,0 +1,199 @@
+// scriptWorkload(): compiled pgbench scripts as one Workload (docs/architecture.md): one
+// transaction type per script, pgbench's weighted choice, variables, per-command statistics.
+
+import { PgloadError } from '../errors.js'
+import { deriveSeeds, seedAsInt64 } from '../random/seeding.js'
+import { linkScript, runScript, runShell } from './interpreter.js'
+import { VarRegistry, VarStore } from './variables.js'
+import { normInt, validVariableName } from './values.js'
+
+/** Workload options and their defaults. */
+export const SCRIPT_DEFAULTS = Object.freeze({
+  scale: 1, // :scale for custom scripts (-s); built-in scripts read it from pgbench_branches
+  clients: 1, // number of terminals: needed to derive pgbench's per-client generators
+  randomSeed: undefined, // bigint; undefined = time-based, as pgbench
+  reportPerCommand: false, // -r: per-command latencies
+  noVacuum: false // -n: skip pgbench's vacuum of branches/tellers and truncate of history
+})
+
+/**
+ * Parse `-D name=value` as pgbench (split at the first `=`; name and value non-empty; valid name).
+ * @param {string} spec
+ * @returns {[string, string]}
+ */
+export function parseDefine (spec) {
+  const eq = spec.indexOf('=')
+  if (eq <= 0 || eq === spec.length - 1) throw new PgloadError(`invalid variable definition: "${spec}"`, { code: 'BAD_DEFINE' })
+  const name = spec.slice(0, eq)
+  if (!validVariableName(name)) throw new PgloadError(`option: invalid variable name: "${name}"`, { code: 'BAD_DEFINE' })
+  return [name, spec.slice(eq + 1)]
+}
+
+/** One terminal's script state (ctx.state): variables and the evaluation registers. */
+export class ScriptTerminal {
+  constructor (registry, clientId, sqlCount, paramCounts, debugWrite) {
+    this.clientId = clientId
+    this.vars = new VarStore(registry)
+    // evaluation state read by the compiled expressions
+    this.t = 0
+    this.random = null
+    this.scriptIndex = 0
+    this.commandIndex = 0
+    this.debugWrite = debugWrite
+    this.conv = { v: null }
+    // one reusable bind-values array per SQL command
+    this.sqlValues = new Array(sqlCount)
+    for (let i = 0; i < sqlCount; i++) this.sqlValues[i] = new Array(paramCounts[i]).fill(null)
+    this.pipe = null
+    this.pipeCmds = null
+    /** (scriptIndex, commandIndex) pairs of retryable errors in the current transaction */
+    this.errCmds = []
+    this.txnCount = 0
+  }
+}
+
+/**
+ * Build the Workload of a set of compiled scripts.
+ * @param {import('./compile.js').CompiledScript[]} compiled
+ * @param {object} [options] see SCRIPT_DEFAULTS; also `variables` (-D, object or [name, value] pairs),
+ *   `scaleGiven`, `seeds` (from deriveSeeds), `debugWrite`, `runShell`, `log`, `logWriter`
+ *   (a PgbenchLogWriter), `usesBuiltin`
+ */
+export function scriptWorkload (compiled, options = {}) {
+  if (compiled.length === 0) throw new PgloadError('no script to run', { code: 'NO_SCRIPT' })
+  if (compiled.length > 128) throw new PgloadError('at most 128 SQL scripts are allowed', { code: 'TOO_MANY_SCRIPTS' })
+  const totalWeight = compiled.reduce((s, c) => s + c.weight, 0)
+  if (totalWeight === 0) throw new PgloadError('total script weight must not be zero', { code: 'BAD_WEIGHT' })
+  const opts = { ...SCRIPT_DEFAULTS, ...options }
+  const protocol = compiled[0].protocol
+  const defines = new Map(opts.variables instanceof Map
+    ? opts.variables
+    : Array.isArray(opts.variables) ? opts.variables : Object.entries(opts.variables ?? {}))
+
+  const registry = new VarRegistry()
+  for (const name of ['client_id', 'scale', 'random_seed', 'default_seed', ...defines.keys()]) registry.slotOf(name)
+  const counter = { nextSqlId: 0 }
+  const linked = compiled.map((c, i) => linkScript(c, i, registry, counter))
+  const paramCounts = []
+  for (const s of linked) for (const c of s.commands) if (c.sqlId >= 0) paramCounts[c.sqlId] = c.paramSlots.length
+
+  const randomSeed = opts.randomSeed ?? (process.hrtime.bigint() / 1000n)
+  const seeds = opts.seeds ?? deriveSeeds(randomSeed, opts.clients, { drawDefaultSeed: !defines.has('default_seed') })
+  const env = {
+    reportPerCommand: !!opts.reportPerCommand,
+    runShell: opts.runShell ?? runShell
+  }
+  const debugWrite = opts.debugWrite ?? ((line) => process.stderr.write(line))
+  const slot = (name) => registry.find(name)
+  const states = []
+  let scale = opts.scale
+  const typeIndex = new Map()
+  const usedNames = new Set()
+  const transactions = linked.map((s, i) => {
+    let name = s.name
+    for (let k = 2; usedNames.has(name); k++) name = `${s.name}#${k}`
+    usedNames.add(name)
+    typeIndex.set(name, i)
+    return { name, weight: s.weight, run: (ctx) => runScript(s, ctx, env) }
+  })
+  const chooser = seeds.choose
+  const logWriter = opts.logWriter ?? null
+
+  const setAutomatic = (st) => {
+    if (!defines.has('scale')) st.vars.setInt(slot('scale'), scale)
+  }
+
+  return {
+    name: 'script',
+    protocol,
+    seeds,
+    randomSeed,
+    transactions,
+    statements: compiled.flatMap(c => c.statements),
+
+    /** pgbench's chooseScript(): one draw from the shared generator unless there is one script. */
+    choose () {
+      if (linked.length === 1) return 0
+      let w = chooser.int(0, totalWeight - 1)
+      let i = 0
+      do { w -= linked[i++].weight } while (w >= 0)
+      return i - 1
+    },
+
+    createTerminalState (terminalId) {
+      const st = new ScriptTerminal(registry, terminalId, counter.nextSqlId, paramCounts, debugWrite)
+      for (const [name, value] of defines) st.vars.setString(slot(name), value)
+      if (!defines.has('client_id')) st.vars.setInt(slot('client_id'), terminalId)
+      setAutomatic(st)
+      if (!defines.has('random_seed')) st.vars.setInt(slot('random_seed'), normInt(seedAsInt64(randomSeed)))
+      if (!defines.has('default_seed') && seeds.defaultSeed !== undefined) st.vars.setInt(slot('default_seed'), normInt(seeds.defaultSeed))
+      states.push(st)
+      return st
+    },
+
+    /** Before the run: scale from pgbench_branches for built-in scripts, and pgbench's vacuum. */
+    async prepare (db) {
+      if (opts.usesBuiltin) {
+        let r
+        try {
+          r = await db.simpleQuery('select count(*) from pgbench_branches')
+        } catch (err) {
+          throw new PgloadError(`could not count number of branches: ${err.message}`, {
+            code: 'NO_TABLES',
+            hint: err.code === '42P01' ? 'Perhaps you need to do initialization ("pgload init tpcb").' : undefined,
+            cause: err
+          })
+        }
+        scale = Number(r.rows[0][0])
+        if (opts.scaleGiven) opts.log?.warn?.(`scale option ignored, using count from pgbench_branches table (${scale})`)
+        for (const st of states) setAutomatic(st)
+      }
+      if (!opts.noVacuum) {
+        for (const sql of ['vacuum pgbench_branches', 'vacuum pgbench_tellers', 'truncate pgbench_history']) {
+          try { await db.simpleQuery(sql) } catch (err) {
+            opts.log?.warn?.(`${err.message} (ignoring this error and continuing anyway)`)
+          }
+        }
+      }
+    },
+
+    /** Per transaction: attribute failures and retries to commands, feed the pgbench log. */
+    onTransactionEnd (ctx, info) {
+      const st = ctx.state
+      st.txnCount++
+      const errs = st.errCmds
+      if (errs.length > 0) {
+        const failedLast = info.status === 'failed'
+        for (let k = 0; k < errs.length; k += 2) {
+          const stats = linked[errs[k]].stats
+          if (failedLast && k === errs.length - 2) stats.failures[errs[k + 1]]++
+          else stats.retries[errs[k + 1]]++
+        }
+        errs.length = 0
+      }
+      if (logWriter !== null) logWriter.transaction(st.clientId, st.txnCount, typeIndex.get(info.type) ?? 0, info)
+    },
+
+    /** Per-command statistics for the results document. */
+    async afterRun () {
+      logWriter?.close?.()
+      const script = {}
+      for (const t of transactions) {
+        const s = linked[typeIndex.get(t.name)]
+        script[t.name] = {
+          desc: s.desc,
+          weight: s.weight,
+          commands: s.commands.map((c, i) => ({
+            line: c.line,
+            text: c.text,
+            count: s.stats.count[i],
+            latencyMs: s.stats.count[i] > 0 ? s.stats.sumUs[i] / s.stats.count[i] / 1000 : 0,
+            failures: s.stats.failures[i],
+            retries: s.stats.retries[i]
+          }))
+        }
+      }
+      return { script }
+    }
+  }
+}
