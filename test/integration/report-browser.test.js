@@ -1,0 +1,63 @@
+// Opens the HTML report in a real headless Chromium from file:// and checks every chart renders
+// with no console errors and no request other than the file itself. Needs /usr/bin/chromium.
+
+import { test } from 'node:test'
+import assert from 'node:assert/strict'
+import { readFileSync, mkdtempSync, existsSync, statSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join, basename } from 'node:path'
+import { pathToFileURL } from 'node:url'
+import { writeHtmlReport } from '../../lib/report/render-report.js'
+
+const CHROMIUM = process.env.PGLOAD_CHROMIUM ?? '/usr/bin/chromium'
+const fixture = (name) => JSON.parse(readFileSync(new URL(`../fixtures/results/${name}`, import.meta.url), 'utf8'))
+const skip = existsSync(CHROMIUM) ? false : `no Chromium at ${CHROMIUM} (apt-get install chromium)`
+// Screenshots stay for a look after the run; the directory is printed as a diagnostic.
+const shots = mkdtempSync(join(tmpdir(), 'pgload-report-shots-'))
+
+let browser
+test.before(async () => {
+  if (skip) return
+  const { chromium } = await import('playwright-core')
+  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-dev-shm-usage'] })
+})
+test.after(async () => { await browser?.close() })
+
+for (const set of [['tpcb-a.json'], ['tpcc.json'], ['tpcb-a.json', 'tpcb-b.json']]) {
+  test(`HTML report of ${set.join(' + ')} renders every chart in Chromium`, { skip, timeout: 60_000 }, async (t) => {
+    const name = set.map((f) => basename(f, '.json')).join('+')
+    const file = await writeHtmlReport(set.map(fixture), join(shots, `${name}.html`), { names: set.map((f) => basename(f, '.json')) })
+    const page = await browser.newPage({ viewport: { width: 1200, height: 900 } })
+    const problems = []
+    const requests = []
+    page.on('console', (m) => { if (m.type() === 'error' || m.type() === 'warning') problems.push(`${m.type()}: ${m.text()}`) })
+    page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`))
+    page.on('request', (r) => requests.push(r.url()))
+    const t0 = performance.now()
+    await page.goto(pathToFileURL(file).href)
+    await page.waitForFunction(() => window.pgloadReport?.done === true, null, { timeout: 30_000 })
+    const ms = Math.round(performance.now() - t0)
+    const status = await page.evaluate(() => ({
+      ...window.pgloadReport,
+      charts: [...document.querySelectorAll('.chart')].map((el) => ({
+        id: el.id,
+        marks: el.querySelectorAll('svg .role-mark').length,
+        width: el.querySelector('svg')?.getBoundingClientRect().width ?? 0
+      }))
+    }))
+    const shot = join(shots, `${name}.png`)
+    await page.screenshot({ path: shot, fullPage: true })
+    await page.close()
+    t.diagnostic(`${status.rendered}/${status.total} charts in ${ms} ms; ${(statSync(file).size / 1024).toFixed(0)} KiB HTML; screenshot ${shot}`)
+    assert.deepEqual(status.errors, [])
+    assert.equal(status.rendered, status.total)
+    assert.equal(status.charts.length, status.total)
+    for (const c of status.charts) {
+      assert.ok(c.marks > 0, `${c.id} has no marks`)
+      assert.ok(c.width > 300, `${c.id} is ${c.width}px wide`)
+    }
+    assert.deepEqual(problems, [])
+    assert.deepEqual(requests, [pathToFileURL(file).href], 'no request besides the file itself')
+    assert.ok(statSync(shot).size > 50_000, 'screenshot has content')
+  })
+}

@@ -1,0 +1,112 @@
+import { test } from 'node:test'
+import assert from 'node:assert/strict'
+import { readFileSync, mkdtempSync, rmSync, existsSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { renderReport, writeHtmlReport } from '../../../lib/report/render-report.js'
+import { validateResults, readResultsFile } from '../../../lib/report/input.js'
+import { escapeHtml, jsonForScript } from '../../../lib/report/escape.js'
+import { inlineScriptText } from '../../../lib/report/assets.js'
+import * as reportCommand from '../../../lib/cli/report.js'
+import { PgloadError } from '../../../lib/errors.js'
+
+const FIXTURES = new URL('../../fixtures/results/', import.meta.url)
+const fixture = (name) => JSON.parse(readFileSync(new URL(name, FIXTURES), 'utf8'))
+const out = mkdtempSync(join(tmpdir(), 'pgload-html-'))
+test.after(() => rmSync(out, { recursive: true, force: true }))
+
+const EVIL = '</script><script>alert(1)</script><!-- http://evil.example/x'
+
+async function html (docs, name) {
+  const file = await writeHtmlReport(docs, join(out, name))
+  return readFileSync(file, 'utf8')
+}
+
+const specsOf = (text) => JSON.parse(text.match(/<script type="application\/json" id="pgload-specs">([\s\S]*?)<\/script>/)[1])
+
+test('the HTML report is one self-contained file with no URLs', async () => {
+  const text = await html([fixture('tpcb-a.json'), fixture('tpcb-b.json')], 'two.html')
+  assert.ok(!/https?:\/\//i.test(text), 'no http(s) URL anywhere in the file')
+  assert.ok(!text.includes('sourceMappingURL'), 'no source map reference')
+  const markup = text.replace(/(<script\b[^>]*>)[\s\S]*?<\/script>/g, '$1</script>')
+  assert.ok(!/<(link|img|iframe)\b|\ssrc=/i.test(markup), 'no external resources in the markup')
+  const scripts = text.match(/<script\b/g).length
+  assert.equal(text.match(/<\/script>/g).length, scripts, 'every script closes exactly once')
+  for (const lib of ['vega@', 'vega-lite@', 'vega-embed@']) assert.ok(text.includes(`data-lib="${lib}`), lib)
+  const specs = specsOf(text)
+  assert.equal(specs.length, 11)
+  assert.equal(text.match(/<div class="chart" id="chart-\d+"/g).length, 11)
+  for (const s of specs) {
+    assert.equal(s.$schema, undefined)
+    assert.ok(Object.keys(s.datasets).length > 0)
+  }
+  assert.ok(text.length > 800_000 && text.length < 2_000_000, `size ${text.length}`)
+})
+
+test('the header summarises each run and says which charts were left out', async () => {
+  const text = await html([fixture('tpcc.json')], 'tpcc.html')
+  assert.ok(text.includes('<title>pgload report: tpcc</title>'), 'title')
+  for (const s of ['PostgreSQL 18.4', 'shared_buffers', 'new-order', 'stock-level', 'tpmC', 'efficiency', 'Server deltas', 'walBytes', 'xactCommit']) assert.ok(text.includes(s), s)
+  assert.ok(!text.includes('Charts not drawn'), 'nothing skipped for TPC-C')
+  const tpcb = fixture('tpcb-a.json')
+  delete tpcb.serverStats
+  const t2 = await html([tpcb], 'no-stats.html')
+  for (const s of ['Charts not drawn', 'Server activity: no server statistics series', 'TPC-C: not a TPC-C run', 'No server statistics in these results']) assert.ok(t2.includes(s), s)
+  assert.equal(specsOf(t2).length, 4)
+})
+
+test('user-provided strings are escaped everywhere', async () => {
+  const doc = fixture('tpcb-a.json')
+  doc.run.command = `pgload run ${EVIL}`
+  doc.run.options.note = EVIL
+  doc.run.transactionTypes = [EVIL, 'select-only']
+  doc.transactions = { [EVIL]: doc.transactions['tpcb-like'], 'select-only': doc.transactions['select-only'] }
+  doc.intervals = doc.intervals.map((iv) => ({ ...iv, count: { [EVIL]: iv.count['tpcb-like'] } }))
+  doc.server.target = 'postgres://u:secret@127.0.0.1/db'
+  const text = await html([doc], 'evil.html')
+  assert.ok(!text.includes('<script>alert'), 'no injected script element')
+  assert.ok(!/https?:\/\//.test(text), 'no URL')
+  assert.ok(!text.includes('secret'), 'password redacted')
+  assert.ok(text.includes('&lt;&#47;script&gt;&lt;script&gt;alert(1)'), 'escaped in the header')
+  assert.ok(text.includes('&lt;pgload &amp; &quot;friends&quot;&gt;'), 'setting values escaped')
+  const specs = specsOf(text)
+  assert.ok(specs[0].datasets.throughput.some((r) => r.type === EVIL), 'the JSON still round-trips')
+})
+
+test('escaping helpers', () => {
+  assert.equal(escapeHtml('<a href="x">&\'/'), '&lt;a href=&quot;x&quot;&gt;&amp;&#39;&#47;')
+  assert.equal(escapeHtml(null), '')
+  const json = jsonForScript({ s: '</script><!-- https://x \u2028' })
+  assert.doesNotMatch(json, /<|https:\/\/|\u2028/)
+  assert.deepEqual(JSON.parse(json), { s: '</script><!-- https://x \u2028' })
+  const js = inlineScriptText('a="http://w3.org/2000/svg";b="</script>";c=1<!--x\n//# sourceMappingURL=a.js.map\n')
+  assert.doesNotMatch(js, /https?:\/\/|<\/script|<!--|sourceMappingURL/)
+  // eslint-disable-next-line no-new-func
+  assert.equal(new Function(js.replace('c=1<\\!--x', 'c=1') + ';return a')(), 'http://w3.org/2000/svg')
+})
+
+test('results documents are checked before rendering', async () => {
+  assert.throws(() => validateResults({ schemaVersion: 2, run: { workload: 'x' }, transactions: {} }, 'r.json'), (e) => e instanceof PgloadError && /r\.json.*schemaVersion/.test(e.message))
+  assert.throws(() => validateResults([], 'r.json'), PgloadError)
+  assert.throws(() => validateResults({ schemaVersion: 1, run: { workload: 'x' }, transactions: { a: { histogram: 5 } } }), /histogram/)
+  await assert.rejects(readResultsFile(join(out, 'missing.json')), (e) => e instanceof PgloadError && /cannot read results file/.test(e.message))
+  await assert.rejects(renderReport([], {}), PgloadError)
+  await assert.rejects(renderReport([fixture('tpcc.json')], { formats: 'html,pdf', outDir: out }), (e) => e instanceof PgloadError && /--format/.test(e.message) && /pdf/.test(e.message))
+})
+
+test('report command: handler writes the requested formats into --out', async () => {
+  assert.equal(reportCommand.command, 'report <results..>')
+  const dir = join(out, 'cli')
+  const lines = []
+  const log = console.log
+  console.log = (s) => lines.push(s)
+  try {
+    await reportCommand.handler({ results: [new URL('tpcc.json', FIXTURES).pathname], format: 'svg,html', out: dir })
+  } finally {
+    console.log = log
+  }
+  assert.equal(lines.length, 7)
+  assert.ok(lines.every((f) => existsSync(f) && f.startsWith(dir)))
+  assert.ok(lines.includes(join(dir, 'tpcc.svg')) && lines.includes(join(dir, 'report.html')))
+  await assert.rejects(reportCommand.handler({ results: [join(out, 'nope.json')] }), PgloadError)
+})
