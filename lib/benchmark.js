@@ -62,7 +62,7 @@ export async function runBenchmark (options, { log = silentLogger, env = process
     const conn = session.conn
     const serverVersion = await readServerVersion(conn)
     onPhase('connected', { target: target.display, embedded: session.embedded, serverVersion })
-    const seeds = deriveSeeds(seed, options.clients)
+    const seeds = deriveSeeds(seed, options.clients, { drawDefaultSeed: !Object.hasOwn(options.workloadOptions?.define ?? {}, 'default_seed') })
     const wctx = { conn, target, log, openConnection: (o) => openConnection(target, o) }
     const workloadOptions = {
       ...options.workloadOptions,
@@ -71,6 +71,7 @@ export async function runBenchmark (options, { log = silentLogger, env = process
       clients: options.clients,
       randomSeed: seed,
       defaultSeed: seeds.defaultSeed,
+      seeds,
       serverVersionNum: serverVersion.num
     }
     let workload

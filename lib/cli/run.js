@@ -78,14 +78,12 @@ export const runCommand = {
   async handler (argv) {
     const log = createLogger(argv)
     if (argv.builtin?.includes('list') || argv.showScript !== undefined) {
-      const { BUILTIN_SCRIPTS, findBuiltin } = await import('../script/index.js')
+      const { listBuiltins, findBuiltin } = await import('../script/index.js')
       if (argv.showScript !== undefined) {
         const b = findBuiltin(argv.showScript)
-        process.stderr.write(`-- ${b.name}: ${b.description}\n${b.text}\n`)
+        process.stderr.write(`-- ${b.name}: ${b.desc}\n${b.script}\n`)
       } else {
-        process.stderr.write('Available builtin scripts:\n')
-        for (const [name, b] of Object.entries(BUILTIN_SCRIPTS)) process.stderr.write(`  ${name.padStart(13)}: ${b.description}\n`)
-        process.stderr.write('\n')
+        process.stderr.write(listBuiltins())
       }
       return
     }
