@@ -1,7 +1,7 @@
 // The PostgreSQL every integration test uses: PGLOAD_TEST_URL when set, otherwise one embedded
 // PostgreSQL 18 per test process in a fresh temp dir, stopped and removed when the process exits.
 
-import { mkdtempSync, rmSync, chmodSync } from 'node:fs'
+import { mkdtempSync, rmSync, chmodSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { resolveTarget } from '../../lib/server/target.js'
@@ -11,6 +11,7 @@ import {
   initCluster, startCluster, stopClusterSync
 } from '../../lib/server/cluster.js'
 
+const PREFIX = 'pgload-test-'
 let pending = null
 
 /**
@@ -28,8 +29,10 @@ async function start () {
 
   const ids = await serverUser()
   const bin = await binaries()
-  const base = mkdtempSync(join(tmpdir(), 'pgload-test-'))
+  sweepOrphans(bin, ids)
+  const base = mkdtempSync(join(tmpdir(), PREFIX))
   chmodSync(base, 0o700)
+  writeFileSync(join(base, 'owner'), String(process.pid))
   await giveToServerUser(base, ids)
   const dataDir = join(base, 'data')
   let started = false
@@ -58,4 +61,31 @@ async function start () {
   started = true
   const testUrl = `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/postgres`
   return { target: targetFor(port, password), url: testUrl, embedded: true }
+}
+
+// Servers of test processes that died without cleaning up (SIGKILL): stop them, remove their dirs.
+function sweepOrphans (bin, ids) {
+  for (const name of readdirSync(tmpdir())) {
+    if (!name.startsWith(PREFIX)) continue
+    const dir = join(tmpdir(), name)
+    let owner
+    try {
+      owner = Number(readFileSync(join(dir, 'owner'), 'utf8'))
+    } catch {
+      continue // being created, or not ours
+    }
+    if (alive(owner)) continue
+    stopClusterSync({ pgCtl: bin.pg_ctl, dataDir: join(dir, 'data'), ids })
+    rmSync(dir, { recursive: true, force: true })
+  }
+}
+
+function alive (pid) {
+  if (!Number.isInteger(pid) || pid <= 0) return false
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (err) {
+    return err.code === 'EPERM'
+  }
 }
