@@ -43,7 +43,12 @@ export async function initCommand ({ workload, url, env = process.env, options =
   if (!workloadNames.includes(workload)) {
     throw new PgloadError(`unknown workload ${JSON.stringify(workload)}: valid workloads are ${workloadNames.join(', ')}`)
   }
-  const mod = await loadWorkload(workload)
+  let mod
+  try {
+    mod = await loadWorkload(workload)
+  } catch (err) {
+    throw new PgloadError(`cannot load workload ${workload}: ${err.message}`, { code: 'WORKLOAD_LOAD', cause: err })
+  }
   if (typeof mod?.init !== 'function') throw new PgloadError(`workload ${workload} has no init step`)
 
   const say = (msg) => stderr.write(msg + '\n')
