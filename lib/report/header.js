@@ -45,6 +45,19 @@ function dl (pairs) {
     .map(([k, v]) => `<dt>${h(k)}</dt><dd>${h(v)}</dd>`).join('') + '</dl>'
 }
 
+const UNIT_BYTES = { B: 1, kB: 1024, MB: 1024 ** 2, GB: 1024 ** 3, TB: 1024 ** 4 }
+
+/** A pg_settings value with its unit; memory in pages or kB also as bytes ("16384 8kB = 128 MB"). */
+function settingValue (value, unit) {
+  if (!unit) return String(value)
+  const m = /^(\d*)(B|kB|MB|GB|TB)$/.exec(unit)
+  const n = Number(value)
+  if (!m || value === '' || !Number.isFinite(n) || n < 0) return `${value} ${unit}`
+  const size = bytes(n * Number(m[1] || 1) * UNIT_BYTES[m[2]])
+  if (m[1]) return `${size} (${value} × ${unit})`
+  return m[2] === 'B' ? size : `${size} (${value} ${unit})`
+}
+
 /**
  * Non-default settings as [name, value, source] rows, from either a `nonDefault` list of
  * pg_settings rows or a map of name -> value | { setting, unit, source }.
@@ -58,10 +71,7 @@ export function settingRows (settings) {
     : Object.entries(settings.settings ?? settings)
       .filter(([, v]) => v !== null && (typeof v !== 'object' || 'setting' in v || 'value' in v))
       .map(([name, v]) => (typeof v === 'object' ? { name, ...v } : { name, setting: v }))
-  const rows = list.filter((s) => s && typeof s.name === 'string').map((s) => {
-    const value = s.setting ?? s.value ?? ''
-    return [s.name, s.unit ? `${value} ${s.unit}` : String(value), s.source ?? '']
-  })
+  const rows = list.filter((s) => s && typeof s.name === 'string').map((s) => [s.name, settingValue(s.setting ?? s.value ?? '', s.unit), s.source ?? ''])
   const rank = (n) => { const i = KEY_SETTINGS.indexOf(n); return i === -1 ? KEY_SETTINGS.length : i }
   return rows.sort((a, b) => rank(a[0]) - rank(b[0]) || a[0].localeCompare(b[0]))
 }

@@ -31,7 +31,7 @@ export function buildHtml (runs, built, opts = {}) {
     ? `pgload report: ${runs.length} runs compared`
     : `pgload report: ${first.run.workload}`
   const subtitle = runs.map(({ doc, label }) =>
-    [label, doc.run.workload, doc.run.startTime, doc.server?.version ? `PostgreSQL ${doc.server.version}` : ''].filter(Boolean).join(' · ')
+    [several ? label : '', doc.run.workload, doc.run.startTime, doc.server?.version ? `PostgreSQL ${doc.server.version}` : ''].filter(Boolean).join(' · ')
   ).join(' | ')
   const skipped = built.skipped.length
     ? `<div class="skipped"><strong>Charts not drawn:</strong><ul>${built.skipped.map((s) =>
