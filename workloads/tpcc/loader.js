@@ -77,7 +77,7 @@ export async function loadTpcc (ctx, rawOpts) {
     if (!opts.force) {
       throw new PgloadError(`TPC-C tables already exist (${existing.join(', ')}): use --force to drop and reload them`, { code: 'TABLES_EXIST' })
     }
-    log?.info({ tables: existing }, 'dropping existing TPC-C tables')
+    log?.info?.({ tables: existing }, `--force: dropping ${existing.join(', ')}`)
     await conn.query(`DROP TABLE IF EXISTS ${[...TPCC_TABLES, META_TABLE].join(', ')}`)
   }
   await conn.query(sqlFile('schema.sql'))
@@ -118,7 +118,7 @@ export async function loadTpcc (ctx, rawOpts) {
       progress.end()
       const seconds = (performance.now() - ts) / 1000
       steps.push({ name: phase.name, seconds, rows: rows - before })
-      log?.info({ step: phase.name, seconds, rows: rows - before, total }, 'loaded')
+      log?.debug?.({ step: phase.name, seconds, rows: rows - before, total }, 'tpcc load step done')
     }
 
     await timed(steps, 'primary keys, indexes', () =>

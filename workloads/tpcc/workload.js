@@ -4,7 +4,7 @@
 import { PgloadError } from '../../lib/errors.js'
 import { Prng } from '../../lib/random/prng.js'
 import { DEFAULTS, TYPES } from './defaults.js'
-import { Deck, weightedDraw } from './deck.js'
+import { Deck, STANDARD_DECK, weightedDraw } from './deck.js'
 import { parseMix } from './mix.js'
 import { pacing } from './pacing.js'
 import { checkServerVersion, readMeta } from './meta.js'
@@ -146,7 +146,7 @@ export function tpccResults ({ runInfo, warehouses, paced, waitScale, mix, stand
     perType[t] = {
       count: x.count,
       mixPct: total > 0 ? round2(100 * x.count / total) : 0,
-      targetMixPct: mix[t],
+      targetMixPct: standardMix ? round2(100 * DEFAULTS.deck[t] / STANDARD_DECK.length) : mix[t],
       rollbacks: x.rollbacks ?? 0,
       p90Ms,
       limitS,
