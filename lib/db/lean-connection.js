@@ -2,7 +2,8 @@
 // opens and authenticates the socket (and runs COPY), then this module writes and parses messages.
 
 import pg from 'pg'
-import { parse } from 'pg-protocol'
+import { Socket } from 'node:net'
+import { Parser } from 'pg-protocol/dist/parser.js'
 import copyStreams from 'pg-copy-streams'
 import { inlineParameters } from './connection.js'
 import { MessageWriter, bindPrefix } from './message-writer.js'
@@ -30,42 +31,99 @@ let pendingResolve = null
 let pendingReject = null
 function capture (resolve, reject) { pendingResolve = resolve; pendingReject = reject }
 
+const READ_BYTES = 64 * 1024 // socket read buffer (reused while the parser does not keep it)
+const MAX_CACHED_VIEW = 4096 // cache views of the read buffer for reads up to this many bytes
+
 /** A PostgreSQL connection speaking the protocol itself on a socket opened by node-postgres. */
 export class LeanConnection {
-  /**
-   * @param {import('pg').Client} client a connected, idle client
-   * @param {Protocol} protocol
-   */
-  constructor (client, protocol) {
-    this.client = client
+  /** @param {Protocol} protocol */
+  constructor (protocol) {
     this.protocol = protocol
+    /** @type {import('pg').Client} */
+    this.client = null
     /** @type {Result[]} all results of the last simpleQuery */
     this.lastResults = []
     this.closed = false
-    this._con = client.connection
-    this._socket = this._con.stream
+    this._con = null
+    this._socket = null
     this._writer = new MessageWriter()
     this._reader = new ResponseReader(this)
+    this._parser = new Parser()
     /** @type {(StatementEntry|undefined)[]} by statement id */
     this._entries = []
-    this._pgMode = false // true while node-postgres drives the socket (COPY)
+    this._pgMode = true // node-postgres drives the socket: start-up, authentication, COPY
     /** @type {Function[]} requests made while node-postgres drives the socket */
     this._waiting = []
     /** @type {any} the copy stream to hand to node-postgres once our requests are answered */
     this._copyPending = null
-    this._txStatus = client._txStatus ?? 'I'
-
-    // The seam: pg-protocol's parse() put one 'data' listener on the socket, feeding pg's
-    // Connection events. Replace it by ours; messages go to pg only while it runs a COPY.
-    for (const l of this._socket.listeners('data')) this._socket.removeListener('data', l)
-    const reader = this._reader
-    parse(this._socket, (msg) => {
+    this._txStatus = 'I'
+    this._readBuf = null
+    /** @type {(Buffer|undefined)[]} views of _readBuf by length */
+    this._readViews = []
+    this._route = (msg) => {
       if (this._pgMode) this._toPg(msg)
-      else reader.onMessage(msg)
+      else this._reader.onMessage(msg)
+    }
+  }
+
+  /**
+   * A plain TCP/Unix socket that reads into our buffer and calls us back (net's `onread`),
+   * skipping the Readable stream. node-postgres gets its messages through _toPg meanwhile.
+   * @returns {import('node:net').Socket}
+   */
+  _createSocket () {
+    this._readBuf = Buffer.allocUnsafe(READ_BYTES)
+    return new Socket({
+      onread: {
+        buffer: () => this._readBuf,
+        callback: (nread, buf) => { this._onRead(nread, buf) }
+      }
     })
+  }
+
+  _onRead (nread, buf) {
+    let view
+    if (nread === buf.length) {
+      view = buf
+    } else if (nread <= MAX_CACHED_VIEW) {
+      view = this._readViews[nread]
+      if (view === undefined || view.buffer !== buf.buffer) {
+        view = buf.subarray(0, nread)
+        this._readViews[nread] = view
+      }
+    } else {
+      view = buf.subarray(0, nread)
+    }
+    const parser = this._parser
+    parser.parse(view, this._route)
+    // The parser keeps the buffer when a message is incomplete, and node-postgres may keep
+    // views of it (COPY data, salts): then the next read goes to a fresh buffer.
+    if (this._pgMode || (parser.bufferLength > 0 && parser.buffer.buffer === buf.buffer)) {
+      this._readBuf = Buffer.allocUnsafe(READ_BYTES)
+      this._readViews = []
+    }
+  }
+
+  /** @param {import('pg').Client} client before connect() */
+  _attach (client) {
+    this.client = client
+    this._con = client.connection
     client.on('error', () => {}) // socket errors surface as CONNECTION_LOST on requests
-    this._socket.on('close', () => this._reader.lost(this.closed ? new Error('connection closed') : new Error('server closed the connection')))
-    this._socket.on('error', (err) => { this._reader.socketError ??= err })
+  }
+
+  // After connect(): take the socket over from node-postgres.
+  _takeOver () {
+    const socket = this._socket = this._con.stream
+    if (this._readBuf === null) {
+      // TLS (or a stream of the caller's): the seam is pg-protocol's one 'data' listener, which
+      // feeds node-postgres' Connection events. Replace it by ours.
+      for (const l of socket.listeners('data')) socket.removeListener('data', l)
+      socket.on('data', (buf) => this._parser.parse(buf, this._route))
+    }
+    socket.on('close', () => this._reader.lost(this.closed ? new Error('connection closed') : new Error('server closed the connection')))
+    socket.on('error', (err) => { this._reader.socketError ??= err })
+    this._txStatus = this.client._txStatus ?? 'I'
+    this._pgMode = false
   }
 
   get backendPid () { return this.client.processID }
@@ -300,12 +358,12 @@ const UNNAMED_PREFIX = bindPrefix('')
  * @returns {Promise<LeanConnection>}
  */
 export async function openLeanConnection (target, { applicationName = 'pgload', protocol = 'prepared', connectTimeoutMs = 10000 } = {}) {
-  const client = new pg.Client({
-    ...target.config,
-    application_name: applicationName,
-    connectionTimeoutMillis: connectTimeoutMs
-  })
-  client.on('error', () => {}) // surfaced through the failing connect instead
+  const conn = new LeanConnection(protocol)
+  const config = { ...target.config, application_name: applicationName, connectionTimeoutMillis: connectTimeoutMs }
+  if (!config.ssl && !config.stream) config.stream = () => conn._createSocket()
+  const client = new pg.Client(config)
+  conn._attach(client)
   await client.connect()
-  return new LeanConnection(client, protocol)
+  conn._takeOver()
+  return conn
 }
