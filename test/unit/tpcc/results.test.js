@@ -39,7 +39,13 @@ test('tpmC counts committed New-Orders per minute; efficiency against 12.86 per 
 test('a type that did not run has no verdict; an unpaced run is labelled so', () => {
   const r = tpccResults({
     runInfo: { durationS: 60, transactions: { 'new-order': tx(10, 0, 1) } },
-    warehouses: 1, paced: false, waitScale: 0, mix: DEFAULTS.mix, standardMix: true, constants: {}, newOrdersByDistrict: null
+    warehouses: 1,
+    paced: false,
+    waitScale: 0,
+    mix: DEFAULTS.mix,
+    standardMix: true,
+    constants: {},
+    newOrdersByDistrict: null
   })
   assert.equal(r.pacing, 'unpaced')
   assert.equal(r.responseTime.payment.pass, null)
