@@ -5,6 +5,7 @@ import { test, before, after } from 'node:test'
 import assert from 'node:assert/strict'
 import { openConnection } from '../../lib/db/connection.js'
 import { takeSettingsSnapshot } from '../../lib/server/settings-snapshot.js'
+import { StatsSampler } from '../../lib/server/stats-sampler.js'
 import { PG15_BIN, pg15Available, startLocalCluster, prepareScratch, simulateRun, checkRunStats } from './server-stats-scenario.js'
 
 const skip = pg15Available()
@@ -57,4 +58,44 @@ test('PostgreSQL 15 settings snapshot', { skip: skip ?? false }, async () => {
   assert.equal(snap.settings.max_connections.value, '30')
   assert.ok(snap.tables[scratch.table].totalBytes >= snap.tables[scratch.table].sizeBytes + snap.tables[scratch.table].indexesSizeBytes)
   assert.deepEqual(snap.missing, [])
+})
+
+test('autovacuum and autoanalyze on a workload table become markers', { skip: skip ?? false }, async (t) => {
+  await admin.simpleQuery('ALTER SYSTEM SET autovacuum_naptime = 1')
+  await admin.simpleQuery('SELECT pg_reload_conf()')
+  await admin.simpleQuery(`CREATE TABLE ss_av (id int PRIMARY KEY, v int) WITH (autovacuum_vacuum_threshold = 20, autovacuum_vacuum_scale_factor = 0,
+      autovacuum_analyze_threshold = 20, autovacuum_analyze_scale_factor = 0);
+    INSERT INTO ss_av SELECT g, 0 FROM generate_series(1, 200) g`)
+  t.after(async () => {
+    await admin.simpleQuery('ALTER SYSTEM RESET autovacuum_naptime')
+    await admin.simpleQuery('SELECT pg_reload_conf()')
+    await admin.simpleQuery('DROP TABLE IF EXISTS ss_av')
+  })
+  const sampler = new StatsSampler({ openConnection: () => openConnection(cluster.target), tables: ['ss_av'] })
+  assert.equal(await sampler.start(), true)
+  const w = await openConnection(cluster.target)
+  const t0 = performance.now()
+  let next = 0.25
+  let k = 0
+  // until both markers appear, at most 8 s
+  while (performance.now() - t0 < 8000) {
+    await w.query('UPDATE ss_av SET v = v + 1 WHERE id = $1', [k++ % 200 + 1])
+    const el = (performance.now() - t0) / 1000
+    if (el >= next) {
+      await sampler.sample(Math.round(el * 1000) / 1000)
+      next += 0.25
+      const kinds = new Set(sampler.events.map(e => e.kind))
+      if (kinds.has('autovacuum') && kinds.has('autoanalyze')) break
+    }
+  }
+  await w.close()
+  const stats = await sampler.finish({ transactions: k })
+  const av = stats.events.filter(e => e.kind === 'autovacuum')
+  const aa = stats.events.filter(e => e.kind === 'autoanalyze')
+  assert.ok(av.length >= 1 && av.every(e => e.table === 'ss_av'), JSON.stringify(stats.events))
+  assert.ok(aa.length >= 1 && aa.every(e => e.table === 'ss_av'), JSON.stringify(stats.events))
+  assert.ok(stats.tables.ss_av.autovacuumCount >= 1)
+  // one marker per run of a worker, not more
+  assert.ok(av.length <= stats.tables.ss_av.autovacuumCount + 1, `${av.length} markers, ${stats.tables.ss_av.autovacuumCount} runs`)
+  t.diagnostic(`markers ${JSON.stringify(stats.events)}; autovacuumCount ${stats.tables.ss_av.autovacuumCount}, autoanalyzeCount ${stats.tables.ss_av.autoanalyzeCount}`)
 })
