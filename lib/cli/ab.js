@@ -1,0 +1,188 @@
+// `pgload ab --a 'name=value,...' --b 'name=value,...' [--rounds 3] -- run <workload> [run options]`:
+// interleaved runs under two sets of server settings (or two servers), then the compare verdict.
+
+import { writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import yargs from 'yargs'
+import { PgloadError } from '../errors.js'
+import { AbRunner, AB_DEFAULTS, defaultAbDir } from '../compare/ab-runner.js'
+import { parseSettingList } from '../compare/ab-settings.js'
+import { compareRuns } from '../compare/verdict.js'
+import { formatCompareText, formatCompareMarkdown } from '../compare/format.js'
+import { parsePercent, REGRESSION_EXIT_CODE } from './compare.js'
+
+const ORDERS = ['abba', 'random']
+
+/**
+ * Parse the `run ...` part after `--` with the run command's own options.
+ * @param {string[]} rest
+ * @returns {Promise<object>} benchmark options (lib/benchmark.js)
+ */
+export async function runOptionsFromRest (rest) {
+  if (rest[0] !== 'run') {
+    throw new PgloadError('ab needs the benchmark after --: pgload ab --a ... --b ... -- run <workload> [run options]', { code: 'USAGE' })
+  }
+  const { runCommand, runOptionsFromArgv } = await import('./run.js')
+  let captured = null
+  await yargs(rest)
+    .command(runCommand.command, runCommand.describe, runCommand.builder, (argv) => { captured = argv })
+    .strictOptions()
+    .parserConfiguration({ 'boolean-negation': true })
+    .exitProcess(false)
+    .fail((msg, err) => { throw err ?? new PgloadError(`ab: in the run options: ${msg}`) })
+    .parseAsync()
+  if (!captured) throw new PgloadError('ab: could not read the run options after --')
+  for (const flag of ['out', 'json', 'report']) {
+    if (captured[flag] !== undefined) throw new PgloadError(`ab: --${flag} cannot be given to the runs; ab writes every result to --out-dir`)
+  }
+  return runOptionsFromArgv(captured)
+}
+
+/**
+ * Options of `ab` from argv (validated).
+ * @param {any} argv
+ */
+export async function abOptionsFromArgv (argv) {
+  const rounds = argv.rounds === undefined ? AB_DEFAULTS.rounds : Number(argv.rounds)
+  if (!Number.isInteger(rounds) || rounds < 1) throw new PgloadError(`--rounds must be an integer >= 1, got ${JSON.stringify(argv.rounds)}`)
+  const order = argv.order ?? AB_DEFAULTS.order
+  if (!ORDERS.includes(order)) throw new PgloadError(`--order must be abba or random, got ${JSON.stringify(order)}`)
+  const seed = argv.seed === undefined ? AB_DEFAULTS.seed : Number(argv.seed)
+  if (!Number.isInteger(seed)) throw new PgloadError(`--seed must be an integer, got ${JSON.stringify(argv.seed)}`)
+  if ((argv.aUrl === undefined) !== (argv.bUrl === undefined)) throw new PgloadError('--a-url and --b-url go together')
+  const a = parseSettingList(argv.a, '--a')
+  const b = parseSettingList(argv.b, '--b')
+  if (!a.length && !b.length && argv.aUrl === undefined) throw new PgloadError('ab needs --a and/or --b settings (name=value,...), or --a-url and --b-url')
+  const runOptions = await runOptionsFromRest((argv['--'] ?? []).map(String))
+  if (runOptions.url !== undefined && argv.aUrl !== undefined) throw new PgloadError('give the servers either with --a-url/--b-url or with --url in the run options, not both')
+  return {
+    a,
+    b,
+    aUrl: argv.aUrl,
+    bUrl: argv.bUrl,
+    rounds,
+    order,
+    seed,
+    restartCommand: argv.restartCommand,
+    outDir: argv.outDir ?? defaultAbDir(),
+    runOptions: { ...runOptions, command: ['pgload', ...process.argv.slice(2)].join(' ').replace(/(postgres(?:ql)?:\/\/[^:/@]*:)[^@]*@/g, '$1***@') },
+    compare: { noise: parsePercent(argv.noise, '--noise'), alpha: argv.alpha, seed },
+    format: argv.json ? 'json' : argv.markdown ? 'markdown' : 'text',
+    failOnRegression: argv.failOnRegression === true
+  }
+}
+
+/**
+ * Run an A/B experiment and print the verdict. Human progress goes to `err`, the verdict to `out`.
+ * @param {Awaited<ReturnType<typeof abOptionsFromArgv>>} opts
+ * @param {{ out?: { write(s: string): any }, err?: { write(s: string): any }, env?: Record<string, string|undefined>,
+ *   log?: any, signals?: boolean, runBenchmark?: Function }} [io]
+ */
+export async function abCommand (opts, { out = process.stdout, err = process.stderr, env = process.env, log, signals = true, runBenchmark } = {}) {
+  runBenchmark ??= (await import('../benchmark.js')).runBenchmark
+  const runner = new AbRunner({ ...opts, env, log, runBenchmark, onEvent: (name, info) => report(err, name, info) })
+  let interrupts = 0
+  const onSignal = () => {
+    interrupts++
+    err.write(interrupts === 1
+      ? '\npgload ab: stopping after the current run, then restoring the settings (Ctrl-C again to abort the run at once)\n'
+      : '\npgload ab: aborting the current run; restoring the settings\n')
+    runner.interrupt(interrupts > 1)
+  }
+  if (signals) { process.on('SIGINT', onSignal); process.on('SIGTERM', onSignal) }
+  let outcome
+  try {
+    outcome = await runner.run()
+  } finally {
+    if (signals) { process.off('SIGINT', onSignal); process.off('SIGTERM', onSignal) }
+  }
+  if (!outcome.restored) {
+    throw new PgloadError('the original server settings could not all be restored (see above)', { code: 'AB_RESTORE', exitCode: 2 })
+  }
+  if (outcome.interrupted) {
+    err.write(`pgload ab: interrupted after ${outcome.runs.length} of ${outcome.sequence.length} runs; settings restored; results in ${opts.outDir}\n`)
+    throw new PgloadError('interrupted', { code: 'INTERRUPTED', exitCode: 130 })
+  }
+  const as = outcome.runs.filter(r => r.side === 'A').map(r => withFile(r))
+  const bs = outcome.runs.filter(r => r.side === 'B').map(r => withFile(r))
+  const verdict = compareRuns(as, bs, { ...opts.compare, force: true })
+  await writeFile(join(opts.outDir, 'compare.json'), JSON.stringify(verdict, null, 2) + '\n')
+  if (opts.format === 'json') out.write(JSON.stringify(verdict, null, 2) + '\n')
+  else if (opts.format === 'markdown') out.write(formatCompareMarkdown(verdict))
+  else out.write(formatCompareText(verdict))
+  err.write(`pgload ab: results of all ${outcome.runs.length} runs and compare.json in ${opts.outDir}\n`)
+  if (outcome.runs.some(r => r.exitCode === 2)) throw new PgloadError('some runs had errors (see their results)', { code: 'RUN_ERRORS', exitCode: 2 })
+  if (opts.failOnRegression && verdict.regressions > 0) {
+    throw new PgloadError(`${verdict.regressions} regression${verdict.regressions === 1 ? '' : 's'} of B against A`, { code: 'REGRESSION', exitCode: REGRESSION_EXIT_CODE })
+  }
+  return { outcome, verdict }
+}
+
+function withFile (r) {
+  Object.defineProperty(r.results, 'file', { value: r.file ?? `${r.side}.json`, enumerable: false, configurable: true })
+  return r.results
+}
+
+function report (err, name, info) {
+  switch (name) {
+    case 'plan':
+      for (const s of info.servers) {
+        err.write(`pgload ab: server ${s.label}${s.embedded ? ' (embedded)' : ''}:\n`)
+        for (const p of s.plan) err.write(`  ${p.name} (context ${p.context}, now ${s.originals[p.name]}): ${p.how}\n`)
+      }
+      err.write(`pgload ab: order ${info.sequence.join(' ')}\n`)
+      break
+    case 'restart':
+      err.write(`pgload ab: restarting the server${info.side === 'restore' ? ' to restore the settings' : ` for ${info.side}`}\n`)
+      break
+    case 'verified':
+      err.write(`pgload ab: ${info.side}: ${Object.entries(info.settings).map(([k, v]) => `${k}=${v}`).join(', ') || '(server defaults)'} verified with SHOW\n`)
+      break
+    case 'run':
+      err.write(`pgload ab: run ${info.index + 1}/${info.total} (${info.side}) -> ${info.file}\n`)
+      break
+    case 'done': {
+      const s = info.results.summary
+      err.write(`pgload ab: ${info.side}: ${s.tps} tps, p99 ${s.latencyMs?.p99 ?? '-'} ms\n`)
+      break
+    }
+    case 'restored':
+      err.write(`pgload ab: restored on ${info.server}: ${Object.entries(info.settings).map(([k, v]) => `${k}=${v}`).join(', ')}\n`)
+      break
+    case 'restore-failed':
+      for (const p of info.problems) err.write(`pgload ab: could not restore ${p}\n`)
+      break
+  }
+}
+
+export const command = 'ab'
+export const describe = "A/B test server settings: --a 'name=value,...' --b 'name=value,...' -- run <workload> [run options]"
+
+/** @param {import('yargs').Argv} y */
+export function builder (y) {
+  return y
+    .option('a', { type: 'string', describe: "settings of A: 'name=value,...' (values with commas in single quotes)" })
+    .option('b', { type: 'string', describe: "settings of B: 'name=value,...'" })
+    .option('a-url', { type: 'string', describe: 'server of A (compare two servers); with --b-url' })
+    .option('b-url', { type: 'string', describe: 'server of B' })
+    .option('rounds', { type: 'number', describe: `runs per side [default: ${AB_DEFAULTS.rounds}]` })
+    .option('order', { type: 'string', describe: `abba (A B B A A B ...) or random (seeded, each round AB or BA) [default: ${AB_DEFAULTS.order}]` })
+    .option('seed', { type: 'number', describe: `seed of the random order and of the compare bootstrap [default: ${AB_DEFAULTS.seed}]` })
+    .option('restart-command', { type: 'string', describe: 'shell command that restarts a server that is not the embedded one (for restart-only settings); PGLOAD_AB_SIDE is set' })
+    .option('out-dir', { type: 'string', describe: 'directory for the results of every run and compare.json [default: pgload-results/ab-<UTC time>]' })
+    .option('noise', { type: 'string', describe: 'compare: noise band in percent [default: 2]' })
+    .option('alpha', { type: 'number', describe: 'compare: significance level [default: 0.05]' })
+    .option('markdown', { type: 'boolean', describe: 'print the verdict as GitHub markdown' })
+    .option('json', { type: 'boolean', describe: 'print the verdict as JSON' })
+    .option('fail-on-regression', { type: 'boolean', describe: `exit ${REGRESSION_EXIT_CODE} when B is worse than A` })
+    .example("$0 ab --a 'work_mem=4MB' --b 'work_mem=64MB' -- run tpcb --clients 8 --duration 60s", 'a session setting')
+    .example("$0 ab --a 'shared_buffers=128MB' --b 'shared_buffers=1GB' --rounds 5 -- run tpcb -c 8 -T 2m", 'a restart-only setting on the embedded server')
+}
+
+/** @param {any} argv */
+export async function handler (argv) {
+  const { createLogger } = await import('../log.js')
+  await abCommand(await abOptionsFromArgv(argv), { log: createLogger(argv) })
+}
+
+export default { command, describe, builder, handler }
