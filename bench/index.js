@@ -1,0 +1,30 @@
+#!/usr/bin/env node
+// pgload's benchmark scripts (not tests): `npm run bench -- <name> [options]`.
+//   driver      lean connection vs node-postgres on select-only, in-process CPU per query
+//   vs-pgbench  pgbench and `pgload run` side by side: tps and client CPU per transaction
+//   terminals   100,000 think-time terminals: schedule lag, heap per terminal, RSS slope
+// Each takes --url (default: the embedded server) and --smoke (a few seconds, tiny settings).
+
+import { PgloadError } from '../lib/errors.js'
+
+const benches = {
+  driver: () => import('./driver.js'),
+  'vs-pgbench': () => import('./vs-pgbench.js'),
+  terminals: () => import('./terminals.js')
+}
+
+const [name, ...rest] = process.argv.slice(2)
+try {
+  if (!name || name === '--help' || !Object.hasOwn(benches, name)) {
+    process.stderr.write(`usage: npm run bench -- <${Object.keys(benches).join('|')}> [--url URL] [--duration 10s] [--smoke]\n`)
+    process.exitCode = name && name !== '--help' ? 1 : 0
+  } else {
+    const mod = await benches[name]()
+    await mod.main(rest, { out: (s) => process.stdout.write(s), err: (s) => process.stderr.write(s) })
+  }
+} catch (err) {
+  process.stderr.write(`bench: ${err.message}\n`)
+  if (err.hint) process.stderr.write(`hint: ${err.hint}\n`)
+  if (!(err instanceof PgloadError)) process.stderr.write(`${err.stack}\n`)
+  process.exitCode = 1
+}
