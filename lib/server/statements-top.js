@@ -39,17 +39,21 @@ export async function probeStatements (conn) {
 }
 
 /**
- * Read the current statements of this database (the sampler's own are left out).
+ * Read the current statements of this database (the sampler's own are left out). Baselines
+ * skip the query texts (pg_stat_statements(false) does not read its text file): only the end
+ * reading needs them.
  * @param {import('../db/connection.js').PgConnection} conn
  * @param {{ relation: string, totalColumn: string, hasToplevel: boolean }} info
- * @returns {Promise<{ rows: Map<string, { query: string, calls: number, totalMs: number, rows: number }>, hidden: number }>}
+ * @param {{ withText?: boolean }} [opts]
+ * @returns {Promise<{ rows: Map<string, { query: string|null, calls: number, totalMs: number, rows: number }>, hidden: number }>}
  */
-export async function readStatements (conn, info) {
+export async function readStatements (conn, info, { withText = true } = {}) {
   const toplevel = info.hasToplevel ? 'toplevel::text' : "'t'"
+  const from = withText ? info.relation : `${info.relation}(false)`
   const r = await conn.simpleQuery(`SELECT ${MARKER} userid::text, queryid::text, ${toplevel}, query, calls::text,
-    ${info.totalColumn}::text, rows::text FROM ${info.relation}
+    ${info.totalColumn}::text, rows::text FROM ${from}
     WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database())
-      AND query NOT LIKE '%pgload-stats%'`)
+      AND (query IS NULL OR query NOT LIKE '%pgload-stats%')`)
   const rows = new Map()
   let hidden = 0
   for (const [userid, queryid, top, query, calls, total, nrows] of r.rows) {

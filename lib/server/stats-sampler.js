@@ -70,7 +70,8 @@ export class StatsSampler {
    * @returns {Promise<boolean>} whether sampling is running
    */
   async start ({ measuredFrom } = {}) {
-    this.measuredFrom = measuredFrom ?? null
+    // 0 (no warm-up) means the baseline taken here already is the start of the measured window
+    this.measuredFrom = measuredFrom > 0 ? measuredFrom : null
     try {
       await this.connect()
       const p = (await this.query(PRIVILEGES_QUERY)).rows[0]
@@ -132,13 +133,15 @@ export class StatsSampler {
    */
   async resetBaseline () {
     if (!this.started || this.finished) return
-    await this.inFlight
-    try {
-      await this.takeBaseline()
-      this.measuring = true
-    } catch (err) {
+    while (this.inFlight) await this.inFlight
+    this.inFlight = this.takeBaseline().then(() => { this.measuring = true }, (err) => {
       this.log.warn({ err }, 'server statistics: baseline reset failed')
       this.note(`baseline reset: ${err.message}`)
+    })
+    try {
+      await this.inFlight
+    } finally {
+      this.inFlight = null
     }
   }
 
@@ -150,7 +153,8 @@ export class StatsSampler {
   async finish (runInfo = {}) {
     if (this.finished) return this.result
     this.finished = true
-    await this.inFlight
+    while (this.inFlight) await this.inFlight
+    if (this.started && !this.measuring) this.note(`the measured window (from t=${this.measuredFrom}s) never started: the deltas include the warm-up`)
     let deltas = null
     let tables = {}
     let statements = { available: false, reason: 'server statistics were not collected' }
@@ -230,7 +234,7 @@ export class StatsSampler {
     this.base = await this.read(true)
     if (this.statementsInfo?.available) {
       try {
-        this.statementsBase = (await readStatements(this.conn, this.statementsInfo)).rows
+        this.statementsBase = (await readStatements(this.conn, this.statementsInfo, { withText: false })).rows
         this.own.commits++
       } catch (err) {
         this.statementsInfo = { available: false, reason: `pg_stat_statements: ${err.message}` }
@@ -252,7 +256,7 @@ export class StatsSampler {
       if (!this.measuring && t >= this.measuredFrom) {
         this.base = await this.read(true)
         if (this.statementsInfo?.available) {
-          this.statementsBase = (await readStatements(this.conn, this.statementsInfo)).rows
+          this.statementsBase = (await readStatements(this.conn, this.statementsInfo, { withText: false })).rows
           this.own.commits++
         }
         this.measuring = true

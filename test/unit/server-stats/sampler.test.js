@@ -236,3 +236,22 @@ test('summarizeActivity: hidden sessions, autovacuum workers and a busy checkpoi
   assert.equal(a.checkpointer, 'busy')
   assert.equal(a.lockWaits, 0)
 })
+
+test('measuredFrom 0 keeps the start baseline; a warm-up longer than the run is reported', async () => {
+  const srv = fakeServer()
+  const c = clock()
+  const a = new StatsSampler({ openConnection: async () => srv.conn, now: c.now, settleMs: 0 })
+  await a.start({ measuredFrom: 0 })
+  c.ms = 1000; srv.commits += 30n
+  assert.equal((await a.sample(1)).warmup, undefined)
+  assert.equal((await a.finish({ transactions: 30 })).deltas.xactCommit, 30)
+
+  const srv2 = fakeServer()
+  const b = new StatsSampler({ openConnection: async () => srv2.conn, now: c.now, settleMs: 0 })
+  await b.start({ measuredFrom: 10 })
+  srv2.commits += 5n
+  await b.sample(1)
+  const r = await b.finish({ transactions: 5 })
+  assert.equal(r.deltas.xactCommit, 5)
+  assert.ok(r.missing.some(m => /measured window \(from t=10s\) never started/.test(m)), r.missing.join('; '))
+})
