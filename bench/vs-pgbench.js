@@ -1,0 +1,112 @@
+// pgbench and `pgload run tpcb` side by side on the same server, in one go: for each workload
+// and client count, both tps, their ratio, and each one's client CPU per transaction.
+// pgbench's CPU comes from the kernel (bash `times` of the child); pgload's from its results
+// file (client.cpuUsPerTxn, process.cpuUsage over the run), else from the kernel as well.
+
+import { mkdtemp, readFile, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { spawnSync } from 'node:child_process'
+import { fileURLToPath } from 'node:url'
+import { parseBenchArgs, parseSeconds } from './lib/args.js'
+import { benchServer } from './lib/server.js'
+import { formatTable } from './lib/table.js'
+import { runMeasured, parsePgbenchOutput } from './lib/child.js'
+import { ensureTpcb } from './lib/tpcb-data.js'
+import { PgloadError } from '../lib/errors.js'
+
+const PGLOAD = fileURLToPath(new URL('../bin/pgload.js', import.meta.url))
+
+// Defaults, with units.
+const DEFAULTS = {
+  duration: '10s', // per run, the same for pgbench and pgload
+  scale: 10, // pgbench scale to load when the tables are missing
+  // [builtin, clients]: the issue's table
+  cases: [['select-only', 1], ['select-only', 8], ['select-only', 32], ['tpcb-like', 1], ['tpcb-like', 8], ['tpcb-like', 32], ['simple-update', 8]],
+  smokeCases: [['select-only', 2], ['tpcb-like', 2]],
+  smokeDurationS: 2, // seconds per run with --smoke
+  smokeScale: 1
+}
+
+/** @param {string[]} argv @param {{ out: (s: string) => void, err: (s: string) => void }} io */
+export async function main (argv, io) {
+  const a = parseBenchArgs(argv, {
+    url: { type: 'string' },
+    duration: { type: 'string', default: DEFAULTS.duration },
+    scale: { type: 'string', default: String(DEFAULTS.scale) },
+    cases: { type: 'string' }, // e.g. select-only:8,tpcb-like:32
+    'pgload-arg': { type: 'string', multiple: true, default: [] }, // extra argument for pgload run, repeatable
+    smoke: { type: 'boolean', default: false },
+    json: { type: 'boolean', default: false }
+  })
+  if (spawnSync('pgbench', ['--version']).status !== 0) {
+    throw new PgloadError('pgbench is not installed (needed on PATH for vs-pgbench)')
+  }
+  const durationS = a.smoke ? DEFAULTS.smokeDurationS : Math.max(1, Math.round(parseSeconds('--duration', a.duration)))
+  const cases = a.cases ? parseCases(a.cases) : a.smoke ? DEFAULTS.smokeCases : DEFAULTS.cases
+  const server = await benchServer(a.url)
+  const dir = await mkdtemp(join(tmpdir(), 'pgload-bench-'))
+  try {
+    const scale = await ensureTpcb(server, { scale: a.smoke ? DEFAULTS.smokeScale : Number(a.scale), log: io.err })
+    io.err(`vs-pgbench: scale ${scale}, ${durationS} s per run, ${cases.length} case(s), ${server.target.display}\n`)
+    const rows = []
+    for (const [i, [builtin, clients]] of cases.entries()) {
+      const order = i % 2 === 0 ? ['pgbench', 'pgload'] : ['pgload', 'pgbench']
+      const r = {}
+      for (const who of order) {
+        io.err(`vs-pgbench: ${who} ${builtin} -c ${clients}\n`)
+        r[who] = who === 'pgbench'
+          ? await runPgbench(server, builtin, clients, durationS)
+          : await runPgload(server, builtin, clients, durationS, join(dir, `${i}.json`), a['pgload-arg'])
+      }
+      rows.push({ builtin, clients, first: order[0], pgbench: r.pgbench, pgload: r.pgload })
+    }
+    if (a.json) {
+      io.out(JSON.stringify({ scale, durationS, rows }, null, 1) + '\n')
+    } else {
+      io.out(formatTable(
+        ['workload', 'clients', 'pgbench tps', 'pgload tps', 'tps ratio', 'pgbench cpu us/txn', 'pgload cpu us/txn', 'cpu ratio', 'pgload ELU'],
+        rows.map(x => [x.builtin, x.clients, x.pgbench.tps, x.pgload.tps, x.pgload.tps / x.pgbench.tps,
+          x.pgbench.cpuUsPerTxn, x.pgload.cpuUsPerTxn, x.pgload.cpuUsPerTxn / x.pgbench.cpuUsPerTxn, x.pgload.eventLoopUtilization ?? NaN])
+      ) + '\n')
+      io.out('tps ratio = pgload / pgbench (target >= 0.9 select-only, >= 0.95 others); cpu ratio = pgload / pgbench (target <= 1.5)\n')
+    }
+  } finally {
+    await rm(dir, { recursive: true, force: true })
+    await server.stop()
+  }
+}
+
+function parseCases (text) {
+  return text.split(',').map((c) => {
+    const m = /^(select-only|tpcb-like|simple-update):(\d+)$/.exec(c.trim())
+    if (!m) throw new PgloadError(`--cases must look like select-only:8,tpcb-like:32, got ${JSON.stringify(c)}`)
+    return [m[1], Number(m[2])]
+  })
+}
+
+async function runPgbench (server, builtin, clients, durationS) {
+  const args = ['-b', builtin, '-M', 'prepared', '-j', '1', '-c', String(clients), '-T', String(durationS), ...server.pgbenchArgs, server.database]
+  const r = await runMeasured('pgbench', args, { env: server.env, timeoutMs: (durationS + 120) * 1000 })
+  if (r.code !== 0) throw new Error(`pgbench ${args.join(' ')} failed (${r.code}): ${r.stderr.trim().split('\n').pop()}`)
+  const p = parsePgbenchOutput(r.stdout)
+  return { tps: p.tps, transactions: p.transactions, failed: p.failed, cpuUs: r.cpuUs, cpuUsPerTxn: r.cpuUs / (p.transactions + p.failed) }
+}
+
+async function runPgload (server, builtin, clients, durationS, out, extra) {
+  const args = [PGLOAD, 'run', 'tpcb', '-b', builtin, '-M', 'prepared', '-c', String(clients), '-T', `${durationS}s`,
+    '--url', server.url, '--out', out, '--no-server-stats', ...extra]
+  const r = await runMeasured(process.execPath, args, { timeoutMs: (durationS + 120) * 1000 })
+  if (r.code !== 0) throw new Error(`pgload run tpcb -b ${builtin} -c ${clients} failed (${r.code}): ${r.stderr.trim().split('\n').pop()}`)
+  const results = JSON.parse(await readFile(out, 'utf8'))
+  const txns = results.summary.transactions + (results.summary.failed ?? 0)
+  return {
+    tps: results.summary.tps,
+    transactions: results.summary.transactions,
+    failed: results.summary.failed ?? 0,
+    // The run's own accounting excludes start-up (module loading, connecting, vacuum).
+    cpuUsPerTxn: results.client?.cpuUsPerTxn ?? r.cpuUs / txns,
+    processCpuUsPerTxn: r.cpuUs / txns,
+    eventLoopUtilization: results.client?.eventLoopUtilization ?? null
+  }
+}

@@ -1,0 +1,55 @@
+// The bench scripts in their smoke form: they run end to end and print their tables with
+// numbers (no timing assertions: the figures depend on the machine).
+
+import { test } from 'node:test'
+import assert from 'node:assert/strict'
+import { spawn, spawnSync } from 'node:child_process'
+import { fileURLToPath } from 'node:url'
+import { getTestServer } from '../helpers/server.js'
+
+const BENCH = fileURLToPath(new URL('../../bench/index.js', import.meta.url))
+const hasPgbench = spawnSync('pgbench', ['--version']).status === 0
+
+function bench (args) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BENCH, ...args], { stdio: ['ignore', 'pipe', 'pipe'] })
+    let stdout = ''
+    let stderr = ''
+    child.stdout.on('data', (d) => { stdout += d })
+    child.stderr.on('data', (d) => { stderr += d })
+    child.on('error', reject)
+    child.on('close', (code) => resolve({ code, stdout, stderr }))
+  })
+}
+
+const number = '\\d+(?:\\.\\d+)?'
+
+test('vs-pgbench --smoke prints pgbench and pgload figures for each case', { skip: hasPgbench ? false : 'pgbench is not installed', timeout: 180_000 }, async () => {
+  const { url } = await getTestServer()
+  const r = await bench(['vs-pgbench', '--smoke', '--url', url])
+  assert.equal(r.code, 0, r.stderr)
+  const lines = r.stdout.split('\n')
+  assert.match(lines[0], /^workload\s+clients\s+pgbench tps\s+pgload tps\s+tps ratio/)
+  for (const w of ['select-only', 'tpcb-like']) {
+    const row = lines.find(l => l.startsWith(w))
+    assert.ok(row, `a row for ${w}:\n${r.stdout}`)
+    // workload, clients, then 7 numeric columns, all present and finite
+    assert.match(row, new RegExp(`^${w}\\s+2(\\s+${number}){7}$`), row)
+  }
+})
+
+test('driver --smoke prints tps and CPU per query for both drivers', { timeout: 120_000 }, async () => {
+  const { url } = await getTestServer()
+  const r = await bench(['driver', '--smoke', '--url', url])
+  assert.equal(r.code, 0, r.stderr)
+  for (const d of ['pg', 'lean']) {
+    const row = r.stdout.split('\n').find(l => l.startsWith(d + ' '))
+    assert.match(row ?? '', new RegExp(`^${d}\\s+2(\\s+${number}){5}$`), r.stdout)
+  }
+})
+
+test('an unknown bench name is refused with the list', async () => {
+  const r = await bench(['nope'])
+  assert.equal(r.code, 1)
+  assert.match(r.stderr, /vs-pgbench/)
+})
