@@ -199,11 +199,12 @@ export class PgConnection {
  * @param {{ applicationName?: string, protocol?: Protocol, connectTimeoutMs?: number }} [opts]
  * @returns {Promise<PgConnection>}
  */
-export async function openConnection (target, { applicationName = 'pgload', protocol = 'prepared', connectTimeoutMs = 10000 } = {}) {
+export async function openConnection (target, { applicationName = 'pgload', protocol = 'prepared', connectTimeoutMs } = {}) {
   const client = new pg.Client({
     ...target.config,
     application_name: applicationName,
-    connectionTimeoutMillis: connectTimeoutMs
+    // the target's connect_timeout (URL or PGCONNECT_TIMEOUT) unless the caller insists
+    connectionTimeoutMillis: connectTimeoutMs ?? target.config.connectionTimeoutMillis ?? 10000
   })
   client.on('error', () => {}) // surfaced through the failing query instead
   await client.connect()
