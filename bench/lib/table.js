@@ -16,7 +16,8 @@ export function formatTable (header, rows) {
 }
 
 function formatCell (v) {
-  if (typeof v !== 'number') return v ?? ''
+  if (v === null || v === undefined) return '-'
+  if (typeof v !== 'number') return v
   if (!Number.isFinite(v)) return '-'
   if (Number.isInteger(v)) return String(v)
   if (Math.abs(v) >= 100) return v.toFixed(0)

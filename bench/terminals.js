@@ -1,0 +1,90 @@
+// Many paced terminals in one process: 100,000 terminals with exponential think time (mean
+// 10 s) on select-only. Reports schedule lag p99, heap per terminal and the RSS slope.
+
+import { spawn } from 'node:child_process'
+import { fileURLToPath } from 'node:url'
+import { parseBenchArgs, parseSeconds } from './lib/args.js'
+import { benchServer } from './lib/server.js'
+import { formatTable } from './lib/table.js'
+import { ensureTpcb } from './lib/tpcb-data.js'
+import { PgloadError } from '../lib/errors.js'
+
+const WORKER = fileURLToPath(new URL('./terminals-worker.js', import.meta.url))
+
+// Defaults, with units.
+const DEFAULTS = {
+  terminals: 100000, // simulated clients
+  thinkTime: 'exp:10000', // ms, pgload's distribution syntax
+  duration: '60s', // measured run (the issue's soak: --duration 10m)
+  sample: '5s', // RSS/heap sampling period
+  scale: 10, // pgbench scale to load when the tables are missing
+  smoke: { terminals: 2000, thinkTime: 'exp:1000', durationS: 3, sampleS: 0.5, scale: 1 }
+}
+
+/** @param {string[]} argv @param {{ out: (s: string) => void, err: (s: string) => void }} io */
+export async function main (argv, io) {
+  const a = parseBenchArgs(argv, {
+    url: { type: 'string' },
+    terminals: { type: 'string', default: String(DEFAULTS.terminals) },
+    'think-time': { type: 'string', default: DEFAULTS.thinkTime },
+    duration: { type: 'string', default: DEFAULTS.duration },
+    sample: { type: 'string', default: DEFAULTS.sample },
+    connections: { type: 'string' },
+    scale: { type: 'string', default: String(DEFAULTS.scale) },
+    smoke: { type: 'boolean', default: false },
+    json: { type: 'boolean', default: false }
+  })
+  const s = DEFAULTS.smoke
+  const terminals = a.smoke ? s.terminals : Number(a.terminals)
+  if (!Number.isInteger(terminals) || terminals < 1) throw new PgloadError(`--terminals must be an integer >= 1, got ${JSON.stringify(a.terminals)}`)
+  const connections = a.connections === undefined ? undefined : Number(a.connections)
+  const server = await benchServer(a.url)
+  try {
+    await ensureTpcb(server, { scale: a.smoke ? s.scale : Number(a.scale), log: io.err })
+    const opts = {
+      url: server.url,
+      terminals,
+      connections,
+      thinkTime: a.smoke ? s.thinkTime : a['think-time'],
+      durationS: a.smoke ? s.durationS : parseSeconds('--duration', a.duration),
+      sampleS: a.smoke ? s.sampleS : parseSeconds('--sample', a.sample)
+    }
+    io.err(`terminals: ${terminals} terminals, think time ${opts.thinkTime}, ${opts.durationS} s, ${server.target.display}\n`)
+    const r = await runWorker(opts)
+    if (a.json) {
+      io.out(JSON.stringify(r, null, 1) + '\n')
+      return
+    }
+    io.out(formatTable(['figure', 'value'], [
+      ['terminals', r.terminals],
+      ['connections', r.connections ?? '-'],
+      ['duration s', r.durationS],
+      ['tps', r.tps],
+      ['latency p99 ms', r.latencyMs?.p99 ?? NaN],
+      ['schedule lag p99 ms (target < 2)', r.lagMs?.p99 ?? NaN],
+      ['schedule lag max ms', r.lagMs?.max ?? NaN],
+      ['heap per terminal bytes (target < 2048)', r.heapPerTerminalBytes ?? NaN],
+      ['RSS start MB', r.rssStartMB ?? NaN],
+      ['RSS end MB', r.rssEndMB ?? NaN],
+      ['RSS slope MB/min', r.rssSlopeMBPerMin],
+      ['heap slope MB/min', r.heapSlopeMBPerMin],
+      ['client cpu us/txn', r.client?.cpuUsPerTxn ?? NaN],
+      ['event loop utilization', r.client?.eventLoopUtilization ?? NaN]
+    ]) + '\n')
+  } finally {
+    await server.stop()
+  }
+}
+
+function runWorker (opts) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--expose-gc', WORKER, JSON.stringify(opts)], { stdio: ['ignore', 'pipe', 'inherit'] })
+    let out = ''
+    child.stdout.on('data', (d) => { out += d })
+    child.on('error', reject)
+    child.on('close', (code) => {
+      if (code !== 0) reject(new Error(`terminals worker exited with ${code}`))
+      else resolve(JSON.parse(out))
+    })
+  })
+}
