@@ -1,7 +1,7 @@
 // Single-run comparison: a seeded circular block bootstrap over the per-interval histograms of
 // one run per side. Each resample merges whole intervals by adding counts, then reads the stats.
 
-import { ValueGrid, SparseAccumulator, intervalSeries, intervalSeconds, intervalCount } from './interval-series.js'
+import { ValueGrid, SparseAccumulator, intervalSeries, intervalSeconds, intervalCount, measuredIntervals, intervalLength } from './interval-series.js'
 import { quantileSorted, seededRandom } from './stats.js'
 
 const PERCENTILES = { p50: 50, p90: 90, p95: 95, p99: 99, p999: 99.9 }
@@ -37,12 +37,14 @@ function resampleIndices (T, L, random, out) {
  *   samples: Map<string, { a: Float64Array, b: Float64Array }> }}
  */
 export function bootstrapRuns (a, b, metrics, { iterations = 1000, seed = 1, blockLength } = {}) {
-  const TA = a.intervals?.length ?? 0
-  const TB = b.intervals?.length ?? 0
+  const ivA = measuredIntervals(a)
+  const ivB = measuredIntervals(b)
+  const TA = ivA.length
+  const TB = ivB.length
   const LA = blockLength ?? defaultBlockLength(TA)
   const LB = blockLength ?? defaultBlockLength(TB)
-  const secA = intervalSeconds(a) * TA
-  const secB = intervalSeconds(b) * TB
+  const lenA = Float64Array.from(ivA, iv => intervalLength(iv, intervalSeconds(a)))
+  const lenB = Float64Array.from(ivB, iv => intervalLength(iv, intervalSeconds(b)))
   const random = seededRandom(seed)
 
   // One grid and series per transaction group, shared by both sides.
@@ -61,8 +63,8 @@ export function bootstrapRuns (a, b, metrics, { iterations = 1000, seed = 1, blo
       g.seriesB = intervalSeries(b, g.types, g.grid)
       g.acc = new SparseAccumulator(g.grid)
     }
-    g.countA = Float64Array.from(a.intervals ?? [], iv => intervalCount(iv, g.types))
-    g.countB = Float64Array.from(b.intervals ?? [], iv => intervalCount(iv, g.types))
+    g.countA = Float64Array.from(ivA, iv => intervalCount(iv, g.types))
+    g.countB = Float64Array.from(ivB, iv => intervalCount(iv, g.types))
   }
 
   const samples = new Map(metrics.map(m => [m.id, { a: new Float64Array(iterations), b: new Float64Array(iterations) }]))
@@ -72,7 +74,9 @@ export function bootstrapRuns (a, b, metrics, { iterations = 1000, seed = 1, blo
   for (let it = 0; it < iterations; it++) {
     resampleIndices(TA, LA, random, idxA)
     resampleIndices(TB, LB, random, idxB)
-    for (const [side, idx, sec] of [['a', idxA, secA], ['b', idxB, secB]]) {
+    for (const [side, idx, len] of [['a', idxA, lenA], ['b', idxB, lenB]]) {
+      let sec = 0
+      for (const i of idx) sec += len[i]
       for (const [key, g] of groups) {
         let read = null
         if (g.needsHist) {

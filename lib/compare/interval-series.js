@@ -58,14 +58,14 @@ const EMPTY = { slots: new Int32Array(0), counts: new Float64Array(0), total: 0 
 
 /**
  * Sparse per-interval histograms of a run for some transaction types (all when `types` is null),
- * merged per interval. Intervals without histograms count as empty.
+ * merged per interval (measuredIntervals). Intervals without histograms count as empty.
  * @param {object} results a results document
  * @param {string[]|null} types
  * @param {ValueGrid} grid
  * @returns {{ slots: Int32Array, counts: Float64Array, total: number }[]}
  */
 export function intervalSeries (results, types, grid) {
-  return (results.intervals ?? []).map((iv) => {
+  return measuredIntervals(results).map((iv) => {
     const hs = iv.histograms ?? {}
     const names = types ?? Object.keys(hs)
     const parts = names.map(n => hs[n]).filter(Boolean).map(e => sparseFromEncoded(e, grid))
@@ -135,15 +135,39 @@ export class SparseAccumulator {
 }
 
 /**
- * Seconds per interval of a run: the step between consecutive `t` values (default 1 s).
+ * Nominal seconds per interval of a run: the recorded --interval, else the first interval's
+ * length, else the step between consecutive `t` values (default 1 s).
  * @param {object} results
  * @returns {number}
  */
 export function intervalSeconds (results) {
+  const opt = results.run?.options?.intervalS ?? results.run?.options?.interval
+  if (typeof opt === 'number' && opt > 0) return opt
   const iv = results.intervals ?? []
+  if (typeof iv[0]?.lengthS === 'number' && iv[0].lengthS > 0) return iv[0].lengthS
   if (iv.length >= 2 && Number.isFinite(iv[1].t - iv[0].t) && iv[1].t > iv[0].t) return iv[1].t - iv[0].t
-  const opt = results.run?.options?.interval ?? results.run?.options?.intervalS
-  return typeof opt === 'number' && opt > 0 ? opt : 1
+  return 1
+}
+
+/**
+ * The intervals that cover at least half their nominal length: a run's last, partial interval
+ * (a few milliseconds at the end) would otherwise count as a whole second in windows and resamples.
+ * @param {object} results
+ * @returns {object[]}
+ */
+export function measuredIntervals (results) {
+  const s = intervalSeconds(results)
+  return (results.intervals ?? []).filter(iv => !(iv.lengthS < s / 2))
+}
+
+/**
+ * Length in seconds of one interval (its lengthS, else the nominal length).
+ * @param {object} interval
+ * @param {number} nominalS
+ * @returns {number}
+ */
+export function intervalLength (interval, nominalS) {
+  return typeof interval.lengthS === 'number' && interval.lengthS > 0 ? interval.lengthS : nominalS
 }
 
 /**

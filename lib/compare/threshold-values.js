@@ -2,7 +2,7 @@
 // from summaries and cumulative histograms, windowed ones by merging interval histograms.
 
 import { mergeHistograms } from '../metrics/histogram.js'
-import { ValueGrid, SparseAccumulator, intervalSeries, intervalSeconds, intervalCount } from './interval-series.js'
+import { ValueGrid, SparseAccumulator, intervalSeries, intervalSeconds, intervalCount, measuredIntervals, intervalLength } from './interval-series.js'
 import { quantileSorted } from './stats.js'
 
 const TPCC_TPMC_PER_WAREHOUSE = 12.86 // the spec's maximum tpmC per warehouse (efficiency = 100 %)
@@ -101,7 +101,7 @@ export function wholeRunValue (results, t) {
 
 function perIntervalRates (results, txn) {
   const sec = intervalSeconds(results)
-  return (results.intervals ?? []).map(iv => intervalCount(iv, txn === null ? null : [txn]) / sec).filter(Number.isFinite)
+  return measuredIntervals(results).map(iv => intervalCount(iv, txn === null ? null : [txn]) / intervalLength(iv, sec)).filter(Number.isFinite)
 }
 
 /**
@@ -114,21 +114,23 @@ function perIntervalRates (results, txn) {
 export function windowValues (results, t) {
   const missing = typeCheck(results, t.txn)
   if (missing) return missing
-  const iv = results.intervals ?? []
+  const iv = measuredIntervals(results)
   if (iv.length === 0) return noData('no per-interval data')
   const sec = intervalSeconds(results)
+  const lengths = iv.map(x => intervalLength(x, sec))
   let k = Math.max(1, Math.round(t.windowS / sec))
   let note
   if (k > iv.length) {
-    note = `the run has ${iv.length * sec} s of intervals, shorter than the ${t.windowS} s window: the whole run is one window`
+    note = `the run has ${Math.round(lengths.reduce((a, b) => a + b, 0) * 1000) / 1000} s of intervals, shorter than the ${t.windowS} s window: the whole run is one window`
     k = iv.length
   }
   const types = t.txn === null ? null : [t.txn]
   const counts = iv.map(x => intervalCount(x, types))
-  const startOf = (i) => (iv[i].t ?? (i + 1) * sec) - sec
+  const startOf = (i) => Math.round(((iv[i].t ?? (i + 1) * sec) - lengths[i]) * 1000) / 1000
+  const endOf = (i) => Math.round((iv[i].t ?? (i + 1) * sec) * 1000) / 1000
   const windows = []
   const push = (i, value) => {
-    if (value !== null && Number.isFinite(value)) windows.push({ value, startS: startOf(i), endS: startOf(i) + k * sec })
+    if (value !== null && Number.isFinite(value)) windows.push({ value, startS: startOf(i), endS: endOf(i + k - 1) })
   }
   if (t.metric === 'latency' && t.agg !== 'count') {
     const grid = new ValueGrid()
@@ -148,13 +150,15 @@ export function windowValues (results, t) {
     for (let i = 0; i + k <= iv.length; i++) {
       let n = 0
       let bad = 0
+      let seconds = 0
       for (let j = i; j < i + k; j++) {
         n += counts[j]
+        seconds += lengths[j]
         if (t.metric === 'failed' || t.metric === 'skipped') bad += iv[j][t.metric] ?? NaN
       }
       let v
       if (t.metric === 'latency') v = n
-      else if (t.metric === 'tps') v = t.agg === 'rate' || t.agg === 'avg' ? n / (k * sec) : fromValues(counts.slice(i, i + k).map(c => c / sec), t)
+      else if (t.metric === 'tps') v = t.agg === 'rate' || t.agg === 'avg' ? n / seconds : fromValues(counts.slice(i, i + k).map((c, j) => c / lengths[i + j]), t)
       else v = t.agg === 'count' ? bad : (n + bad > 0 ? bad / (n + bad) : null)
       push(i, v)
     }

@@ -4,6 +4,7 @@
 import { PgloadError } from '../errors.js'
 import { medianInterval, mannWhitneyU, minimumPValue, relativeShift } from './stats.js'
 import { bootstrapRuns, bootstrapInterval } from './bootstrap.js'
+import { measuredIntervals } from './interval-series.js'
 import { runDifferences, settingsDifferences } from './comparable.js'
 import { label } from './input.js'
 
@@ -136,8 +137,8 @@ function multiRunRows (as, bs, metrics, o, warnings) {
 
 function singleRunRows (a, b, metrics, o, warnings) {
   warnings.push('single-run estimate: resampling seconds within one run per side cannot see run-to-run variation; give several runs per side for a verdict across runs')
-  const ta = a.intervals?.length ?? 0
-  const tb = b.intervals?.length ?? 0
+  const ta = measuredIntervals(a).length
+  const tb = measuredIntervals(b).length
   const usable = ta >= 4 && tb >= 4
   if (!usable) warnings.push(`too few intervals for the bootstrap (${ta} and ${tb}, need 4 or more each): no intervals, no verdicts`)
   const specs = []
