@@ -16,7 +16,7 @@ export class FakeConnection {
 
   _answer (sql, values) {
     this.sent.push(values === undefined ? sql : { sql, values: [...values] })
-    const kw = sql.trim().split(/\s+/)[0].toUpperCase()
+    const kw = (/^\s*(\w+)/.exec(sql)?.[1] ?? '').toUpperCase()
     if (kw === 'BEGIN') this.transactionStatus = 'T'
     if (kw === 'END' || kw === 'COMMIT' || kw === 'ROLLBACK') this.transactionStatus = 'I'
     const r = this.respond(sql, values)
