@@ -13,6 +13,7 @@ import { buildResults } from './results/build.js'
 import { writeResults, ensureWritable, defaultResultsPath } from './results/write.js'
 import { loadWorkload } from '../workloads/index.js'
 import { TOOL_VERSION } from './version.js'
+import { takeSettingsSnapshot } from './server/settings-snapshot.js'
 import { silentLogger } from './log.js'
 
 /**
@@ -96,6 +97,9 @@ export async function runBenchmark (options, { log = silentLogger, env = process
       }
     }
 
+    // What the server looked like: always recorded, even with --no-server-stats (A/B diffs need it).
+    const snapshot = await takeSettingsSnapshot(conn, { tables: module.tables ?? [] })
+
     if (options.serverStats !== false) {
       const { StatsSampler } = await import('./server/stats-sampler.js')
       sampler = new StatsSampler({ openConnection: () => openConnection(target, { protocol: 'simple', applicationName: 'pgload-stats' }), tables: module.tables ?? [], log })
@@ -157,9 +161,9 @@ export async function runBenchmark (options, { log = silentLogger, env = process
       target,
       embedded: session.embedded,
       serverVersion,
-      host: { cpus: os.cpus().length, memoryBytes: os.totalmem(), platform: process.platform, arch: process.arch },
+      host: { ...snapshot.host, arch: process.arch, hostname: os.hostname() },
       outcome,
-      serverStats,
+      serverStats: { ...serverStats, settings: snapshot.settings, tableSizes: snapshot.tables, missing: [...(serverStats?.missing ?? []), ...snapshot.missing] },
       extra
     })
     if (file) await writeResults(file, results)

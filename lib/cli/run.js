@@ -137,7 +137,7 @@ export const runCommand = {
         process.stdout.write(JSON.stringify(results, null, 1) + '\n')
       } else {
         process.stdout.write(formatSummary(results))
-        if (results.serverStats) process.stdout.write('\n' + formatServerStatsSummary(results.serverStats) + '\n')
+        if (results.serverStats?.deltas) process.stdout.write('\n' + formatServerStatsSummary(results.serverStats) + '\n')
         for (const t of results.thresholds ?? []) {
           process.stdout.write(`${t.pass ? '✓' : '✗'} ${t.expr}: ${t.actual === null ? 'no data' : `${t.actual}${t.unit ?? ''}`}${t.reason ? ` (${t.reason})` : ''}\n`)
         }
