@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs'
 import { spectrumRows } from './histogram-data.js'
 import {
-  intervalSeconds, transactionTypes, throughputRows, latencyRows, markerRows, serverRows,
+  intervalSeconds, lengthOf, transactionTypes, throughputRows, latencyRows, markerRows, serverRows,
   spectrumByType, distributionByType, thresholdRows, tpmcRows, responseTimeRows
 } from './datasets.js'
 import { mergeHistograms } from '../metrics/histogram.js'
@@ -116,7 +116,7 @@ export const COMPARE_CHART = {
       const dt = intervalSeconds(doc)
       for (const iv of doc.intervals ?? []) {
         const n = Object.values(iv.count ?? {}).reduce((a, v) => a + (typeof v === 'number' ? v : 0), 0)
-        if (typeof iv.t === 'number') compareThroughput.push({ run: label, t: iv.t, tps: round3(n / dt) })
+        if (typeof iv.t === 'number') compareThroughput.push({ run: label, t: iv.t, tps: round3(n / lengthOf(iv, dt)) })
       }
       for (const r of latencyRows(doc)) if (r.stat === 'p99') compareLatency.push({ run: label, t: r.t, ms: r.ms })
       const all = mergeHistograms(Object.values(doc.transactions).map((t) => t.histogram).filter((h) => typeof h === 'string'))
@@ -150,7 +150,24 @@ export function fillSpec (chart, datasets, opts = {}) {
     spec.title = { ...title, text: `${opts.runLabel}: ${title.text}` }
   }
   chart.tune?.(spec, datasets, opts)
+  dropEmptyLayers(spec, datasets)
   return spec
+}
+
+/**
+ * Remove layers that read an empty dataset (no markers, no thresholds): vega would only warn
+ * about an infinite extent for them. A layer stack keeps at least one layer.
+ * @param {any} node
+ * @param {Record<string, any[]>} datasets
+ */
+function dropEmptyLayers (node, datasets) {
+  if (Array.isArray(node)) return node.forEach((n) => dropEmptyLayers(n, datasets))
+  if (!node || typeof node !== 'object') return
+  if (Array.isArray(node.layer)) {
+    const kept = node.layer.filter((l) => !(l.data?.name && datasets[l.data.name]?.length === 0))
+    if (kept.length > 0) node.layer = kept
+  }
+  for (const [k, v] of Object.entries(node)) if (k !== 'datasets') dropEmptyLayers(v, datasets)
 }
 
 /**

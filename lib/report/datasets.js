@@ -24,6 +24,11 @@ export function intervalSeconds (doc) {
   return steps[Math.floor(steps.length / 2)]
 }
 
+/** An interval's own length (the last one of a run may be short), else the run's step. */
+export function lengthOf (iv, dt) {
+  return isNum(iv.lengthS) && iv.lengthS > 0 ? iv.lengthS : dt
+}
+
 /** Transaction type names in the run's order. */
 export function transactionTypes (doc) {
   const listed = Array.isArray(doc.run?.transactionTypes) ? doc.run.transactionTypes : []
@@ -38,7 +43,8 @@ export function throughputRows (doc) {
   const rows = []
   for (const iv of doc.intervals ?? []) {
     if (!isNum(iv.t) || iv.count === null || typeof iv.count !== 'object') continue
-    for (const [type, n] of Object.entries(iv.count)) if (isNum(n)) rows.push({ t: iv.t, type, tps: round3(n / dt) })
+    const len = lengthOf(iv, dt)
+    for (const [type, n] of Object.entries(iv.count)) if (isNum(n)) rows.push({ t: iv.t, type, tps: round3(n / len) })
   }
   return rows
 }
@@ -150,14 +156,18 @@ export function distributionByType (doc) {
 }
 
 /**
- * Latency thresholds (those with a value in ms) as horizontal lines.
+ * Latency thresholds as horizontal lines: evaluated thresholds (lib/compare) with a limit in ms,
+ * except those on schedule lag, which is another quantity.
  * @returns {{ ms: number, label: string }[]}
  */
 export function thresholdRows (doc) {
   const rows = []
   for (const th of Array.isArray(doc.thresholds) ? doc.thresholds : []) {
-    const ms = th?.valueMs ?? th?.limitMs ?? th?.thresholdMs
-    if (isNum(ms) && ms > 0) rows.push({ ms, label: String(th.expr ?? th.text ?? th.metric ?? `${ms} ms`) })
+    if (!th || typeof th !== 'object') continue
+    const expr = String(th.expr ?? th.text ?? th.metric ?? '')
+    if (/^\s*lag\b/i.test(expr)) continue
+    const ms = th.unit === 'ms' ? th.limit : th.valueMs ?? th.limitMs
+    if (isNum(ms) && ms > 0) rows.push({ ms, label: expr || `${ms} ms` })
   }
   return rows
 }
@@ -177,7 +187,7 @@ export function tpmcRows (doc) {
   const dt = intervalSeconds(doc)
   return (doc.intervals ?? [])
     .filter((iv) => isNum(iv.t) && isNum(iv.count?.[no]))
-    .map((iv) => ({ t: iv.t, tpmC: round3(iv.count[no] * 60 / dt) }))
+    .map((iv) => ({ t: iv.t, tpmC: round3(iv.count[no] * 60 / lengthOf(iv, dt)) }))
 }
 
 /**

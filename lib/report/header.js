@@ -104,8 +104,47 @@ function tpccBlock (tpcc) {
 
 function thresholdsBlock (thresholds) {
   if (!Array.isArray(thresholds) || thresholds.length === 0) return ''
-  const rows = thresholds.map((t) => [t.expr ?? t.text ?? t.metric ?? '?', t.actualMs ?? t.actual ?? '', t.pass === true ? 'pass' : t.pass === false ? 'FAIL' : ''])
-  return `<h3>Thresholds</h3>${table(['threshold', 'actual', 'verdict'], rows)}`
+  const withUnit = (v, unit) => (isNum(v) ? `${fmt(v)}${unit ? ` ${unit}` : ''}` : '–')
+  const rows = thresholds.filter((t) => t && typeof t === 'object').map((t) => [
+    t.expr ?? t.text ?? t.metric ?? '?',
+    withUnit(t.actual ?? t.actualMs, t.unit ?? (t.actualMs !== undefined ? 'ms' : '')),
+    withUnit(t.limit ?? t.valueMs, t.unit ?? (t.valueMs !== undefined ? 'ms' : '')),
+    t.pass === true ? 'pass' : t.pass === false ? 'FAIL' : '',
+    t.reason ?? ''
+  ])
+  return `<h3>Thresholds</h3>${table(['threshold', 'actual', 'limit', 'verdict', 'note'], rows)}`
+}
+
+function perTransactionBlock (per) {
+  if (!per || typeof per !== 'object') return ''
+  const pairs = Object.entries(per).filter(([, v]) => isNum(v)).map(([k, v]) => [k, /bytes$/i.test(k) ? bytes(v) : fmt(v, 1)])
+  return pairs.length ? `<h3>Per transaction (server side)</h3>${dl(pairs)}` : ''
+}
+
+function tablesBlock (tables) {
+  const entries = Object.entries(tables ?? {}).filter(([, t]) => t && typeof t === 'object')
+  if (entries.length === 0) return ''
+  const cols = [
+    ['seq scans', 'seqScan'], ['index scans', 'idxScan'], ['inserted', 'nTupIns'], ['updated', 'nTupUpd'],
+    ['HOT updated', 'nTupHotUpd'], ['deleted', 'nTupDel'], ['dead tuples', 'nDeadTup'], ['autovacuums', 'autovacuumCount'],
+    ['heap blocks read', 'heapBlksRead'], ['heap blocks hit', 'heapBlksHit']
+  ].filter(([, k]) => entries.some(([, t]) => k in t))
+  const rows = entries.map(([name, t]) => [name, ...cols.map(([, k]) => fmt(t[k])), bytes(t.sizeBytes), bytes(t.indexesSizeBytes)])
+  return `<details><summary>Workload tables (change over the run)</summary>${table(['table', ...cols.map(([c]) => c), 'size', 'indexes'], rows, 'numbers')}</details>`
+}
+
+function statementsBlock (st) {
+  if (!st || typeof st !== 'object') return ''
+  if (st.available === false) return `<p class="note">Top statements: ${h(st.reason ?? 'not available')}</p>`
+  const top = Array.isArray(st.top) ? st.top : []
+  if (top.length === 0) return ''
+  const rows = top.map((s) => [s.query ?? '', fmt(s.calls), fmt(s.totalMs, 1), fmt(s.meanMs), fmt(s.rows)])
+  return `<details><summary>Top statements by total time (pg_stat_statements)</summary>${table(['statement', 'calls', 'total ms', 'mean ms', 'rows'], rows, 'numbers statements')}</details>`
+}
+
+function missingBlock (ss) {
+  const missing = [...(Array.isArray(ss.missing) ? ss.missing : []), ...(Array.isArray(ss.settings?.missing) ? ss.settings.missing : [])]
+  return missing.length ? `<p class="note">Not collected: ${missing.map((m) => h(m)).join('; ')}</p>` : ''
 }
 
 /**
@@ -125,12 +164,12 @@ export function runHeaderHtml (doc, label) {
     ['command', run.command],
     ['started', run.startTime],
     ['duration', isNum(run.durationS) ? `${fmt(run.durationS, 1)} s` + (run.warmupS ? ` after ${fmt(run.warmupS, 1)} s warm-up` : '') : undefined],
-    ['clients / connections', `${run.clients ?? '?'} / ${run.connections ?? '?'}`],
+    ['clients / connections', `${run.terminals ?? run.clients ?? '?'} / ${run.connections ?? '?'}`],
     ['protocol', run.protocol],
     ['scale', run.scale],
     ['seed', run.seed],
     ['status', run.aborted ? 'aborted' : run.interrupted ? 'interrupted' : 'completed'],
-    ['server', [server.version ? `PostgreSQL ${server.version}` : '', server.embedded ? '(embedded)' : '', redact(server.target)].filter(Boolean).join(' ')],
+    ['server', [server.version ?? ss.settings?.serverVersion ? `PostgreSQL ${server.version ?? ss.settings.serverVersion}` : '', server.embedded ? '(embedded)' : '', redact(server.target)].filter(Boolean).join(' ')],
     ['host', doc.host ? `${doc.host.cpus ?? '?'} CPUs, ${bytes(doc.host.memoryBytes)} memory, ${doc.host.platform ?? ''}` : undefined],
     ['pgload', doc.tool ? `${doc.tool.version ?? ''} on Node.js ${doc.tool.node ?? ''}` : undefined],
     ['throughput', isNum(doc.summary?.tps) ? `${fmt(doc.summary.tps, 1)} tps` : undefined]
@@ -148,6 +187,10 @@ export function runHeaderHtml (doc, label) {
     settings.length ? `<details><summary>All non-default settings (${settings.length})</summary>${table(['setting', 'value', 'source'], settings)}</details>` : '',
     options.length ? `<details><summary>Options</summary>${table(['option', 'value'], options)}</details>` : '',
     ss.deltas ? `<h3>Server deltas</h3>${deltasTable(ss.deltas)}` : '<p class="note">No server statistics in these results.</p>',
+    perTransactionBlock(ss.perTransaction),
+    tablesBlock(ss.tables),
+    statementsBlock(ss.statements),
+    missingBlock(ss),
     '</section>'
   ]
   return parts.filter(Boolean).join('\n')

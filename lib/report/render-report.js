@@ -52,8 +52,9 @@ function checkFormats (formats) {
 /**
  * Render the report of one or several results documents.
  * @param {any[]} results parsed results documents (each validated here)
- * @param {{ formats?: string[]|string, outDir?: string, names?: string[], logScale?: boolean, htmlName?: string, timings?: Record<string, number> }} [opts]
- *   names: labels for the runs (e.g. file names); timings: filled with ms per step when given
+ * @param {{ formats?: string[]|string, outDir?: string, names?: string[], logScale?: boolean, htmlName?: string, timings?: Record<string, number>, warnings?: string[] }} [opts]
+ *   names: labels for the runs (e.g. file names); timings: filled with ms per step when given;
+ *   warnings: filled with vega's warnings while rendering SVG/PNG when given
  * @returns {Promise<string[]>} paths of the files written
  */
 export async function renderReport (results, opts = {}) {
@@ -76,7 +77,8 @@ export async function renderReport (results, opts = {}) {
   const written = []
   if (formats.includes('svg') || formats.includes('png')) {
     for (const chart of built.charts) {
-      const { svg } = await time('svg', () => renderSvg(chart.spec))
+      const { svg, warnings } = await time('svg', () => renderSvg(chart.spec))
+      if (opts.warnings) for (const w of warnings) opts.warnings.push(`${chart.name}: ${w}`)
       if (formats.includes('svg')) {
         const file = join(outDir, `${chart.name}.svg`)
         await writeAtomic(file, svg)

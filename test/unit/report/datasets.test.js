@@ -16,9 +16,12 @@ test('throughput rows are interval counts divided by the interval length', () =>
   assert.equal(rows.length, doc.intervals.length * 2)
   const first = rows.find((r) => r.t === 1 && r.type === 'tpcb-like')
   assert.equal(first.tps, doc.intervals[0].count['tpcb-like'])
-  const doubled = { ...doc, run: { ...doc.run, options: {} }, intervals: doc.intervals.map((iv) => ({ ...iv, t: iv.t * 2 })) }
+  // Without a recorded length the step of t decides; an interval's own lengthS wins (a short last one).
+  const doubled = { ...doc, run: { ...doc.run, options: {} }, intervals: doc.intervals.map(({ lengthS, ...iv }) => ({ ...iv, t: iv.t * 2 })) }
   assert.equal(intervalSeconds(doubled), 2)
   assert.equal(throughputRows(doubled)[0].tps, doc.intervals[0].count['tpcb-like'] / 2)
+  doubled.intervals[0].lengthS = 0.5
+  assert.equal(throughputRows(doubled)[0].tps, doc.intervals[0].count['tpcb-like'] * 2)
 })
 
 test('latency rows per interval are ordered p50 <= p90 <= p99 <= max', () => {
@@ -95,7 +98,7 @@ test('distribution bins hold every recorded value once', () => {
 })
 
 test('thresholds with a latency value become lines; others are left out', () => {
-  assert.deepEqual(thresholdRows(fixture('tpcb-b.json')), [{ ms: 12, label: 'p99 < 12ms' }])
+  assert.deepEqual(thresholdRows(fixture('tpcb-b.json')), [{ ms: 12, label: 'p(99) < 12ms' }])
   assert.deepEqual(thresholdRows(fixture('tpcb-a.json')), [])
 })
 

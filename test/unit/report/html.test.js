@@ -46,7 +46,7 @@ test('the HTML report is one self-contained file with no URLs', async () => {
 test('the header summarises each run and says which charts were left out', async () => {
   const text = await html([fixture('tpcc.json')], 'tpcc.html')
   assert.ok(text.includes('<title>pgload report: tpcc</title>'), 'title')
-  for (const s of ['PostgreSQL 18.4', 'shared_buffers', 'new-order', 'stock-level', 'tpmC', 'efficiency', 'Server deltas', 'walBytes', 'xactCommit']) assert.ok(text.includes(s), s)
+  for (const s of ['PostgreSQL 18.4', 'shared_buffers', '2 GB (262144 × 8kB)', 'new-order', 'stock-level', 'tpmC', 'efficiency', 'Server deltas', 'walBytes', 'xactCommit', 'Top statements', 'district']) assert.ok(text.includes(s), s)
   assert.ok(!text.includes('Charts not drawn'), 'nothing skipped for TPC-C')
   const tpcb = fixture('tpcb-a.json')
   delete tpcb.serverStats

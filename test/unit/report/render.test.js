@@ -33,8 +33,10 @@ for (const set of [['tpcb-a.json'], ['tpcc.json'], ['tpcb-a.json', 'tpcb-b.json'
   test(`every chart of ${set.join(' + ')} renders to SVG and PNG`, async (t) => {
     const dir = join(out, set.join('+'))
     const timings = {}
+    const warnings = []
     const t0 = performance.now()
-    const files = await renderReport(set.map(fixture), { formats: ['svg', 'png'], outDir: dir, names: set.map((f) => basename(f, '.json')), timings })
+    const files = await renderReport(set.map(fixture), { formats: ['svg', 'png'], outDir: dir, names: set.map((f) => basename(f, '.json')), timings, warnings })
+    assert.deepEqual(warnings, [])
     t.diagnostic(`${files.length} files in ${Math.round(performance.now() - t0)} ms: ` + Object.entries(timings).map(([k, v]) => `${k} ${Math.round(v)} ms`).join(', '))
     const svgs = files.filter((f) => f.endsWith('.svg'))
     assert.equal(svgs.length, files.length / 2)
@@ -62,4 +64,14 @@ test('PNG text is drawn with the vendored fonts (resvg drops text it has no font
   assert.equal(dark(svg('').replace('X', 'normal')), 0)
   assert.ok(dark(svg('latency').replace('X', 'normal')) > 50, 'regular text drawn')
   assert.ok(dark(svg('latency').replace('X', 'bold')) > dark(svg('latency').replace('X', 'normal')), 'bold is heavier than regular')
+})
+
+test('a run without server events or thresholds renders without vega warnings', async () => {
+  const doc = fixture('tpcb-a.json')
+  doc.serverStats.events = []
+  const warnings = []
+  const files = await renderReport([doc], { formats: ['svg'], outDir: join(out, 'no-events'), warnings })
+  assert.equal(files.length, 5)
+  assert.deepEqual(warnings, [])
+  assert.ok(!readFileSync(join(out, 'no-events', 'throughput.svg'), 'utf8').includes('class="mark-rect role-mark'), 'no checkpoint spans drawn')
 })
