@@ -4,3 +4,4 @@ export { BUILTIN_SCRIPTS, findBuiltin, listBuiltins, splitWeight } from './built
 export { compileScript, splitVariables } from './compile.js'
 export { scriptWorkload, parseDefine, ScriptTerminal, SCRIPT_DEFAULTS } from './workload.js'
 export { runShell } from './interpreter.js'
+export { PgbenchLogWriter } from './pgbench-log.js'

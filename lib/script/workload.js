@@ -4,6 +4,7 @@
 import { PgloadError } from '../errors.js'
 import { deriveSeeds, seedAsInt64 } from '../random/seeding.js'
 import { linkScript, runScript, runShell } from './interpreter.js'
+import { PgbenchLogWriter } from './pgbench-log.js'
 import { VarRegistry, VarStore } from './variables.js'
 import { normInt, validVariableName } from './values.js'
 
@@ -56,8 +57,8 @@ export class ScriptTerminal {
  * Build the Workload of a set of compiled scripts.
  * @param {import('./compile.js').CompiledScript[]} compiled
  * @param {object} [options] see SCRIPT_DEFAULTS; also `variables` (-D, object or [name, value] pairs),
- *   `scaleGiven`, `seeds` (from deriveSeeds), `debugWrite`, `runShell`, `log`, `logWriter`
- *   (a PgbenchLogWriter), `usesBuiltin`
+ *   `scaleGiven`, `seeds` (from deriveSeeds), `debugWrite`, `runShell`, `log`, `usesBuiltin`,
+ *   `pgbenchLog` (PgbenchLogWriter options: --log, --aggregate-interval...) or `logWriter`
  */
 export function scriptWorkload (compiled, options = {}) {
   if (compiled.length === 0) throw new PgloadError('no script to run', { code: 'NO_SCRIPT' })
@@ -97,7 +98,7 @@ export function scriptWorkload (compiled, options = {}) {
     return { name, weight: s.weight, run: (ctx) => runScript(s, ctx, env) }
   })
   const chooser = seeds.choose
-  const logWriter = opts.logWriter ?? null
+  const logWriter = opts.logWriter ?? (opts.pgbenchLog ? new PgbenchLogWriter({ sample: seeds.sample, ...opts.pgbenchLog }) : null)
 
   const setAutomatic = (st) => {
     if (!defines.has('scale')) st.vars.setInt(slot('scale'), scale)
