@@ -30,7 +30,7 @@ function quietRun () {
   return doc
 }
 
-for (const set of [['tpcb-a.json'], ['tpcc.json'], ['tpcb-a.json', 'tpcb-b.json'], ['quiet']]) {
+for (const set of [['tpcb-a.json'], ['tpcc.json'], ['tpcb-a.json', 'tpcb-b.json'], ['quiet'], ['recorded-tpcb.json']]) {
   test(`HTML report of ${set.join(' + ')} renders every chart in Chromium`, { skip, timeout: 60_000 }, async (t) => {
     const name = set.map((f) => basename(f, '.json')).join('+')
     const docs = set.map((f) => (f === 'quiet' ? quietRun() : fixture(f)))

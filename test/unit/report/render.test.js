@@ -75,3 +75,12 @@ test('a run without server events or thresholds renders without vega warnings', 
   assert.deepEqual(warnings, [])
   assert.ok(!readFileSync(join(out, 'no-events', 'throughput.svg'), 'utf8').includes('class="mark-rect role-mark'), 'no checkpoint spans drawn')
 })
+
+test('a results file recorded by pgload run renders every applicable chart without warnings', async () => {
+  const warnings = []
+  const files = await renderReport([fixture('recorded-tpcb.json')], { formats: ['svg'], outDir: join(out, 'recorded'), warnings })
+  assert.deepEqual(files.map((f) => basename(f, '.svg')), ['throughput', 'latency-over-time', 'percentile-spectrum', 'latency-distribution', 'server-activity'])
+  assert.deepEqual(warnings, [])
+  const server = svgText(readFileSync(join(out, 'recorded', 'server-activity.svg'), 'utf8'))
+  for (const text of ['WAL MB/s', 'blocks per second', 'backends', 'lock waits']) assert.ok(server.includes(text), text)
+})
