@@ -29,12 +29,15 @@ export function statQueries (versionNum, tableOids = []) {
     FROM pg_stat_activity WHERE pid <> pg_backend_pid() GROUP BY 1, 2, 3, 4, 5`
   if (tableOids.length > 0) {
     const list = oidList(tableOids)
+    // Progress views join pg_stat_activity: the costliest statement, so the sampler sends it
+    // only when the activity reading shows an autovacuum worker.
     q.autovacuum = `SELECT ${MARKER} 'autovacuum' AS kind, p.relid::text FROM pg_stat_progress_vacuum p
       JOIN pg_stat_activity a ON a.pid = p.pid WHERE a.backend_type = 'autovacuum worker' AND p.relid IN (${list})
       UNION ALL SELECT 'autoanalyze', p.relid::text FROM pg_stat_progress_analyze p
       JOIN pg_stat_activity a ON a.pid = p.pid WHERE a.backend_type = 'autovacuum worker' AND p.relid IN (${list})`
-    q.tableCounts = `SELECT ${MARKER} relid::text, autovacuum_count, autoanalyze_count
-      FROM pg_stat_user_tables WHERE relid IN (${list})`
+    // The counter functions directly: pg_stat_user_tables would also join pg_class and pg_index.
+    q.tableCounts = `SELECT ${MARKER} t.relid::text, pg_stat_get_autovacuum_count(t.relid), pg_stat_get_autoanalyze_count(t.relid)
+      FROM unnest(ARRAY[${list}]::oid[]) AS t(relid)`
   }
   return q
 }

@@ -24,8 +24,9 @@ const DEFAULTS = {
   topStatements: TOP_STATEMENTS // statements kept from pg_stat_statements
 }
 
-// Per-tick statements, in the order they are sent; `full` readings add the others.
-const TICK = ['database', 'walLsn', 'checkpoints', 'control', 'activity', 'autovacuum', 'tableCounts']
+// Per-tick statements, in the order they are sent; `full` readings add the others; `autovacuum`
+// follows in a second round trip only when an autovacuum worker is running.
+const TICK = ['database', 'walLsn', 'checkpoints', 'control', 'activity', 'tableCounts']
 const FULL = ['wal', 'tables']
 const IDLE_CHECKPOINTER_WAITS = new Set(['CheckpointerMain', 'CheckpointerShutdown'])
 
@@ -306,6 +307,14 @@ export class StatsSampler {
     const atMs = this.now()
     const byName = {}
     names.forEach((n, i) => { byName[n] = results[i] ?? null })
+    if (this.queries.autovacuum && workersRunning(byName.activity)) {
+      try {
+        byName.autovacuum = await this.query(this.queries.autovacuum)
+      } catch (err) {
+        if (err.code === 'CONNECTION_LOST') throw err
+        this.note(`autovacuum: ${err.message}`)
+      }
+    }
     return this.parse(byName, atMs, own)
   }
 
@@ -330,6 +339,8 @@ export class StatsSampler {
     if (r.activity) snap.activity = summarizeActivity(r.activity.rows)
     if (r.autovacuum) {
       snap.running = r.autovacuum.rows.map(([kind, oid]) => ({ kind, table: this.tableNames.get(oid) })).filter(x => x.table)
+    } else if (r.activity && this.privileged && this.queries.autovacuum) {
+      snap.running = [] // no worker running
     }
     if (r.tableCounts) {
       snap.counts = {}
@@ -422,6 +433,12 @@ export class StatsSampler {
 
 // Deltas that are absent on some versions by design (listed in `missing` elsewhere when relevant).
 const OPTIONAL_DELTAS = new Set(['walRecords', 'walFpi', 'checkpointsDone', 'cacheHitRatio'])
+
+// Any autovacuum worker in the activity reading? (Roles that cannot see workers cannot see
+// their progress either.)
+function workersRunning (activity) {
+  return activity ? activity.rows.some(r => r[0] === 'autovacuum worker') : false
+}
 
 function workloadCommits (a, b) {
   const d = counterDelta(a.db?.xactCommit, b.db?.xactCommit)

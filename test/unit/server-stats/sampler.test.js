@@ -38,7 +38,7 @@ function fakeServer ({ versionNum = '180004', refuse = [], superuser = 't' } = {
     if (text.includes('pg_control_checkpoint')) return res(['checkpoint_lsn', 'checkpoint_epoch'], [[String(s.ckptLsn), String(s.ckptEpoch)]])
     if (text.includes('GROUP BY 1, 2, 3, 4, 5')) return res(['backend_type', 'state', 'wait_event_type', 'wait_event', 'here', 'n'], s.activity)
     if (text.includes('pg_stat_progress_vacuum')) return res(['kind', 'relid'], [])
-    if (text.includes('autovacuum_count, autoanalyze_count')) return res(['relid', 'autovacuum_count', 'autoanalyze_count'], [['16384', '0', '0']])
+    if (text.includes('pg_stat_get_autovacuum_count')) return res(['relid', 'av', 'aa'], [['16384', '0', '0']])
     if (text.includes('pg_table_size(s.relid)')) {
       return res(['relid', 'seq_scan', 'idx_scan', 'n_tup_ins', 'n_tup_upd', 'n_tup_del', 'n_tup_hot_upd', 'n_live_tup', 'n_dead_tup', 'autovacuum_count', 'autoanalyze_count', 'heap_blks_read', 'heap_blks_hit', 'size_bytes', 'indexes_size_bytes'],
         [['16384', '1', String(s.idx), '0', '0', '0', '0', '10', '3', '0', '0', '0', '0', '8192', '16384']])
