@@ -97,21 +97,20 @@ export async function loadTpcc (ctx, rawOpts) {
   try {
     for (let j = 1; j < opts.jobs; j++) conns.push(await ctx.openConnection(ctx.target, { applicationName: 'pgload init tpcc' }))
     const total = expectedRows(opts.warehouses)
-    let bytes = 0
     for (const phase of loadPhases(opts.warehouses)) {
       const ts = performance.now()
       const before = rows
       progress.start(phase.name, phaseRows(phase), 'rows')
       let next = 0
-      const perPhase = { rows: 0 }
+      const perPhase = { rows: 0, bytes: 0 }
       const worker = async (c) => {
         while (next < phase.units.length) {
           const unit = phase.units[next++]
           const out = generateUnit(unit, load)
-          for (const [table, lines] of out.tables) bytes += await copyLines(c, table, lines)
+          for (const [table, lines] of out.tables) perPhase.bytes += await copyLines(c, table, lines)
           rows += out.count
           perPhase.rows += out.count
-          progress.update(perPhase.rows, bytes)
+          progress.update(perPhase.rows, perPhase.bytes)
         }
       }
       await Promise.all(conns.slice(0, Math.min(conns.length, phase.units.length)).map(worker))
