@@ -272,8 +272,9 @@ export class StatsSampler {
       return entry
     } catch (err) {
       this.stats.failed++
-      this.log.warn({ err, t }, 'server statistics sample failed')
-      this.note(`sample: ${err.message}`)
+      // warn once per distinct failure; repeats (1 per tick) go to debug
+      if (this.note(`sample: ${err.message}`)) this.log.warn({ err, t }, 'server statistics sample failed')
+      else this.log.debug?.({ err, t }, 'server statistics sample failed again')
       if (err.code === 'CONNECTION_LOST' || this.conn?.broken) await this.closeConnection()
       return null
     }
@@ -426,8 +427,11 @@ export class StatsSampler {
     }
   }
 
+  // Remember what could not be read; true the first time a message is seen.
   note (message) {
-    this.missing.set(message, (this.missing.get(message) ?? 0) + 1)
+    const n = this.missing.get(message) ?? 0
+    this.missing.set(message, n + 1)
+    return n === 0
   }
 }
 
