@@ -78,7 +78,10 @@ export function compareRuns (as, bs, options = {}) {
   const diffs = runDifferences(as, bs)
   if (diffs.blocking.length && !o.force) {
     const what = diffs.blocking.map(d => `${d.name} ${d.a.join('/')} vs ${d.b.join('/')}`).join('; ')
-    throw new PgloadError(`runs are not comparable: ${what}`, { code: 'NOT_COMPARABLE', hint: 'use --force to compare them anyway' })
+    const scripts = diffs.blocking.some(d => d.name === 'transaction types')
+      ? '; script transactions are named by the path given to pgload run: run both sides from the same relative path'
+      : ''
+    throw new PgloadError(`runs are not comparable: ${what}`, { code: 'NOT_COMPARABLE', hint: `use --force to compare them anyway${scripts}` })
   }
   const warnings = []
   if (diffs.blocking.length) warnings.push('compared with --force although the runs differ in ' + diffs.blocking.map(d => d.name).join(', '))
