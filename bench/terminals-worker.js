@@ -16,7 +16,8 @@ const options = await runOptionsFromArgv({
   duration: `${o.durationS}s`,
   thinkTime: o.thinkTime,
   url: o.url,
-  serverStats: false
+  serverStats: false,
+  ...(o.driver ? { driver: o.driver } : {})
 })
 options.writeFile = false
 

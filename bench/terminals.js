@@ -8,6 +8,7 @@ import { benchServer } from './lib/server.js'
 import { formatTable } from './lib/table.js'
 import { ensureTpcb } from './lib/tpcb-data.js'
 import { PgloadError } from '../lib/errors.js'
+import { driverArgs } from './lib/driver-select.js'
 
 const WORKER = fileURLToPath(new URL('./terminals-worker.js', import.meta.url))
 
@@ -18,6 +19,7 @@ const DEFAULTS = {
   duration: '60s', // measured run (the issue's soak: --duration 10m)
   sample: '5s', // RSS/heap sampling period
   scale: 10, // pgbench scale to load when the tables are missing
+  driver: 'default', // pgload's connection: default (whatever pgload uses), pg or lean
   smoke: { terminals: 2000, thinkTime: 'exp:1000', durationS: 3, sampleS: 0.5, scale: 1 }
 }
 
@@ -30,6 +32,7 @@ export async function main (argv, io) {
     duration: { type: 'string', default: DEFAULTS.duration },
     sample: { type: 'string', default: DEFAULTS.sample },
     connections: { type: 'string' },
+    driver: { type: 'string', default: DEFAULTS.driver },
     scale: { type: 'string', default: String(DEFAULTS.scale) },
     smoke: { type: 'boolean', default: false },
     json: { type: 'boolean', default: false }
@@ -38,6 +41,8 @@ export async function main (argv, io) {
   const terminals = a.smoke ? s.terminals : Number(a.terminals)
   if (!Number.isInteger(terminals) || terminals < 1) throw new PgloadError(`--terminals must be an integer >= 1, got ${JSON.stringify(a.terminals)}`)
   const connections = a.connections === undefined ? undefined : Number(a.connections)
+  if (!['default', 'pg', 'lean'].includes(a.driver)) throw new PgloadError(`--driver must be pg or lean, got ${JSON.stringify(a.driver)}`)
+  const { nodeArgs, runArgs } = driverArgs(a.driver)
   const server = await benchServer(a.url)
   try {
     await ensureTpcb(server, { scale: a.smoke ? s.scale : Number(a.scale), log: io.err })
@@ -47,10 +52,11 @@ export async function main (argv, io) {
       connections,
       thinkTime: a.smoke ? s.thinkTime : a['think-time'],
       durationS: a.smoke ? s.durationS : parseSeconds('--duration', a.duration),
-      sampleS: a.smoke ? s.sampleS : parseSeconds('--sample', a.sample)
+      sampleS: a.smoke ? s.sampleS : parseSeconds('--sample', a.sample),
+      driver: runArgs[1] ?? null
     }
     io.err(`terminals: ${terminals} terminals, think time ${opts.thinkTime}, ${opts.durationS} s, ${server.target.display}\n`)
-    const r = await runWorker(opts)
+    const r = await runWorker(opts, nodeArgs)
     if (a.json) {
       io.out(JSON.stringify(r, null, 1) + '\n')
       return
@@ -76,9 +82,9 @@ export async function main (argv, io) {
   }
 }
 
-function runWorker (opts) {
+function runWorker (opts, nodeArgs) {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--expose-gc', WORKER, JSON.stringify(opts)], { stdio: ['ignore', 'pipe', 'inherit'] })
+    const child = spawn(process.execPath, ['--expose-gc', ...nodeArgs, WORKER, JSON.stringify(opts)], { stdio: ['ignore', 'pipe', 'inherit'] })
     let out = ''
     child.stdout.on('data', (d) => { out += d })
     child.on('error', reject)

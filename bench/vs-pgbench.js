@@ -13,9 +13,11 @@ import { benchServer } from './lib/server.js'
 import { formatTable } from './lib/table.js'
 import { runMeasured, parsePgbenchOutput } from './lib/child.js'
 import { ensureTpcb } from './lib/tpcb-data.js'
+import { driverArgs } from './lib/driver-select.js'
 import { PgloadError } from '../lib/errors.js'
 
 const PGLOAD = fileURLToPath(new URL('../bin/pgload.js', import.meta.url))
+const DRIVERS = ['pg', 'lean']
 
 // Defaults, with units.
 const DEFAULTS = {
@@ -25,7 +27,8 @@ const DEFAULTS = {
   cases: [['select-only', 1], ['select-only', 8], ['select-only', 32], ['tpcb-like', 1], ['tpcb-like', 8], ['tpcb-like', 32], ['simple-update', 8]],
   smokeCases: [['select-only', 2], ['tpcb-like', 2]],
   smokeDurationS: 2, // seconds per run with --smoke
-  smokeScale: 1
+  smokeScale: 1,
+  driver: 'both' // pgload's connection: pg, lean or both (one pgload run each)
 }
 
 /** @param {string[]} argv @param {{ out: (s: string) => void, err: (s: string) => void }} io */
@@ -35,6 +38,7 @@ export async function main (argv, io) {
     duration: { type: 'string', default: DEFAULTS.duration },
     scale: { type: 'string', default: String(DEFAULTS.scale) },
     cases: { type: 'string' }, // e.g. select-only:8,tpcb-like:32
+    driver: { type: 'string', default: DEFAULTS.driver },
     'pgload-arg': { type: 'string', multiple: true, default: [] }, // extra argument for pgload run, repeatable
     smoke: { type: 'boolean', default: false },
     json: { type: 'boolean', default: false }
@@ -44,32 +48,43 @@ export async function main (argv, io) {
   }
   const durationS = a.smoke ? DEFAULTS.smokeDurationS : Math.max(1, Math.round(parseSeconds('--duration', a.duration)))
   const cases = a.cases ? parseCases(a.cases) : a.smoke ? DEFAULTS.smokeCases : DEFAULTS.cases
+  const drivers = a.driver === 'both' ? DRIVERS : [a.driver]
+  if (!drivers.every(d => DRIVERS.includes(d))) throw new PgloadError(`--driver must be pg, lean or both, got ${JSON.stringify(a.driver)}`)
   const server = await benchServer(a.url)
   const dir = await mkdtemp(join(tmpdir(), 'pgload-bench-'))
   try {
     const scale = await ensureTpcb(server, { scale: a.smoke ? DEFAULTS.smokeScale : Number(a.scale), log: io.err })
     io.err(`vs-pgbench: scale ${scale}, ${durationS} s per run, ${cases.length} case(s), ${server.target.display}\n`)
     const rows = []
+    const runners = ['pgbench', ...drivers]
     for (const [i, [builtin, clients]] of cases.entries()) {
-      const order = i % 2 === 0 ? ['pgbench', 'pgload'] : ['pgload', 'pgbench']
+      // Rotate who goes first, so that neither side always gets the warmer server.
+      const order = runners.map((_, k) => runners[(k + i) % runners.length])
       const r = {}
       for (const who of order) {
-        io.err(`vs-pgbench: ${who} ${builtin} -c ${clients}\n`)
+        io.err(`vs-pgbench: ${who === 'pgbench' ? 'pgbench' : `pgload (${who})`} ${builtin} -c ${clients}\n`)
         r[who] = who === 'pgbench'
           ? await runPgbench(server, builtin, clients, durationS)
-          : await runPgload(server, builtin, clients, durationS, join(dir, `${i}.json`), a['pgload-arg'])
+          : await runPgload(server, builtin, clients, durationS, join(dir, `${i}-${who}.json`), driverArgs(who), a['pgload-arg'])
       }
-      rows.push({ builtin, clients, first: order[0], pgbench: r.pgbench, pgload: r.pgload })
+      rows.push({ builtin, clients, order, ...r })
     }
     if (a.json) {
       io.out(JSON.stringify({ scale, durationS, rows }, null, 1) + '\n')
     } else {
-      io.out(formatTable(
-        ['workload', 'clients', 'pgbench tps', 'pgload tps', 'tps ratio', 'pgbench cpu us/txn', 'pgload cpu us/txn', 'cpu ratio', 'pgload ELU'],
-        rows.map(x => [x.builtin, x.clients, x.pgbench.tps, x.pgload.tps, x.pgload.tps / x.pgbench.tps,
-          x.pgbench.cpuUsPerTxn, x.pgload.cpuUsPerTxn, x.pgload.cpuUsPerTxn / x.pgbench.cpuUsPerTxn, x.pgload.eventLoopUtilization ?? NaN])
-      ) + '\n')
-      io.out('tps ratio = pgload / pgbench (target >= 0.9 select-only, >= 0.95 others); cpu ratio = pgload / pgbench (target <= 1.5)\n')
+      const header = ['workload', 'clients', 'pgbench tps']
+      for (const d of drivers) header.push(`${d} tps`, `${d} ratio`)
+      header.push('pgbench cpu us/txn')
+      for (const d of drivers) header.push(`${d} cpu us/txn`, `${d} cpu ratio`)
+      io.out(formatTable(header, rows.map((x) => {
+        const row = [x.builtin, x.clients, x.pgbench.tps]
+        for (const d of drivers) row.push(x[d].tps, x[d].tps / x.pgbench.tps)
+        row.push(x.pgbench.cpuUsPerTxn)
+        for (const d of drivers) row.push(x[d].cpuUsPerTxn, x[d].cpuUsPerTxn / x.pgbench.cpuUsPerTxn)
+        return row
+      })) + '\n')
+      io.out('pg / lean: pgload run on node-postgres / on the lean connection; ratio = pgload / pgbench ' +
+        '(targets: tps >= 0.9 select-only, >= 0.95 others; cpu <= 1.5)\n')
     }
   } finally {
     await rm(dir, { recursive: true, force: true })
@@ -93,9 +108,9 @@ async function runPgbench (server, builtin, clients, durationS) {
   return { tps: p.tps, transactions: p.transactions, failed: p.failed, cpuUs: r.cpuUs, cpuUsPerTxn: r.cpuUs / (p.transactions + p.failed) }
 }
 
-async function runPgload (server, builtin, clients, durationS, out, extra) {
-  const args = [PGLOAD, 'run', 'tpcb', '-b', builtin, '-M', 'prepared', '-c', String(clients), '-T', `${durationS}s`,
-    '--url', server.url, '--out', out, '--no-server-stats', ...extra]
+async function runPgload (server, builtin, clients, durationS, out, { nodeArgs, runArgs }, extra) {
+  const args = [...nodeArgs, PGLOAD, 'run', 'tpcb', '-b', builtin, '-M', 'prepared', '-c', String(clients), '-T', `${durationS}s`,
+    '--url', server.url, '--out', out, '--no-server-stats', ...runArgs, ...extra]
   const r = await runMeasured(process.execPath, args, { timeoutMs: (durationS + 120) * 1000 })
   if (r.code !== 0) throw new Error(`pgload run tpcb -b ${builtin} -c ${clients} failed (${r.code}): ${r.stderr.trim().split('\n').pop()}`)
   const results = JSON.parse(await readFile(out, 'utf8'))

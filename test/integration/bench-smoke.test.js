@@ -29,12 +29,14 @@ test('vs-pgbench --smoke prints pgbench and pgload figures for each case', { ski
   const r = await bench(['vs-pgbench', '--smoke', '--url', url])
   assert.equal(r.code, 0, r.stderr)
   const lines = r.stdout.split('\n')
-  assert.match(lines[0], /^workload\s+clients\s+pgbench tps\s+pgload tps\s+tps ratio/)
+  assert.match(lines[0], /^workload\s+clients\s+pgbench tps\s+pg tps\s+pg ratio\s+lean tps\s+lean ratio\s+pgbench cpu us\/txn/)
+  const columns = lines[0].split(/\s{2,}/).length
+  assert.equal(columns, 12)
   for (const w of ['select-only', 'tpcb-like']) {
     const row = lines.find(l => l.startsWith(w))
     assert.ok(row, `a row for ${w}:\n${r.stdout}`)
-    // workload, clients, then 7 numeric columns, all present and finite
-    assert.match(row, new RegExp(`^${w}\\s+2(\\s+${number}){7}$`), row)
+    // workload, clients, then numeric columns, all present and finite
+    assert.match(row, new RegExp(`^${w}\\s+2(\\s+${number}){${columns - 2}}$`), row)
   }
 })
 
