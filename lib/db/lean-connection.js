@@ -95,12 +95,23 @@ export class LeanConnection {
       view = buf.subarray(0, nread)
     }
     const parser = this._parser
-    parser.parse(view, this._route)
+    this._parse(view)
     // The parser keeps the buffer when a message is incomplete, and node-postgres may keep
     // views of it (COPY data, salts): then the next read goes to a fresh buffer.
     if (this._pgMode || (parser.bufferLength > 0 && parser.buffer.buffer === buf.buffer)) {
       this._readBuf = Buffer.allocUnsafe(READ_BYTES)
       this._readViews = []
+    }
+  }
+
+  // A protocol error or a bug while handling a message leaves the stream out of step: end the
+  // connection, so that every waiting request fails with CONNECTION_LOST instead of hanging.
+  _parse (buf) {
+    try {
+      this._parser.parse(buf, this._route)
+    } catch (err) {
+      this._reader.socketError ??= err
+      ;(this._socket ?? this._con.stream).destroy(err)
     }
   }
 
@@ -118,7 +129,7 @@ export class LeanConnection {
       // TLS (or a stream of the caller's): the seam is pg-protocol's one 'data' listener, which
       // feeds node-postgres' Connection events. Replace it by ours.
       for (const l of socket.listeners('data')) socket.removeListener('data', l)
-      socket.on('data', (buf) => this._parser.parse(buf, this._route))
+      socket.on('data', (buf) => this._parse(buf))
     }
     socket.on('close', () => this._reader.lost(this.closed ? new Error('connection closed') : new Error('server closed the connection')))
     socket.on('error', (err) => { this._reader.socketError ??= err })
