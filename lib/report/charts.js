@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs'
 import { spectrumRows } from './histogram-data.js'
 import {
-  intervalSeconds, lengthOf, transactionTypes, throughputRows, latencyRows, markerRows, serverRows,
+  intervalSeconds, lengthOf, transactionTypes, throughputRows, latencyRows, markerSets, serverRows,
   spectrumByType, distributionByType, thresholdRows, tpmcRows, responseTimeRows
 } from './datasets.js'
 import { mergeHistograms } from '../metrics/histogram.js'
@@ -43,15 +43,15 @@ export const RUN_CHARTS = [
   {
     id: 'throughput',
     title: 'Throughput over time',
-    data: (doc) => ({ throughput: throughputRows(doc), markers: markerRows(doc) }),
+    data: (doc) => ({ throughput: throughputRows(doc), ...markerSets(doc) }),
     skip: (d) => (d.throughput.length === 0 ? 'no interval series (intervals) in the results' : null)
   },
   {
     id: 'latency-over-time',
     title: 'Latency over time',
-    data: (doc) => ({ latency: latencyRows(doc), markers: markerRows(doc) }),
+    data: (doc) => ({ latency: latencyRows(doc), checkpoints: markerSets(doc).checkpoints }),
     skip: (d) => (d.latency.length === 0 ? 'no per-interval latency in the results' : null),
-    tune: (spec, d, opts) => { if (opts.logScale) useLog(spec.layer[1].encoding.y.scale) }
+    tune: (spec, d, opts) => { if (opts.logScale) useLog(spec.layer.find((l) => l.data.name === 'latency').encoding.y.scale) }
   },
   {
     id: 'percentile-spectrum',
@@ -74,7 +74,7 @@ export const RUN_CHARTS = [
   {
     id: 'server-activity',
     title: 'Server activity',
-    data: (doc) => ({ server: serverRows(doc), markers: markerRows(doc) }),
+    data: (doc) => ({ server: serverRows(doc), checkpoints: markerSets(doc).checkpoints }),
     skip: (d) => (d.server.length === 0 ? 'no server statistics series (serverStats.series)' : null),
     tune: (spec, d) => {
       const panels = new Set(d.server.map((r) => r.panel))

@@ -85,18 +85,35 @@ export function markerRows (doc) {
   const rows = []
   let open = null
   for (const e of valid) {
+    const t = round3(e.t)
     if (e.kind === 'checkpoint-start') {
-      open = open ?? e.t
+      open = open ?? { t, cause: e.cause }
     } else if (e.kind === 'checkpoint-end') {
-      rows.push({ t: open ?? 0, t2: e.t, kind: 'checkpoint', label: 'checkpoint' })
+      rows.push({ t: open?.t ?? 0, t2: t, kind: 'checkpoint', label: checkpointLabel(open?.cause ?? e.cause) })
       open = null
     } else {
       const label = e.table ? `${e.kind} ${e.table}` : e.kind
-      rows.push({ t: e.t, t2: e.t, kind: e.kind, label })
+      rows.push({ t, t2: t, kind: e.kind, label })
     }
   }
-  if (open !== null) rows.push({ t: open, t2: Math.max(open, lastT), kind: 'checkpoint', label: 'checkpoint' })
+  if (open !== null) rows.push({ t: open.t, t2: Math.max(open.t, lastT), kind: 'checkpoint', label: checkpointLabel(open.cause) })
   return rows
+}
+
+const checkpointLabel = (cause) => (typeof cause === 'string' && cause ? `checkpoint (${cause})` : 'checkpoint')
+
+/**
+ * The marker datasets the specs read: all markers (labels), checkpoint spans, and instants.
+ * Separate datasets let empty layers be dropped before vega sees them.
+ * @returns {{ markers: object[], checkpoints: object[], instants: object[] }}
+ */
+export function markerSets (doc) {
+  const markers = markerRows(doc)
+  return {
+    markers,
+    checkpoints: markers.filter((m) => m.kind === 'checkpoint'),
+    instants: markers.filter((m) => m.kind !== 'checkpoint')
+  }
 }
 
 /**

@@ -46,6 +46,9 @@ test('markers pair checkpoint start and end, keep autovacuum instants, and close
   ])
   const open = { run: { durationS: 30 }, intervals: [], serverStats: { series: [{ t: 5, events: [{ kind: 'checkpoint-start' }] }] } }
   assert.deepEqual(markerRows(open), [{ t: 5, t2: 30, kind: 'checkpoint', label: 'checkpoint' }])
+  // As lib/server's sampler writes them: an inferred start, a cause, float noise in t.
+  const recorded = { run: {}, serverStats: { events: [{ t: 2, kind: 'checkpoint-start', inferred: true, cause: 'requested' }, { t: 2.9999999999999996, kind: 'checkpoint-end', cause: 'requested' }] } }
+  assert.deepEqual(markerRows(recorded), [{ t: 2, t2: 3, kind: 'checkpoint', label: 'checkpoint (requested)' }])
 })
 
 test('server rows turn per-sample counters into rates and keep gauges', () => {

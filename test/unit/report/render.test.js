@@ -81,6 +81,10 @@ test('a results file recorded by pgload run renders every applicable chart witho
   const files = await renderReport([fixture('recorded-tpcb.json')], { formats: ['svg'], outDir: join(out, 'recorded'), warnings })
   assert.deepEqual(files.map((f) => basename(f, '.svg')), ['throughput', 'latency-over-time', 'percentile-spectrum', 'latency-distribution', 'server-activity'])
   assert.deepEqual(warnings, [])
+  // That run had a CHECKPOINT forced 4 s in and no autovacuum: a span, and no empty rule layer.
+  const tps = readFileSync(join(out, 'recorded', 'throughput.svg'), 'utf8')
+  assert.ok(tps.includes('class="mark-rect role-mark'), 'checkpoint span drawn')
+  assert.ok(svgText(tps).includes('checkpoint (requested)'))
   const server = svgText(readFileSync(join(out, 'recorded', 'server-activity.svg'), 'utf8'))
   for (const text of ['WAL MB/s', 'blocks per second', 'backends', 'lock waits']) assert.ok(server.includes(text), text)
 })
