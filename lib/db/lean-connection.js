@@ -139,6 +139,9 @@ export class LeanConnection {
 
   get backendPid () { return this.client.processID }
 
+  /** True once the connection is lost (the pool replaces it). */
+  get broken () { return this._reader.deadError !== null || this._reader.fatal !== null }
+
   /** @returns {'I'|'T'|'E'} */
   get transactionStatus () { return this._txStatus }
 

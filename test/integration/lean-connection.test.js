@@ -236,6 +236,7 @@ test('a terminated backend surfaces as CONNECTION_LOST, idle or mid-query', asyn
     const lean = await openLeanConnection(target)
     const pid = lean.backendPid
     assert.ok(Number.isInteger(pid) && pid > 0)
+    assert.equal(lean.broken, false)
     const sleeping = midQuery ? lean.simpleQuery('SELECT pg_sleep(30)') : null
     if (midQuery) await waitFor(async () => (await setup.query("SELECT 1 FROM pg_stat_activity WHERE pid = $1 AND state = 'active'", [pid])).rows.length === 1)
     await setup.query('SELECT pg_terminate_backend($1)', [pid])
@@ -247,6 +248,7 @@ test('a terminated backend surfaces as CONNECTION_LOST, idle or mid-query', asyn
       await waitFor(async () => (await setup.query('SELECT 1 FROM pg_stat_activity WHERE pid = $1', [pid])).rows.length === 0)
     }
     await assert.rejects(lean.execute(readAll, [1]), { code: 'CONNECTION_LOST' })
+    assert.equal(lean.broken, true, 'the pool sees it as broken')
     await assert.rejects(lean.runPipeline([[{ stmt: readAll, values: [1] }]]), { code: 'CONNECTION_LOST' })
     await lean.close()
   }
