@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs'
 import { spectrumRows } from './histogram-data.js'
 import {
-  intervalSeconds, lengthOf, transactionTypes, throughputRows, latencyRows, markerSets, serverRows,
+  intervalSeconds, lengthOf, timeIntervals, transactionTypes, throughputRows, latencyRows, markerSets, serverRows,
   spectrumByType, distributionByType, thresholdRows, tpmcRows, responseTimeRows
 } from './datasets.js'
 import { mergeHistograms } from '../metrics/histogram.js'
@@ -114,7 +114,7 @@ export const COMPARE_CHART = {
     const compareSpectrum = []
     for (const { doc, label } of runs) {
       const dt = intervalSeconds(doc)
-      for (const iv of doc.intervals ?? []) {
+      for (const iv of timeIntervals(doc)) {
         const n = Object.values(iv.count ?? {}).reduce((a, v) => a + (typeof v === 'number' ? v : 0), 0)
         if (typeof iv.t === 'number') compareThroughput.push({ run: label, t: iv.t, tps: round3(n / lengthOf(iv, dt)) })
       }

@@ -29,6 +29,20 @@ export function lengthOf (iv, dt) {
   return isNum(iv.lengthS) && iv.lengthS > 0 ? iv.lengthS : dt
 }
 
+/** Intervals shorter than this share of the step (the run's ragged tail) are left out of time charts. */
+const MIN_INTERVAL_SHARE = 0.5
+
+/**
+ * The intervals drawn over time: a last interval of a few milliseconds would turn a handful of
+ * transactions into a wild rate, so intervals much shorter than the step are left out.
+ * @param {any} doc
+ * @returns {any[]}
+ */
+export function timeIntervals (doc) {
+  const dt = intervalSeconds(doc)
+  return (doc.intervals ?? []).filter((iv) => iv && isNum(iv.t) && lengthOf(iv, dt) >= dt * MIN_INTERVAL_SHARE)
+}
+
 /** Transaction type names in the run's order. */
 export function transactionTypes (doc) {
   const listed = Array.isArray(doc.run?.transactionTypes) ? doc.run.transactionTypes : []
@@ -41,8 +55,8 @@ export function transactionTypes (doc) {
 export function throughputRows (doc) {
   const dt = intervalSeconds(doc)
   const rows = []
-  for (const iv of doc.intervals ?? []) {
-    if (!isNum(iv.t) || iv.count === null || typeof iv.count !== 'object') continue
+  for (const iv of timeIntervals(doc)) {
+    if (iv.count === null || typeof iv.count !== 'object') continue
     const len = lengthOf(iv, dt)
     for (const [type, n] of Object.entries(iv.count)) if (isNum(n)) rows.push({ t: iv.t, type, tps: round3(n / len) })
   }
@@ -56,8 +70,7 @@ export function throughputRows (doc) {
  */
 export function latencyRows (doc) {
   const rows = []
-  for (const iv of doc.intervals ?? []) {
-    if (!isNum(iv.t)) continue
+  for (const iv of timeIntervals(doc)) {
     const encoded = Object.values(iv.histograms ?? {}).filter((h) => typeof h === 'string')
     const figures = encoded.length > 0 ? mergedPercentiles(encoded) : iv.latencyMs
     if (!figures) continue
@@ -202,8 +215,8 @@ export function tpmcRows (doc) {
   const no = newOrderType(doc)
   if (!no) return []
   const dt = intervalSeconds(doc)
-  return (doc.intervals ?? [])
-    .filter((iv) => isNum(iv.t) && isNum(iv.count?.[no]))
+  return timeIntervals(doc)
+    .filter((iv) => isNum(iv.count?.[no]))
     .map((iv) => ({ t: iv.t, tpmC: round3(iv.count[no] * 60 / lengthOf(iv, dt)) }))
 }
 

@@ -8,6 +8,7 @@ import {
 import { spectrumRows, distributionRows } from '../../../lib/report/histogram-data.js'
 import { createHistogram, recordUs, encodeHistogram, decodeHistogram } from '../../../lib/metrics/histogram.js'
 
+const round3 = (v) => Math.round(v * 1000) / 1000
 const fixture = (name) => JSON.parse(readFileSync(new URL(`../../fixtures/results/${name}`, import.meta.url), 'utf8'))
 
 test('throughput rows are interval counts divided by the interval length', () => {
@@ -20,8 +21,12 @@ test('throughput rows are interval counts divided by the interval length', () =>
   const doubled = { ...doc, run: { ...doc.run, options: {} }, intervals: doc.intervals.map(({ lengthS, ...iv }) => ({ ...iv, t: iv.t * 2 })) }
   assert.equal(intervalSeconds(doubled), 2)
   assert.equal(throughputRows(doubled)[0].tps, doc.intervals[0].count['tpcb-like'] / 2)
-  doubled.intervals[0].lengthS = 0.5
-  assert.equal(throughputRows(doubled)[0].tps, doc.intervals[0].count['tpcb-like'] * 2)
+  doubled.intervals[0].lengthS = 1.5
+  assert.equal(throughputRows(doubled)[0].tps, round3(doc.intervals[0].count['tpcb-like'] / 1.5))
+  // A ragged last interval (here 40 ms of a 1 s step) is not drawn as a rate.
+  const ragged = { ...doc, intervals: [...doc.intervals, { t: 30.04, lengthS: 0.04, count: { 'tpcb-like': 3 }, histograms: {} }] }
+  assert.equal(Math.max(...throughputRows(ragged).map((r) => r.t)), 30)
+  assert.equal(Math.max(...latencyRows(ragged).map((r) => r.t)), 30)
 })
 
 test('latency rows per interval are ordered p50 <= p90 <= p99 <= max', () => {
