@@ -216,7 +216,9 @@ export async function runScript (script, ctx, env) {
     throw new ClientAbortError(`client ${st.clientId} aborted: end of script reached with pipeline open`)
   }
   if (conn && conn.transactionStatus !== 'I') {
-    throw new ClientAbortError(`client ${st.clientId} aborted: end of script reached without completing the last transaction`)
+    const e = new ClientAbortError(`client ${st.clientId} aborted: end of script reached without completing the last transaction`)
+    e.transactionCompleted = true // pgbench counts this transaction as processed before aborting
+    throw e
   }
 }
 
@@ -322,6 +324,9 @@ function sqlError (st, script, c, err, query) {
   const kind = classifySqlState(err?.code)
   if (kind === 'retry') {
     st.errCmds.push(script.index, c.index)
+    // where it happened, for pgbench's --verbose-errors line ("got an error in command K ... of script S")
+    err.scriptIndex = script.index
+    err.commandIndex = c.index
     return err
   }
   if (kind === 'connection') return err

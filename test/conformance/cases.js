@@ -42,11 +42,12 @@ export function protocolOf (argv) {
 }
 
 const SHORT_WITH_VALUE = new Set(['t', 'c', 'j', 'M', 'D', 'f', 'b', 's', 'T', 'R', 'L', 'P'])
-const LONG_RENAMES = { '--client': '--clients', '--time': '--duration', '--define': '--define' }
+const LONG_RENAMES = { '--client': '--clients', '--time': '--duration', '--no-vacuum': '-n' }
 
 /**
  * pgbench's argv as `pgload run` arguments: `{dir}` resolved, glued short values split,
- * `-Dx=y` as `--define x=y`, `--client` as `--clients`.
+ * `-Dx=y` as `--define x=y`, `--client` as `--clients`, and pgbench's default `-M simple`
+ * made explicit (pgload's default is prepared).
  * @param {string[]} argv
  */
 export function pgloadArgv (argv) {
@@ -66,5 +67,11 @@ export function pgloadArgv (argv) {
     }
     out.push(a)
   }
+  if (protocolOf(argv) === 'simple' && !argv.some((a) => a === '-M' || a.startsWith('--protocol') || /^-M./.test(a))) out.push('-M', 'simple')
   return out
+}
+
+/** pgload's own informational stderr lines, which pgbench does not print. */
+export function withoutPgloadChatter (stderr) {
+  return stderr.split('\n').filter((l) => !/^pgload: (PostgreSQL .* at |running \d+ terminals? on )|^results written to /.test(l)).join('\n')
 }
