@@ -64,6 +64,9 @@ export async function startLocalCluster (bin) {
     rmSync(base, { recursive: true, force: true })
   }
   process.once('exit', stopSync)
+  for (const sig of ['SIGINT', 'SIGTERM']) {
+    process.once(sig, () => { stopSync(); process.kill(process.pid, sig) })
+  }
   const target = {
     config: { host: '127.0.0.1', port, user: 'postgres', password, database: 'postgres' },
     display: `postgres://postgres@127.0.0.1:${port}/postgres`,

@@ -110,8 +110,8 @@ export class StatsReader {
 
   /**
    * One reading: the tick statements (plus the full ones) as one simple-protocol query, so one
-   * round trip and one statistics snapshot. If the batch fails, the statements run one by one and
-   * those that fail are dropped for good.
+   * round trip and one statistics snapshot. If the batch fails, the statements run one by one;
+   * those that fail for good (privileges, missing objects) are dropped.
    * @param {boolean} full also pg_stat_wal and the per-table statistics with sizes
    */
   async read (full) {
@@ -133,7 +133,7 @@ export class StatsReader {
         } catch (e) {
           if (e.code === 'CONNECTION_LOST') throw e
           this.note(`${n}: ${e.message}`)
-          delete this.queries[n]
+          if (permanent(e)) delete this.queries[n] // else (timeouts, ...) try again next time
           results.push(null)
         }
       }
@@ -193,6 +193,13 @@ export class StatsReader {
     }
     return snap
   }
+}
+
+// Errors that will not go away by asking again: privileges and missing objects (class 42),
+// unsupported features (0A), wrong server state such as a standby's WAL position (55000).
+function permanent (err) {
+  const code = String(err.code ?? '')
+  return code.startsWith('42') || code.startsWith('0A') || code === '55000'
 }
 
 // Any autovacuum worker in the activity reading? (Roles that cannot see workers cannot see

@@ -25,6 +25,12 @@ function fakeServer ({ versionNum = '180004', refuse = [], superuser = 't' } = {
   }
   const answer = (text) => {
     for (const r of refuse) if (text.includes(r)) { const e = new Error(`permission denied for ${r}`); e.code = '42501'; throw e }
+    if (s.failNext && text.includes(s.failNext.match)) {
+      const e = new Error(s.failNext.message)
+      e.code = s.failNext.code
+      if (--s.failNext.times <= 0) s.failNext = null
+      throw e
+    }
     if (text.includes('AS version_num')) return res(['version_num', 'version', 'superuser', 'read_all_stats', 'read_all_settings', 'in_recovery'], [[versionNum, '18.4', superuser, 'f', 'f', 'f']])
     if (text.startsWith('SET')) return res([], [])
     if (text.includes('to_regclass(t.name)::oid')) return res(['name', 'oid'], [['acc', '16384'], ['gone', null]])
@@ -254,4 +260,29 @@ test('measuredFrom 0 keeps the start baseline; a warm-up longer than the run is 
   const r = await b.finish({ transactions: 5 })
   assert.equal(r.deltas.xactCommit, 5)
   assert.ok(r.missing.some(m => /measured window \(from t=10s\) never started/.test(m)), r.missing.join('; '))
+})
+
+test('during the run a statement that times out is tried again; one refused for good is dropped', async () => {
+  const srv = fakeServer()
+  const c = clock()
+  const sampler = new StatsSampler({ openConnection: async () => srv.conn, now: c.now, settleMs: 0 })
+  await sampler.start()
+  // batch + the single retry both time out: this reading has no WAL position
+  srv.failNext = { match: 'pg_current_wal_lsn', code: '57014', message: 'canceling statement due to statement timeout', times: 2 }
+  c.ms = 1000; srv.wal += 100n
+  const e1 = await sampler.sample(1)
+  assert.equal(e1.walBytesPerS, null)
+  assert.equal(e1.xactCommitPerS, 0)
+  c.ms = 2000; srv.wal += 100n
+  assert.equal((await sampler.sample(2)).walBytesPerS, null, 'no rate against a reading without the position')
+  srv.failNext = { match: 'pg_control_checkpoint', code: '42501', message: 'permission denied for function pg_control_checkpoint', times: 2 }
+  c.ms = 3000; srv.wal += 50n
+  assert.equal((await sampler.sample(3)).walBytesPerS, 50, 'the WAL position is read again')
+  srv.failNext = null
+  const r = await sampler.finish({ transactions: 0 })
+  assert.ok(r.missing.includes('walLsn: canceling statement due to statement timeout'), r.missing.join('; '))
+  assert.ok(r.missing.includes('control: permission denied for function pg_control_checkpoint'))
+  assert.equal(sampler.reader.queries.walLsn !== undefined, true)
+  assert.equal(sampler.reader.queries.control, undefined)
+  assert.equal(r.deltas.walBytes, 250)
 })
