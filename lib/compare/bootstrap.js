@@ -5,6 +5,9 @@ import { ValueGrid, SparseAccumulator, intervalSeries, intervalSeconds, interval
 import { quantileSorted, seededRandom } from './stats.js'
 
 const PERCENTILES = { p50: 50, p90: 90, p95: 95, p99: 99, p999: 99.9 }
+// Resampled histograms use 0.5 % wide value slots: a 600 s TPC-C comparison (six groups, 1000
+// resamples) took 27 s with the exact 3-digit buckets and blocks; see the test timings.
+const GRID_RELATIVE_WIDTH = 0.005
 
 /**
  * Default block length in intervals: the square root of the run length (conservative:
@@ -16,13 +19,47 @@ export function defaultBlockLength (intervals) {
   return Math.max(1, Math.round(Math.sqrt(intervals)))
 }
 
-function resampleIndices (T, L, random, out) {
-  let k = 0
-  while (k < T) {
-    const start = Math.floor(random() * T)
-    for (let j = 0; j < L && k < T; j++) out[k++] = (start + j) % T
-  }
+/**
+ * Block starts of one circular block resample: ceil(T/L) uniform starts; the last block is cut
+ * to fill exactly T intervals.
+ */
+function drawStarts (T, L, random, out) {
+  for (let k = 0; k < out.length; k++) out[k] = Math.floor(random() * T)
   return out
+}
+
+/** Sparse sums of every circular block of L consecutive intervals (precomputed once). */
+function blockSums (series, L, gridSize) {
+  const T = series.length
+  const dense = new Float64Array(gridSize)
+  const touched = []
+  const blocks = new Array(T)
+  for (let s = 0; s < T; s++) {
+    let total = 0
+    for (let j = 0; j < L; j++) {
+      const x = series[(s + j) % T]
+      total += x.total
+      for (let i = 0; i < x.slots.length; i++) {
+        const slot = x.slots[i]
+        if (dense[slot] === 0) touched.push(slot)
+        dense[slot] += x.counts[i]
+      }
+    }
+    const slots = Int32Array.from(touched)
+    blocks[s] = { slots, counts: Float64Array.from(slots, k => dense[k]), total }
+    for (const k of touched) dense[k] = 0
+    touched.length = 0
+  }
+  return blocks
+}
+
+function blockTotals (values, L) {
+  const T = values.length
+  return Float64Array.from(values, (_, s) => {
+    let sum = 0
+    for (let j = 0; j < L; j++) sum += values[(s + j) % T]
+    return sum
+  })
 }
 
 /**
@@ -53,41 +90,53 @@ export function bootstrapRuns (a, b, metrics, { iterations = 1000, seed = 1, blo
     const key = m.txn ?? '\u0000all'
     if (groups.has(key)) continue
     const types = m.txn === null ? null : [m.txn]
-    const g = { types, needsHist: false, grid: new ValueGrid() }
+    const g = { types, needsHist: false, grid: new ValueGrid(GRID_RELATIVE_WIDTH) }
     groups.set(key, g)
   }
   for (const m of metrics) if (m.kind === 'latency') groups.get(m.txn ?? '\u0000all').needsHist = true
+  // Each resample adds whole blocks: their sums are computed once, so a resample costs
+  // T/L additions instead of T (600 one-second intervals: 24 instead of 600).
+  const decoded = new Map()
   for (const g of groups.values()) {
     if (g.needsHist) {
-      g.seriesA = intervalSeries(a, g.types, g.grid)
-      g.seriesB = intervalSeries(b, g.types, g.grid)
+      g.series = { a: intervalSeries(a, g.types, g.grid, decoded), b: intervalSeries(b, g.types, g.grid, decoded) }
+      g.blocks = { a: blockSums(g.series.a, LA, g.grid.values.length), b: blockSums(g.series.b, LB, g.grid.values.length) }
       g.acc = new SparseAccumulator(g.grid)
     }
-    g.countA = Float64Array.from(ivA, iv => intervalCount(iv, g.types))
-    g.countB = Float64Array.from(ivB, iv => intervalCount(iv, g.types))
+    g.count = { a: Float64Array.from(ivA, iv => intervalCount(iv, g.types)), b: Float64Array.from(ivB, iv => intervalCount(iv, g.types)) }
+    g.blockCount = { a: blockTotals(g.count.a, LA), b: blockTotals(g.count.b, LB) }
+  }
+  const sides = {
+    a: { T: TA, L: LA, len: lenA, blockLen: blockTotals(lenA, LA), starts: new Int32Array(Math.ceil(TA / LA)) },
+    b: { T: TB, L: LB, len: lenB, blockLen: blockTotals(lenB, LB), starts: new Int32Array(Math.ceil(TB / LB)) }
+  }
+  // Sum of `perInterval` over a resample: whole blocks from `perBlock`, the cut last block by interval.
+  const resampleSum = (sd, perBlock, perInterval) => {
+    const full = Math.floor(sd.T / sd.L)
+    let sum = 0
+    for (let k = 0; k < full; k++) sum += perBlock[sd.starts[k]]
+    if (full < sd.starts.length) for (let j = 0; j < sd.T - full * sd.L; j++) sum += perInterval[(sd.starts[full] + j) % sd.T]
+    return sum
   }
 
   const samples = new Map(metrics.map(m => [m.id, { a: new Float64Array(iterations), b: new Float64Array(iterations) }]))
-  const idxA = new Int32Array(TA)
-  const idxB = new Int32Array(TB)
   const pcts = Object.values(PERCENTILES)
   for (let it = 0; it < iterations; it++) {
-    resampleIndices(TA, LA, random, idxA)
-    resampleIndices(TB, LB, random, idxB)
-    for (const [side, idx, len] of [['a', idxA, lenA], ['b', idxB, lenB]]) {
-      let sec = 0
-      for (const i of idx) sec += len[i]
+    drawStarts(TA, LA, random, sides.a.starts)
+    drawStarts(TB, LB, random, sides.b.starts)
+    for (const side of ['a', 'b']) {
+      const sd = sides[side]
+      const sec = resampleSum(sd, sd.blockLen, sd.len)
+      const full = Math.floor(sd.T / sd.L)
       for (const [key, g] of groups) {
         let read = null
         if (g.needsHist) {
-          const series = side === 'a' ? g.seriesA : g.seriesB
           g.acc.reset()
-          for (const i of idx) g.acc.add(series[i])
+          for (let k = 0; k < full; k++) g.acc.add(g.blocks[side][sd.starts[k]])
+          if (full < sd.starts.length) for (let j = 0; j < sd.T - full * sd.L; j++) g.acc.add(g.series[side][(sd.starts[full] + j) % sd.T])
           read = g.acc.read(pcts)
         }
-        let count = 0
-        const counts = side === 'a' ? g.countA : g.countB
-        for (const i of idx) count += counts[i]
+        const count = resampleSum(sd, g.blockCount[side], g.count[side])
         for (const m of metrics) {
           if ((m.txn ?? '\u0000all') !== key) continue
           let v
