@@ -6,7 +6,7 @@ import assert from 'node:assert/strict'
 import { getTestServer } from '../helpers/server.js'
 import { openConnection } from '../../lib/db/connection.js'
 import { takeSettingsSnapshot } from '../../lib/server/settings-snapshot.js'
-import { formatServerStatsSummary } from '../../lib/server/stats-sampler.js'
+import { StatsSampler, formatServerStatsSummary } from '../../lib/server/stats-sampler.js'
 import { prepareScratch, simulateRun, checkRunStats } from './server-stats-scenario.js'
 
 let target, admin, scratch
@@ -62,3 +62,33 @@ test('settings snapshot: version, non-default settings with source and context, 
     await low.close()
   }
 })
+
+for (const who of ['superuser', 'unprivileged role']) {
+  test(`lock waits, backends by state and wait types (${who})`, async () => {
+    const t = who === 'superuser' ? target : scratch.lowTarget
+    const sampler = new StatsSampler({ openConnection: () => openConnection(t), tables: [scratch.table] })
+    assert.equal(await sampler.start(), true)
+    const holder = await openConnection(t)
+    const waiter = await openConnection(t)
+    try {
+      await holder.simpleQuery(`BEGIN; UPDATE ${scratch.table} SET v = v + 1 WHERE id = 1`)
+      const blocked = waiter.query(`UPDATE ${scratch.table} SET v = v + 1 WHERE id = $1`, [1])
+      let e
+      for (let i = 0; i < 50; i++) { // until the waiter shows up as waiting (at most ~5 s)
+        await new Promise(resolve => setTimeout(resolve, 100))
+        e = await sampler.sample(i + 1)
+        if (e?.lockWaits > 0) break
+      }
+      assert.equal(e.lockWaits, 1, JSON.stringify(e))
+      assert.equal(e.waitEvents.Lock, 1)
+      assert.ok(e.backends['idle in transaction'] >= 1 && e.backends.active >= 1, JSON.stringify(e.backends))
+      await holder.simpleQuery('ROLLBACK')
+      await blocked
+    } finally {
+      await holder.close()
+      await waiter.close()
+    }
+    const r = await sampler.finish({ transactions: 1 })
+    assert.ok(r.series.some(x => x.lockWaits === 1))
+  })
+}
