@@ -128,6 +128,32 @@ test('a few thousand transactions of all five types keep the twelve conditions; 
   assert.ok(retries >= 0)
 })
 
+test('deferred Delivery: the terminal only queues, workers deliver all ten districts, queue-to-completion is reported', async () => {
+  const workload = await tpcc.createWorkload({ conn, target: server.target }, { delivery: 'deferred', wait: false, randomSeed: 5n })
+  assert.ok(workload.deliveryQueue)
+  const inline = await tpcc.createWorkload({ conn }, { wait: false, randomSeed: 5n })
+  assert.equal(inline.deliveryQueue, null)
+  assert.ok((await tpcc.createWorkload({ conn, target: server.target }, { randomSeed: 5n })).deliveryQueue, 'paced runs defer by default')
+  await assert.rejects(tpcc.createWorkload({ conn }, { delivery: 'later' }), /--delivery must be deferred or inline/)
+
+  const before = await num('SELECT count(*) FROM new_order')
+  const delivery = workload.transactions.findIndex(t => t.name === 'delivery')
+  const ctxs = Array.from({ length: 20 }, (_, i) => ({ terminalId: i, random: Prng.fromSeed(50 + i), state: workload.createTerminalState(i), conn }))
+  const t0 = performance.now()
+  for (const ctx of ctxs) assert.equal(await workload.transactions[delivery].run(ctx), undefined)
+  assert.ok(performance.now() - t0 < 1000, 'queuing returns at once')
+  const res = await workload.afterRun(conn, { durationS: 1, transactions: { delivery: { count: 20, rollbacks: 0, latencyMs: { p90: 0.1 } } } })
+  const d = res.delivery
+  assert.equal(d.mode, 'deferred')
+  assert.deepEqual([d.queued, d.completed, d.pending, d.failed], [20, 20, 0, 0])
+  assert.equal(d.within80sPct, 100)
+  assert.equal(d.pass, true)
+  assert.ok(d.queueToCompletionMs.p90 > 0)
+  assert.equal(before - await num('SELECT count(*) FROM new_order'), 200 - d.skippedDistricts)
+  const { checks } = await tpcc.verify({ conn })
+  for (const c of checks) assert.ok(c.pass, `${c.name}: ${c.violations} violations`)
+})
+
 test('a corrupted database fails the matching condition with its violation count', async () => {
   await conn.query('UPDATE warehouse SET w_ytd = w_ytd + 1 WHERE w_id = 2')
   await conn.query('DELETE FROM order_line WHERE ol_w_id = 1 AND ol_d_id = 1 AND ol_o_id = 5 AND ol_number = 1')

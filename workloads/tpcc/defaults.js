@@ -25,6 +25,11 @@ export const DEFAULTS = Object.freeze({
   pacedConnectionsMin: 4,
   pacedConnectionsMax: 100,
   unpacedConnectionsMax: 64, // --no-wait: one connection per terminal up to this
+  // Delivery: 'deferred' (clause 2.7.2: the terminal queues, workers deliver) for paced runs,
+  // 'inline' (in the terminal's transaction) for --no-wait, where a queue would only grow.
+  deliveryWarehousesPerWorker: 100, // one delivery worker connection per this many warehouses
+  deliveryWorkersMax: 8,
+  deliveryDrainMs: 120000, // after the run, wait at most this long for queued deliveries
   responseLimitS: { 'new-order': 5, payment: 5, 'order-status': 5, delivery: 5, 'stock-level': 20 }, // clause 5.2.5.3
   maxTpmCPerWarehouse: 12.86, // clause 4.1.3 (10 terminals, 45 % New-Order, 20.99 s mean cycle)
   minServerVersionNum: 130000

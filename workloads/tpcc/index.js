@@ -24,7 +24,8 @@ export default {
     wait: { type: 'boolean', describe: 'tpcc: keying and think times of the spec (--no-wait: none, unpaced) [default: true]' },
     'wait-scale': { type: 'number', describe: 'tpcc: multiply keying and think times, e.g. 0.1 [default: 1]' },
     mix: { type: 'string', describe: 'tpcc: percentages new-order,payment,order-status,delivery,stock-level [default: 45,43,4,4,4 as a 23-card deck]' },
-    'allow-nonstandard-mix': { type: 'boolean', describe: 'tpcc: accept a --mix below the spec minimums' }
+    'allow-nonstandard-mix': { type: 'boolean', describe: 'tpcc: accept a --mix below the spec minimums' },
+    delivery: { type: 'string', choices: ['deferred', 'inline'], describe: 'tpcc: Delivery queued to workers (deferred, clause 2.7.2) or run by the terminal [default: deferred when paced, inline with --no-wait]' }
   },
 
   /**

@@ -1,5 +1,5 @@
-// Delivery (clause 2.7), run in the terminal's own transaction (not deferred): the oldest
-// undelivered order of each of the warehouse's ten districts, in one transaction.
+// Delivery (clause 2.7): the oldest undelivered order of each of the warehouse's ten districts,
+// in one transaction, run by the terminal (inline) or by a delivery worker (deferred-queue.js).
 
 import { defineStatement } from '../../../lib/db/connection.js'
 import { BEGIN, COMMIT } from './common.js'
@@ -31,20 +31,30 @@ export function deliveryInput (random, state) {
 }
 
 /**
- * Run one Delivery on ctx.conn; counts districts without an order to deliver in ctx.state.
- * @param {object} ctx the engine's transaction context
+ * Deliver the oldest new order of each of the warehouse's ten districts, in one transaction.
+ * @param {{ execute(stmt: object, values?: any[]): Promise<{ rows: any[][] }> }} conn
+ * @param {number} w @param {number} carrier
+ * @returns {Promise<number>} districts skipped because they had no order to deliver
  */
-export async function runDelivery (ctx) {
-  const conn = ctx.conn
-  const inp = deliveryInput(ctx.random, ctx.state)
+export async function deliverWarehouse (conn, w, carrier) {
   await conn.execute(BEGIN)
   let skipped = 0
   for (let d = 1; d <= 10; d++) {
-    const row = (await conn.execute(OLDEST, [inp.w, d])).rows[0]
+    const row = (await conn.execute(OLDEST, [w, d])).rows[0]
     if (!row) { skipped++; continue }
-    await conn.execute(DELIVER, [inp.w, d, row[0], inp.carrier])
+    await conn.execute(DELIVER, [w, d, row[0], carrier])
   }
   await conn.execute(COMMIT)
+  return skipped
+}
+
+/**
+ * Run one Delivery on ctx.conn (inline mode); counts districts without an order to deliver in ctx.state.
+ * @param {object} ctx the engine's transaction context
+ */
+export async function runDelivery (ctx) {
+  const inp = deliveryInput(ctx.random, ctx.state)
+  const skipped = await deliverWarehouse(ctx.conn, inp.w, inp.carrier)
   ctx.state.deliverySkipped = (ctx.state.deliverySkipped ?? 0) + skipped
   return undefined
 }
