@@ -170,9 +170,9 @@ export async function simulateRun ({ target, admin, table, clients = 2, duration
  * The checks every simulated run must pass, on any version and role.
  * @param {typeof import('node:assert/strict')} assert
  * @param {Awaited<ReturnType<typeof simulateRun>>} run
- * @param {{ table: string, lowPrivilege: boolean, sampleMs?: number }} opts
+ * @param {{ table: string, lowPrivilege: boolean }} opts
  */
-export function checkRunStats (assert, run, { table, lowPrivilege, sampleMs = 250 }) {
+export function checkRunStats (assert, run, { table, lowPrivilege }) {
   const { started, stats, commits, rollbacks, checkpointAtS } = run
   const d = stats.deltas
   assert.equal(started, true)
@@ -193,8 +193,12 @@ export function checkRunStats (assert, run, { table, lowPrivilege, sampleMs = 25
   const start = stats.events.find(e => e.kind === 'checkpoint-start')
   const end = stats.events.find(e => e.kind === 'checkpoint-end')
   assert.ok(start && end, `checkpoint markers: ${JSON.stringify(stats.events)}`)
-  assert.ok(start.t >= checkpointAtS - sampleMs / 1000 - 0.01 && start.t <= end.t, `start ${start.t}, CHECKPOINT at ${checkpointAtS}`)
-  assert.ok(end.t >= checkpointAtS && end.t <= checkpointAtS + 1.5, `end ${end.t}, CHECKPOINT at ${checkpointAtS}`)
+  // the end is seen by the first sample that reads the control file after the CHECKPOINT (a busy
+  // machine may delay or skip samples); an inferred start is clamped to the sample before it, and
+  // checkpoint_time has whole seconds
+  assert.ok(start.t >= checkpointAtS - 1.5 && start.t <= end.t, `start ${start.t}, CHECKPOINT at ${checkpointAtS}`)
+  assert.ok(end.t >= checkpointAtS && end.t <= checkpointAtS + 3, `end ${end.t}, CHECKPOINT at ${checkpointAtS}`)
+  assert.equal(stats.events.filter(e => e.kind === 'checkpoint-end').length, 1, 'one CHECKPOINT, one end marker')
 
   assert.ok(stats.series.length >= 4, `series has ${stats.series.length} entries`)
   assert.ok(stats.series.some(e => e.walBytesPerS > 0) && stats.series.some(e => e.xactCommitPerS > 0))
