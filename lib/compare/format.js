@@ -108,7 +108,11 @@ export function formatCompareMarkdown (v) {
   return lines.join('\n') + '\n'
 }
 
-const fmtValue = (v, unit) => v === null || v === undefined ? '-' : `${fmtNum(v)}${unit ? (unit === '/s' ? '/s' : ` ${unit}`) : ''}`
+const fmtValue = (v, unit, kind) => {
+  if (v === null || v === undefined) return '-'
+  if (kind === 'fraction') return `${Number((v * 100).toPrecision(3))} %` // failed/skipped rate
+  return `${fmtNum(v)}${unit ? (unit === '/s' ? '/s' : ` ${unit}`) : ''}`
+}
 
 /**
  * Threshold results as terminal lines.
@@ -117,7 +121,7 @@ const fmtValue = (v, unit) => v === null || v === undefined ? '-' : `${fmtNum(v)
  */
 export function formatCheckText (results) {
   const rows = [['', 'threshold', 'actual', 'limit', '']]
-  for (const r of results) rows.push([r.pass ? 'ok' : 'FAIL', r.expr, fmtValue(r.actual, r.unit), fmtValue(r.limit, r.unit), r.reason ?? ''])
+  for (const r of results) rows.push([r.pass ? 'ok' : 'FAIL', r.expr, fmtValue(r.actual, r.unit, r.kind), fmtValue(r.limit, r.unit, r.kind), r.reason ?? ''])
   const failed = results.filter(r => !r.pass).length
   return alignTable(rows) + '\n' + (failed ? `${failed} of ${results.length} thresholds failed\n` : `all ${results.length} thresholds passed\n`)
 }
@@ -137,7 +141,7 @@ export function formatCheckMarkdown (results, { title = 'pgload check' } = {}) {
     '| --- | --- | ---: | ---: | --- |'
   ]
   for (const r of results) {
-    lines.push(`| ${r.pass ? ':white_check_mark:' : ':x:'} | \`${mdEscape(r.expr)}\` | ${fmtValue(r.actual, r.unit)} | ${fmtValue(r.limit, r.unit)} | ${mdEscape(r.reason ?? '')} |`)
+    lines.push(`| ${r.pass ? ':white_check_mark:' : ':x:'} | \`${mdEscape(r.expr)}\` | ${fmtValue(r.actual, r.unit, r.kind)} | ${fmtValue(r.limit, r.unit, r.kind)} | ${mdEscape(r.reason ?? '')} |`)
   }
   return lines.join('\n') + '\n'
 }

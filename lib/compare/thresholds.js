@@ -51,7 +51,7 @@ function describe (v, kind) {
  * @param {object} results a results document
  * @param {(string | import('./threshold-parser.js').Threshold)[]} thresholds expressions or parsed thresholds
  * @param {{ baseline?: object|null, allowEmpty?: boolean }} [options]
- * @returns {{ expr: string, pass: boolean, actual: number|null, limit: number|null, unit: string,
+ * @returns {{ expr: string, pass: boolean, actual: number|null, limit: number|null, unit: string, kind: string,
  *   reason: string|null, window?: { startS: number, endS: number }, baseline?: number }[]}
  * @throws {PgloadError} on a syntax error, or a relative threshold without a baseline
  */
@@ -64,7 +64,7 @@ export function evaluateThresholds (results, thresholds, { baseline = null, allo
   }
   return parsed.map((t) => {
     const unit = t.kind === 'fraction' ? '' : UNITS[t.kind]
-    const out = { expr: t.expr, pass: false, actual: null, limit: null, unit, reason: null }
+    const out = { expr: t.expr, pass: false, actual: null, limit: null, unit, kind: t.kind, reason: null }
     let limit = t.value
     if (t.relative !== null) {
       const base = measure(baseline, t)
