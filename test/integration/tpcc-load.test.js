@@ -121,11 +121,13 @@ const W1_DIGEST = `SELECT md5(string_agg(x, '|' ORDER BY x)) FROM (
   UNION ALL SELECT concat_ws(',', ol_d_id, ol_o_id, ol_number, ol_i_id, ol_amount, ol_dist_info) FROM order_line WHERE ol_w_id = 1
   UNION ALL SELECT concat_ws(',', o_d_id, o_id, o_c_id, o_carrier_id, o_ol_cnt) FROM orders WHERE o_w_id = 1) t`
 
-test('1 warehouse, 1 job: every cardinality and distribution rule; refuses to reload without --force', async () => {
+test('1 warehouse, 1 job, --foreign-keys: every cardinality and distribution rule; refuses to reload without --force', async () => {
   await conn.query(`DROP TABLE IF EXISTS ${tpcc.tables.join(', ')}, pgload_tpcc_meta`)
-  const result = await tpcc.init({ conn, target: server.target, openConnection }, { warehouses: 1, jobs: 1, seed: String(SEED) })
+  const result = await tpcc.init({ conn, target: server.target, openConnection }, { warehouses: 1, jobs: 1, seed: String(SEED), foreignKeys: true })
   assert.equal(result.warehouses, 1)
   await checkPopulation(1, result)
+  assert.equal(await num("SELECT count(*) FROM pg_constraint WHERE contype = 'f' AND conrelid::regclass::text IN ('district','customer','history','new_order','orders','order_line','stock')"), 10)
+  assert.ok(result.steps.some(s => s.name === 'foreign keys'))
   await assert.rejects(tpcc.init({ conn, target: server.target, openConnection }, { warehouses: 1, seed: '1' }),
     /TPC-C tables already exist \(.*warehouse.*\): use --force/)
 })
@@ -137,6 +139,7 @@ test('2 warehouses, 3 jobs, --force: same rules; warehouse 1 identical to the 1-
   await checkPopulation(2, result)
   assert.equal((await one(W1_DIGEST))[0], before, 'the data depend on the seed only, not on --jobs or --warehouses')
   assert.equal(await num('SELECT count(*) FROM pgload_tpcc_meta'), 1)
+  assert.equal(await num("SELECT count(*) FROM pg_constraint WHERE contype = 'f' AND conrelid::regclass::text = 'order_line'"), 0, '--force dropped the foreign keys with the tables')
 })
 
 test('bad init options are refused with the flag named', async () => {
