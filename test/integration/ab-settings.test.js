@@ -9,7 +9,9 @@ import { mkdtempSync, rmSync, writeFileSync, readFileSync, existsSync, readdirSy
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { startServer, stopServer } from '../../lib/server/embedded.js'
+import { startServer, stopServer, serverStatus } from '../../lib/server/embedded.js'
+import { binaries } from '../../lib/server/cluster.js'
+import { userInfo } from 'node:os'
 import { openConnection } from '../../lib/db/connection.js'
 import { resolveTarget } from '../../lib/server/target.js'
 import { runBenchmark } from '../../lib/benchmark.js'
@@ -118,6 +120,44 @@ test('ab refuses a restart-only parameter it cannot restart, before changing any
     return true
   })
   assert.deepEqual((await serverState()).show, originals)
+})
+
+test('another server: a restart-only parameter through --restart-command, restored the same way', async () => {
+  const s = await startServer({ env })
+  const { config } = s.target
+  const url = `postgres://${config.user}:${encodeURIComponent(config.password)}@${config.host}:${config.port}/${config.database}`
+  const st = await serverStatus({ env })
+  const { pg_ctl: pgCtl } = await binaries()
+  // pg_ctl restart keeps the port (postmaster.opts); -l keeps the server off our pipes.
+  const restart = `${pgCtl} restart -D ${st.dataDir} -w -m fast -l ${st.logFile}`
+  const restartCommand = userInfo().uid === 0 ? `runuser -u postgres -- ${restart}` : restart
+  const seen = []
+  const events = []
+  const runOptions = await runOptionsFromRest(['run', script, '-c', '1', '-T', '1s', '--url', url])
+  const runner = new AbRunner({
+    a: parseSettingList('shared_buffers=64MB', '--a'),
+    b: parseSettingList('shared_buffers=32MB,work_mem=16MB', '--b'),
+    rounds: 1,
+    outDir: join(base, 'out4'),
+    runOptions,
+    restartCommand,
+    env,
+    onEvent: (name, info) => events.push([name, info]),
+    async runBenchmark (options, hooks) {
+      const conn = await openConnection(resolveTarget({ url: options.url, env: hooks.env }), { protocol: 'simple' })
+      seen.push([(await conn.simpleQuery('SHOW shared_buffers')).rows[0][0], (await conn.simpleQuery('SHOW work_mem')).rows[0][0]])
+      await conn.close()
+      return { results: { summary: {} }, file: null, exitCode: 0 }
+    }
+  })
+  const outcome = await runner.run()
+  assert.equal(outcome.restored, true)
+  assert.deepEqual(seen, [['64MB', '4MB'], ['32MB', '16MB']])
+  assert.match(events.find(([n]) => n === 'plan')[1].servers[0].plan.find(p => p.name === 'shared_buffers').how, /--restart-command/)
+  assert.equal(events.filter(([n]) => n === 'restart').length, 3)
+  const state = await serverState()
+  assert.deepEqual(state.show, originals)
+  assert.deepEqual(state.pending, [])
 })
 
 function registeredInBin () {
