@@ -45,8 +45,13 @@ export function runDifferences (as, bs) {
     .filter(([, get]) => distinct(all, get).length > 1)
     .map(([name, get]) => ({ name, a: distinct(as, get), b: distinct(bs, get) }))
   const blocking = diff(REQUIRED)
+  // The requested length (--duration or --transactions) when every run records it, else the
+  // measured duration within a tolerance.
+  const requested = (d) => d.run.options?.durationS ?? (d.run.options?.transactionsPerClient === undefined ? undefined : `${d.run.options.transactionsPerClient} per client`)
   const durations = all.map(d => d.run.durationS).filter(v => typeof v === 'number')
-  if (durations.length === all.length) {
+  if (all.every(d => requested(d) !== undefined)) {
+    if (distinct(all, requested).length > 1) blocking.push({ name: 'requested length', a: distinct(as, requested), b: distinct(bs, requested) })
+  } else if (durations.length === all.length) {
     const lo = Math.min(...durations)
     const hi = Math.max(...durations)
     if (hi - lo > DURATION_SLACK_S + DURATION_TOLERANCE * lo) {

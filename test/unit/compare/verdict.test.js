@@ -103,3 +103,20 @@ test('table and markdown show every row and the verdict', () => {
   assert.equal(md.split('\n').filter(l => /^\| (tps|p\d+ ms|max ms) /.test(l)).length, v.rows.length)
   assert.match(md, /:red_circle: \*\*worse\*\*/)
 })
+
+test('run length: the requested duration or transaction count when recorded, else the measured one', () => {
+  const withOpts = (name, options, durationS) => {
+    const d = structuredClone(fixture(name))
+    Object.defineProperty(d, 'file', { value: `${name}.json`, enumerable: false })
+    d.run.options = { ...d.run.options, ...options }
+    d.run.durationS = durationS
+    return d
+  }
+  // -t runs take different times: not a difference
+  assert.doesNotThrow(() => compareRuns([withOpts('base-1', { transactionsPerClient: 10 }, 0.5)], [withOpts('same-1', { transactionsPerClient: 10 }, 0.9)]))
+  assert.throws(() => compareRuns([withOpts('base-1', { transactionsPerClient: 10 }, 0.5)], [withOpts('same-1', { transactionsPerClient: 20 }, 0.9)]), /requested length 10 per client vs 20 per client/)
+  assert.throws(() => compareRuns([withOpts('base-1', { durationS: 30 }, 30)], [withOpts('same-1', { durationS: 60 }, 60)]), /requested length 30 vs 60/)
+  // without a recorded request, measured durations must agree within 5 % + 1 s
+  assert.throws(() => compareRuns([withOpts('base-1', {}, 30)], [withOpts('same-1', {}, 40)]), /duration s 30 vs 40/)
+  assert.doesNotThrow(() => compareRuns([withOpts('base-1', {}, 30)], [withOpts('same-1', {}, 30.9)]))
+})
