@@ -3,6 +3,7 @@
 
 import os from 'node:os'
 import { openConnection } from './db/connection.js'
+import { openLeanConnection } from './db/lean-connection.js'
 import { connectTarget } from './server/connect-target.js'
 import { PgloadError } from './errors.js'
 import { explainConnectError } from './server/target.js'
@@ -32,6 +33,7 @@ import { silentLogger } from './log.js'
  * @property {number} [intervalS]
  * @property {string} [seed] `time`, `rand` or an unsigned integer
  * @property {'simple'|'extended'|'prepared'} protocol
+ * @property {'lean'|'pg'} [driver] run connections: pgload's lean protocol path (default) or node-postgres
  * @property {number} [maxTries]
  * @property {boolean} [exitOnAbort]
  * @property {boolean} [serverStats]
@@ -89,9 +91,10 @@ export async function runBenchmark (options, { log = silentLogger, env = process
     }
     if (workload.prepare) await workload.prepare(conn, options)
 
+    const open = options.driver === 'pg' ? openConnection : openLeanConnection
     const openRunConnection = async () => {
       try {
-        return await openConnection(target, { protocol: options.protocol })
+        return await open(target, { protocol: options.protocol })
       } catch (err) {
         throw explainConnectError(err, target)
       }

@@ -21,12 +21,14 @@ export const RUN_DEFAULTS = {
   transactionsPerClient: 10, // pgbench -t when neither -t nor -T is given (script workloads)
   workloadDurationS: { tpcc: 60 }, // seconds, workloads whose default is a duration
   protocol: 'prepared', // simple | extended | prepared
+  driver: 'lean', // lean (pg-protocol on the socket) | pg (node-postgres Client.query)
   maxTries: 1, // tries per transaction (0 = unlimited)
   intervalS: 1, // seconds per entry of the time series
   warmupS: 0 // seconds excluded from all statistics
 }
 
 const PROTOCOLS = ['simple', 'extended', 'prepared']
+const DRIVERS = ['lean', 'pg']
 const workloadModules = Object.fromEntries(await Promise.all(workloadNames.map(async (n) => [n, await loadWorkload(n)])))
 
 /** @type {import('yargs').CommandModule} */
@@ -47,6 +49,7 @@ export const runCommand = {
       .option('progress', { alias: 'P', type: 'number', describe: 'print a progress line every N seconds' })
       .option('seed', { alias: 'random-seed', type: 'string', describe: 'random seed: an unsigned integer, time or rand [default: time]' })
       .option('protocol', { alias: 'M', type: 'string', describe: 'query protocol: simple, extended, prepared [default: prepared]' })
+      .option('driver', { type: 'string', describe: 'run connections: lean (pgload\'s own protocol path, default) or pg (node-postgres)' })
       .option('max-tries', { type: 'number', describe: 'tries per transaction on serialization failures and deadlocks (0 = unlimited)' })
       .option('exit-on-abort', { type: 'boolean', describe: 'stop the whole run at the first aborted client or failed transaction' })
       .option('out', { alias: 'o', type: 'string', describe: 'results file [default: ./pgload-results/<UTC time>-<workload>.json]' })
@@ -238,6 +241,8 @@ export async function runOptionsFromArgv (argv) {
   if (argv.thinkTime !== undefined && rate > 0) throw new PgloadError('--think-time and --rate cannot be combined: --rate already sets when each transaction starts', { code: 'BAD_OPTION' })
   const protocol = argv.protocol ?? RUN_DEFAULTS.protocol
   if (!PROTOCOLS.includes(protocol)) throw new PgloadError(`--protocol must be one of ${PROTOCOLS.join(', ')}, got ${JSON.stringify(protocol)}`, { code: 'BAD_OPTION' })
+  const driver = argv.driver ?? RUN_DEFAULTS.driver
+  if (!DRIVERS.includes(driver)) throw new PgloadError(`--driver must be one of ${DRIVERS.join(', ')}, got ${JSON.stringify(driver)}`, { code: 'BAD_OPTION' })
   const maxTries = argv.maxTries === undefined ? RUN_DEFAULTS.maxTries : parseInteger(argv.maxTries, '--max-tries', { min: 0 })
   if (maxTries === 0 && !latencyLimitMs && finalDurationS === undefined) throw new PgloadError('an unlimited number of transaction tries (--max-tries 0) needs --latency-limit or --duration', { code: 'BAD_OPTION' })
   const connections = argv.connections === undefined ? undefined : parseInteger(argv.connections, '--connections', { min: 1 })
@@ -289,6 +294,7 @@ export async function runOptionsFromArgv (argv) {
     progressS,
     seed: argv.seed,
     protocol,
+    driver,
     maxTries,
     exitOnAbort: Boolean(argv.exitOnAbort),
     failuresDetailed: Boolean(argv.failuresDetailed),
