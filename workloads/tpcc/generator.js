@@ -4,6 +4,7 @@
 
 import { FastRandom } from './fast-random.js'
 import { LAST_NAMES, NURAND_A, nurand } from './nurand.js'
+import { RowWriter } from './row-writer.js'
 
 /** Population sizes (clause 4.3.3.1). */
 export const SIZES = Object.freeze({
@@ -22,6 +23,24 @@ const KEY = { pool: 1, item: 2, warehouse: 3, stock: 4, customer: 5, orders: 6 }
 const POOL_SIZE = 1 << 20
 const ALNUM = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789'
 
+const B = (s) => Buffer.from(s, 'latin1')
+const ORIGINAL = B('ORIGINAL')
+const NULL = B('\\N')
+const T = {
+  wYtd: B('300000.00'),
+  dYtd: B('30000.00'),
+  oe: B('OE'),
+  zipTail: B('11111'),
+  gc: B('GC'),
+  bc: B('BC'),
+  custMoney: B('50000.00'),
+  custTail: B('-10.00\t10.00\t1\t0'),
+  zeros: B('0\t0\t0'),
+  ten: B('10.00'),
+  zero: B('0.00'),
+  five: B('5')
+}
+
 /**
  * Random strings are slices of a 1 MiB pool of random characters drawn once per seed, at
  * random offsets and lengths: several times faster than drawing every character.
@@ -30,139 +49,183 @@ export class TextPool {
   /** @param {number|bigint|string} seed */
   constructor (seed) {
     const r = FastRandom.fromKeys(seed, KEY.pool)
-    const a = new Array(POOL_SIZE)
-    const n = new Array(POOL_SIZE)
+    this.alpha = new Uint8Array(POOL_SIZE)
+    this.digits = new Uint8Array(POOL_SIZE)
     for (let i = 0; i < POOL_SIZE; i++) {
-      a[i] = ALNUM[r.int(0, ALNUM.length - 1)]
-      n[i] = String.fromCharCode(48 + r.int(0, 9))
+      this.alpha[i] = ALNUM.charCodeAt(r.int(0, ALNUM.length - 1))
+      this.digits[i] = 48 + r.int(0, 9)
     }
-    this.alpha = a.join('')
-    this.digits = n.join('')
+    /** @type {Buffer[]} last names as bytes */
+    this.lastNames = LAST_NAMES.map(B)
   }
 
-  /** a-string of random length in [lo, hi]. @param {FastRandom} r @param {number} lo @param {number} hi */
-  astring (r, lo, hi) {
+  /** a-string of random length in [lo, hi]. @param {RowWriter} w @param {FastRandom} r @param {number} lo @param {number} hi */
+  astring (w, r, lo, hi) {
     const len = lo === hi ? lo : r.int(lo, hi)
+    w.slice(this.alpha, r.int(0, POOL_SIZE - len), len)
+  }
+
+  /** n-string of length len. @param {RowWriter} w @param {FastRandom} r @param {number} len */
+  nstring (w, r, len) {
+    w.slice(this.digits, r.int(0, POOL_SIZE - len), len)
+  }
+
+  /** Zip code: 4 random digits then "11111" (clause 4.3.2.7). @param {RowWriter} w @param {FastRandom} r */
+  zip (w, r) {
+    this.nstring(w, r, 4)
+    w.fixed(T.zipTail)
+  }
+
+  /** a-string [26..50] with "ORIGINAL" at a random place in 10 % of rows (clause 4.3.3.1). @param {RowWriter} w @param {FastRandom} r */
+  data (w, r) {
+    const len = r.int(26, 50)
     const off = r.int(0, POOL_SIZE - len)
-    return this.alpha.substring(off, off + len)
+    if (r.int(1, 10) !== 1) { w.slice(this.alpha, off, len); return }
+    const p = r.int(0, len - 8)
+    w.slice(this.alpha, off, p)
+    w.fixed(ORIGINAL)
+    w.slice(this.alpha, off + p + 8, len - p - 8)
   }
 
-  /** n-string of length len. @param {FastRandom} r @param {number} len */
-  nstring (r, len) {
-    const off = r.int(0, POOL_SIZE - len)
-    return this.digits.substring(off, off + len)
-  }
-
-  /** Zip code: 4 random digits then "11111" (clause 4.3.2.7). @param {FastRandom} r */
-  zip (r) {
-    return this.nstring(r, 4) + '11111'
-  }
-
-  /** a-string [26..50] with "ORIGINAL" at a random place in 10 % of rows (clause 4.3.3.1). @param {FastRandom} r */
-  data (r) {
-    const s = this.astring(r, 26, 50)
-    if (r.int(1, 10) !== 1) return s
-    const p = r.int(0, s.length - 8)
-    return s.substring(0, p) + 'ORIGINAL' + s.substring(p + 8)
-  }
-
-  /** street_1, street_2, city, state, zip, tab-separated. @param {FastRandom} r */
-  address (r) {
-    return this.astring(r, 10, 20) + '\t' + this.astring(r, 10, 20) + '\t' + this.astring(r, 10, 20) +
-      '\t' + this.astring(r, 2, 2) + '\t' + this.zip(r)
+  /** street_1, street_2, city, state, zip, tab-separated. @param {RowWriter} w @param {FastRandom} r */
+  address (w, r) {
+    this.astring(w, r, 10, 20); w.tab()
+    this.astring(w, r, 10, 20); w.tab()
+    this.astring(w, r, 10, 20); w.tab()
+    this.astring(w, r, 2, 2); w.tab()
+    this.zip(w, r)
   }
 }
-
-const PAD = Array.from({ length: 100 }, (_, i) => (i < 10 ? '0' : '') + i)
 
 /** An integer number of hundredths as text with two decimals. @param {number} c */
 export function cents (c) {
-  return Math.floor(c / 100) + '.' + PAD[c % 100]
-}
-
-/** A value in [0, 0.9999] given in ten-thousandths, as text with four decimals. @param {number} t */
-function tenThousandths (t) {
-  return '0.' + PAD[Math.floor(t / 100)] + PAD[t % 100]
+  return Math.floor(c / 100) + '.' + String(c % 100).padStart(2, '0')
 }
 
 /**
- * Rows of one unit of work, accumulated per table as COPY text.
+ * Rows of one unit of work, as COPY text chunks per table.
  */
 class Rows {
   constructor () {
-    /** @type {Map<string, string[]>} */
+    /** @type {Map<string, RowWriter>} */
+    this.writers = new Map()
+    /** @type {Map<string, Buffer[]>} filled by done() */
     this.tables = new Map()
     this.count = 0
   }
 
-  /** @param {string} table @param {string} line without the newline */
-  add (table, line) {
-    let list = this.tables.get(table)
-    if (!list) { list = []; this.tables.set(table, list) }
-    list.push(line)
+  /** The writer of a table, positioned for one more row. @param {string} table */
+  row (table) {
+    let w = this.writers.get(table)
+    if (!w) { w = new RowWriter(); this.writers.set(table, w) }
+    w.row()
     this.count++
+    return w
   }
+
+  done () {
+    for (const [t, w] of this.writers) this.tables.set(t, w.finish())
+    return this
+  }
+}
+
+/**
+ * The lines of one table of a generated unit (for tests and tools; the loader sends the chunks).
+ * @param {Rows} rows @param {string} table
+ * @returns {string[]}
+ */
+export function unitLines (rows, table) {
+  const text = Buffer.concat(rows.tables.get(table) ?? []).toString('latin1')
+  return text === '' ? [] : text.slice(0, -1).split('\n')
 }
 
 /**
  * Generate one unit of work.
  * @param {{ kind: 'item'|'warehouse'|'stock'|'customer'|'orders', w?: number, d?: number, block?: number }} unit
  * @param {{ seed: number|bigint|string, cLoad: number, pool: TextPool, timestamp: string }} load
- * @returns {Rows} rows per table (arrays of lines without newlines)
+ * @returns {Rows} COPY text chunks per table in `tables`, and the row count
  */
 export function generateUnit (unit, load) {
   const rows = new Rows()
   const { pool } = load
+  const ts = load.tsBytes ?? (load.tsBytes = B(load.timestamp))
   switch (unit.kind) {
     case 'item': {
       const r = FastRandom.fromKeys(load.seed, KEY.item, unit.block)
       const first = unit.block * SIZES.blockSize + 1
       for (let i = first; i < first + SIZES.blockSize; i++) {
-        rows.add('item', i + '\t' + r.int(1, 10000) + '\t' + pool.astring(r, 14, 24) + '\t' +
-          cents(r.int(100, 10000)) + '\t' + pool.data(r))
+        const w = rows.row('item')
+        w.int(i); w.tab()
+        w.int(r.int(1, 10000)); w.tab()
+        pool.astring(w, r, 14, 24); w.tab()
+        w.cents(r.int(100, 10000)); w.tab()
+        pool.data(w, r); w.newline()
       }
       break
     }
     case 'warehouse': {
-      const w = unit.w
-      const r = FastRandom.fromKeys(load.seed, KEY.warehouse, w)
-      rows.add('warehouse', w + '\t' + pool.astring(r, 6, 10) + '\t' + pool.address(r) + '\t' +
-        tenThousandths(r.int(0, 2000)) + '\t300000.00')
+      const wid = unit.w
+      const r = FastRandom.fromKeys(load.seed, KEY.warehouse, wid)
+      const w = rows.row('warehouse')
+      w.int(wid); w.tab()
+      pool.astring(w, r, 6, 10); w.tab()
+      pool.address(w, r); w.tab()
+      w.fraction4(r.int(0, 2000)); w.tab()
+      w.fixed(T.wYtd); w.newline()
       for (let d = 1; d <= SIZES.districtsPerWarehouse; d++) {
-        rows.add('district', d + '\t' + w + '\t' + pool.astring(r, 6, 10) + '\t' + pool.address(r) + '\t' +
-          tenThousandths(r.int(0, 2000)) + '\t30000.00\t' + (SIZES.ordersPerDistrict + 1))
+        const x = rows.row('district')
+        x.int(d); x.tab(); x.int(wid); x.tab()
+        pool.astring(x, r, 6, 10); x.tab()
+        pool.address(x, r); x.tab()
+        x.fraction4(r.int(0, 2000)); x.tab()
+        x.fixed(T.dYtd); x.tab()
+        x.int(SIZES.ordersPerDistrict + 1); x.newline()
       }
       break
     }
     case 'stock': {
-      const w = unit.w
-      const r = FastRandom.fromKeys(load.seed, KEY.stock, w, unit.block)
+      const wid = unit.w
+      const r = FastRandom.fromKeys(load.seed, KEY.stock, wid, unit.block)
       const first = unit.block * SIZES.blockSize + 1
       for (let i = first; i < first + SIZES.blockSize; i++) {
-        let line = i + '\t' + w + '\t' + r.int(10, 100)
-        for (let k = 0; k < 10; k++) line += '\t' + pool.astring(r, 24, 24)
-        rows.add('stock', line + '\t0\t0\t0\t' + pool.data(r))
+        const w = rows.row('stock')
+        w.int(i); w.tab(); w.int(wid); w.tab()
+        w.int(r.int(10, 100))
+        for (let k = 0; k < 10; k++) { w.tab(); pool.astring(w, r, 24, 24) }
+        w.tab(); w.fixed(T.zeros); w.tab()
+        pool.data(w, r); w.newline()
       }
       break
     }
     case 'customer': {
-      const { w, d } = unit
-      const r = FastRandom.fromKeys(load.seed, KEY.customer, w, d)
-      const ts = load.timestamp
+      const { w: wid, d } = unit
+      const r = FastRandom.fromKeys(load.seed, KEY.customer, wid, d)
       for (let c = 1; c <= SIZES.customersPerDistrict; c++) {
-        const last = c <= 1000 ? LAST_NAMES[c - 1] : LAST_NAMES[nurand(r, NURAND_A.cLast, load.cLoad, 0, 999)]
-        const credit = r.int(1, 10) === 1 ? 'BC' : 'GC'
-        rows.add('customer', c + '\t' + d + '\t' + w + '\t' + pool.astring(r, 8, 16) + '\tOE\t' + last + '\t' +
-          pool.address(r) + '\t' + pool.nstring(r, 16) + '\t' + ts + '\t' + credit + '\t50000.00\t' +
-          tenThousandths(r.int(0, 5000)) + '\t-10.00\t10.00\t1\t0\t' + pool.astring(r, 300, 500))
-        rows.add('history', c + '\t' + d + '\t' + w + '\t' + d + '\t' + w + '\t' + ts + '\t10.00\t' + pool.astring(r, 12, 24))
+        const last = c <= 1000 ? c - 1 : nurand(r, NURAND_A.cLast, load.cLoad, 0, 999)
+        const w = rows.row('customer')
+        w.int(c); w.tab(); w.int(d); w.tab(); w.int(wid); w.tab()
+        pool.astring(w, r, 8, 16); w.tab()
+        w.fixed(T.oe); w.tab()
+        w.fixed(pool.lastNames[last]); w.tab()
+        pool.address(w, r); w.tab()
+        pool.nstring(w, r, 16); w.tab()
+        w.fixed(ts); w.tab()
+        w.fixed(r.int(1, 10) === 1 ? T.bc : T.gc); w.tab()
+        w.fixed(T.custMoney); w.tab()
+        w.fraction4(r.int(0, 5000)); w.tab()
+        w.fixed(T.custTail); w.tab()
+        pool.astring(w, r, 300, 500); w.newline()
+        const h = rows.row('history')
+        h.int(c); h.tab(); h.int(d); h.tab(); h.int(wid); h.tab(); h.int(d); h.tab(); h.int(wid); h.tab()
+        h.fixed(ts); h.tab()
+        h.fixed(T.ten); h.tab()
+        pool.astring(h, r, 12, 24); h.newline()
       }
       break
     }
     case 'orders': {
-      const { w, d } = unit
-      const r = FastRandom.fromKeys(load.seed, KEY.orders, w, d)
-      const ts = load.timestamp
+      const { w: wid, d } = unit
+      const r = FastRandom.fromKeys(load.seed, KEY.orders, wid, d)
       const n = SIZES.ordersPerDistrict
       // O_C_ID: a random permutation of 1..3000 (Fisher-Yates).
       const perm = new Int32Array(n)
@@ -171,15 +234,32 @@ export function generateUnit (unit, load) {
         const j = r.int(0, i)
         const t = perm[i]; perm[i] = perm[j]; perm[j] = t
       }
-      const prefix = '\t' + d + '\t' + w + '\t'
       for (let o = 1; o <= n; o++) {
         const delivered = o < SIZES.firstUndeliveredOrder
         const olCnt = r.int(5, 15)
-        rows.add('orders', o + prefix + perm[o - 1] + '\t' + ts + '\t' + (delivered ? r.int(1, 10) : '\\N') + '\t' + olCnt + '\t1')
-        if (!delivered) rows.add('new_order', o + '\t' + d + '\t' + w)
+        const w = rows.row('orders')
+        w.int(o); w.tab(); w.int(d); w.tab(); w.int(wid); w.tab()
+        w.int(perm[o - 1]); w.tab()
+        w.fixed(ts); w.tab()
+        if (delivered) w.int(r.int(1, 10)); else w.fixed(NULL)
+        w.tab(); w.int(olCnt); w.tab(); w.int(1); w.newline()
+        if (!delivered) {
+          const x = rows.row('new_order')
+          x.int(o); x.tab(); x.int(d); x.tab(); x.int(wid); x.newline()
+        }
         for (let l = 1; l <= olCnt; l++) {
-          rows.add('order_line', o + prefix + l + '\t' + r.int(1, SIZES.items) + '\t' + w + '\t' +
-            (delivered ? ts + '\t5\t0.00\t' : '\\N\t5\t' + cents(r.int(1, 999999)) + '\t') + pool.astring(r, 24, 24))
+          const x = rows.row('order_line')
+          x.int(o); x.tab(); x.int(d); x.tab(); x.int(wid); x.tab()
+          x.int(l); x.tab()
+          x.int(r.int(1, SIZES.items)); x.tab()
+          x.int(wid); x.tab()
+          if (delivered) {
+            x.fixed(ts); x.tab(); x.fixed(T.five); x.tab(); x.fixed(T.zero)
+          } else {
+            x.fixed(NULL); x.tab(); x.fixed(T.five); x.tab(); x.cents(r.int(1, 999999))
+          }
+          x.tab()
+          pool.astring(x, r, 24, 24); x.newline()
         }
       }
       break
@@ -187,7 +267,7 @@ export function generateUnit (unit, load) {
     default:
       throw new Error(`unknown TPC-C load unit ${unit.kind}`)
   }
-  return rows
+  return rows.done()
 }
 
 /**

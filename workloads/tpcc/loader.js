@@ -16,7 +16,6 @@ import { runChecks } from './checks.js'
 
 const sqlFile = name => readFileSync(new URL(name, import.meta.url), 'utf8')
 const VERSION = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')).version
-const CHUNK_LINES = 2000 // lines per COPY write (~100-600 KB)
 const noProgress = { start () {}, update () {}, end () {} }
 
 /**
@@ -107,7 +106,7 @@ export async function loadTpcc (ctx, rawOpts) {
         while (next < phase.units.length) {
           const unit = phase.units[next++]
           const out = generateUnit(unit, load)
-          for (const [table, lines] of out.tables) perPhase.bytes += await copyLines(c, table, lines)
+          for (const [table, chunks] of out.tables) perPhase.bytes += await copyChunks(c, table, chunks)
           rows += out.count
           perPhase.rows += out.count
           progress.update(perPhase.rows, perPhase.bytes)
@@ -185,17 +184,17 @@ async function parallel (conns, items, fn) {
 }
 
 /**
- * COPY lines into a table, respecting the stream's backpressure.
+ * COPY chunks of text into a table, respecting the stream's backpressure.
+ * @param {any} conn @param {string} table @param {Buffer[]} chunks
  * @returns {Promise<number>} bytes sent
  */
-async function copyLines (conn, table, lines) {
+async function copyChunks (conn, table, chunks) {
   const stream = conn.copyFrom(`COPY ${table} FROM STDIN`)
   const done = finished(stream)
   done.catch(() => {}) // handled below; avoids an unhandled rejection between writes
   let bytes = 0
   try {
-    for (let i = 0; i < lines.length; i += CHUNK_LINES) {
-      const chunk = lines.slice(i, i + CHUNK_LINES).join('\n') + '\n'
+    for (const chunk of chunks) {
       bytes += chunk.length
       if (!stream.write(chunk)) await Promise.race([once(stream, 'drain'), done])
     }
