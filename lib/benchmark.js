@@ -52,6 +52,7 @@ import { silentLogger } from './log.js'
  */
 export async function runBenchmark (options, { log = silentLogger, env = process.env, onRun, onPhase = () => {} } = {}) {
   const seed = parseRandomSeed(options.seed ?? 'time')
+  if (options.seed !== undefined) onPhase('seed', { seed: seedAsInt64(seed).toString() })
   const file = options.writeFile === false ? null : (options.out ?? defaultResultsPath(options.resultName ?? options.workload))
   if (file) await ensureWritable(file)
   const thinkTime = options.thinkTime ? parseDistribution(options.thinkTime, '--think-time') : undefined
@@ -127,6 +128,7 @@ export async function runBenchmark (options, { log = silentLogger, env = process
       intervalS: options.intervalS,
       maxTries: options.maxTries,
       exitOnAbort: options.exitOnAbort,
+      verboseErrors: options.verboseErrors,
       seed,
       seeds,
       log

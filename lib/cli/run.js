@@ -1,7 +1,7 @@
 // `pgload run`: turn argv into benchmark options, run, print progress and the summary.
 
 import { readFile } from 'node:fs/promises'
-import { PgloadError } from '../errors.js'
+import { PgloadError, formatServerError } from '../errors.js'
 import { parseDurationS, parseInteger, parseNumber } from '../options/parse.js'
 import { parseDistribution } from '../options/distribution.js'
 import { runBenchmark } from '../benchmark.js'
@@ -115,6 +115,7 @@ export const runCommand = {
       const { results, file, exitCode } = await runBenchmark(options, {
         log,
         onPhase (phase, info) {
+          if (phase === 'seed') process.stderr.write(`pgload: setting random seed to ${info.seed}\n`)
           if (phase === 'connected') process.stderr.write(`pgload: ${info.embedded ? 'embedded ' : ''}PostgreSQL ${info.serverVersion.version} at ${info.target}\n`)
           if (phase === 'loading') process.stderr.write(`pgload: the ${info.workload} tables are missing in the embedded server: loading them first (pgload init ${info.workload})\n`)
           if (phase === 'loaded') process.stderr.write(`pgload: loaded in ${info.steps.reduce((t, s) => t + s.seconds, 0).toFixed(2)} s (${info.steps.map((s) => `${s.name} ${s.seconds.toFixed(2)} s`).join(', ')})\n`)
@@ -124,6 +125,11 @@ export const runCommand = {
           currentRun = run
           if (options.progressS > 0) progress = attachProgress(run, { everyS: options.progressS })
           run.on('client-abort', ({ error }) => process.stderr.write(`pgload: error: ${error.message}\n`))
+          run.on('retryable-error', ({ terminalId, error, tries, maxTries, willRetry }) => {
+            const where = error.commandIndex === undefined ? '' : ` in command ${error.commandIndex} (SQL) of script ${error.scriptIndex ?? 0}`
+            process.stderr.write(`pgload: client ${terminalId} got an error${where}; ${formatServerError(error)}\n`)
+            process.stderr.write(`pgload: client ${terminalId} ${willRetry ? 'repeats the transaction after the error' : 'ends the failed transaction'} (try ${tries}/${maxTries || 'unlimited'})\n`)
+          })
           run.on('transaction-error', ({ terminalId, message }) => log.warn(`client ${terminalId}: ${message.split('\n')[0]}`))
           run.on('internal-error', (err) => process.stderr.write(`pgload: internal error: ${err.stack}\n`))
         }
@@ -152,6 +158,7 @@ export const runCommand = {
         process.stderr.write(`report written to ${html}\n`)
       }
       if (exitCode === 2) {
+        if (results.run.abortReason === 'exit-on-abort') process.stderr.write('pgload: error: Run was aborted due to an error in thread 0\n')
         process.stderr.write('pgload: error: Run was aborted; the above results are incomplete.\n')
         process.exitCode = 2
       } else if (thresholdsFailed) {
@@ -297,6 +304,7 @@ export async function runOptionsFromArgv (argv) {
     driver,
     maxTries,
     exitOnAbort: Boolean(argv.exitOnAbort),
+    verboseErrors: Boolean(argv.verboseErrors),
     failuresDetailed: Boolean(argv.failuresDetailed),
     serverStats: argv.serverStats !== false,
     out: argv.out,

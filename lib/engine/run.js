@@ -24,6 +24,7 @@ import { formatServerError } from '../errors.js'
  * @property {number} [intervalS] length of one interval of the time series
  * @property {number} [maxTries] 0 = unlimited
  * @property {boolean} [exitOnAbort]
+ * @property {boolean} [verboseErrors] emit 'retryable-error' for every serialization failure or deadlock
  * @property {bigint} seed
  * @property {ReturnType<typeof deriveSeeds>} [seeds] derived already for `clients` terminals
  * @property {import('pino').Logger} [log]
@@ -59,6 +60,7 @@ export class Run extends EventEmitter {
     this.latencyLimitUs = (opts.latencyLimitMs ?? 0) * 1000
     this.rateIntervalUs = opts.rate > 0 ? 1e6 / opts.rate : 0
     this.maxTries = opts.maxTries ?? 1
+    this.verboseErrors = Boolean(opts.verboseErrors)
     this.intervalS = opts.intervalS ?? 1
     this.stopping = false
     this.draining = false
@@ -97,6 +99,11 @@ export class Run extends EventEmitter {
     if (this.latencyLimitUs > 0 && this.nowUs() - intendedUs > this.latencyLimitUs) return false
     if (this.expired) return false
     return true
+  }
+
+  /** --verbose-errors: a serialization failure or deadlock, and whether it is tried again. */
+  retryableError (terminal, err, tries, willRetry) {
+    this.emit('retryable-error', { terminalId: terminal.id, error: err, tries, maxTries: this.maxTries, willRetry })
   }
 
   clientAborted (terminal, err) {

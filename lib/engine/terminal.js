@@ -23,6 +23,7 @@ export class Terminal {
     this._saved = [0, 0, 0, 0]
     this._retries = 0
     this._failCode = null
+    this._completedBeforeAbort = false
     const workload = run.workload
     this.ctx = {
       terminalId: id,
@@ -141,7 +142,10 @@ export class Terminal {
       run.pool.release(conn)
       this.transactions++
       const endUs = nowUs()
-      if (status === -1) break // the terminal aborted
+      if (status === -1) {
+        if (this._completedBeforeAbort && endUs >= run.measureStartUs) rec.ok(type, endUs - intendedUs, lagUs, queueUs, false)
+        break // the terminal aborted
+      }
       if (endUs >= run.measureStartUs && !run.aborting) {
         if (status === FAILED) {
           rec.failed(type, this._failCode)
@@ -181,6 +185,8 @@ export class Terminal {
         if (run.aborting) return FAILED
         if (err instanceof ClientAbortError) {
           this.aborted = true
+          // pgbench counts a script that ended inside a transaction block before aborting the client
+          if (err.transactionCompleted) this._completedBeforeAbort = true
           run.clientAborted(this, err)
           await this._rollbackIfOpen(conn)
           return -1
@@ -188,7 +194,9 @@ export class Terminal {
         const code = typeof err?.code === 'string' ? err.code : 'ERROR'
         const kind = classifySqlState(code)
         await this._rollbackIfOpen(conn)
-        if (kind === 'retry' && run.canRetry(this._retries + 1, intendedUs)) {
+        const retry = kind === 'retry' && run.canRetry(this._retries + 1, intendedUs)
+        if (kind === 'retry' && run.verboseErrors) run.retryableError(this, err, this._retries + 1, retry)
+        if (retry) {
           ctx.random.setState(this._saved)
           this._retries++
           continue

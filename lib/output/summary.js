@@ -16,7 +16,8 @@ export function formatSummary (results, { description } = {}) {
   const lines = []
   const opts = run.options ?? {}
   lines.push(`pgload (${results.tool.version}, server ${results.server.version})`)
-  lines.push(`transaction type: ${types.length === 1 ? (description ?? types[0]) : 'multiple scripts'}`)
+  const scripts = results.script ?? null
+  lines.push(`transaction type: ${types.length === 1 ? (description ?? scripts?.[types[0]]?.desc ?? types[0]) : 'multiple scripts'}`)
   if (run.scale !== null && run.scale !== undefined) lines.push(`scaling factor: ${run.scale}`)
   lines.push(`query mode: ${run.protocol}`)
   lines.push(`number of clients: ${run.clients}`)
@@ -54,8 +55,9 @@ export function formatSummary (results, { description } = {}) {
   lines.push(`initial connection time = ${f3(s.initialConnectionMs)} ms`)
   lines.push(`tps = ${(s.tps ?? 0).toFixed(6)} (without initial connection time)`)
   if (results.client?.cpuUsPerTxn) lines.push(`client CPU per transaction = ${results.client.cpuUsPerTxn.toFixed(1)} us (event loop ${Math.round(100 * (results.client.eventLoopUtilization ?? 0))}% busy)`)
-  if (results.client?.eventLoopUtilization > 0.9) lines.push('warning: the client event loop was saturated: the driver, not the server, may be the bottleneck')
+  if (results.client?.eventLoopUtilization > 0.9 && run.durationS >= 2) lines.push('warning: the client event loop was saturated: the driver, not the server, may be the bottleneck')
   if (s.queueMs?.p99 !== null && s.queueMs?.p99 > 0.05) lines.push(`connection queue wait: p50 ${f3(s.queueMs.p50)} ms, p99 ${f3(s.queueMs.p99)} ms, max ${f3(s.queueMs.max)} ms`)
+  if (scripts) lines.push(...formatScripts(results))
   lines.push('')
   lines.push(formatPercentileTable(results))
   if (results.tpcc) lines.push('', formatTpcc(results))
@@ -109,4 +111,51 @@ export function formatPercentileTable (results) {
   const out = rows.map((r) => r.map((c, i) => i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i])).join('  '))
   out.splice(1, 0, widths.map((w) => '-'.repeat(w)).join('  '))
   return 'latency in milliseconds (from the intended start):\n' + out.join('\n')
+}
+
+const f6 = (v) => v === null || v === undefined ? '-' : v.toFixed(6)
+
+/**
+ * pgbench's per-script sections (with several scripts) and per-command lines (`-r`).
+ * @param {any} results
+ * @returns {string[]}
+ */
+export function formatScripts (results) {
+  const lines = []
+  const opts = results.run.options ?? {}
+  const perCommand = Boolean(opts.workloadOptions?.reportPerCommand)
+  const withRetries = opts.maxTries !== undefined && opts.maxTries !== 1
+  const names = Object.keys(results.transactions)
+  const several = names.length > 1
+  const totalWeight = names.reduce((s, n) => s + (results.run.weights?.[n] ?? 1), 0)
+  const all = results.summary.transactions + results.summary.skipped + results.summary.failed
+  names.forEach((name, i) => {
+    const t = results.transactions[name]
+    const sc = results.script[name]
+    if (several) {
+      const weight = results.run.weights?.[name] ?? 1
+      const mine = t.count + t.skipped + t.failed
+      lines.push(`SQL script ${i + 1}: ${sc?.desc ?? name}`)
+      lines.push(` - weight: ${weight} (targets ${(100 * weight / totalWeight).toFixed(1)}% of total)`)
+      lines.push(` - ${mine} transactions (${(all > 0 ? 100 * mine / all : 0).toFixed(1)}% of total)`)
+      lines.push(` - number of transactions actually processed: ${t.count} (tps = ${f6(t.tps)})`)
+      lines.push(` - number of failed transactions: ${t.failed} (${pct(t.failed, mine)}%)`)
+      if (withRetries) {
+        lines.push(` - number of transactions retried: ${t.retried} (${pct(t.retried, mine)}%)`)
+        lines.push(` - total number of retries: ${t.retries}`)
+      }
+      if (t.count > 0) {
+        lines.push(` - latency average = ${f3(t.latencyMs.mean)} ms`)
+        lines.push(` - latency stddev = ${f3(t.latencyMs.stddev)} ms`)
+      }
+    }
+    if (perCommand && sc?.commands) {
+      lines.push(`${several ? ' - ' : ''}statement latencies in milliseconds${withRetries ? ', failures and retries' : ' and failures'}:`)
+      for (const c of sc.commands) {
+        const first = String(c.text).split('\n')[0].slice(0, 127)
+        lines.push(`   ${c.latencyMs.toFixed(3).padStart(11)}  ${String(c.failures).padStart(10)}${withRetries ? ' ' + String(c.retries).padStart(10) : ''} ${first}`)
+      }
+    }
+  })
+  return lines
 }
