@@ -11,3 +11,6 @@ export { createHistogram, recordUs, encodeHistogram, decodeHistogram, mergeHisto
 export { parseDistribution } from './options/distribution.js'
 export { PgloadError, ClientAbortError } from './errors.js'
 export { loadWorkload, workloadNames } from '../workloads/index.js'
+export { parseThreshold, evaluateThresholds } from './compare/thresholds.js'
+export { compareRuns } from './compare/verdict.js'
+export { renderReport, writeHtmlReport } from './report/index.js'

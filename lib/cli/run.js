@@ -64,7 +64,8 @@ export const runCommand = {
       .option('skip-some-updates', { alias: 'N', type: 'boolean', describe: 'same as -b simple-update' })
       .option('define', { alias: 'D', type: 'string', array: true, describe: 'script variable name=value' })
       .option('scale', { alias: 's', type: 'number', describe: 'value of :scale for custom scripts (detected for the built-ins)' })
-      .option('no-vacuum', { alias: 'n', type: 'boolean', describe: 'do not vacuum pgbench tables or truncate pgbench_history before the run' })
+      .option('vacuum', { type: 'boolean', describe: 'vacuum pgbench_branches and pgbench_tellers and truncate pgbench_history before the run, as pgbench does (--no-vacuum to skip) [default: true]' })
+      .option('n', { type: 'boolean', describe: 'same as --no-vacuum (pgbench -n)' })
       .option('report-per-command', { alias: 'r', type: 'boolean', describe: 'report latencies, failures and retries per script command' })
       .option('failures-detailed', { type: 'boolean', describe: 'report serialization and deadlock failures separately' })
       .option('verbose-errors', { type: 'boolean', describe: 'print every retried error' })
@@ -274,7 +275,7 @@ export async function runOptionsFromArgv (argv) {
   Object.assign(workloadOptions, {
     define,
     scale: argv.scale,
-    noVacuum: Boolean(argv.noVacuum),
+    noVacuum: argv.vacuum === false || Boolean(argv.n),
     reportPerCommand: Boolean(argv.reportPerCommand),
     verboseErrors: Boolean(argv.verboseErrors),
     failuresDetailed: Boolean(argv.failuresDetailed),
@@ -317,7 +318,10 @@ export async function runOptionsFromArgv (argv) {
 async function validThresholds (list) {
   if (list.length === 0) return []
   const { parseThreshold } = await import('../compare/thresholds.js')
-  for (const t of list) parseThreshold(t) // throws with the column of the mistake
+  for (const t of list) {
+    const parsed = parseThreshold(t) // throws with the column of the mistake
+    if (parsed.relative !== null) throw new PgloadError(`--threshold '${t}': a relative threshold needs a baseline; check it after the run with pgload check RESULT.json --baseline BASE.json`, { code: 'BAD_OPTION' })
+  }
   return list
 }
 
