@@ -54,3 +54,23 @@ test('a type that did not run has no verdict; an unpaced run is labelled so', ()
   assert.equal(r.tpmC, 10)
   assert.deepEqual(r.delivery, { mode: 'inline' })
 })
+
+test('NOPM over duration plus warm-up; a deferred Delivery missing the 80 s rule fails the response-time check', () => {
+  const r = tpccResults({
+    runInfo: { durationS: 60, transactions: { 'new-order': tx(100, 0, 1), delivery: tx(10, 0, 0.1) } },
+    warehouses: 1,
+    paced: true,
+    waitScale: 1,
+    mix: DEFAULTS.mix,
+    standardMix: true,
+    constants: {},
+    newOrdersByDistrict: 150,
+    nopmWindowS: 90,
+    deferred: { queued: 10, completed: 10, pass: false, within80sPct: 80 }
+  })
+  assert.equal(r.nopm, 100)
+  assert.equal(r.responseTime.delivery.pass, true)
+  assert.equal(r.responseTimePass, false)
+  assert.equal(r.delivery.mode, 'deferred')
+  assert.equal(r.delivery.within80sPct, 80)
+})
