@@ -3,6 +3,7 @@
 //   driver      lean connection vs node-postgres on select-only, in-process CPU per query
 //   vs-pgbench  pgbench and `pgload run` side by side: tps and client CPU per transaction
 //   terminals   100,000 think-time terminals: schedule lag, heap per terminal, RSS slope
+//   engine      pgload on in-memory connections: the engine's own CPU per transaction
 // Each takes --url (default: the embedded server) and --smoke (a few seconds, tiny settings).
 
 import { PgloadError } from '../lib/errors.js'
@@ -10,7 +11,8 @@ import { PgloadError } from '../lib/errors.js'
 const benches = {
   driver: () => import('./driver.js'),
   'vs-pgbench': () => import('./vs-pgbench.js'),
-  terminals: () => import('./terminals.js')
+  terminals: () => import('./terminals.js'),
+  engine: () => import('./engine.js')
 }
 
 const [name, ...rest] = process.argv.slice(2)

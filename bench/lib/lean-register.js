@@ -2,4 +2,4 @@
 
 import { register } from 'node:module'
 
-register('./lean-hooks.js', import.meta.url)
+register('./connection-hooks.js', import.meta.url, { data: { shim: new URL('./lean-shim.js', import.meta.url).href } })

@@ -1,0 +1,48 @@
+// The engine alone: `pgload run tpcb` on in-memory connections (lib/fake-shim.js), so the CPU
+// per transaction is pgload's own (scheduler, terminals, script interpreter, histograms) without
+// driver, socket or server. Each case in its own process.
+
+import { fileURLToPath } from 'node:url'
+import { mkdtemp, readFile, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { parseBenchArgs, parseSeconds } from './lib/args.js'
+import { formatTable } from './lib/table.js'
+import { runMeasured } from './lib/child.js'
+
+const PGLOAD = fileURLToPath(new URL('../bin/pgload.js', import.meta.url))
+const FAKE = fileURLToPath(new URL('./lib/fake-register.js', import.meta.url))
+
+// Defaults, with units.
+const DEFAULTS = {
+  duration: '5s', // per case
+  cases: [['select-only', 1], ['select-only', 8], ['select-only', 32], ['tpcb-like', 8], ['simple-update', 8]],
+  smoke: { durationS: 1, cases: [['select-only', 2]] }
+}
+
+/** @param {string[]} argv @param {{ out: (s: string) => void, err: (s: string) => void }} io */
+export async function main (argv, io) {
+  const a = parseBenchArgs(argv, {
+    duration: { type: 'string', default: DEFAULTS.duration },
+    smoke: { type: 'boolean', default: false },
+    url: { type: 'string' } // accepted for symmetry; no server is used
+  })
+  const durationS = a.smoke ? DEFAULTS.smoke.durationS : Math.max(1, Math.round(parseSeconds('--duration', a.duration)))
+  const cases = a.smoke ? DEFAULTS.smoke.cases : DEFAULTS.cases
+  const dir = await mkdtemp(join(tmpdir(), 'pgload-bench-'))
+  try {
+    const rows = []
+    for (const [builtin, clients] of cases) {
+      io.err(`engine: ${builtin} -c ${clients}, ${durationS} s\n`)
+      const out = join(dir, `${builtin}-${clients}.json`)
+      const r = await runMeasured(process.execPath, ['--import', FAKE, PGLOAD, 'run', 'tpcb', '-b', builtin, '-c', String(clients), '-T', `${durationS}s`,
+        '--url', 'postgres://fake@127.0.0.1:1/fake', '--out', out, '--no-server-stats'])
+      if (r.code !== 0) throw new Error(`pgload on fake connections failed (${r.code}): ${r.stderr.trim().split('\n').pop()}`)
+      const res = JSON.parse(await readFile(out, 'utf8'))
+      rows.push([builtin, clients, res.summary.tps, res.client?.cpuUsPerTxn ?? NaN])
+    }
+    io.out(formatTable(['workload', 'clients', 'tps', 'engine cpu us/txn'], rows) + '\n')
+  } finally {
+    await rm(dir, { recursive: true, force: true })
+  }
+}

@@ -1,0 +1,75 @@
+// lib/db/connection.js with openConnection replaced by in-memory connections that answer every
+// statement at once (on the next turn of the event loop, all answers of a turn together), with
+// the few replies pgload's set-up and the tpcb workload read. Measures the engine alone.
+
+export * from '../../lib/db/connection.js'
+
+// [text contains, rows]: set-up queries whose answers are read; everything else gets one row.
+const ANSWERS = [
+  ["current_setting('server_version'), current_setting('server_version_num')", [['18.4', '180004']]],
+  ["current_setting('server_version_num')", [['180004']]],
+  ['to_regclass', [['t']]],
+  ['count(*) from pgbench_branches', [['10']]]
+]
+const FIELDS = ['x']
+const ONE_ROW = [['0']]
+
+let queue = []
+let scheduled = false
+function answer (resolve, value) {
+  queue.push(resolve, value)
+  if (!scheduled) { scheduled = true; setImmediate(flush) }
+}
+function flush () {
+  const q = queue
+  queue = []
+  scheduled = false
+  for (let i = 0; i < q.length; i += 2) q[i](q[i + 1])
+}
+
+function resultFor (text) {
+  for (const [needle, rows] of ANSWERS) if (text.includes(needle)) return { command: 'SELECT', rowCount: rows.length, fields: FIELDS, rows }
+  const sp = text.trimStart().indexOf(' ')
+  const command = (sp === -1 ? text.trim() : text.trimStart().slice(0, sp)).toUpperCase()
+  return { command, rowCount: 1, fields: FIELDS, rows: command === 'SELECT' ? ONE_ROW : [] }
+}
+
+class FakeConnection {
+  constructor (protocol) {
+    this.protocol = protocol
+    this.backendPid = 1
+    this.transactionStatus = 'I'
+    this.lastResults = []
+    this.broken = false
+    this.closed = false
+    this._cache = new Map()
+  }
+
+  _run (text) {
+    let r = this._cache.get(text)
+    if (r === undefined) { r = resultFor(text); this._cache.set(text, r) }
+    if (r.command === 'BEGIN') this.transactionStatus = 'T'
+    else if (r.command === 'END' || r.command === 'COMMIT' || r.command === 'ROLLBACK') this.transactionStatus = 'I'
+    return new Promise((resolve) => answer(resolve, r))
+  }
+
+  simpleQuery (text) { return this._run(text) }
+  prepare () { return Promise.resolve() }
+  execute (stmt) { return this._run(stmt.text) }
+  query (text) { return this._run(text) }
+  async runPipeline (batches) {
+    const out = []
+    for (const b of batches) out.push(await Promise.all(b.map(item => this._run(item.stmt.text))))
+    return out
+  }
+
+  copyFrom () { throw new Error('no COPY on a fake connection') }
+  async close () { this.closed = true }
+}
+
+/** In-memory stand-in for openConnection (same signature). */
+export async function openConnection (target, { protocol = 'prepared' } = {}) {
+  return new FakeConnection(protocol)
+}
+
+export { openConnection as openLeanConnection }
