@@ -223,6 +223,9 @@ test('copyFrom loads through node-postgres, and requests made meanwhile wait for
     assert.deepEqual((await before).rows.length, 1)
     assert.deepEqual((await during).rows, [['1000']])
     assert.equal(lean.transactionStatus, 'I')
+    // A COPY the server rejects fails as node-postgres reports it; the connection comes back.
+    await assert.rejects(pipeline(Readable.from(['1\tok\n', 'x\tbad\n']), lean.copyFrom('COPY c FROM STDIN')), { code: '22P02' })
+    assert.deepEqual((await lean.execute(defineStatement('SELECT count(*) FROM c'), [])).rows, [['1000']])
     // COPY FROM STDIN through the simple protocol is refused, and the connection stays usable.
     await assert.rejects(lean.simpleQuery('COPY c FROM STDIN'), { code: '57014' })
     assert.deepEqual((await lean.simpleQuery('SELECT count(*) FROM c')).rows, [['1000']])
