@@ -75,7 +75,9 @@ export async function createTpccWorkload (ctx, opts) {
   let startSumNextOId = null
   let warmupS = 0 // NOPM is read before the warm-up: its window includes it
 
-  const deliveryMode = opts.delivery ?? (pace.paced ? 'deferred' : 'inline')
+  // Deferring needs connections of its own: without a way to open them, deliver inline.
+  const canDefer = Boolean(ctx.openConnection || ctx.target)
+  const deliveryMode = opts.delivery ?? (pace.paced && canDefer ? 'deferred' : 'inline')
   if (deliveryMode !== 'deferred' && deliveryMode !== 'inline') {
     throw new PgloadError(`--delivery must be deferred or inline, got ${JSON.stringify(opts.delivery)}`, { code: 'BAD_OPTION' })
   }
