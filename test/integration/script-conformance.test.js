@@ -14,7 +14,7 @@ import { corpusPresent, loadCases, pgloadArgv, toRegExp, withoutPgloadChatter } 
 
 /** Cases that do not apply to pgload, and why. */
 const NOT_APPLICABLE = {
-  '042': 'pgload parses a statement together with its first execution, so a syntax error is reported once, without pgbench\'s second "prepared statement does not exist"',
+  '042': 'pgload prepares the statements of -M prepared when a connection opens, so a syntax error stops the run before it starts (pgbench aborts the client with "prepared statement does not exist"); the run then hangs instead of exiting',
   '097': 'uses --debug, pgbench\'s trace of every query sent, which pgload does not have',
   121: '--continue-on-error is a PostgreSQL 19 feature (not in pgbench 17/18)'
 }
