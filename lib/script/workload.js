@@ -65,12 +65,16 @@ export function scriptWorkload (compiled, options = {}) {
   if (compiled.length > 128) throw new PgloadError('at most 128 SQL scripts are allowed', { code: 'TOO_MANY_SCRIPTS' })
   const totalWeight = compiled.reduce((s, c) => s + c.weight, 0)
   if (totalWeight === 0) throw new PgloadError('total script weight must not be zero', { code: 'BAD_WEIGHT' })
-  const opts = { ...SCRIPT_DEFAULTS, ...options }
+  const opts = { ...SCRIPT_DEFAULTS }
+  for (const [k, v] of Object.entries(options)) if (v !== undefined) opts[k] = v
   const protocol = compiled[0].protocol
   const defines = new Map(opts.variables instanceof Map
     ? opts.variables
     : Array.isArray(opts.variables) ? opts.variables : Object.entries(opts.variables ?? {}))
 
+  for (const name of defines.keys()) {
+    if (!validVariableName(name)) throw new PgloadError(`option: invalid variable name: "${name}"`, { code: 'BAD_DEFINE' })
+  }
   const registry = new VarRegistry()
   for (const name of ['client_id', 'scale', 'random_seed', 'default_seed', ...defines.keys()]) registry.slotOf(name)
   const counter = { nextSqlId: 0 }

@@ -161,3 +161,9 @@ test('per-command statistics: counts, latency, failures and retries on the faili
     [[1, '\\set a 1', 3, 0, 0], [2, '\\sleep 2 ms', 3, 0, 0], [3, 'select :a;', 3, 1, 1]])
   assert.equal(cmds[1].latencyMs, 2)
 })
+
+test('workload options: undefined keeps the default, -D names are checked', async () => {
+  const { conn } = await runOnce('select :scale;', { scale: undefined })
+  assert.deepEqual(conn.sent, ['select 1;'])
+  assert.throws(() => makeRun([{ text: 'select 1;' }], { variables: { 'bad-name': '1' } }), /^PgloadError: option: invalid variable name: "bad-name"$/)
+})
