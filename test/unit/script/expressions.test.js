@@ -144,3 +144,26 @@ test('number formatting and rounding helpers', () => {
   assert.equal(formatG15(-Infinity), '-Infinity')
   assert.deepEqual([rint(0.5), rint(1.5), rint(-0.5), rint(-1.5), rint(2.4)], [0, 2, -0, -2, 2])
 })
+
+test('examples from pgbench\'s documentation (operator and function tables)', async () => {
+  const table = [
+    ['abs(-17)', 'int 17'], ['debug(5432.1)', 'double 5432.1'], ['double(5432)', 'double 5432'],
+    ['exp(1.0)', 'double 2.71828182845905'], ['greatest(5, 4, 3, 2)', 'int 5'], ['int(5.4 + 3.8)', 'int 9'],
+    ['least(5, 4, 3, 2.1)', 'double 2.1'], ['ln(2.718281828459045)', 'double 1'], ['mod(54, 32)', 'int 22'],
+    ['pi()', 'double 3.14159265358979'], ['pow(2.0, 10)', 'double 1024'], ['power(2.0, 10)', 'double 1024'],
+    ['sqrt(2.0)', 'double 1.4142135623731'],
+    ['5 & 3', 'int 1'], ['5 | 3', 'int 7'], ['5 # 3', 'int 6'], ['~5', 'int -6'], ['1 << 2', 'int 4'], ['8 >> 2', 'int 2'],
+    ['5 = 4', 'boolean false'], ['5 <> 4', 'boolean true'], ['5 != 5', 'boolean false'], ['5 < 4', 'boolean false'],
+    ['5 <= 4', 'boolean false'], ['5 > 4', 'boolean true'], ['5 >= 4', 'boolean true'],
+    ['1 is null', 'boolean false'], ['1 isnull', 'boolean false'], ['1 notnull', 'boolean true'],
+    ['1 is not null', 'boolean true'], ['1 is true', 'boolean false'], ['1 is not true', 'boolean true'],
+    ['2 + 3', 'int 5'], ['2 - 3', 'int -1'], ['2 * 3', 'int 6'], ['5 / 3', 'int 1'], ['5 % 3', 'int 2'], ['- 2.0', 'double -2'],
+    ['true and false', 'boolean false'], ['true or false', 'boolean true'], ['not false', 'boolean true'],
+    ['(1021 * random(1, 100000 * :scale)) % (100000 * :scale) + 1', 'int 52216'] // value printed by pgbench 15 with --random-seed 5432,
+    ['CASE WHEN :x <> 0 THEN :y/:x ELSE NULL END', 'int 3'],
+    ['CASE WHEN :z <> 0 THEN :y/:z ELSE NULL END', 'null']
+  ]
+  for (const [expr, want] of table) assert.equal(await debugOf(expr, { variables: { x: '4', y: '13', z: '0' } }), want, expr)
+  // the documentation says `5 or 0` is TRUE; pgbench really refuses to treat integers as booleans
+  assert.match(await abortOf('\\set b 5 or 0'), /cannot coerce int to boolean$/)
+})
