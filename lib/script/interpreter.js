@@ -204,12 +204,10 @@ export async function runScript (script, ctx, env) {
         if (script.protocol === 'simple') throw abortCommand(st, script, c, 'cannot use pipeline mode with the simple query protocol')
         if (st.pipe !== null) throw abortCommand(st, script, c, 'already in pipeline mode')
         st.pipe = [[]]
-        st.pipeCmds = [[]]
         break
       case K.SYNCPIPE:
         if (st.pipe === null) throw abortCommand(st, script, c, 'not in pipeline mode')
         st.pipe.push([])
-        st.pipeCmds.push([])
         break
       case K.ENDPIPE:
         if (st.pipe === null) throw abortCommand(st, script, c, 'not in pipeline mode')
@@ -360,14 +358,11 @@ function queueSql (st, script, c) {
   if (c.gset === 1) throw abortCommand(st, script, { ...c, cmdName: 'gset' }, '\\gset is not allowed in pipeline mode')
   if (c.gset === 2) throw abortCommand(st, script, { ...c, cmdName: 'aset' }, '\\aset is not allowed in pipeline mode')
   st.pipe[st.pipe.length - 1].push({ stmt: c.stmt, values: sqlValues(st, c).slice() })
-  st.pipeCmds[st.pipeCmds.length - 1].push(c)
 }
 
 async function endPipeline (st, script, c, conn) {
   const batches = st.pipe
-  const cmdsOf = st.pipeCmds
   st.pipe = null
-  st.pipeCmds = null
   let results
   try {
     results = await conn.runPipeline(batches)
@@ -378,12 +373,8 @@ async function endPipeline (st, script, c, conn) {
     for (let k = 0; k < results[b].length; k++) {
       const r = results[b][k]
       if (r instanceof Error && r.code !== 'PIPELINE_ABORTED') {
-        const failing = cmdsOf[b][k] ?? c
-        const e = sqlError(st, script, failing, r, 0)
-        if (e instanceof ClientAbortError) {
-          throw new ClientAbortError(`client ${st.clientId} script ${script.index} aborted in command ${c.index} query 0: ${formatServerError(r)}`, { cause: r })
-        }
-        throw e
+        // pgbench reads pipeline results at \endpipeline: errors belong to that command
+        throw sqlError(st, script, c, r, 0)
       }
     }
   }

@@ -46,7 +46,6 @@ export class ScriptTerminal {
     this.sqlValues = new Array(sqlCount)
     for (let i = 0; i < sqlCount; i++) this.sqlValues[i] = new Array(paramCounts[i]).fill(null)
     this.pipe = null
-    this.pipeCmds = null
     /** (scriptIndex, commandIndex) pairs of retryable errors in the current transaction */
     this.errCmds = []
     this.txnCount = 0

@@ -167,3 +167,12 @@ test('workload options: undefined keeps the default, -D names are checked', asyn
   assert.deepEqual(conn.sent, ['select 1;'])
   assert.throws(() => makeRun([{ text: 'select 1;' }], { variables: { 'bad-name': '1' } }), /^PgloadError: option: invalid variable name: "bad-name"$/)
 })
+
+test('an error inside a pipeline is reported at \\endpipeline', async () => {
+  const r = makeRun([{ text: '\\startpipeline\nselect 1;\nselect 1/0;\n\\endpipeline\n' }], { protocol: 'extended' })
+  r.conn.runPipeline = async (b) => [[row([]), Object.assign(new Error('division by zero'), { code: '22012' })]]
+  await assert.rejects(r.workload.transactions[0].run(r.ctx), /^ClientAbortError: client 0 script 0 aborted in command 3 query 0: ERROR: {2}division by zero$/)
+  const deadlock = Object.assign(new Error('deadlock detected'), { code: '40P01' })
+  r.conn.runPipeline = async () => [[deadlock]]
+  await assert.rejects(r.workload.transactions[0].run(r.ctx), (e) => e === deadlock && e.commandIndex === 3 && e.scriptIndex === 0)
+})
