@@ -62,3 +62,31 @@ test('the workload feeds the log with per-client transaction numbers and script 
   workload.onTransactionEnd(ctx, tx('ok', 20, T0, { type: 'a.sql' }))
   assert.deepEqual(lines, ['0 1 10 1 1700000000 0\n', '0 2 20 0 1700000000 0\n'])
 })
+
+test('pgbench\'s own log-file checks: sampled lines of 2 clients x 50, and 10 numbered lines', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'pgload-log-'))
+  try {
+    for (const [clients, txns, rate, name] of [[2, 50, 0.5, 'l2'], [1, 10, undefined, 'l3']]) {
+      const { workload } = makeRun([{ name: 'select-only', text: '\\set aid random(1, 100000)\nselect :aid;' }],
+        { clients, pgbenchLog: { prefix: join(dir, name), pid: 1, samplingRate: rate } })
+      for (let id = 0; id < clients; id++) {
+        const ctx = { terminalId: id, random: workload.seeds.clientPrngs[id], state: workload.createTerminalState(id), conn: null, nowUs: () => 0, sleepUs: async () => {} }
+        for (let t = 0; t < txns; t++) {
+          await workload.transactions[0].run(ctx)
+          workload.onTransactionEnd(ctx, tx('ok', 800 + t, Date.now() * 1000, { type: 'select-only' }))
+        }
+      }
+      await workload.afterRun()
+      const lines = readFileSync(join(dir, `${name}.1`), 'utf8').trimEnd().split('\n')
+      if (rate) {
+        assert.ok(lines.length >= 8 && lines.length <= 92, String(lines.length))
+        for (const l of lines) assert.match(l, /^[01] \d{1,2} \d+ \d \d+ \d+$/)
+      } else {
+        assert.equal(lines.length, 10)
+        lines.forEach((l, i) => assert.match(l, new RegExp(`^0 ${i + 1} \\d+ 0 \\d+ \\d+$`)))
+      }
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+})
