@@ -67,10 +67,10 @@ test('pgbench\'s own log-file checks: sampled lines of 2 clients x 50, and 10 nu
   const dir = mkdtempSync(join(tmpdir(), 'pgload-log-'))
   try {
     for (const [clients, txns, rate, name] of [[2, 50, 0.5, 'l2'], [1, 10, undefined, 'l3']]) {
-      const { workload } = makeRun([{ name: 'select-only', text: '\\set aid random(1, 100000)\nselect :aid;' }],
+      const { workload, conn } = makeRun([{ name: 'select-only', text: '\\set aid random(1, 100000)\nselect :aid;' }],
         { clients, pgbenchLog: { prefix: join(dir, name), pid: 1, samplingRate: rate } })
       for (let id = 0; id < clients; id++) {
-        const ctx = { terminalId: id, random: workload.seeds.clientPrngs[id], state: workload.createTerminalState(id), conn: null, nowUs: () => 0, sleepUs: async () => {} }
+        const ctx = { terminalId: id, random: workload.seeds.clientPrngs[id], state: workload.createTerminalState(id), conn, nowUs: () => 0, sleepUs: async () => {} }
         for (let t = 0; t < txns; t++) {
           await workload.transactions[0].run(ctx)
           workload.onTransactionEnd(ctx, tx('ok', 800 + t, Date.now() * 1000, { type: 'select-only' }))
