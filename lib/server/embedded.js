@@ -15,7 +15,7 @@
 import { mkdir, open, readFile, rm, stat, writeFile, rename } from 'node:fs/promises'
 import { existsSync } from 'node:fs'
 import { homedir, userInfo } from 'node:os'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import { spawnSync } from 'node:child_process'
 import { PgloadError } from '../errors.js'
 import { openConnection } from '../db/connection.js'
@@ -180,11 +180,23 @@ export function targetFor (port, password) {
   return { config, display: displayUrl(config), embedded: true }
 }
 
+/** The directories from `first` down to `last` (both included), as mkdir -p created them. */
+function createdChain (first, last) {
+  const chain = [last]
+  for (let dir = dirname(last); dir.length >= first.length && dir !== dirname(dir); dir = dirname(dir)) chain.unshift(dir)
+  return chain
+}
+
 async function prepareHome (paths, ids) {
   try {
-    await mkdir(paths.home, { recursive: true, mode: 0o700 })
-    // The server user must reach its data directory inside the home.
-    if (ids.uid !== undefined) await giveToServerUser(paths.home, ids)
+    const firstCreated = await mkdir(paths.home, { recursive: true, mode: 0o700 })
+    // The server user must reach its data directory inside the home: it gets the home and every
+    // directory created on the way to it (as root, ~postgres/.cache may not exist yet).
+    if (ids.uid !== undefined) {
+      const created = firstCreated ? createdChain(firstCreated, paths.home) : [paths.home]
+      for (const dir of created) await giveToServerUser(dir, ids)
+      if (!created.includes(paths.home)) await giveToServerUser(paths.home, ids)
+    }
   } catch (err) {
     throw new PgloadError(`cannot create the pgload home ${paths.home}: ${err.code ?? err.message}`, {
       code: 'EMBEDDED_HOME', hint: 'set PGLOAD_HOME to a writable directory', cause: err
