@@ -3,7 +3,8 @@
 
 import { PgloadError } from '../errors.js'
 import { deriveSeeds, seedAsInt64 } from '../random/seeding.js'
-import { linkScript, runScript, runShell } from './interpreter.js'
+import { runScript, runShell } from './interpreter.js'
+import { linkScript } from './link.js'
 import { PgbenchLogWriter } from './pgbench-log.js'
 import { VarRegistry, VarStore } from './variables.js'
 import { normInt, validVariableName } from './values.js'
