@@ -91,3 +91,23 @@ test('distributions: draw counts per bucket match pgbench on 20000 draws', { ski
   assert.ok(ours['1:1'] > ours['1:20'] * 10)
   assert.ok(ours['3:1'] > ours['3:2'])
 })
+
+test('simple protocol: the SQL text after substitution is the text pgbench sends', { skip }, async () => {
+  const text = "\\set a 5\n\\set b 2.5\n\\set c -1.0E-7\n\\set d true\nselect :a::int + 1, ':a', $$:b$$, 'x:::a', :b * 2, :c, :d, ':nope' \\; select :\"a\";\n"
+  const dir = mkdtempSync(join(tmpdir(), 'pgload-diff-'))
+  let sent
+  try {
+    writeFileSync(join(dir, 'd.sql'), text)
+    const base = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('PG')))
+    const r = spawnSync('pgbench', ['-n', '-t', '1', '--debug', '-M', 'simple', '-f', 'd.sql', server.url], { cwd: dir, encoding: 'utf8', env: base })
+    sent = r.stderr.split('\n').filter((l) => l.includes(' sending ')).map((l) => l.replace(/^.*client 0 sending /, ''))
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+  const ours = []
+  const w = scriptWorkload([compileScript({ name: 'd.sql', text }, { protocol: 'simple' })], { randomSeed: 1n, noVacuum: true })
+  const conn = { transactionStatus: 'I', lastResults: [], simpleQuery: async (q) => { ours.push(q); return { rows: [], fields: [] } } }
+  await w.transactions[0].run({ terminalId: 0, random: w.seeds.clientPrngs[0], state: w.createTerminalState(0), conn, nowUs: () => 0, sleepUs: async () => {} })
+  assert.equal(sent.length, 1)
+  assert.deepEqual(ours, sent)
+})
