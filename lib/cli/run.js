@@ -38,25 +38,25 @@ export const runCommand = {
   builder (y) {
     y.positional('workload', { describe: `${workloadNames.join(', ')}, or script files (name.sql[@weight])`, type: 'string', array: true })
       .option('url', { type: 'string', describe: 'server to test: libpq URI or key=value string (default: PG* variables, else the embedded server)' })
-      .option('clients', { alias: 'c', type: 'number', describe: 'simulated clients (terminals) [default: 1; tpcc: 10 per warehouse]' })
-      .option('connections', { type: 'number', describe: 'database connections shared by the clients [default: clients, or a small pool with think time]' })
+      .option('clients', { alias: 'c', type: 'string', describe: 'simulated clients (terminals) [default: 1; tpcc: 10 per warehouse]' })
+      .option('connections', { type: 'string', describe: 'database connections shared by the clients [default: clients, or a small pool with think time]' })
       .option('duration', { alias: 'T', type: 'string', describe: 'measured duration: 30s, 10m, 1h' })
-      .option('transactions', { alias: 't', type: 'number', describe: 'transactions per client (pgbench -t) [default: 10 when no duration]' })
-      .option('rate', { alias: 'R', type: 'number', describe: 'target transactions per second, Poisson arrivals; latency counts from the scheduled time' })
-      .option('latency-limit', { alias: 'L', type: 'number', describe: 'ms; with --rate, transactions already later than this are skipped; others above it are counted as late' })
+      .option('transactions', { alias: 't', type: 'string', describe: 'transactions per client (pgbench -t) [default: 10 when no duration]' })
+      .option('rate', { alias: 'R', type: 'string', describe: 'target transactions per second, Poisson arrivals; latency counts from the scheduled time' })
+      .option('latency-limit', { alias: 'L', type: 'string', describe: 'ms; with --rate, transactions already later than this are skipped; others above it are counted as late' })
       .option('think-time', { type: 'string', describe: 'think time after each transaction: fixed:MS, uniform:MIN-MAX, exp:MEAN[:CAP] (ms)' })
       .option('warmup', { type: 'string', describe: 'duration excluded from all statistics, before the measured duration' })
-      .option('progress', { alias: 'P', type: 'number', describe: 'print a progress line every N seconds' })
+      .option('progress', { alias: 'P', type: 'string', describe: 'print a progress line every N seconds' })
       .option('seed', { alias: 'random-seed', type: 'string', describe: 'random seed: an unsigned integer, time or rand [default: time]' })
       .option('protocol', { alias: 'M', type: 'string', describe: 'query protocol: simple, extended, prepared [default: prepared]' })
       .option('driver', { type: 'string', describe: 'run connections: lean (pgload\'s own protocol path, default) or pg (node-postgres)' })
-      .option('max-tries', { type: 'number', describe: 'tries per transaction on serialization failures and deadlocks (0 = unlimited)' })
+      .option('max-tries', { type: 'string', describe: 'tries per transaction on serialization failures and deadlocks (0 = unlimited)' })
       .option('exit-on-abort', { type: 'boolean', describe: 'stop the whole run at the first aborted client or failed transaction' })
       .option('out', { alias: 'o', type: 'string', describe: 'results file [default: ./pgload-results/<UTC time>-<workload>.json]' })
       .option('json', { type: 'boolean', describe: 'print the results document on stdout instead of the summary' })
       .option('report', { type: 'boolean', describe: 'write the HTML report next to the results file' })
       .option('threshold', { type: 'string', array: true, describe: "pass/fail criterion checked at the end, k6 syntax, e.g. 'latency: p(99) < 50ms' (exit 99 when one fails)" })
-      .option('interval', { type: 'number', describe: 'seconds per entry of the time series [default: 1]' })
+      .option('interval', { type: 'string', describe: 'seconds per entry of the time series [default: 1]' })
       .option('server-stats', { type: 'boolean', describe: 'sample server statistics during the run (--no-server-stats to disable) [default: true]' })
       .option('builtin', { alias: 'b', type: 'string', array: true, describe: 'pgbench built-in script name[@weight]: tpcb-like, simple-update, select-only; "list" lists them' })
       .option('file', { alias: 'f', type: 'string', array: true, describe: 'pgbench script file[@weight]' })
@@ -73,7 +73,7 @@ export const runCommand = {
       .option('aggregate-interval', { type: 'number', describe: 'seconds; with --log, write pgbench-format aggregated lines instead' })
       .option('log-prefix', { type: 'string', describe: 'prefix of --log files [default: pgbench_log]' })
       .option('show-script', { type: 'string', describe: 'print a built-in script and exit' })
-      .option('jobs', { alias: 'j', type: 'number', describe: 'accepted for pgbench compatibility: pgload uses one event loop' })
+      .option('jobs', { alias: 'j', type: 'string', describe: 'accepted for pgbench compatibility: pgload uses one event loop' })
     for (const mod of Object.values(workloadModules)) {
       for (const [name, def] of Object.entries(mod?.runOptions ?? {})) y.option(name, def)
     }
@@ -132,6 +132,11 @@ export const runCommand = {
             process.stderr.write(`pgload: client ${terminalId} ${willRetry ? 'repeats the transaction after the error' : 'ends the failed transaction'} (try ${tries}/${maxTries || 'unlimited'})\n`)
           })
           run.on('transaction-error', ({ terminalId, message }) => log.warn(`client ${terminalId}: ${message.split('\n')[0]}`))
+          let reported = false
+          run.on('connection-error', ({ error }) => {
+            if (!reported) process.stderr.write(`pgload: cannot reconnect to the server (${error.message.split('\n')[0]}); retrying for up to ${run.serverLostS} s\n`)
+            reported = true
+          })
           run.on('internal-error', (err) => process.stderr.write(`pgload: internal error: ${err.stack}\n`))
         }
       })
@@ -159,6 +164,7 @@ export const runCommand = {
         process.stderr.write(`report written to ${html}\n`)
       }
       if (exitCode === 2) {
+        if (results.run.abortReason === 'connection-lost') process.stderr.write('pgload: error: the server could not be reached again: the run ended early\n')
         if (results.run.abortReason === 'exit-on-abort') process.stderr.write('pgload: error: Run was aborted due to an error in thread 0\n')
         process.stderr.write('pgload: error: Run was aborted; the above results are incomplete.\n')
         process.exitCode = 2
@@ -249,6 +255,11 @@ export async function runOptionsFromArgv (argv) {
   if (argv.thinkTime !== undefined && rate > 0) throw new PgloadError('--think-time and --rate cannot be combined: --rate already sets when each transaction starts', { code: 'BAD_OPTION' })
   const protocol = argv.protocol ?? RUN_DEFAULTS.protocol
   if (!PROTOCOLS.includes(protocol)) throw new PgloadError(`--protocol must be one of ${PROTOCOLS.join(', ')}, got ${JSON.stringify(protocol)}`, { code: 'BAD_OPTION' })
+  if (scripts.some((s) => s.kind === 'file')) {
+    // Script mistakes are reported before anything connects.
+    const { compileScript } = await import('../script/index.js')
+    for (const s of scripts) if (s.kind === 'file') compileScript({ name: s.name, file: s.name, text: s.text, weight: s.weight }, { protocol })
+  }
   const driver = argv.driver ?? RUN_DEFAULTS.driver
   if (!DRIVERS.includes(driver)) throw new PgloadError(`--driver must be one of ${DRIVERS.join(', ')}, got ${JSON.stringify(driver)}`, { code: 'BAD_OPTION' })
   const maxTries = argv.maxTries === undefined ? RUN_DEFAULTS.maxTries : parseInteger(argv.maxTries, '--max-tries', { min: 0 })

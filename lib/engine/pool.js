@@ -3,6 +3,8 @@
 
 /** @typedef {import('../db/connection.js').PgConnection} Connection */
 
+const DEAD = { close: async () => {} }
+
 export class ConnectionPool {
   /**
    * @param {{ open: () => Promise<Connection>, size: number, statements?: any[] }} opts
@@ -19,6 +21,10 @@ export class ConnectionPool {
     this._head = 0
     this._count = 0
     this.closed = false
+    /** when replacing connections started failing (performance.now() ms), 0 when healthy */
+    this.failingSinceMs = 0
+    /** @type {((err: Error, failingForMs: number) => void) | null} */
+    this.onOpenError = null
   }
 
   /** Connections currently lent out. */
@@ -92,13 +98,28 @@ export class ConnectionPool {
     conn.close().catch(() => {})
     if (this.closed) return
     this._openOne().then((fresh) => {
+      this.failingSinceMs = 0
       if (this.closed) { fresh.close().catch(() => {}); return }
       this.all.push(fresh)
       this.release(fresh)
-    }, () => {
-      // The server is gone or refusing: try again shortly, without a tight loop.
-      if (!this.closed) setTimeout(() => this._replace({ close: async () => {} }), 500).unref()
+    }, (err) => {
+      // The server is gone or refusing: say so (the run decides when to give up) and try again
+      // shortly, without a tight loop.
+      if (this.failingSinceMs === 0) this.failingSinceMs = performance.now()
+      this.onOpenError?.(err, performance.now() - this.failingSinceMs)
+      if (!this.closed) setTimeout(() => this._replace(DEAD), 500).unref()
     })
+  }
+
+  /** Wake every queued waiter without a connection (the run is ending). */
+  failWaiters () {
+    while (this._count > 0) {
+      const waiter = this._waiters[this._head]
+      this._waiters[this._head] = undefined
+      this._head = (this._head + 1) % this._waiters.length
+      this._count--
+      waiter.onConnection(null)
+    }
   }
 
   _grow () {

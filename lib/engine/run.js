@@ -24,6 +24,7 @@ import { formatServerError } from '../errors.js'
  * @property {number} [intervalS] length of one interval of the time series
  * @property {number} [maxTries] 0 = unlimited
  * @property {boolean} [exitOnAbort]
+ * @property {number} [serverLostS] end the run when no connection could be re-opened for this long (default 10)
  * @property {boolean} [verboseErrors] emit 'retryable-error' for every serialization failure or deadlock
  * @property {bigint} seed
  * @property {ReturnType<typeof deriveSeeds>} [seeds] derived already for `clients` terminals
@@ -56,6 +57,9 @@ export class Run extends EventEmitter {
     this.recorder = new Recorder(workload.transactions.map((t) => t.name), { latencyLimitUs: (opts.latencyLimitMs ?? 0) * 1000 })
     this.scheduler = new Scheduler({ nowUs: this.nowUs })
     this.pool = new ConnectionPool({ open: opts.openConnection, size: this.poolSize, statements: workload.statements ?? [] })
+    this.pool.onOpenError = (err, ms) => this._connectFailed(err, ms)
+    this.serverLostS = opts.serverLostS ?? 10
+    this.lostServer = null
     this.transactionsPerClient = opts.transactionsPerClient ?? 0
     this.latencyLimitUs = (opts.latencyLimitMs ?? 0) * 1000
     this.rateIntervalUs = opts.rate > 0 ? 1e6 / opts.rate : 0
@@ -162,6 +166,16 @@ export class Run extends EventEmitter {
   _wakeAll () {
     this.scheduler.stop()
     for (const t of this.terminals ?? []) t.wake()
+    if (this.aborting) this.pool.failWaiters()
+  }
+
+  /** Connections cannot be re-opened: give up after `serverLostS`, or at once when stopping. */
+  _connectFailed (err, failingForMs) {
+    this.emit('connection-error', { error: err, failingForMs })
+    if (this.stopping || failingForMs >= this.serverLostS * 1000) {
+      this.lostServer = err
+      this.abort('connection-lost')
+    }
   }
 
   /**
@@ -264,7 +278,7 @@ export class Run extends EventEmitter {
       terminals: this.terminalCount,
       connections: this.poolSize,
       paced: this.paced,
-      aborted: this.abortedClients > 0 || this.aborting,
+      aborted: this.abortedClients > 0 || (this.aborting && this.abortReason !== 'interrupted'),
       abortedClients: this.abortedClients,
       abortReason: this.abortReason ?? null,
       interrupted: this.interrupted,

@@ -134,6 +134,7 @@ export class Terminal {
       let conn = this._acquire()
       if (conn instanceof Promise) conn = await conn
       const queueUs = nowUs() - queueStartUs
+      if (conn === null) break // the run ended while this terminal waited for a connection
       if (run.aborting) { run.pool.release(conn); break }
       ctx.conn = conn
 

@@ -30,7 +30,7 @@ export function parseInteger (value, flag, { min = -Infinity, max = Infinity } =
   const n = typeof value === 'number' ? value : (typeof value === 'string' && /^\s*-?\d+\s*$/.test(value) ? Number(value) : NaN)
   if (!Number.isInteger(n) || n < min || n > max) {
     const bound = max === Infinity ? `>= ${min}` : `between ${min} and ${max}`
-    throw new PgloadError(`${flag} must be an integer ${bound}, got ${JSON.stringify(value)}`, { code: 'BAD_OPTION' })
+    throw new PgloadError(`${flag} must be an integer ${bound}, got ${shown(value)}`, { code: 'BAD_OPTION' })
   }
   return n
 }
@@ -44,7 +44,12 @@ export function parseInteger (value, flag, { min = -Infinity, max = Infinity } =
 export function parseNumber (value, flag, { min = -Infinity, exclusiveMin = false } = {}) {
   const n = typeof value === 'number' ? value : (typeof value === 'string' && value.trim() !== '' ? Number(value) : NaN)
   if (!Number.isFinite(n) || n < min || (exclusiveMin && n === min)) {
-    throw new PgloadError(`${flag} must be a number ${exclusiveMin ? '>' : '>='} ${min}, got ${JSON.stringify(value)}`, { code: 'BAD_OPTION' })
+    throw new PgloadError(`${flag} must be a number ${exclusiveMin ? '>' : '>='} ${min}, got ${shown(value)}`, { code: 'BAD_OPTION' })
   }
   return n
+}
+
+/** The value as the user typed it (numbers bare, strings quoted, NaN as NaN). */
+function shown (value) {
+  return typeof value === 'string' ? JSON.stringify(value) : String(value)
 }

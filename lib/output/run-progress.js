@@ -13,8 +13,9 @@ export function attachProgress (run, { everyS, stream = process.stderr, isTTY = 
   let lastS = 0
   let drawn = false
   run.on('tick', (e) => {
+    if (e.final) return // the ragged end of the run: the summary follows
     pending.push(e.interval)
-    if (e.elapsedS - lastS + 1e-9 < everyS && !e.final) return
+    if (e.elapsedS - lastS + 1e-9 < everyS) return
     const periodS = e.elapsedS - lastS
     lastS = e.elapsedS
     if (periodS <= 0) { pending = []; return }

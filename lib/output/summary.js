@@ -17,7 +17,8 @@ export function formatSummary (results, { description } = {}) {
   const opts = run.options ?? {}
   lines.push(`pgload (${results.tool.version}, server ${results.server.version})`)
   const scripts = results.script ?? null
-  lines.push(`transaction type: ${types.length === 1 ? (description ?? scripts?.[types[0]]?.desc ?? types[0]) : 'multiple scripts'}`)
+  const many = results.tpcc ? 'TPC-C (new-order, payment, order-status, delivery, stock-level)' : 'multiple scripts'
+  lines.push(`transaction type: ${types.length === 1 ? (description ?? scripts?.[types[0]]?.desc ?? types[0]) : many}`)
   if (run.scale !== null && run.scale !== undefined) lines.push(`scaling factor: ${run.scale}`)
   lines.push(`query mode: ${run.protocol}`)
   lines.push(`number of clients: ${run.clients}`)

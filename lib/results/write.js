@@ -1,6 +1,7 @@
 // Where results go, checked before a run starts, and the atomic write (temp file + rename).
 
-import { mkdir, writeFile, rename, access, unlink } from 'node:fs/promises'
+import { mkdir, writeFile, rename, access, unlink, stat } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
 import { constants } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
 import { PgloadError } from '../errors.js'
@@ -32,14 +33,17 @@ export async function ensureWritable (file, flag = '--out') {
   } catch (err) {
     throw new PgloadError(`${flag}: cannot write results to ${file}: ${err.code === 'EACCES' ? 'permission denied' : err.code === 'ENOTDIR' ? 'a parent is not a directory' : err.message}`, { code: 'RESULTS_NOT_WRITABLE' })
   }
-  // A directory given as the file is a mistake worth catching now.
+  // A directory given as the file, or a place where the temporary file cannot be made, is a
+  // mistake worth catching now rather than after the run.
+  let info = null
+  try { info = await stat(file) } catch { /* does not exist yet: fine */ }
+  if (info?.isDirectory()) throw new PgloadError(`${flag}: ${file} is a directory; give a file name such as ${join(file, 'results.json')}`, { code: 'RESULTS_NOT_WRITABLE' })
+  const probe = `${file}.tmp-${process.pid}`
   try {
-    await access(file, constants.F_OK)
-    const probe = `${file}.probe-${process.pid}`
     await writeFile(probe, '')
     await unlink(probe)
   } catch (err) {
-    if (err.code !== 'ENOENT') throw new PgloadError(`${flag}: cannot write results to ${file}: ${err.message}`, { code: 'RESULTS_NOT_WRITABLE' })
+    throw new PgloadError(`${flag}: cannot write results to ${file}: ${err.code === 'EACCES' ? 'permission denied' : err.message}`, { code: 'RESULTS_NOT_WRITABLE' })
   }
 }
 
@@ -49,8 +53,17 @@ export async function ensureWritable (file, flag = '--out') {
  * @param {object} doc
  */
 export async function writeResults (file, doc) {
-  await mkdir(dirname(resolve(file)), { recursive: true })
+  const text = JSON.stringify(doc, null, 1) + '\n'
   const tmp = `${file}.tmp-${process.pid}`
-  await writeFile(tmp, JSON.stringify(doc, null, 1) + '\n')
-  await rename(tmp, file)
+  try {
+    await mkdir(dirname(resolve(file)), { recursive: true })
+    await writeFile(tmp, text)
+    await rename(tmp, file)
+  } catch (err) {
+    // Measured results are never lost: keep them somewhere and say where.
+    await unlink(tmp).catch(() => {})
+    const rescue = join(tmpdir(), `pgload-results-${process.pid}-${Date.now()}.json`)
+    await writeFile(rescue, text)
+    throw new PgloadError(`could not write results to ${file} (${err.code ?? err.message}); they were saved to ${rescue}`, { code: 'RESULTS_NOT_WRITTEN', exitCode: 2, cause: err })
+  }
 }

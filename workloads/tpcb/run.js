@@ -35,7 +35,7 @@ export async function createTpcbWorkload (ctx, opts) {
     seeds: opts.seeds,
     variables: opts.define ?? {},
     scale,
-    scaleGiven: opts.scale !== undefined,
+    scaleGiven: opts.scale !== undefined && opts.scale !== scale, // pgbench's warning only when it matters
     usesBuiltin,
     noVacuum: opts.noVacuum,
     reportPerCommand: opts.reportPerCommand,
