@@ -62,6 +62,29 @@ test('a results path that cannot be written is refused before the run starts', a
   }
 })
 
+test('a directory given as the results file is refused before the run starts', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'pgload-cli-'))
+  try {
+    assertOneLineError(await runCli(['run', 'tpcb', '-t', '1', '--url', UNREACHABLE, '--out', dir]), /--out: .* is a directory/)
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+})
+
+test('script syntax errors are reported before connecting, with file:line:column', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'pgload-cli-'))
+  try {
+    const file = join(dir, 'bad.sql')
+    writeFileSync(file, 'select 1;\n\\set x 1 +\n')
+    const r = await runCli(['run', '-f', file, '--url', UNREACHABLE])
+    assert.equal(r.code, 1)
+    assert.match(r.stderr, /^pgload: .*bad\.sql:2:\d+: /m)
+    assert.doesNotMatch(r.stderr, /cannot connect/)
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+})
+
 test('a script file that does not exist, or is not UTF-8, is named', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'pgload-cli-'))
   try {

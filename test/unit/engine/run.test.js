@@ -1,0 +1,90 @@
+import { test } from 'node:test'
+import assert from 'node:assert/strict'
+import { Run } from '../../../lib/engine/run.js'
+
+/** A connection that answers after a short delay, until the fake server "goes away". */
+function fakeServer () {
+  const server = { up: true, opened: 0 }
+  server.open = async () => {
+    if (!server.up) { const e = new Error('connect ECONNREFUSED'); e.code = 'ECONNREFUSED'; throw e }
+    server.opened++
+    const conn = {
+      broken: false,
+      closed: false,
+      transactionStatus: 'I',
+      async prepare () {},
+      async execute () {
+        await new Promise((resolve) => setTimeout(resolve, 1))
+        if (!server.up) { conn.broken = true; const e = new Error('connection lost'); e.code = 'CONNECTION_LOST'; throw e }
+        return { command: 'SELECT', rowCount: 1, fields: ['x'], rows: [['1']] }
+      },
+      async simpleQuery () { return conn.execute() },
+      async close () { conn.closed = true }
+    }
+    return conn
+  }
+  return server
+}
+
+function workload () {
+  return { name: 'fake', transactions: [{ name: 'q', weight: 1, async run (ctx) { await ctx.conn.execute() } }] }
+}
+
+test('a run whose server disappears ends by itself, keeping what was measured', async () => {
+  const server = fakeServer()
+  const run = new Run(workload(), { openConnection: server.open, clients: 4, durationS: 60, seed: 1n, serverLostS: 0.5 })
+  setTimeout(() => { server.up = false }, 300)
+  const t0 = performance.now()
+  const outcome = await run.execute()
+  assert.ok(performance.now() - t0 < 5000, 'ended long before the 60 s duration')
+  assert.equal(outcome.abortReason, 'connection-lost')
+  assert.equal(outcome.aborted, true)
+  assert.ok(outcome.summary.transactions > 10)
+  assert.ok(outcome.summary.errors.CONNECTION_LOST >= 1)
+})
+
+test('-t: every client runs exactly its transactions; intervals add up to the total', async () => {
+  const server = fakeServer()
+  const run = new Run(workload(), { openConnection: server.open, clients: 3, transactionsPerClient: 25, seed: 7n })
+  const outcome = await run.execute()
+  assert.equal(outcome.summary.transactions, 75)
+  assert.equal(outcome.intervals.reduce((s, iv) => s + iv.count.q, 0), 75)
+  assert.equal(server.opened, 3)
+})
+
+test('stop() lets transactions in flight finish and records them; the run is marked interrupted', async () => {
+  const server = fakeServer()
+  const run = new Run(workload(), { openConnection: server.open, clients: 2, durationS: 60, seed: 3n })
+  setTimeout(() => run.stop('interrupted'), 200)
+  const outcome = await run.execute()
+  assert.equal(outcome.interrupted, true)
+  assert.equal(outcome.aborted, false)
+  assert.ok(outcome.summary.transactions > 0)
+  assert.equal(outcome.summary.failed, 0)
+})
+
+test('retryable errors are retried with the same random state, up to --max-tries', async () => {
+  const server = fakeServer()
+  const seen = []
+  let calls = 0
+  const wl = {
+    name: 'retry',
+    transactions: [{
+      name: 'r',
+      weight: 1,
+      async run (ctx) {
+        seen.push(ctx.random.int(1, 1e9))
+        if (++calls % 3 !== 0) { const e = new Error('could not serialize access'); e.code = '40001'; throw e }
+      }
+    }]
+  }
+  const run = new Run(wl, { openConnection: server.open, clients: 1, transactionsPerClient: 2, maxTries: 3, seed: 11n })
+  const outcome = await run.execute()
+  assert.equal(outcome.summary.transactions, 2)
+  assert.equal(outcome.summary.retries, 4)
+  assert.equal(outcome.summary.retried, 2)
+  assert.equal(seen[0], seen[1])
+  assert.equal(seen[1], seen[2])
+  assert.notEqual(seen[2], seen[3])
+  assert.equal(seen[3], seen[5])
+})
