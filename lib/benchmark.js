@@ -73,6 +73,8 @@ export async function runBenchmark (options, { log = silentLogger, env = process
       scripts: options.scripts,
       protocol: options.protocol,
       clients: options.clients,
+      rate: options.rate,
+      latencyLimitMs: options.latencyLimitMs,
       randomSeed: seed,
       defaultSeed: seeds.defaultSeed,
       seeds,

@@ -71,6 +71,7 @@ export const runCommand = {
       .option('verbose-errors', { type: 'boolean', describe: 'print every retried error' })
       .option('log', { alias: 'l', type: 'boolean', describe: 'write pgbench-format per-transaction logs' })
       .option('aggregate-interval', { type: 'number', describe: 'seconds; with --log, write pgbench-format aggregated lines instead' })
+      .option('sampling-rate', { type: 'string', describe: 'fraction of transactions written to the --log file, 0 < r <= 1' })
       .option('log-prefix', { type: 'string', describe: 'prefix of --log files [default: pgbench_log]' })
       .option('show-script', { type: 'string', describe: 'print a built-in script and exit' })
       .option('jobs', { alias: 'j', type: 'string', describe: 'accepted for pgbench compatibility: pgload uses one event loop' })
@@ -132,6 +133,7 @@ export const runCommand = {
             process.stderr.write(`pgload: client ${terminalId} ${willRetry ? 'repeats the transaction after the error' : 'ends the failed transaction'} (try ${tries}/${maxTries || 'unlimited'})\n`)
           })
           run.on('transaction-error', ({ terminalId, message }) => log.warn(`client ${terminalId}: ${message.split('\n')[0]}`))
+          run.on('prepare-error', ({ error }) => process.stderr.write(`pgload: error: ${formatServerError(error)}\n`))
           let reported = false
           run.on('connection-error', ({ error }) => {
             if (!reported) process.stderr.write(`pgload: cannot reconnect to the server (${error.message.split('\n')[0]}); retrying for up to ${run.serverLostS} s\n`)
@@ -269,6 +271,7 @@ export async function runOptionsFromArgv (argv) {
   const warmupS = argv.warmup === undefined ? RUN_DEFAULTS.warmupS : parseDurationS(argv.warmup, '--warmup')
   const intervalS = argv.interval === undefined ? RUN_DEFAULTS.intervalS : parseNumber(argv.interval, '--interval', { min: 0, exclusiveMin: true })
   if (argv.jobs !== undefined) parseInteger(argv.jobs, '--jobs', { min: 1 })
+  if (argv.samplingRate !== undefined && !argv.log) throw new PgloadError('--sampling-rate needs --log', { code: 'BAD_OPTION' })
   if (argv.aggregateInterval !== undefined && !argv.log) throw new PgloadError('--aggregate-interval needs --log', { code: 'BAD_OPTION' })
 
   const define = {}
@@ -293,6 +296,7 @@ export async function runOptionsFromArgv (argv) {
     log: Boolean(argv.log),
     aggregateIntervalS: argv.aggregateInterval,
     logPrefix: argv.logPrefix,
+    samplingRate: argv.samplingRate === undefined ? undefined : parseSamplingRate(argv.samplingRate),
     maxTries
   })
 
@@ -324,6 +328,12 @@ export async function runOptionsFromArgv (argv) {
     command: ['pgload', ...process.argv.slice(2)].map(redactArg).join(' '),
     workloadOptions
   }
+}
+
+function parseSamplingRate (v) {
+  const r = parseNumber(v, '--sampling-rate', { min: 0, exclusiveMin: true })
+  if (r > 1) throw new PgloadError(`--sampling-rate must be in (0, 1], got ${JSON.stringify(v)}`, { code: 'BAD_OPTION' })
+  return r
 }
 
 async function validThresholds (list) {

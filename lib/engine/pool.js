@@ -25,6 +25,8 @@ export class ConnectionPool {
     this.failingSinceMs = 0
     /** @type {((err: Error, failingForMs: number) => void) | null} */
     this.onOpenError = null
+    /** @type {((err: Error, stmt: any) => void) | null} */
+    this.onPrepareError = null
   }
 
   /** Connections currently lent out. */
@@ -41,15 +43,29 @@ export class ConnectionPool {
     const batch = 16
     for (let i = 0; i < this.size; i += batch) {
       const n = Math.min(batch, this.size - i)
-      const conns = await Promise.all(Array.from({ length: n }, () => this._openOne()))
-      for (const c of conns) { this.all.push(c); this._idle.push(c) }
+      const opened = await Promise.allSettled(Array.from({ length: n }, () => this._openOne()))
+      for (const r of opened) if (r.status === 'fulfilled') { this.all.push(r.value); this._idle.push(r.value) }
+      const failed = opened.find((r) => r.status === 'rejected')
+      if (failed) {
+        // Leave no socket open behind a failed start, or the process would never exit.
+        await this.close()
+        throw failed.reason
+      }
     }
     return performance.now() - t0
   }
 
   async _openOne () {
     const conn = await this._open()
-    for (const stmt of this._statements) await conn.prepare(stmt)
+    for (const stmt of this._statements) {
+      try {
+        await conn.prepare(stmt)
+      } catch (err) {
+        if (err?.code === 'CONNECTION_LOST') { await conn.close().catch(() => {}); throw err }
+        // As pgbench: a statement that does not prepare is reported, and fails when executed.
+        this.onPrepareError?.(err, stmt)
+      }
+    }
     return conn
   }
 

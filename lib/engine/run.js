@@ -58,6 +58,12 @@ export class Run extends EventEmitter {
     this.scheduler = new Scheduler({ nowUs: this.nowUs })
     this.pool = new ConnectionPool({ open: opts.openConnection, size: this.poolSize, statements: workload.statements ?? [] })
     this.pool.onOpenError = (err, ms) => this._connectFailed(err, ms)
+    this._preparesReported = new Set()
+    this.pool.onPrepareError = (err, stmt) => {
+      if (this._preparesReported.has(stmt.id)) return
+      this._preparesReported.add(stmt.id)
+      this.emit('prepare-error', { error: err, statement: stmt })
+    }
     this.serverLostS = opts.serverLostS ?? 10
     this.lostServer = null
     this.transactionsPerClient = opts.transactionsPerClient ?? 0

@@ -39,7 +39,18 @@ export async function createTpcbWorkload (ctx, opts) {
     usesBuiltin,
     noVacuum: opts.noVacuum,
     reportPerCommand: opts.reportPerCommand,
-    log: ctx.log
+    log: ctx.log,
+    pgbenchLog: opts.log
+      ? {
+          prefix: opts.logPrefix,
+          aggregateIntervalS: opts.aggregateIntervalS,
+          samplingRate: opts.samplingRate,
+          throttled: opts.rate > 0,
+          maxTries: opts.maxTries,
+          failuresDetailed: opts.failuresDetailed,
+          latencyLimited: opts.latencyLimitMs > 0
+        }
+      : undefined
   })
   workload.name = usesBuiltin && opts.scripts.every((s) => s.kind === 'builtin') ? 'tpcb' : 'script'
   workload.scale = scale
