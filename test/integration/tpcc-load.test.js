@@ -109,7 +109,7 @@ async function checkPopulation (W, result) {
   assert.ok(result.checks.every(c => c.pass && !c.skipped), JSON.stringify(result.checks.filter(c => !c.pass)))
   const verified = await tpcc.verify({ conn })
   assert.ok(verified.checks.every(c => c.pass && !c.skipped), 'verify after load: condition 11 applies, nothing delivered')
-  assert.deepEqual(result.steps.slice(0, 5).map(s => s.name), ['item', 'warehouse, district', 'stock', 'customer, history', 'orders, new_order, order_line'])
+  assert.deepEqual(result.steps.filter(s => s.rows !== undefined).map(s => s.name), ['item', 'warehouse, district', 'stock', 'customer, history', 'orders, new_order, order_line'])
   assert.ok(result.steps.every(s => s.seconds >= 0))
   assert.ok(result.rowsPerS > 0)
 }
@@ -136,6 +136,7 @@ test('2 warehouses, 3 jobs, --force: same rules; warehouse 1 identical to the 1-
   const before = (await one(W1_DIGEST))[0]
   const result = await tpcc.init({ conn, target: server.target, openConnection }, { warehouses: 2, jobs: 3, seed: String(SEED), force: true })
   assert.equal(result.warehouses, 2)
+  assert.equal(result.steps[0].name, 'drop tables')
   await checkPopulation(2, result)
   assert.equal((await one(W1_DIGEST))[0], before, 'the data depend on the seed only, not on --jobs or --warehouses')
   assert.equal(await num('SELECT count(*) FROM pgload_tpcc_meta'), 1)

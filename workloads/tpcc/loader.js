@@ -71,13 +71,14 @@ export async function loadTpcc (ctx, rawOpts) {
   const t0 = performance.now()
   await checkServerVersion(conn)
 
+  const steps = []
   const existing = await existingTables(conn)
   if (existing.length > 0) {
     if (!opts.force) {
       throw new PgloadError(`TPC-C tables already exist (${existing.join(', ')}): use --force to drop and reload them`, { code: 'TABLES_EXIST' })
     }
     log?.info?.({ tables: existing }, `--force: dropping ${existing.join(', ')}`)
-    await conn.query(`DROP TABLE IF EXISTS ${[...TPCC_TABLES, META_TABLE].join(', ')}`)
+    await timed(steps, 'drop tables', () => conn.query(`DROP TABLE IF EXISTS ${[...TPCC_TABLES, META_TABLE].join(', ')}`))
   }
   await conn.query(sqlFile('schema.sql'))
   await conn.query(CREATE_META)
@@ -91,7 +92,6 @@ export async function loadTpcc (ctx, rawOpts) {
   }
 
   const conns = [conn]
-  const steps = []
   let rows = 0
   try {
     for (let j = 1; j < opts.jobs; j++) conns.push(await ctx.openConnection(ctx.target, { applicationName: 'pgload init tpcc' }))
