@@ -11,6 +11,7 @@ import { formatSummary } from '../output/summary.js'
 import { createLogger } from '../log.js'
 import { writeResults } from '../results/write.js'
 import { formatServerStatsSummary } from '../server/stats-sampler.js'
+import { TOOL_VERSION } from '../version.js'
 
 /**
  * Defaults, each with its unit. Options not given on the command line take these values;
@@ -28,6 +29,31 @@ export const RUN_DEFAULTS = {
 }
 
 const PROTOCOLS = ['simple', 'extended', 'prepared']
+
+/**
+ * pgbench options that `pgload run` refuses, each with its reason: pgbench's init-only options
+ * ("cannot be used in benchmarking mode", as pgbench says) and features pgload does not have.
+ */
+const INIT_ONLY = {
+  initialize: { alias: 'i', type: 'boolean' },
+  'init-steps': { alias: 'I', type: 'string' },
+  fillfactor: { alias: 'F', type: 'string' },
+  quiet: { alias: 'q', type: 'boolean' },
+  'foreign-keys': { type: 'boolean' },
+  'unlogged-tables': { type: 'boolean' },
+  tablespace: { type: 'string' },
+  'index-tablespace': { type: 'string' },
+  partitions: { type: 'string' },
+  'partition-method': { type: 'string' }
+}
+const UNSUPPORTED = {
+  connect: { alias: 'C', type: 'boolean', reason: '--connect (-C, a new connection per transaction) is not supported: pgload keeps its connections open; --connections sets how many' },
+  debug: { type: 'boolean', reason: '--debug is not supported: use --verbose for pgload\'s debug log' }
+}
+const REFUSED_OPTIONS = {
+  ...INIT_ONLY,
+  ...Object.fromEntries(Object.entries(UNSUPPORTED).map(([k, { reason, ...def }]) => [k, def]))
+}
 const DRIVERS = ['lean', 'pg']
 const workloadModules = Object.fromEntries(await Promise.all(workloadNames.map(async (n) => [n, await loadWorkload(n)])))
 
@@ -63,24 +89,33 @@ export const runCommand = {
       .option('select-only', { alias: 'S', type: 'boolean', describe: 'same as -b select-only' })
       .option('skip-some-updates', { alias: 'N', type: 'boolean', describe: 'same as -b simple-update' })
       .option('define', { alias: 'D', type: 'string', array: true, describe: 'script variable name=value' })
-      .option('scale', { alias: 's', type: 'number', describe: 'value of :scale for custom scripts (detected for the built-ins)' })
+      .option('scale', { alias: 's', type: 'string', describe: 'value of :scale for custom scripts (detected for the built-ins)' })
       .option('vacuum', { type: 'boolean', describe: 'vacuum pgbench_branches and pgbench_tellers and truncate pgbench_history before the run, as pgbench does (--no-vacuum to skip) [default: true]' })
       .option('n', { type: 'boolean', describe: 'same as --no-vacuum (pgbench -n)' })
       .option('report-per-command', { alias: 'r', type: 'boolean', describe: 'report latencies, failures and retries per script command' })
       .option('failures-detailed', { type: 'boolean', describe: 'report serialization and deadlock failures separately' })
       .option('verbose-errors', { type: 'boolean', describe: 'print every retried error' })
       .option('log', { alias: 'l', type: 'boolean', describe: 'write pgbench-format per-transaction logs' })
-      .option('aggregate-interval', { type: 'number', describe: 'seconds; with --log, write pgbench-format aggregated lines instead' })
+      .option('aggregate-interval', { type: 'string', describe: 'seconds; with --log, write pgbench-format aggregated lines instead' })
       .option('sampling-rate', { type: 'string', describe: 'fraction of transactions written to the --log file, 0 < r <= 1' })
       .option('log-prefix', { type: 'string', describe: 'prefix of --log files [default: pgbench_log]' })
       .option('show-script', { type: 'string', describe: 'print a built-in script and exit' })
       .option('jobs', { alias: 'j', type: 'string', describe: 'accepted for pgbench compatibility: pgload uses one event loop' })
+      .option('progress-timestamp', { type: 'boolean', describe: 'with --progress, show Unix time instead of the elapsed time' })
+      .option('vacuum-all', { alias: 'v', type: 'boolean', describe: 'pgbench -v: also vacuum pgbench_accounts (not supported yet; accepted with -n, where pgbench ignores it)' })
+      .option('V', { type: 'boolean', describe: 'print pgload\'s version and exit (pgbench -V)' })
+    // pgbench options pgload refuses with a clear message instead of "Unknown argument".
+    for (const [name, def] of Object.entries(REFUSED_OPTIONS)) y.option(name, { ...def, hidden: true })
     for (const mod of Object.values(workloadModules)) {
       for (const [name, def] of Object.entries(mod?.runOptions ?? {})) y.option(name, def)
     }
     return y
   },
   async handler (argv) {
+    if (argv.V) {
+      process.stdout.write(`pgload ${TOOL_VERSION}\n`)
+      return
+    }
     const log = createLogger(argv)
     if (argv.builtin?.includes('list') || argv.showScript !== undefined) {
       const { listBuiltins, findBuiltin } = await import('../script/index.js')
@@ -125,7 +160,7 @@ export const runCommand = {
         },
         onRun (run) {
           currentRun = run
-          if (options.progressS > 0) progress = attachProgress(run, { everyS: options.progressS })
+          if (options.progressS > 0) progress = attachProgress(run, { everyS: options.progressS, ...(argv.progressTimestamp ? timestampedStderr() : {}) })
           run.on('client-abort', ({ error }) => process.stderr.write(`pgload: error: ${error.message}\n`))
           run.on('retryable-error', ({ terminalId, error, tries, maxTries, willRetry }) => {
             const where = error.commandIndex === undefined ? '' : ` in command ${error.commandIndex} (SQL) of script ${error.scriptIndex ?? 0}`
@@ -239,11 +274,18 @@ export async function runOptionsFromArgv (argv) {
   const onlyBuiltins = scripts.every((s) => s.kind === 'builtin')
   const name = workload === 'tpcb' && !onlyBuiltins ? 'script' : workload
 
+  // Values first, then combinations, in pgbench's order (it checks values while parsing).
   const clients = argv.clients === undefined ? RUN_DEFAULTS.clients : parseInteger(argv.clients, '--clients', { min: 1 })
   const durationS = argv.duration === undefined ? undefined : parseDurationS(argv.duration, '--duration')
   if (durationS !== undefined && durationS <= 0) throw new PgloadError(`--duration must be positive, got ${JSON.stringify(argv.duration)}`, { code: 'BAD_OPTION' })
   let transactionsPerClient = argv.transactions === undefined ? undefined : parseInteger(argv.transactions, '--transactions', { min: 1 })
+  const scale = argv.scale === undefined ? undefined : parseInteger(argv.scale, '--scale', { min: 1 })
+  const samplingRate = argv.samplingRate === undefined ? undefined : parseSamplingRate(argv.samplingRate)
+  const aggregateIntervalS = argv.aggregateInterval === undefined ? undefined : parseInteger(argv.aggregateInterval, '--aggregate-interval', { min: 1 })
+  refuseOptions(argv)
   if (durationS !== undefined && transactionsPerClient !== undefined) throw new PgloadError('specify either a number of transactions (--transactions/-t) or a duration (--duration/-T), not both', { code: 'BAD_OPTION' })
+  checkLogOptions(argv, { samplingRate, aggregateIntervalS, durationS })
+  if (argv.progressTimestamp && argv.progress === undefined) throw new PgloadError('--progress-timestamp is allowed only under --progress', { code: 'BAD_OPTION' })
   let finalDurationS = durationS
   if (durationS === undefined && transactionsPerClient === undefined) {
     const d = RUN_DEFAULTS.workloadDurationS[workload]
@@ -271,8 +313,6 @@ export async function runOptionsFromArgv (argv) {
   const warmupS = argv.warmup === undefined ? RUN_DEFAULTS.warmupS : parseDurationS(argv.warmup, '--warmup')
   const intervalS = argv.interval === undefined ? RUN_DEFAULTS.intervalS : parseNumber(argv.interval, '--interval', { min: 0, exclusiveMin: true })
   if (argv.jobs !== undefined) parseInteger(argv.jobs, '--jobs', { min: 1 })
-  if (argv.samplingRate !== undefined && !argv.log) throw new PgloadError('--sampling-rate needs --log', { code: 'BAD_OPTION' })
-  if (argv.aggregateInterval !== undefined && !argv.log) throw new PgloadError('--aggregate-interval needs --log', { code: 'BAD_OPTION' })
 
   const define = {}
   for (const d of argv.define ?? []) {
@@ -288,15 +328,15 @@ export async function runOptionsFromArgv (argv) {
   }
   Object.assign(workloadOptions, {
     define,
-    scale: argv.scale,
+    scale,
     noVacuum: argv.vacuum === false || Boolean(argv.n),
     reportPerCommand: Boolean(argv.reportPerCommand),
     verboseErrors: Boolean(argv.verboseErrors),
     failuresDetailed: Boolean(argv.failuresDetailed),
     log: Boolean(argv.log),
-    aggregateIntervalS: argv.aggregateInterval,
+    aggregateIntervalS,
     logPrefix: argv.logPrefix,
-    samplingRate: argv.samplingRate === undefined ? undefined : parseSamplingRate(argv.samplingRate),
+    samplingRate,
     maxTries
   })
 
@@ -328,6 +368,44 @@ export async function runOptionsFromArgv (argv) {
     command: ['pgload', ...process.argv.slice(2)].map(redactArg).join(' '),
     workloadOptions
   }
+}
+
+/** pgbench's init-only options ("cannot be used in benchmarking mode") and what pgload does not have. */
+function refuseOptions (argv) {
+  // pgbench checks the value of -F while parsing, before the mode
+  if (argv.fillfactor !== undefined) parseInteger(argv.fillfactor, '--fillfactor', { min: 10, max: 100 })
+  for (const name of Object.keys(INIT_ONLY)) {
+    const camel = name.replace(/-([a-z])/g, (_, c) => c.toUpperCase())
+    if (argv[camel] === undefined) continue
+    const flag = INIT_ONLY[name].alias ? `-${INIT_ONLY[name].alias}/--${name}` : `--${name}`
+    throw new PgloadError(`${flag} is an initialization option: it cannot be used in benchmarking mode`, { code: 'BAD_OPTION', hint: name === 'initialize' ? 'pgbench -i is pgload init tpcb' : 'give it to pgload init tpcb' })
+  }
+  for (const [name, { reason }] of Object.entries(UNSUPPORTED)) if (argv[name] !== undefined) throw new PgloadError(reason, { code: 'BAD_OPTION' })
+  if (argv.vacuumAll && !(argv.vacuum === false || argv.n)) {
+    throw new PgloadError('--vacuum-all (-v, vacuum pgbench_accounts too) is not supported yet', { code: 'BAD_OPTION', hint: 'run vacuum analyze pgbench_accounts yourself before the run' })
+  }
+}
+
+/** pgbench's rules for --log, --sampling-rate, --aggregate-interval and --log-prefix. */
+function checkLogOptions (argv, { samplingRate, aggregateIntervalS, durationS }) {
+  const bad = (msg) => new PgloadError(msg, { code: 'BAD_OPTION' })
+  if (samplingRate !== undefined && !argv.log) throw bad('--sampling-rate needs --log')
+  if (samplingRate !== undefined && aggregateIntervalS !== undefined) throw bad('--sampling-rate and --aggregate-interval cannot be used at the same time')
+  if (aggregateIntervalS !== undefined && !argv.log) throw bad('--aggregate-interval needs --log')
+  if (argv.logPrefix !== undefined && !argv.log) throw bad('--log-prefix needs --log')
+  if (aggregateIntervalS !== undefined && durationS !== undefined) {
+    if (aggregateIntervalS > durationS) throw bad(`--aggregate-interval (${aggregateIntervalS} s) must not be higher than --duration (${durationS} s)`)
+    if (durationS % aggregateIntervalS !== 0) throw bad(`--duration (${durationS} s) must be a multiple of --aggregate-interval (${aggregateIntervalS} s)`)
+  }
+}
+
+/** process.stderr for attachProgress, with the elapsed time replaced by Unix time (pgbench --progress-timestamp). */
+function timestampedStderr () {
+  const stream = {
+    isTTY: Boolean(process.stderr.isTTY),
+    write: (s) => process.stderr.write(s.replace(/progress: [\d.]+ s/, `progress: ${(Date.now() / 1000).toFixed(3)} s`))
+  }
+  return { stream, isTTY: stream.isTTY }
 }
 
 function parseSamplingRate (v) {
