@@ -86,8 +86,8 @@ export const runCommand = {
       .option('server-stats', { type: 'boolean', describe: 'sample server statistics during the run (--no-server-stats to disable) [default: true]' })
       .option('builtin', { alias: 'b', type: 'string', array: true, describe: 'pgbench built-in script name[@weight]: tpcb-like, simple-update, select-only; "list" lists them' })
       .option('file', { alias: 'f', type: 'string', array: true, describe: 'pgbench script file[@weight]' })
-      .option('select-only', { alias: 'S', type: 'boolean', describe: 'same as -b select-only' })
-      .option('skip-some-updates', { alias: 'N', type: 'boolean', describe: 'same as -b simple-update' })
+      .option('select-only', { alias: 'S', type: 'count', describe: 'same as -b select-only (each -S adds one script)' })
+      .option('skip-some-updates', { alias: 'N', type: 'count', describe: 'same as -b simple-update (each -N adds one script)' })
       .option('define', { alias: 'D', type: 'string', array: true, describe: 'script variable name=value' })
       .option('scale', { alias: 's', type: 'string', describe: 'value of :scale for custom scripts (detected for the built-ins)' })
       .option('vacuum', { type: 'boolean', describe: 'vacuum pgbench_branches and pgbench_tellers and truncate pgbench_history before the run, as pgbench does (--no-vacuum to skip) [default: true]' })
@@ -228,8 +228,8 @@ export async function runOptionsFromArgv (argv) {
   const positional = (argv.workload ?? []).map(String)
   const files = [...(argv.file ?? [])]
   const builtins = [...(argv.builtin ?? [])]
-  if (argv.selectOnly) builtins.push('select-only')
-  if (argv.skipSomeUpdates) builtins.push('simple-update')
+  for (let i = 0; i < Number(argv.selectOnly ?? 0); i++) builtins.push('select-only')
+  for (let i = 0; i < Number(argv.skipSomeUpdates ?? 0); i++) builtins.push('simple-update')
   let workload = 'tpcb'
   for (const p of positional) {
     if (Object.hasOwn(workloads, p)) {

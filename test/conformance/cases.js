@@ -49,11 +49,13 @@ const LONG_RENAMES = { '--client': '--clients', '--time': '--duration', '--no-va
  * `-Dx=y` as `--define x=y`, `--client` as `--clients`, and pgbench's default `-M simple`
  * made explicit (pgload's default is prepared).
  * @param {string[]} argv
+ * @param {{ dir?: string }} [opts] dir: what `{dir}` stands for (default: the corpus; a case
+ *   that writes files there, such as --log-prefix, must be given a scratch directory)
  */
-export function pgloadArgv (argv) {
+export function pgloadArgv (argv, { dir = CORPUS_DIR } = {}) {
   const out = []
   for (const raw of argv) {
-    const a = raw.replaceAll('{dir}', CORPUS_DIR)
+    const a = raw.replaceAll('{dir}', dir)
     const glued = /^-([A-Za-z])(.+)$/.exec(a)
     if (glued && SHORT_WITH_VALUE.has(glued[1])) {
       out.push(glued[1] === 'D' ? '--define' : '-' + glued[1], glued[2])
