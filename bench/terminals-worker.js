@@ -14,6 +14,7 @@ const options = await runOptionsFromArgv({
   clients: o.terminals,
   connections: o.connections,
   duration: `${o.durationS}s`,
+  warmup: `${o.warmupS}s`,
   thinkTime: o.thinkTime,
   url: o.url,
   serverStats: false,
@@ -26,7 +27,7 @@ const heapBaseline = process.memoryUsage().heapUsed
 const samples = [] // { t, rss, heapUsed }
 let heapWithTerminals = null
 let t0 = null
-const heapAtS = Math.min(o.durationS * 0.25, 30) // one forced GC, once the terminals are all running
+const heapAtS = Math.min(o.durationS * 0.25, 30) // s into the measured window: one forced GC
 
 function sample () {
   const t = (performance.now() - t0) / 1000
@@ -41,7 +42,7 @@ function sample () {
 let timer = null
 const { results } = await runBenchmark(options, {
   onRun (run) {
-    // The terminals exist once the run starts measuring; sample from then on.
+    // Ticks start with the measured window (after the warm-up): sample from then on.
     run.once('tick', () => {
       t0 = performance.now() - 1000
       sample()

@@ -17,10 +17,11 @@ const DEFAULTS = {
   terminals: 100000, // simulated clients
   thinkTime: 'exp:10000', // ms, pgload's distribution syntax
   duration: '60s', // measured run (the issue's soak: --duration 10m)
+  warmup: '20s', // before measuring: every terminal starts at once, the first wave drains here
   sample: '5s', // RSS/heap sampling period
   scale: 10, // pgbench scale to load when the tables are missing
   driver: 'default', // pgload's connection: default (whatever pgload uses), pg or lean
-  smoke: { terminals: 2000, thinkTime: 'exp:1000', durationS: 3, sampleS: 0.5, scale: 1 }
+  smoke: { terminals: 2000, thinkTime: 'exp:1000', durationS: 3, warmupS: 1, sampleS: 0.5, scale: 1 }
 }
 
 /** @param {string[]} argv @param {{ out: (s: string) => void, err: (s: string) => void }} io */
@@ -30,6 +31,7 @@ export async function main (argv, io) {
     terminals: { type: 'string', default: String(DEFAULTS.terminals) },
     'think-time': { type: 'string', default: DEFAULTS.thinkTime },
     duration: { type: 'string', default: DEFAULTS.duration },
+    warmup: { type: 'string', default: DEFAULTS.warmup },
     sample: { type: 'string', default: DEFAULTS.sample },
     connections: { type: 'string' },
     driver: { type: 'string', default: DEFAULTS.driver },
@@ -52,10 +54,11 @@ export async function main (argv, io) {
       connections,
       thinkTime: a.smoke ? s.thinkTime : a['think-time'],
       durationS: a.smoke ? s.durationS : parseSeconds('--duration', a.duration),
+      warmupS: a.smoke ? s.warmupS : parseSeconds('--warmup', a.warmup),
       sampleS: a.smoke ? s.sampleS : parseSeconds('--sample', a.sample),
       driver: runArgs[1] ?? null
     }
-    io.err(`terminals: ${terminals} terminals, think time ${opts.thinkTime}, ${opts.durationS} s, ${server.target.display}\n`)
+    io.err(`terminals: ${terminals} terminals, think time ${opts.thinkTime}, ${opts.warmupS} s warm-up + ${opts.durationS} s, ${server.target.display}\n`)
     const r = await runWorker(opts, nodeArgs)
     if (a.json) {
       io.out(JSON.stringify(r, null, 1) + '\n')
@@ -64,6 +67,7 @@ export async function main (argv, io) {
     io.out(formatTable(['figure', 'value'], [
       ['terminals', r.terminals],
       ['connections', r.connections ?? '-'],
+      ['warm-up s (not measured)', opts.warmupS],
       ['duration s', r.durationS],
       ['tps', r.tps],
       ['latency p99 ms', r.latencyMs?.p99 ?? NaN],
