@@ -371,9 +371,14 @@ const UNNAMED_PREFIX = bindPrefix('')
  * @param {{ applicationName?: string, protocol?: Protocol, connectTimeoutMs?: number }} [opts]
  * @returns {Promise<LeanConnection>}
  */
-export async function openLeanConnection (target, { applicationName = 'pgload', protocol = 'prepared', connectTimeoutMs = 10000 } = {}) {
+export async function openLeanConnection (target, { applicationName = 'pgload', protocol = 'prepared', connectTimeoutMs } = {}) {
   const conn = new LeanConnection(protocol)
-  const config = { ...target.config, application_name: applicationName, connectionTimeoutMillis: connectTimeoutMs }
+  const config = {
+    ...target.config,
+    application_name: applicationName,
+    // the target's connect_timeout (URL or PGCONNECT_TIMEOUT) unless the caller insists, as openConnection
+    connectionTimeoutMillis: connectTimeoutMs ?? target.config.connectionTimeoutMillis ?? 10000
+  }
   if (!config.ssl && !config.stream) config.stream = () => conn._createSocket()
   const client = new pg.Client(config)
   conn._attach(client)
