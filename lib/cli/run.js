@@ -101,6 +101,10 @@ export const runCommand = {
       .option('log-prefix', { type: 'string', describe: 'prefix of --log files [default: pgbench_log]' })
       .option('show-script', { type: 'string', describe: 'print a built-in script and exit' })
       .option('jobs', { alias: 'j', type: 'string', describe: 'accepted for pgbench compatibility: pgload uses one event loop' })
+      .option('host', { alias: 'h', type: 'string', describe: 'server host (pgbench -h); instead of --url' })
+      .option('port', { alias: 'p', type: 'string', describe: 'server port (pgbench -p); instead of --url' })
+      .option('username', { alias: 'U', type: 'string', describe: 'user name (pgbench -U); instead of --url' })
+      .option('dbname', { alias: 'd', type: 'string', describe: 'database (pgbench -d); instead of --url' })
       .option('progress-timestamp', { type: 'boolean', describe: 'with --progress, show Unix time instead of the elapsed time' })
       .option('vacuum-all', { alias: 'v', type: 'boolean', describe: 'pgbench -v: also vacuum pgbench_accounts (not supported yet; accepted with -n, where pgbench ignores it)' })
       .option('V', { type: 'boolean', describe: 'print pgload\'s version and exit (pgbench -V)' })
@@ -344,7 +348,7 @@ export async function runOptionsFromArgv (argv) {
     workload: name === 'script' ? 'tpcb' : workload,
     resultName: name,
     scripts,
-    url: argv.url,
+    url: connectionUrl(argv),
     clients,
     connections,
     durationS: finalDurationS,
@@ -368,6 +372,19 @@ export async function runOptionsFromArgv (argv) {
     command: ['pgload', ...process.argv.slice(2)].map(redactArg).join(' '),
     workloadOptions
   }
+}
+
+/**
+ * --url, or pgbench's -h/-p/-U/-d as a key=value connection string (PG* variables fill the rest).
+ * @param {Record<string, any>} argv
+ * @returns {string|undefined}
+ */
+export function connectionUrl (argv) {
+  const parts = Object.entries({ host: argv.host, port: argv.port, user: argv.username, dbname: argv.dbname }).filter(([, v]) => v !== undefined)
+  if (parts.length === 0) return argv.url
+  if (argv.url !== undefined) throw new PgloadError(`give either --url or -h/-p/-U/-d, not both (got --url and --${parts[0][0] === 'user' ? 'username' : parts[0][0]})`, { code: 'BAD_OPTION' })
+  if (argv.port !== undefined) parseInteger(argv.port, '--port', { min: 1, max: 65535 })
+  return parts.map(([k, v]) => `${k}='${String(v).replace(/[\\']/g, (c) => '\\' + c)}'`).join(' ')
 }
 
 /** pgbench's init-only options ("cannot be used in benchmarking mode") and what pgload does not have. */

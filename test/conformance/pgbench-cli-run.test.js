@@ -78,7 +78,8 @@ const MAPPED = {
   },
   9: { logFiles: { min: 8, max: 92, line: /^[01] \d{1,2} \d+ \d \d+ \d+$/ } },
   10: { logFiles: { min: 10, max: 10, line: /^0 \d{1,2} \d+ \d \d+ \d+$/ } },
-  11: { stderr: [/^pgload: Unknown arguments: h, p, U, .*bad-option/m, /^hint: see pgload --help$/m] }, // for: --help.*more information
+  // -h/-p/-U are pgload options too; for: --help.*more information
+  11: { stderr: [/^pgload: Unknown arguments: -debug, .*bad-option/m, /^hint: see pgload --help$/m] },
   12: { stderr: [/could not read script file "no-such-file": no such file/] }, // for: could not open file "no-such-file":
   17: { stderr: [/--clients must be an integer >= 1, got "three"/] },
   18: { stderr: [/--jobs must be an integer >= 1, got "eleven"/] },
@@ -239,4 +240,16 @@ test('-v with -n runs as pgbench does (-n wins)', { skip: corpusPresent ? false 
   const r = await runCli(['run', '-t', '2', '-S', '-v', '-n', '--url', ctx.urlOf(DB), '--out', ctx.out])
   assert.equal(r.code, 0, r.stderr)
   assert.match(r.stdout, /number of transactions actually processed: 2\/2/)
+})
+
+test('pgbench\'s -h -p -U -d connect as --url does', { skip: corpusPresent ? false : 'no corpus' }, async () => {
+  const u = new URL(server.url)
+  const env = u.password ? { PGPASSWORD: decodeURIComponent(u.password) } : {}
+  const args = (db) => ['run', '-h', u.hostname, '-p', u.port, '-U', decodeURIComponent(u.username), '-d', db, '-S', '-t', '3', '-n', '--out', ctx.out]
+  const r = await runCli(args(DB), { env })
+  assert.equal(r.code, 0, r.stderr)
+  assert.match(r.stdout, /number of transactions actually processed: 3\/3/)
+  const bad = await runCli(args('no-such-database'), { env })
+  assert.equal(bad.code, 1, bad.stderr)
+  assert.match(bad.stderr, /database "no-such-database" does not exist/)
 })
