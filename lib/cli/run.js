@@ -1,6 +1,7 @@
 // `pgload run`: turn argv into benchmark options, run, print progress and the summary.
 
 import { readFile } from 'node:fs/promises'
+import { hideBin } from 'yargs/helpers'
 import { PgloadError, formatServerError } from '../errors.js'
 import { parseDurationS, parseInteger, parseNumber } from '../options/parse.js'
 import { parseDistribution } from '../options/distribution.js'
@@ -131,7 +132,7 @@ export const runCommand = {
       }
       return
     }
-    const options = await runOptionsFromArgv(argv)
+    const options = await runOptionsFromArgv(argv, { rawArgs: hideBin(process.argv) })
     let progress = null
     let interrupts = 0
     const onSigint = () => {
@@ -228,12 +229,10 @@ export const runCommand = {
  * @param {Record<string, any>} argv
  * @returns {Promise<import('../benchmark.js').BenchmarkOptions>}
  */
-export async function runOptionsFromArgv (argv) {
+export async function runOptionsFromArgv (argv, { rawArgs } = {}) {
   const positional = (argv.workload ?? []).map(String)
-  const files = [...(argv.file ?? [])]
-  const builtins = [...(argv.builtin ?? [])]
-  for (let i = 0; i < Number(argv.selectOnly ?? 0); i++) builtins.push('select-only')
-  for (let i = 0; i < Number(argv.skipSomeUpdates ?? 0); i++) builtins.push('simple-update')
+  const specs = scriptSpecs(argv, rawArgs)
+  const files = []
   let workload = 'tpcb'
   for (const p of positional) {
     if (Object.hasOwn(workloads, p)) {
@@ -245,18 +244,18 @@ export async function runOptionsFromArgv (argv) {
       throw new PgloadError(`unknown workload ${JSON.stringify(p)}: valid workloads are ${workloadNames.join(', ')}, or script files ending in .sql`, { code: 'BAD_OPTION' })
     }
   }
-  if (workload !== 'tpcb' && (files.length || builtins.length)) throw new PgloadError(`--file and --builtin go with tpcb or script files, not with ${workload}`, { code: 'BAD_OPTION' })
+  for (const f of files) specs.push({ kind: 'file', spec: f })
+  if (workload !== 'tpcb' && specs.length) throw new PgloadError(`--file and --builtin go with tpcb or script files, not with ${workload}`, { code: 'BAD_OPTION' })
 
   const scripts = []
   if (workload === 'tpcb') {
     const { splitWeight, findBuiltin } = await import('../script/index.js')
-    for (const spec of builtins) {
+    for (const { kind, spec } of specs) {
       const { name, weight } = splitWeight(spec)
-      const b = findBuiltin(name)
-      scripts.push({ kind: 'builtin', name: b.name, weight })
-    }
-    for (const spec of files) {
-      const { name, weight } = splitWeight(spec)
+      if (kind === 'builtin') {
+        scripts.push({ kind, name: findBuiltin(name).name, weight })
+        continue
+      }
       let bytes
       try {
         bytes = name === '-' ? await readStdin() : await readFile(name)
@@ -372,6 +371,61 @@ export async function runOptionsFromArgv (argv) {
     command: ['pgload', ...process.argv.slice(2)].map(redactArg).join(' '),
     workloadOptions
   }
+}
+
+const SHORT_WITH_VALUE = new Set('bcdfhjopstwDIFMPRLTU')
+
+/**
+ * The scripts of -b, -f, -S and -N in command-line order, as pgbench keeps them (the order
+ * numbers the scripts and decides which one a random draw picks). yargs groups each flag's
+ * values; rawArgs, when given, restores their order.
+ * @param {Record<string, any>} argv
+ * @param {string[]} [rawArgs] the arguments after the program name
+ * @returns {{ kind: 'builtin'|'file', spec: string }[]}
+ */
+export function scriptSpecs (argv, rawArgs) {
+  const queues = {
+    b: (argv.builtin ?? []).map((spec) => ({ kind: 'builtin', spec })),
+    S: Array.from({ length: Number(argv.selectOnly ?? 0) }, () => ({ kind: 'builtin', spec: 'select-only' })),
+    N: Array.from({ length: Number(argv.skipSomeUpdates ?? 0) }, () => ({ kind: 'builtin', spec: 'simple-update' })),
+    f: (argv.file ?? []).map((spec) => ({ kind: 'file', spec }))
+  }
+  const grouped = [...queues.b, ...queues.S, ...queues.N, ...queues.f]
+  const order = rawArgs ? scriptFlagOrder(rawArgs) : null
+  if (!order || order.length !== grouped.length) return grouped
+  const out = []
+  for (const k of order) {
+    const next = queues[k].shift()
+    if (!next) return grouped // not what yargs saw: keep yargs' grouping
+    out.push(next)
+  }
+  return out
+}
+
+/** Which of b, f, S, N each script-adding argument is, in order. */
+function scriptFlagOrder (rawArgs) {
+  const LONG = { '--builtin': 'b', '--file': 'f', '--select-only': 'S', '--skip-some-updates': 'N' }
+  const order = []
+  for (let i = 0; i < rawArgs.length; i++) {
+    const a = rawArgs[i]
+    if (a === '--') break
+    if (a.startsWith('--')) {
+      const name = a.split('=')[0]
+      if (LONG[name]) order.push(LONG[name])
+      if ((name === '--builtin' || name === '--file') && !a.includes('=')) i++
+      continue
+    }
+    if (!/^-[A-Za-z]/.test(a)) continue
+    for (let j = 1; j < a.length; j++) {
+      const c = a[j]
+      if ('bfSN'.includes(c)) order.push(c)
+      if (SHORT_WITH_VALUE.has(c)) {
+        if (j === a.length - 1) i++ // the value is the next argument
+        break
+      }
+    }
+  }
+  return order
 }
 
 /**

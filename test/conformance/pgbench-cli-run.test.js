@@ -20,7 +20,7 @@
 
 import { describe, test, before, after } from 'node:test'
 import assert from 'node:assert/strict'
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { runCli } from '../helpers/cli.js'
@@ -252,4 +252,12 @@ test('pgbench\'s -h -p -U -d connect as --url does', { skip: corpusPresent ? fal
   const bad = await runCli(args('no-such-database'), { env })
   assert.equal(bad.code, 1, bad.stderr)
   assert.match(bad.stderr, /database "no-such-database" does not exist/)
+})
+
+test('scripts keep their command-line order across -f, -b and -N, as in pgbench', { skip: corpusPresent ? false : 'no corpus' }, async () => {
+  const file = join(scratch, 'first.sql')
+  writeFileSync(file, 'select 1;\n')
+  const r = await runCli(['run', '-n', '-t', '2', '-f', `${file}@2`, '-b', 'se@3', '-N', '-M', 'simple', '--url', ctx.urlOf(DB), '--out', ctx.out])
+  assert.equal(r.code, 0, r.stderr)
+  assert.match(r.stdout, /SQL script 1: .*first\.sql\n - weight: 2 .*\n[^]*SQL script 2: <builtin: select only>\n - weight: 3 [^]*SQL script 3: <builtin: simple update>\n - weight: 1 /)
 })
