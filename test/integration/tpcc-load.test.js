@@ -128,6 +128,8 @@ test('1 warehouse, 1 job, --foreign-keys: every cardinality and distribution rul
   await checkPopulation(1, result)
   assert.equal(await num("SELECT count(*) FROM pg_constraint WHERE contype = 'f' AND conrelid::regclass::text IN ('district','customer','history','new_order','orders','order_line','stock')"), 10)
   assert.ok(result.steps.some(s => s.name === 'foreign keys'))
+  assert.ok(result.steps.some(s => s.name === 'vacuum analyze'))
+  assert.equal(await num("SELECT count(*) FROM pg_class WHERE relname IN ('stock', 'order_line', 'customer') AND relallvisible > 0"), 3, 'VACUUM set the visibility map')
   await assert.rejects(tpcc.init({ conn, target: server.target, openConnection }, { warehouses: 1, seed: '1' }),
     /TPC-C tables already exist \(.*warehouse.*\): use --force/)
 })

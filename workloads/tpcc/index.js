@@ -17,6 +17,7 @@ export default {
     force: { type: 'boolean', describe: 'drop and reload existing TPC-C tables (only those)' },
     'foreign-keys': { type: 'boolean', describe: 'add foreign keys between the TPC-C tables' },
     check: { type: 'boolean', describe: 'run the consistency checks after loading (--no-check to skip) [default: true]' },
+    vacuum: { type: 'boolean', describe: 'VACUUM ANALYZE after loading (--no-vacuum: ANALYZE only) [default: true]' },
     seed: { type: 'string', describe: 'seed of the generated data (unsigned integer) [default: random]' }
   },
   runOptions: {
@@ -30,7 +31,7 @@ export default {
 
   /**
    * @param {{ conn: any, target: any, openConnection: Function, progress?: any, log?: any }} ctx
-   * @param {{ warehouses?: number, jobs?: number, force?: boolean, foreignKeys?: boolean, check?: boolean, seed?: string }} opts
+   * @param {{ warehouses?: number, jobs?: number, force?: boolean, foreignKeys?: boolean, check?: boolean, vacuum?: boolean, seed?: string }} opts
    */
   init (ctx, opts) {
     return loadTpcc(ctx, opts)
