@@ -27,7 +27,7 @@ export const DEFAULTS = Object.freeze({
   unpacedConnectionsMax: 64, // --no-wait: one connection per terminal up to this
   // Delivery: 'deferred' (clause 2.7.2: the terminal queues, workers deliver) for paced runs,
   // 'inline' (in the terminal's transaction) for --no-wait, where a queue would only grow.
-  deliveryWarehousesPerWorker: 100, // one delivery worker connection per this many warehouses
+  deliveryWarehousesPerWorker: 50, // one delivery worker connection per this many warehouses (a worker is busy ~5 % at 50)
   deliveryWorkersMax: 8,
   deliveryDrainMs: 120000, // after the run, wait at most this long for queued deliveries
   responseLimitS: { 'new-order': 5, payment: 5, 'order-status': 5, delivery: 5, 'stock-level': 20 }, // clause 5.2.5.3
