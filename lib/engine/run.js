@@ -172,7 +172,12 @@ export class Run extends EventEmitter {
   _wakeAll () {
     this.scheduler.stop()
     for (const t of this.terminals ?? []) t.wake()
-    if (this.aborting) this.pool.failWaiters()
+    this.pool.failWaiters()
+  }
+
+  /** A terminal is done (its limit, the end of the run, or an abort). */
+  terminalFinished () {
+    if (--this._live === 0) this._allFinished()
   }
 
   /** Connections cannot be re-opened: give up after `serverLostS`, or at once when stopping. */
@@ -203,12 +208,20 @@ export class Run extends EventEmitter {
     this.emit('start', { terminals: this.terminalCount, connections: this.poolSize, initialConnectionMs: this.initialConnectionMs })
 
     this._startTick()
-    const done = Promise.all(this.terminals.map((t) => t.loop().catch((err) => {
-      // A bug, not a database error: stop the run and keep what was measured.
-      this.emit('internal-error', err)
-      this.abort('internal-error')
-    })))
+    this._live = this.terminalCount
+    const done = new Promise((resolve) => { this._allFinished = resolve })
     const aborted = new Promise((resolve) => { this._finishAborted = resolve })
+    // Start in slices, letting the event loop serve early wake-ups in between: starting
+    // 100,000 terminals in one go would make the first ones late.
+    for (let i = 0; i < this.terminals.length && !this.aborting; i++) {
+      try {
+        this.terminals[i].start()
+      } catch (err) {
+        this.terminals[i]._crash(err)
+      }
+      if ((i & 1023) === 1023) await new Promise(setImmediate)
+    }
+    for (let i = 0; i < this.terminals.length; i++) if (this.terminals[i].phase === 0) this.terminals[i]._finish()
     await Promise.race([done, aborted])
     this.endUs = this.nowUs()
     this._stopTick()

@@ -10,7 +10,7 @@
  * Wake-ups closer than this run on the next turn of the event loop instead of a timer.
  * Node timers have 1 ms granularity; spinning longer than this would burn client CPU.
  */
-const SPIN_US = 300
+const SPIN_US = 0
 
 export class Scheduler {
   /**

@@ -7,6 +7,17 @@ const OK = 0
 const ROLLED_BACK = 1
 const FAILED = 2
 
+// Where a terminal is in its cycle. Sleeping phases hold no promise: the scheduler wakes the
+// terminal itself, so 100,000 thinking terminals allocate nothing while they wait.
+const PH_IDLE = 0
+const PH_FIRST = 1 // the staggered first wait of a paced terminal
+const PH_ARRIVAL = 2 // --rate: waiting for the scheduled arrival
+const PH_KEYING = 3 // TPC-C keying time before the transaction
+const PH_THINK = 4 // think time after the transaction
+const PH_QUEUED = 5 // waiting for a pooled connection
+const PH_RUNNING = 6 // a transaction is running
+const PH_DONE = 7
+
 export class Terminal {
   /**
    * @param {import('./run.js').Run} run
@@ -14,167 +25,254 @@ export class Terminal {
    * @param {import('../random/prng.js').Prng} random
    */
   constructor (run, id, random) {
+    // The terminal is its own transaction context (docs/architecture.md, "ctx"): one object
+    // per terminal instead of two keeps 100,000 of them small.
     this.run = run
-    this.id = id
+    this.terminalId = id
+    this.random = random
+    this.state = null
+    this.conn = null
+    this.log = run.log
     this.transactions = 0
     this.aborted = false
-    this._wakeResolve = null
-    this._connResolve = null
+    this.phase = PH_IDLE
+    // the transaction in progress
+    this._type = 0
+    this._intendedUs = 0
+    this._scheduledUs = 0
+    this._readyUs = -1
+    this._lagUs = 0
+    this._keyingUs = 0
+    this._queueStartUs = 0
+    this._queueUs = 0
     this._saved = [0, 0, 0, 0]
     this._retries = 0
     this._failCode = null
     this._completedBeforeAbort = false
+    this._sleepResolve = null
     const workload = run.workload
-    this.ctx = {
-      terminalId: id,
-      random,
-      state: workload.createTerminalState ? workload.createTerminalState(id, random) : null,
-      conn: null,
-      nowUs: run.nowUs,
-      sleepUs: (us) => this.sleepUntil(run.nowUs() + us),
-      log: run.log
+    if (workload.createTerminalState) this.state = workload.createTerminalState(id, random)
+  }
+
+  get id () { return this.terminalId }
+  /** Kept for callers that still ask a terminal for its context. */
+  get ctx () { return this }
+
+  /** @returns {number} monotonic microseconds */
+  nowUs () { return this.run.nowUs() }
+
+  /**
+   * Sleep inside a transaction (pgbench's \sleep); counts in the latency.
+   * @param {number} us
+   * @returns {Promise<void>}
+   */
+  sleepUs (us) {
+    if (this.run.stopping) return Promise.resolve() // the scheduler is stopped: cut it short
+    return new Promise((resolve) => {
+      this._sleepResolve = resolve
+      this.run.scheduler.add(this.run.nowUs() + us, this)
+    })
+  }
+
+  /** Begin: paced terminals first wait a think-time-like delay so they do not march in lockstep. */
+  start () {
+    const run = this.run
+    if (!run.paced) return this._next()
+    const workload = run.workload
+    const first = workload.transactions[workload.choose ? 0 : run.chooseType()]
+    // relative to this terminal's own start: creating 100,000 of them takes a while
+    this._readyUs = run.nowUs() + (first.thinkUs ? first.thinkUs.sampleUs(run.waitRandom) : 0) + run.waitRandom.double() * (first.keyingUs?.meanUs ?? 0)
+    this._sleep(PH_FIRST, this._readyUs)
+  }
+
+  /** Scheduler callback (also called for every terminal when the run stops). */
+  wake () {
+    try {
+      switch (this.phase) {
+        case PH_RUNNING: {
+          const resolve = this._sleepResolve
+          this._sleepResolve = null
+          if (resolve) resolve()
+          return
+        }
+        case PH_FIRST:
+        case PH_THINK: return this._next()
+        case PH_ARRIVAL: return this._arrived()
+        case PH_KEYING: return this._keyed()
+        default: // queued for a connection, or done: nothing to wake
+      }
+    } catch (err) {
+      this._crash(err)
     }
   }
 
-  /** Scheduler callback. */
-  wake () {
-    const resolve = this._wakeResolve
-    this._wakeResolve = null
-    if (resolve) resolve()
+  _sleep (phase, atUs) {
+    this.phase = phase
+    this.run.scheduler.add(atUs, this)
   }
 
-  /** Pool callback: a connection was handed over. */
-  onConnection (conn) {
-    const resolve = this._connResolve
-    this._connResolve = null
-    resolve(conn)
+  /** Choose the next transaction and pace it (rate, keying time) or go straight for a connection. */
+  _next () {
+    const run = this.run
+    const limit = run.transactionsPerClient
+    if (run.stopping || (limit > 0 && this.transactions >= limit)) return this._finish()
+    const workload = run.workload
+    this._type = workload.choose ? workload.choose(this) : run.chooseType()
+    const tt = workload.transactions[this._type]
+    this._keyingUs = 0
+    if (run.rateIntervalUs > 0) {
+      // Open model: the intended start is the scheduled arrival (coordinated omission corrected).
+      this._scheduledUs = run.nextArrivalUs()
+      if (this._scheduledUs >= run.deadlineUs) return this._finish()
+      if (run.nowUs() < this._scheduledUs) return this._sleep(PH_ARRIVAL, this._scheduledUs)
+      return this._arrived()
+    }
+    if (tt.keyingUs) {
+      this._keyingUs = tt.keyingUs.sampleUs(run.waitRandom)
+      this._intendedUs = run.nowUs() + this._keyingUs
+      return this._sleep(PH_KEYING, this._intendedUs)
+    }
+    const now = run.nowUs()
+    if (this._readyUs >= 0) {
+      // Closed model after think time: the intended start is when the terminal became ready.
+      this._intendedUs = this._readyUs
+      this._lagUs = now - this._readyUs
+    } else {
+      this._intendedUs = now
+      this._lagUs = 0
+    }
+    this._readyUs = -1
+    this._acquire()
   }
 
-  /** @param {number} atUs */
-  sleepUntil (atUs) {
-    if (this.run.stopping && !this.run.draining) return Promise.resolve()
-    return new Promise((resolve) => {
-      this._wakeResolve = resolve
-      this.run.scheduler.add(atUs, this)
-    })
+  /** --rate: the scheduled arrival has come; skip slots already later than --latency-limit. */
+  _arrived () {
+    const run = this.run
+    if (run.stopping) return this._finish()
+    const limit = run.transactionsPerClient
+    let scheduled = this._scheduledUs
+    let now = run.nowUs()
+    while (run.latencyLimitUs > 0 && now - scheduled > run.latencyLimitUs) {
+      // Already hopeless: skip the slot, as pgbench -L does.
+      this.transactions++
+      if (scheduled >= run.measureStartUs && !run.expired) run.recorder.skipped(this._type)
+      if (limit > 0 && this.transactions >= limit) return this._finish()
+      scheduled = run.nextArrivalUs()
+      if (scheduled >= run.deadlineUs) return this._finish()
+      now = run.nowUs()
+    }
+    this._scheduledUs = scheduled
+    if (now < scheduled) return this._sleep(PH_ARRIVAL, scheduled)
+    this._intendedUs = scheduled
+    this._lagUs = now - scheduled
+    this._readyUs = -1
+    this._acquire()
+  }
+
+  /** TPC-C: the keying time is over; the transaction's intended start was its end. */
+  _keyed () {
+    const run = this.run
+    if (run.stopping) return this._finish()
+    this._lagUs = run.nowUs() - this._intendedUs
+    this._readyUs = -1
+    this._acquire()
   }
 
   _acquire () {
-    const conn = this.run.pool.tryAcquire()
-    if (conn !== null) return conn
-    return new Promise((resolve) => {
-      this._connResolve = resolve
-      this.run.pool.wait(this)
-    })
+    const run = this.run
+    this.phase = PH_QUEUED
+    this._queueStartUs = run.nowUs()
+    const conn = run.pool.tryAcquire()
+    if (conn !== null) this.onConnection(conn)
+    else run.pool.wait(this)
   }
 
-  /** The terminal's life: pace, borrow, run, record, think; until the run stops. */
-  async loop () {
+  /**
+   * Pool callback: a connection for this terminal, or null when the run ended first.
+   * @param {any} conn
+   */
+  onConnection (conn) {
     const run = this.run
-    const workload = run.workload
-    const types = workload.transactions
-    const rec = run.recorder
-    const ctx = this.ctx
-    const nowUs = run.nowUs
-    const waitRandom = run.waitRandom
-    const limit = run.transactionsPerClient
-    const latencyLimitUs = run.latencyLimitUs
-    // Stagger the first wake-up of think-time terminals so they do not march in lockstep.
-    // A first wait drawn like a think time gives a steady arrival rate from the first second.
-    let readyUs = -1
-    if (run.paced) {
-      const first = types[workload.choose ? 0 : run.chooseType()]
-      readyUs = run.startUs + (first.thinkUs ? first.thinkUs.sampleUs(waitRandom) : 0) + waitRandom.double() * (first.keyingUs?.meanUs ?? 0)
-      await this.sleepUntil(readyUs)
-    }
-
-    while (!run.stopping) {
-      if (limit > 0 && this.transactions >= limit) break
-      const type = workload.choose ? workload.choose(ctx) : run.chooseType()
-      const tt = types[type]
-      let intendedUs
-      let lagUs = 0
-      let keyingUs = 0
-      if (run.rateIntervalUs > 0) {
-        // Open model: the intended start is the scheduled arrival (coordinated omission corrected).
-        let scheduled = run.nextArrivalUs()
-        if (scheduled >= run.deadlineUs) break
-        if (nowUs() < scheduled) await this.sleepUntil(scheduled)
-        if (run.stopping) break
-        let now = nowUs()
-        while (now - scheduled > latencyLimitUs && latencyLimitUs > 0) { // eslint-disable-line no-unmodified-loop-condition
-          // Already hopeless: skip the slot, as pgbench -L does.
-          this.transactions++
-          if (scheduled >= run.measureStartUs && !run.expired) rec.skipped(type)
-          if (limit > 0 && this.transactions >= limit) break
-          scheduled = run.nextArrivalUs()
-          if (scheduled >= run.deadlineUs) break
-          now = nowUs()
-        }
-        if ((limit > 0 && this.transactions >= limit) || scheduled >= run.deadlineUs) break
-        if (now < scheduled) { await this.sleepUntil(scheduled); now = nowUs() }
-        intendedUs = scheduled
-        lagUs = now - scheduled
-      } else if (tt.keyingUs) {
-        keyingUs = tt.keyingUs.sampleUs(waitRandom)
-        intendedUs = nowUs() + keyingUs
-        await this.sleepUntil(intendedUs)
-        if (run.stopping) break
-        lagUs = nowUs() - intendedUs
-      } else if (readyUs >= 0) {
-        // Closed model after think time: the intended start is when the terminal became ready.
-        intendedUs = readyUs
-        lagUs = nowUs() - readyUs
-      } else {
-        intendedUs = nowUs()
-      }
-      readyUs = -1
-
-      const queueStartUs = nowUs()
-      let conn = this._acquire()
-      if (conn instanceof Promise) conn = await conn
-      const queueUs = nowUs() - queueStartUs
-      if (conn === null) break // the run ended while this terminal waited for a connection
-      if (run.aborting) { run.pool.release(conn); break }
-      ctx.conn = conn
-
-      const status = await this._runWithRetries(tt, type, conn, intendedUs)
-      ctx.conn = null
+    if (conn === null) return this._finish()
+    if (run.stopping || run.aborting) {
+      // Not started before the end: no new transaction begins after the run stops.
       run.pool.release(conn)
-      this.transactions++
-      const endUs = nowUs()
-      if (status === -1) {
-        if (this._completedBeforeAbort && endUs >= run.measureStartUs) rec.ok(type, endUs - intendedUs, lagUs, queueUs, false)
-        break // the terminal aborted
-      }
-      if (endUs >= run.measureStartUs && !run.aborting) {
-        if (status === FAILED) {
-          rec.failed(type, this._failCode)
-        } else {
-          rec.ok(type, endUs - intendedUs, lagUs, queueUs, status === ROLLED_BACK)
-        }
-        if (this._retries > 0) rec.retriedTimes(type, this._retries)
-      }
-      if (workload.onTransactionEnd) run.reportTransaction(ctx, tt.name, status === FAILED ? 'failed' : status === ROLLED_BACK ? 'rollback' : 'ok', endUs - intendedUs, lagUs, this._retries + 1, this._failCode, intendedUs, endUs)
-
-      if (tt.thinkUs && !run.stopping) {
-        const thinkUs = tt.thinkUs.sampleUs(waitRandom)
-        if (endUs >= run.measureStartUs) rec.waits(type, keyingUs, thinkUs)
-        readyUs = endUs + thinkUs
-        await this.sleepUntil(readyUs)
-      } else if (keyingUs > 0 && endUs >= run.measureStartUs) {
-        rec.waits(type, keyingUs, 0)
-      }
+      return this._finish()
     }
+    this._queueUs = run.nowUs() - this._queueStartUs
+    this.conn = conn
+    this.phase = PH_RUNNING
+    this._transaction(run.workload.transactions[this._type], conn)
+  }
+
+  /** Run it and carry on; never rejects (an exception here is a bug: _crash). */
+  async _transaction (tt, conn) {
+    let status
+    try {
+      status = await this._runWithRetries(tt, conn)
+    } catch (err) {
+      return this._crash(err)
+    }
+    try {
+      this._done(status)
+    } catch (err) {
+      this._crash(err)
+    }
+  }
+
+  /** A transaction ended: give the connection back, record, think, go on. */
+  _done (status) {
+    const run = this.run
+    const conn = this.conn
+    this.conn = null
+    run.pool.release(conn)
+    this.transactions++
+    const endUs = run.nowUs()
+    const type = this._type
+    const rec = run.recorder
+    const latencyUs = endUs - this._intendedUs
+    if (status === -1) {
+      if (this._completedBeforeAbort && endUs >= run.measureStartUs) rec.ok(type, latencyUs, this._lagUs, this._queueUs, false)
+      return this._finish() // the terminal aborted
+    }
+    if (endUs >= run.measureStartUs && !run.aborting) {
+      if (status === FAILED) rec.failed(type, this._failCode)
+      else rec.ok(type, latencyUs, this._lagUs, this._queueUs, status === ROLLED_BACK)
+      if (this._retries > 0) rec.retriedTimes(type, this._retries)
+    }
+    const workload = run.workload
+    const tt = workload.transactions[type]
+    if (workload.onTransactionEnd) run.reportTransaction(this, tt.name, status === FAILED ? 'failed' : status === ROLLED_BACK ? 'rollback' : 'ok', latencyUs, this._lagUs, this._retries + 1, this._failCode, this._intendedUs, endUs)
+    if (tt.thinkUs && !run.stopping) {
+      const thinkUs = tt.thinkUs.sampleUs(run.waitRandom)
+      if (endUs >= run.measureStartUs) rec.waits(type, this._keyingUs, thinkUs)
+      this._readyUs = endUs + thinkUs
+      return this._sleep(PH_THINK, this._readyUs)
+    }
+    if (this._keyingUs > 0 && endUs >= run.measureStartUs) rec.waits(type, this._keyingUs, 0)
+    this._next()
+  }
+
+  _finish () {
+    if (this.phase === PH_DONE) return
+    this.phase = PH_DONE
+    this.run.terminalFinished(this)
+  }
+
+  /** A bug, not a database error: stop the run and keep what was measured. */
+  _crash (err) {
+    this.run.emit('internal-error', err)
+    this.run.abort('internal-error')
+    this._finish()
   }
 
   /**
    * Run one transaction, retrying serialization failures and deadlocks with the same random state.
    * @returns {Promise<number>} OK, ROLLED_BACK, FAILED, or -1 when the terminal aborted
    */
-  async _runWithRetries (tt, type, conn, intendedUs) {
+  async _runWithRetries (tt, conn) {
     const run = this.run
-    const ctx = this.ctx
+    const ctx = this
     ctx.random.getState(this._saved)
     this._retries = 0
     this._failCode = null
@@ -195,7 +293,7 @@ export class Terminal {
         const code = typeof err?.code === 'string' ? err.code : 'ERROR'
         const kind = classifySqlState(code)
         await this._rollbackIfOpen(conn)
-        const retry = kind === 'retry' && run.canRetry(this._retries + 1, intendedUs)
+        const retry = kind === 'retry' && run.canRetry(this._retries + 1, this._intendedUs)
         if (kind === 'retry' && run.verboseErrors) run.retryableError(this, err, this._retries + 1, retry)
         if (retry) {
           ctx.random.setState(this._saved)

@@ -115,7 +115,13 @@ test('10,000 think-time terminals on a handful of connections follow the think-t
 test('Ctrl-C mid-run stops, writes the results, and exits 130', async () => {
   const out = join(dir, 'sigint.json')
   const r = await runCli(['run', 'tpcb', '-c', '2', '-T', '60s', '-n', '--url', server.url, '--out', out], {
-    onSpawn (child) { setTimeout(() => child.kill('SIGINT'), 3000) }
+    onSpawn (child) {
+      // interrupt 2 s into the run itself (start-up time varies with machine load)
+      let armed = false
+      child.stderr.on('data', (d) => {
+        if (!armed && String(d).includes('pgload: running')) { armed = true; setTimeout(() => child.kill('SIGINT'), 2000) }
+      })
+    }
   })
   assert.equal(r.code, 130, r.stderr)
   assert.ok(existsSync(out))
