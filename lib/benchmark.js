@@ -58,6 +58,8 @@ export async function runBenchmark (options, { log = silentLogger, env = process
   const thinkTime = options.thinkTime ? parseDistribution(options.thinkTime, '--think-time') : undefined
   const module = await loadWorkload(options.workload)
   if (!module) throw new PgloadError(`unknown workload ${JSON.stringify(options.workload)}`, { code: 'BAD_OPTION' })
+  // Mistakes in the workload's options are reported before any server is started or reached.
+  if (module.validateRunOptions) module.validateRunOptions(options.workloadOptions ?? {})
 
   const session = await connectTarget({ url: options.url, env, log })
   const { target } = session

@@ -36,7 +36,7 @@ export async function runOptionsFromRest (rest) {
     if (captured[flag] !== undefined) throw new PgloadError(`ab: --${flag} cannot be given to the runs; ab writes every result to --out-dir`)
   }
   if (captured.threshold !== undefined) throw new PgloadError('ab: --threshold cannot be given to the runs', { hint: 'check the results afterwards: pgload check <out-dir>/NN-B.json --threshold ...' })
-  return runOptionsFromArgv(captured)
+  return runOptionsFromArgv(captured, { rawArgs: rest.slice(1) })
 }
 
 /**

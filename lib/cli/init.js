@@ -50,6 +50,8 @@ export async function initCommand ({ workload, url, env = process.env, options =
     throw new PgloadError(`cannot load workload ${workload}: ${err.message}`, { code: 'WORKLOAD_LOAD', cause: err })
   }
   if (typeof mod?.init !== 'function') throw new PgloadError(`workload ${workload} has no init step`)
+  // Mistakes in the options are reported before any server is started or reached.
+  if (mod.validateInitOptions) options = mod.validateInitOptions(options)
 
   const say = (msg) => stderr.write(msg + '\n')
   // pgbench prints its step messages on stderr; do the same, and keep a logger if one is given.

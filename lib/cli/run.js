@@ -107,7 +107,7 @@ export const runCommand = {
       .option('username', { alias: 'U', type: 'string', describe: 'user name (pgbench -U); instead of --url' })
       .option('dbname', { alias: 'd', type: 'string', describe: 'database (pgbench -d); instead of --url' })
       .option('progress-timestamp', { type: 'boolean', describe: 'with --progress, show Unix time instead of the elapsed time' })
-      .option('vacuum-all', { alias: 'v', type: 'boolean', describe: 'pgbench -v: also vacuum pgbench_accounts (not supported yet; accepted with -n, where pgbench ignores it)' })
+      .option('vacuum-all', { alias: 'v', type: 'boolean', describe: 'pgbench -v: also vacuum analyze pgbench_accounts before the run (ignored with -n, as pgbench does)' })
       .option('V', { type: 'boolean', describe: 'print pgload\'s version and exit (pgbench -V)' })
     // pgbench options pgload refuses with a clear message instead of "Unknown argument".
     for (const [name, def] of Object.entries(REFUSED_OPTIONS)) y.option(name, { ...def, hidden: true })
@@ -333,6 +333,7 @@ export async function runOptionsFromArgv (argv, { rawArgs } = {}) {
     define,
     scale,
     noVacuum: argv.vacuum === false || Boolean(argv.n),
+    vacuumAccounts: Boolean(argv.vacuumAll),
     reportPerCommand: Boolean(argv.reportPerCommand),
     verboseErrors: Boolean(argv.verboseErrors),
     failuresDetailed: Boolean(argv.failuresDetailed),
@@ -452,9 +453,6 @@ function refuseOptions (argv) {
     throw new PgloadError(`${flag} is an initialization option: it cannot be used in benchmarking mode`, { code: 'BAD_OPTION', hint: name === 'initialize' ? 'pgbench -i is pgload init tpcb' : 'give it to pgload init tpcb' })
   }
   for (const [name, { reason }] of Object.entries(UNSUPPORTED)) if (argv[name] !== undefined) throw new PgloadError(reason, { code: 'BAD_OPTION' })
-  if (argv.vacuumAll && !(argv.vacuum === false || argv.n)) {
-    throw new PgloadError('--vacuum-all (-v, vacuum pgbench_accounts too) is not supported yet', { code: 'BAD_OPTION', hint: 'run vacuum analyze pgbench_accounts yourself before the run' })
-  }
 }
 
 /** pgbench's rules for --log, --sampling-rate, --aggregate-interval and --log-prefix. */

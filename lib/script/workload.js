@@ -15,7 +15,8 @@ export const SCRIPT_DEFAULTS = Object.freeze({
   clients: 1, // number of terminals: needed to derive pgbench's per-client generators
   randomSeed: undefined, // bigint; undefined = time-based, as pgbench
   reportPerCommand: false, // -r: per-command latencies
-  noVacuum: false // -n: skip pgbench's vacuum of branches/tellers and truncate of history
+  noVacuum: false, // -n: skip pgbench's vacuum of branches/tellers and truncate of history
+  vacuumAccounts: false // -v: also vacuum analyze pgbench_accounts before the run
 })
 
 /**
@@ -154,7 +155,9 @@ export function scriptWorkload (compiled, options = {}) {
         for (const st of states) setAutomatic(st)
       }
       if (!opts.noVacuum) {
-        for (const sql of ['vacuum pgbench_branches', 'vacuum pgbench_tellers', 'truncate pgbench_history']) {
+        const housekeeping = ['vacuum pgbench_branches', 'vacuum pgbench_tellers', 'truncate pgbench_history']
+        if (opts.vacuumAccounts) housekeeping.push('vacuum analyze pgbench_accounts') // pgbench -v
+        for (const sql of housekeeping) {
           try { await db.simpleQuery(sql) } catch (err) {
             opts.log?.warn?.(`${err.message} (ignoring this error and continuing anyway)`)
           }

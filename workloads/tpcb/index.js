@@ -3,14 +3,15 @@
 
 import { initTpcb, TABLES } from './init.js'
 import { createTpcbWorkload } from './run.js'
+import { parseInteger } from '../../lib/options/parse.js'
 
 export default {
   name: 'tpcb',
   describe: 'pgbench TPC-B-like workloads (tpcb-like, simple-update, select-only)',
   tables: TABLES,
   initOptions: {
-    scale: { alias: 's', type: 'number', describe: 'scale factor: 1 branch, 10 tellers, 100,000 accounts each (default 1)' },
-    fillfactor: { alias: 'F', type: 'number', describe: 'fillfactor of the tables, 10..100 (default 100)' },
+    scale: { alias: 's', type: 'string', describe: 'scale factor: 1 branch, 10 tellers, 100,000 accounts each (default 1)' },
+    fillfactor: { alias: 'F', type: 'string', describe: 'fillfactor of the tables, 10..100 (default 100)' },
     force: { type: 'boolean', describe: 'drop and re-create existing pgbench_* tables (only those)' },
     'unlogged-tables': { type: 'boolean', describe: 'create unlogged tables' },
     'foreign-keys': { type: 'boolean', describe: 'add foreign keys between the tables' },
@@ -31,5 +32,16 @@ export default {
       noVacuum: opts.noVacuum ?? (opts.vacuum === false)
     })
   },
-  createWorkload: createTpcbWorkload
+  createWorkload: createTpcbWorkload,
+
+  /**
+   * Check the init options before anything connects; numbers as typed become numbers.
+   * @param {Record<string, any>} opts
+   */
+  validateInitOptions (opts) {
+    const out = { ...opts }
+    if (opts.scale !== undefined) out.scale = parseInteger(opts.scale, '--scale', { min: 1 })
+    if (opts.fillfactor !== undefined) out.fillfactor = parseInteger(opts.fillfactor, '--fillfactor', { min: 10, max: 100 })
+    return out
+  }
 }

@@ -38,6 +38,7 @@ export async function createTpcbWorkload (ctx, opts) {
     scaleGiven: opts.scale !== undefined && opts.scale !== scale, // pgbench's warning only when it matters
     usesBuiltin,
     noVacuum: opts.noVacuum,
+    vacuumAccounts: opts.vacuumAccounts,
     reportPerCommand: opts.reportPerCommand,
     log: ctx.log,
     pgbenchLog: opts.log
