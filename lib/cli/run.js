@@ -173,6 +173,8 @@ export const runCommand = {
             process.stderr.write(`pgload: client ${terminalId} ${willRetry ? 'repeats the transaction after the error' : 'ends the failed transaction'} (try ${tries}/${maxTries || 'unlimited'})\n`)
           })
           run.on('transaction-error', ({ terminalId, message }) => log.warn(`client ${terminalId}: ${message.split('\n')[0]}`))
+          // as libpq's default notice processor: the server's text on stderr
+          run.on('notice', (n) => process.stderr.write(`${formatServerError(n)}\n`))
           run.on('prepare-error', ({ error }) => process.stderr.write(`pgload: error: ${formatServerError(error)}\n`))
           let reported = false
           run.on('connection-error', ({ error }) => {

@@ -86,6 +86,9 @@ export class PgConnection {
     this.closed = false
     this.broken = false
     this._prepared = new Set()
+    /** @type {((notice: any) => void) | null} server NOTICE/WARNING messages */
+    this.onNotice = null
+    client.on('notice', (msg) => this.onNotice?.(msg))
     client.on('error', () => { this.broken = true })
     client.on('end', () => { this.broken = true })
   }

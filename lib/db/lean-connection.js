@@ -47,6 +47,8 @@ export class LeanConnection {
     this._con = null
     this._socket = null
     this._writer = new MessageWriter()
+    /** @type {((notice: any) => void) | null} server NOTICE/WARNING messages */
+    this.onNotice = null
     this._reader = new ResponseReader(this)
     this._parser = new Parser()
     /** @type {(StatementEntry|undefined)[]} by statement id */

@@ -183,11 +183,15 @@ export class ResponseReader {
       case 'error':
         this.error(op, msg)
         return
+      case 'notice':
+        // NOTICE / WARNING from the server: the connection's owner decides (libpq prints them)
+        this.conn.onNotice?.(msg)
+        return
       case 'copyInResponse':
         // COPY FROM STDIN belongs to copyFrom(); refuse it here so the connection stays usable.
         this.conn._copyFail('COPY FROM STDIN is only supported through copyFrom()')
     }
-    // notice, parameterStatus, notification, parameterDescription, copy out data: nothing to do
+    // parameterStatus, notification, parameterDescription, copy out data: nothing to do
   }
 
   entryOf (op) {

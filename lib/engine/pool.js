@@ -27,6 +27,8 @@ export class ConnectionPool {
     this.onOpenError = null
     /** @type {((err: Error, stmt: any) => void) | null} */
     this.onPrepareError = null
+    /** @type {((notice: any) => void) | null} server NOTICE/WARNING messages on any connection */
+    this.onNotice = null
   }
 
   /** Connections currently lent out. */
@@ -57,6 +59,7 @@ export class ConnectionPool {
 
   async _openOne () {
     const conn = await this._open()
+    if (this.onNotice) conn.onNotice = this.onNotice
     for (const stmt of this._statements) {
       try {
         await conn.prepare(stmt)

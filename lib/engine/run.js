@@ -58,6 +58,7 @@ export class Run extends EventEmitter {
     this.scheduler = new Scheduler({ nowUs: this.nowUs })
     this.pool = new ConnectionPool({ open: opts.openConnection, size: this.poolSize, statements: workload.statements ?? [] })
     this.pool.onOpenError = (err, ms) => this._connectFailed(err, ms)
+    this.pool.onNotice = (notice) => this.emit('notice', notice)
     this._preparesReported = new Set()
     this.pool.onPrepareError = (err, stmt) => {
       if (this._preparesReported.has(stmt.id)) return
