@@ -1,8 +1,8 @@
 // The TPC-C workload: schema and parallel loader (loader.js), the five transactions driven by
 // the engine (workload.js) and the consistency conditions of clause 3.3.2 (checks.js).
 
-import { loadTpcc } from './loader.js'
-import { createTpccWorkload } from './workload.js'
+import { loadTpcc, initOptionsFrom } from './loader.js'
+import { createTpccWorkload, validateRunOptions } from './workload.js'
 import { runChecks } from './checks.js'
 import { checkServerVersion, readMeta, TPCC_TABLES, META_TABLE } from './meta.js'
 
@@ -35,6 +35,23 @@ export default {
    */
   init (ctx, opts) {
     return loadTpcc(ctx, opts)
+  },
+
+  /**
+   * Reject bad init options before any server is started or reached.
+   * @param {object} opts the initOptions, camelCased
+   */
+  validateInitOptions (opts) {
+    initOptionsFrom(opts)
+    return opts
+  },
+
+  /**
+   * Reject bad run options before any server is started or reached.
+   * @param {object} opts the runOptions, camelCased
+   */
+  validateRunOptions (opts) {
+    validateRunOptions(opts)
   },
 
   createWorkload: createTpccWorkload,

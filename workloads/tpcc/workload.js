@@ -49,17 +49,29 @@ export function terminalHome (terminalId) {
 }
 
 /**
+ * Check the run options that need no server (called before connecting, and by createTpccWorkload).
+ * @param {{ warehouses?: number, wait?: boolean, noWait?: boolean, waitScale?: number, mix?: string,
+ *   allowNonstandardMix?: boolean, delivery?: string }} opts
+ */
+export function validateRunOptions (opts) {
+  if (opts.warehouses !== undefined && (!Number.isInteger(opts.warehouses) || opts.warehouses < 1)) {
+    throw new PgloadError(`--warehouses must be an integer >= 1, got ${opts.warehouses}`, { code: 'BAD_OPTION' })
+  }
+  if (opts.delivery !== undefined && opts.delivery !== 'deferred' && opts.delivery !== 'inline') {
+    throw new PgloadError(`--delivery must be deferred or inline, got ${JSON.stringify(opts.delivery)}`, { code: 'BAD_OPTION' })
+  }
+  const { mix, standard } = parseMix(opts.mix, { allowNonstandard: Boolean(opts.allowNonstandardMix) })
+  return { mix, standard, pace: pacing(opts) }
+}
+
+/**
  * Build the run-time workload.
  * @param {{ conn: any, target?: any, openConnection?: (opts?: object) => Promise<any>, log?: any }} ctx
  * @param {{ warehouses?: number, wait?: boolean, noWait?: boolean, waitScale?: number, mix?: string,
  *   allowNonstandardMix?: boolean, delivery?: 'deferred'|'inline', randomSeed?: bigint|number }} opts
  */
 export async function createTpccWorkload (ctx, opts) {
-  if (opts.warehouses !== undefined && (!Number.isInteger(opts.warehouses) || opts.warehouses < 1)) {
-    throw new PgloadError(`--warehouses must be an integer >= 1, got ${opts.warehouses}`, { code: 'BAD_OPTION' })
-  }
-  const { mix, standard } = parseMix(opts.mix, { allowNonstandard: Boolean(opts.allowNonstandardMix) })
-  const pace = pacing(opts)
+  const { mix, standard, pace } = validateRunOptions(opts)
   await checkServerVersion(ctx.conn)
   const meta = await readMeta(ctx.conn)
   const warehouses = opts.warehouses ?? meta.warehouses
@@ -78,9 +90,6 @@ export async function createTpccWorkload (ctx, opts) {
   // Deferring needs connections of its own: without a way to open them, deliver inline.
   const canDefer = Boolean(ctx.openConnection || ctx.target)
   const deliveryMode = opts.delivery ?? (pace.paced && canDefer ? 'deferred' : 'inline')
-  if (deliveryMode !== 'deferred' && deliveryMode !== 'inline') {
-    throw new PgloadError(`--delivery must be deferred or inline, got ${JSON.stringify(opts.delivery)}`, { code: 'BAD_OPTION' })
-  }
   let queue = null
   const runners = { ...RUNNERS }
   if (deliveryMode === 'deferred') {
