@@ -150,7 +150,7 @@ export async function loadTpcc (ctx, rawOpts) {
     }
   }
   const seconds = (performance.now() - t0) / 1000
-  await writeMeta(conn, { warehouses: opts.warehouses, cLoad, seed: String(opts.seed), foreignKeys: opts.foreignKeys, seconds, version: VERSION })
+  await writeMeta(conn, { warehouses: opts.warehouses, cLoad, seed: String(opts.seed), foreignKeys: opts.foreignKeys, seconds, rows, steps, version: VERSION })
   return {
     steps,
     rows,

@@ -45,17 +45,21 @@ export const CREATE_META = `CREATE TABLE ${META_TABLE} (
   foreign_keys boolean NOT NULL,
   loaded_at timestamptz NOT NULL DEFAULT now(),
   load_seconds double precision,
+  rows bigint,
+  steps jsonb, -- [{ name, seconds, rows? }] per load step
   pgload_version text
 )`
 
 /**
  * Record a finished load.
  * @param {{ query(text: string, values?: any[]): Promise<any> }} conn
- * @param {{ warehouses: number, cLoad: number, seed: string, foreignKeys: boolean, seconds: number, version: string }} m
+ * @param {{ warehouses: number, cLoad: number, seed: string, foreignKeys: boolean, seconds: number, rows: number,
+ *   steps: object[], version: string }} m
  */
 export async function writeMeta (conn, m) {
-  await conn.query(`INSERT INTO ${META_TABLE} (warehouses, c_last_load, seed, foreign_keys, load_seconds, pgload_version)
-    VALUES ($1, $2, $3, $4, $5, $6)`, [String(m.warehouses), String(m.cLoad), String(m.seed), m.foreignKeys ? 'true' : 'false', String(m.seconds), m.version])
+  await conn.query(`INSERT INTO ${META_TABLE} (warehouses, c_last_load, seed, foreign_keys, load_seconds, rows, steps, pgload_version)
+    VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`, [String(m.warehouses), String(m.cLoad), String(m.seed), m.foreignKeys ? 'true' : 'false',
+    String(m.seconds), String(m.rows), JSON.stringify(m.steps), m.version])
 }
 
 /**
