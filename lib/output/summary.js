@@ -91,7 +91,12 @@ export function formatTpcc (results) {
   }
   const widths = head.map((_, i) => Math.max(...rows.map((r) => r[i].length)))
   lines.push(...rows.map((r) => r.map((x, i) => i === 0 ? x.padEnd(widths[i]) : x.padStart(widths[i])).join('  ')))
+  if (c.responseTimePass !== undefined) lines.push(`response times (clause 5.2.5.3, 90th percentile per type): ${c.responseTimePass ? 'pass' : 'FAIL'}`)
   if (c.newOrderRollbackPct !== undefined) lines.push(`New-Order rollbacks: ${c.newOrderRollbackPct}% (expected about 1%)`)
+  const d = c.delivery
+  if (d && typeof d === 'object' && d.mode === 'deferred') {
+    lines.push(`deferred Delivery: ${d.completed} of ${d.queued} completed, queue to completion p90 ${f3(d.queueToCompletionMs?.p90)} ms, ${d.within80sPct}% within 80 s: ${d.pass ? 'pass' : 'FAIL'}`)
+  }
   return lines.join('\n')
 }
 
