@@ -31,7 +31,7 @@ function positiveInt (v, flag) {
 }
 
 const TRAILING_BOOLEAN = { '--force': 'force', '--markdown': 'markdown', '--json': 'json', '--fail-on-regression': 'failOnRegression' }
-const TRAILING_VALUE = { '--noise': 'noise', '--alpha': 'alpha', '--seed': 'seed', '--iterations': 'iterations', '--block': 'block' }
+const TRAILING_VALUE = { '--noise': 'noise', '--alpha': 'alpha', '--seed': 'seed', '--iterations': 'iterations', '--block': 'block', '--report': 'report' }
 
 /**
  * Options written after `--` (yargs leaves them there with the B files): take them back.
@@ -50,7 +50,7 @@ export function takeTrailingOptions (argv) {
       if (v === undefined) throw new PgloadError(`${flag} needs a value`)
       out[TRAILING_VALUE[flag]] = v
     } else if (flag.startsWith('--') && flag.length > 2) {
-      throw new PgloadError(`compare: unknown option ${flag} after --`, { hint: 'options of compare: --noise --alpha --force --seed --iterations --block --markdown --json --fail-on-regression' })
+      throw new PgloadError(`compare: unknown option ${flag} after --`, { hint: 'options of compare: --noise --alpha --force --seed --iterations --block --markdown --json --fail-on-regression --report' })
     } else rest.push(after[i])
   }
   out['--'] = rest
@@ -106,6 +106,7 @@ export function compareOptionsFromArgv (argv) {
     blockLength: positiveInt(argv.block, '--block'),
     force: argv.force === true,
     format: argv.json ? 'json' : argv.markdown ? 'markdown' : 'text',
+    report: argv.report,
     failOnRegression: argv.failOnRegression === true
   }
 }
@@ -124,6 +125,13 @@ export async function compareCommand (opts, { out = process.stdout, env = proces
   else if (opts.format === 'markdown') out.write(formatCompareMarkdown(verdict))
   else out.write(formatCompareText(verdict))
   if (env.GITHUB_STEP_SUMMARY) await appendFile(env.GITHUB_STEP_SUMMARY, formatCompareMarkdown(verdict) + '\n')
+  if (opts.report) {
+    // every run overlaid, one colour per run: A1.., B1..
+    const { writeHtmlReport } = await import('../report/index.js')
+    const names = [...opts.a.map((_, i) => `A${i + 1}`), ...opts.b.map((_, i) => `B${i + 1}`)]
+    const file = await writeHtmlReport([...as, ...bs], opts.report, { names })
+    ;(opts.format === 'text' ? process.stderr : out).write(opts.format === 'text' ? `report written to ${file}\n` : '')
+  }
   if (opts.failOnRegression && verdict.regressions > 0) {
     throw new PgloadError(`${verdict.regressions} regression${verdict.regressions === 1 ? '' : 's'} of B against A beyond the ${(verdict.noise * 100).toFixed(1)} % noise band`, {
       code: 'REGRESSION', exitCode: REGRESSION_EXIT_CODE
@@ -149,6 +157,7 @@ export function builder (y) {
     .option('block', { type: 'number', describe: 'bootstrap block length in intervals [default: square root of the run length]' })
     .option('markdown', { type: 'boolean', describe: 'print GitHub markdown instead of the table' })
     .option('json', { type: 'boolean', describe: 'print the verdict as JSON' })
+    .option('report', { type: 'string', describe: 'also write an HTML report with every run overlaid (A1.., B1..) to this file' })
     .option('fail-on-regression', { type: 'boolean', describe: `exit ${REGRESSION_EXIT_CODE} when B is worse than A on any metric` })
     .example('$0 compare a1.json a2.json a3.json a4.json a5.json -- b1.json b2.json b3.json b4.json b5.json', 'five runs per side')
     .example('$0 compare main.json branch.json --fail-on-regression', 'one run per side: a single-run estimate')

@@ -115,3 +115,12 @@ test('compare: 1 for runs that are not comparable, unless --force', async () => 
   assert.equal(three.code, 1)
   assert.match(three.stderr, /no -- between/)
 })
+
+test('compare --report: one self-contained HTML file with every run overlaid', async () => {
+  const html = join(tmp, 'ab.html')
+  const r = await pgload(['compare', F('base-1'), F('base-2'), '--', F('base-3'), F('base-4'), '--report', html])
+  assert.equal(r.code, 0, r.stderr)
+  const text = readFileSync(html, 'utf8')
+  assert.doesNotMatch(text, /https?:\/\//)
+  for (const name of ['A1', 'A2', 'B1', 'B2']) assert.match(text, new RegExp(`\\b${name}\\b`))
+})
