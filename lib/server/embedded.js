@@ -330,7 +330,11 @@ async function acquireLock (file) {
   }
 }
 
-function pidAlive (pid) {
+/**
+ * Whether a process exists (signal 0; EPERM means it exists but is not ours).
+ * @param {number} pid
+ */
+export function pidAlive (pid) {
   if (!Number.isInteger(pid) || pid <= 0) return false
   try {
     process.kill(pid, 0)

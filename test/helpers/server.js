@@ -5,6 +5,7 @@ import { mkdtempSync, rmSync, chmodSync, readdirSync, readFileSync, writeFileSyn
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { resolveTarget } from '../../lib/server/target.js'
+import { pidAlive } from '../../lib/server/embedded.js'
 import { targetFor } from '../../lib/server/embedded.js'
 import {
   binaries, serverUser, giveToServerUser, freePort, generatePassword,
@@ -74,18 +75,8 @@ function sweepOrphans (bin, ids) {
     } catch {
       continue // being created, or not ours
     }
-    if (alive(owner)) continue
+    if (pidAlive(owner)) continue
     stopClusterSync({ pgCtl: bin.pg_ctl, dataDir: join(dir, 'data'), ids })
     rmSync(dir, { recursive: true, force: true })
-  }
-}
-
-function alive (pid) {
-  if (!Number.isInteger(pid) || pid <= 0) return false
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch (err) {
-    return err.code === 'EPERM'
   }
 }
