@@ -36,6 +36,7 @@ import { silentLogger } from './log.js'
  * @property {'lean'|'pg'} [driver] run connections: pgload's lean protocol path (default) or node-postgres
  * @property {number} [maxTries]
  * @property {boolean} [exitOnAbort]
+ * @property {boolean} [connect] pgbench -C: a new connection for every transaction
  * @property {boolean} [serverStats]
  * @property {string} [out]
  * @property {boolean} [writeFile] default true
@@ -132,6 +133,7 @@ export async function runBenchmark (options, { log = silentLogger, env = process
       intervalS: options.intervalS,
       maxTries: options.maxTries,
       exitOnAbort: options.exitOnAbort,
+      connectPerTransaction: options.connect,
       verboseErrors: options.verboseErrors,
       seed,
       seeds,

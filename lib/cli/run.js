@@ -48,7 +48,6 @@ const INIT_ONLY = {
   'partition-method': { type: 'string' }
 }
 const UNSUPPORTED = {
-  connect: { alias: 'C', type: 'boolean', reason: '--connect (-C, a new connection per transaction) is not supported: pgload keeps its connections open; --connections sets how many' },
   debug: { type: 'boolean', reason: '--debug is not supported: use --verbose for pgload\'s debug log' }
 }
 const REFUSED_OPTIONS = {
@@ -76,6 +75,7 @@ export const runCommand = {
       .option('progress', { alias: 'P', type: 'string', describe: 'print a progress line every N seconds' })
       .option('seed', { alias: 'random-seed', type: 'string', describe: 'random seed: an unsigned integer, time or rand [default: time]' })
       .option('protocol', { alias: 'M', type: 'string', describe: 'query protocol: simple, extended, prepared [default: prepared]' })
+      .option('connect', { alias: 'C', type: 'boolean', describe: 'open a new connection for every transaction (pgbench -C); its time counts in the latency' })
       .option('driver', { type: 'string', describe: 'run connections: lean (pgload\'s own protocol path, default) or pg (node-postgres)' })
       .option('max-tries', { type: 'string', describe: 'tries per transaction on serialization failures and deadlocks (0 = unlimited)' })
       .option('exit-on-abort', { type: 'boolean', describe: 'stop the whole run at the first aborted client or failed transaction' })
@@ -366,6 +366,7 @@ export async function runOptionsFromArgv (argv, { rawArgs } = {}) {
     driver,
     maxTries,
     exitOnAbort: Boolean(argv.exitOnAbort),
+    connect: Boolean(argv.connect),
     verboseErrors: Boolean(argv.verboseErrors),
     failuresDetailed: Boolean(argv.failuresDetailed),
     serverStats: argv.serverStats !== false,

@@ -9,9 +9,14 @@ export class ConnectionPool {
   /**
    * @param {{ open: () => Promise<Connection>, size: number, statements?: any[] }} opts
    */
-  constructor ({ open, size, statements = [] }) {
+  constructor ({ open, size, statements = [], connectPerTransaction = false }) {
     this._open = open
-    this.size = size
+    // pgbench -C: every transaction opens (and prepares on) a connection of its own
+    this.connectPerTransaction = connectPerTransaction
+    this.size = connectPerTransaction ? 0 : size
+    /** time spent opening connections for transactions (-C), microseconds, and how many */
+    this.connectUs = 0
+    this.connects = 0
     this._statements = statements
     /** @type {Connection[]} */
     this._idle = []
@@ -29,6 +34,8 @@ export class ConnectionPool {
     this.onPrepareError = null
     /** @type {((notice: any) => void) | null} server NOTICE/WARNING messages on any connection */
     this.onNotice = null
+    /** @type {((err: Error, waiter: any) => void) | null} -C: a transaction's connection failed */
+    this.onConnectFailure = null
   }
 
   /** Connections currently lent out. */
@@ -85,6 +92,7 @@ export class ConnectionPool {
    * @param {{ onConnection(conn: Connection): void }} waiter
    */
   wait (waiter) {
+    if (this.connectPerTransaction) return this._connectFor(waiter)
     if (this._count === this._waiters.length) this._grow()
     this._waiters[(this._head + this._count) % this._waiters.length] = waiter
     this._count++
@@ -96,6 +104,12 @@ export class ConnectionPool {
    * @param {Connection} conn
    */
   release (conn) {
+    if (this.connectPerTransaction) {
+      const i = this.all.indexOf(conn)
+      if (i >= 0) this.all.splice(i, 1)
+      conn.close().catch(() => {})
+      return
+    }
     if (conn.broken || conn.closed) {
       this._replace(conn)
       return
@@ -127,6 +141,20 @@ export class ConnectionPool {
       if (this.failingSinceMs === 0) this.failingSinceMs = performance.now()
       this.onOpenError?.(err, performance.now() - this.failingSinceMs)
       if (!this.closed) setTimeout(() => this._replace(DEAD), 500).unref()
+    })
+  }
+
+  _connectFor (waiter) {
+    const t0 = performance.now()
+    this._openOne().then((conn) => {
+      this.connectUs += (performance.now() - t0) * 1000
+      this.connects++
+      if (this.closed) { conn.close().catch(() => {}); waiter.onConnection(null); return }
+      this.all.push(conn)
+      waiter.onConnection(conn)
+    }, (err) => {
+      this.onConnectFailure?.(err, waiter)
+      waiter.onConnection(null)
     })
   }
 

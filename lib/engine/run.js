@@ -8,7 +8,7 @@ import { ConnectionPool } from './pool.js'
 import { Terminal } from './terminal.js'
 import { Recorder } from '../metrics/recorder.js'
 import { deriveSeeds } from '../random/seeding.js'
-import { formatServerError } from '../errors.js'
+import { formatServerError, ClientAbortError } from '../errors.js'
 
 /**
  * @typedef {object} RunOptions
@@ -24,6 +24,7 @@ import { formatServerError } from '../errors.js'
  * @property {number} [intervalS] length of one interval of the time series
  * @property {number} [maxTries] 0 = unlimited
  * @property {boolean} [exitOnAbort]
+ * @property {boolean} [connectPerTransaction] pgbench -C: a new connection for every transaction
  * @property {number} [serverLostS] end the run when no connection could be re-opened for this long (default 10)
  * @property {boolean} [verboseErrors] emit 'retryable-error' for every serialization failure or deadlock
  * @property {bigint} seed
@@ -56,7 +57,14 @@ export class Run extends EventEmitter {
     this.waitRandom = this.seeds.throttle
     this.recorder = new Recorder(workload.transactions.map((t) => t.name), { latencyLimitUs: (opts.latencyLimitMs ?? 0) * 1000 })
     this.scheduler = new Scheduler({ nowUs: this.nowUs })
-    this.pool = new ConnectionPool({ open: opts.openConnection, size: this.poolSize, statements: workload.statements ?? [] })
+    this.connectPerTransaction = Boolean(opts.connectPerTransaction)
+    if (this.connectPerTransaction) this.poolSize = this.terminalCount
+    this.pool = new ConnectionPool({ open: opts.openConnection, size: this.poolSize, statements: workload.statements ?? [], connectPerTransaction: this.connectPerTransaction })
+    // -C: a client whose connection cannot be opened aborts, as in pgbench
+    this.pool.onConnectFailure = (err, terminal) => {
+      terminal.aborted = true
+      this.clientAborted(terminal, new ClientAbortError(`client ${terminal.terminalId} aborted while establishing connection: ${err.message}`, { cause: err }))
+    }
     this.pool.onOpenError = (err, ms) => this._connectFailed(err, ms)
     this.pool.onNotice = (notice) => this.emit('notice', notice)
     this._preparesReported = new Set()
@@ -280,6 +288,10 @@ export class Run extends EventEmitter {
     const durationS = measuredUs / 1e6
     const { summary, transactions } = this.recorder.summarize(durationS)
     summary.initialConnectionMs = Math.round((this.initialConnectionMs ?? 0) * 1000) / 1000
+    if (this.connectPerTransaction) {
+      // pgbench -C: connect time per transaction (included in each transaction's latency here)
+      summary.averageConnectionMs = this.pool.connects > 0 ? Math.round(this.pool.connectUs / this.pool.connects) / 1000 : null
+    }
     let client = { cpuUsPerTxn: null, eventLoopUtilization: null }
     if (this._cpuStart) {
       const cpu = process.cpuUsage(this._cpuStart)

@@ -53,8 +53,13 @@ export function formatSummary (results, { description } = {}) {
     lines.push(`latency stddev = ${f3(s.latencyMs.stddev)} ms`)
   }
   if (opts.rate) lines.push(`rate limit schedule lag: avg ${f3(s.lagMs.mean)} (max ${f3(s.lagMs.max)}) ms`)
-  lines.push(`initial connection time = ${f3(s.initialConnectionMs)} ms`)
-  lines.push(`tps = ${(s.tps ?? 0).toFixed(6)} (without initial connection time)`)
+  if (s.averageConnectionMs !== undefined) {
+    lines.push(`average connection time = ${f3(s.averageConnectionMs)} ms`)
+    lines.push(`tps = ${(s.tps ?? 0).toFixed(6)} (including reconnection times)`)
+  } else {
+    lines.push(`initial connection time = ${f3(s.initialConnectionMs)} ms`)
+    lines.push(`tps = ${(s.tps ?? 0).toFixed(6)} (without initial connection time)`)
+  }
   if (results.client?.cpuUsPerTxn) lines.push(`client CPU per transaction = ${results.client.cpuUsPerTxn.toFixed(1)} us (event loop ${Math.round(100 * (results.client.eventLoopUtilization ?? 0))}% busy)`)
   if (results.client?.eventLoopUtilization > 0.9 && run.durationS >= 2) lines.push('warning: the client event loop was saturated: the driver, not the server, may be the bottleneck')
   if (s.queueMs?.p99 !== null && s.queueMs?.p99 > 0.05) lines.push(`connection queue wait: p50 ${f3(s.queueMs.p50)} ms, p99 ${f3(s.queueMs.p99)} ms, max ${f3(s.queueMs.max)} ms`)

@@ -60,13 +60,9 @@ const MAPPED = {
     stderr: [/the pgbench tables are missing/, /hint: run `pgload init tpcb --scale N` first/] // for: Perhaps you need to do initialization
   },
   2: { args: ({ urlOf }) => ['init', 'tpcb', '--force', '--url', urlOf(DB)] },
-  5: {
-    args: ({ urlOf, out }) => ['run', ...pgloadArgv(drop(CASES[5].argv, '--connect')), '--url', urlOf(DB), '--out', out],
-    dropped: '--connect (-C): pgload keeps its connections open and refuses -C (tested below)'
-  },
   6: {
-    args: ({ urlOf, out }) => ['run', ...pgloadArgv(drop(CASES[6].argv, '-C')), '--url', urlOf(DB), '--out', out],
-    dropped: '-C: refused (tested below). "scale option ignored": pgload warns only when -s differs from the tables\' scale; here -s 1 matches (tested below with -s 2)',
+    args: ({ urlOf, out }) => ['run', ...pgloadArgv(CASES[6].argv), '--url', urlOf(DB), '--out', out],
+    dropped: '"scale option ignored": pgload warns only when -s differs from the tables\' scale; here -s 1 matches (tested below with -s 2)',
     stderr: [EMPTY]
   },
   7: {
@@ -191,7 +187,6 @@ function caseTest (i, c) {
 
 // What pgload does instead, for the options the mapping drops or the cases that do not apply.
 const REFUSALS = [
-  [['run', '-C'], /--connect \(-C, a new connection per transaction\) is not supported/],
   [['run', '--debug'], /--debug is not supported: use --verbose/],
   [['run', '-i'], /-i\/--initialize is an initialization option: it cannot be used in benchmarking mode/],
   [['run', '--partitions', '2'], /--partitions is an initialization option/],

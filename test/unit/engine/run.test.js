@@ -88,3 +88,24 @@ test('retryable errors are retried with the same random state, up to --max-tries
   assert.notEqual(seen[2], seen[3])
   assert.equal(seen[3], seen[5])
 })
+
+test('-C: every transaction opens and closes a connection of its own; the connect time is reported', async () => {
+  const server = fakeServer()
+  const run = new Run(workload(), { openConnection: server.open, clients: 3, transactionsPerClient: 10, seed: 5n, connectPerTransaction: true })
+  const outcome = await run.execute()
+  assert.equal(outcome.summary.transactions, 30)
+  assert.equal(server.opened, 30)
+  assert.equal(typeof outcome.summary.averageConnectionMs, 'number')
+  assert.equal(run.pool.all.length, 0, 'no connection left open')
+})
+
+test('-C: a client whose connection cannot be opened aborts; the others carry on', async () => {
+  const server = fakeServer()
+  let n = 0
+  const open = async () => { if (++n === 4) throw new Error('too many connections'); return server.open() }
+  const run = new Run(workload(), { openConnection: open, clients: 2, transactionsPerClient: 5, seed: 5n, connectPerTransaction: true })
+  const outcome = await run.execute()
+  assert.equal(outcome.abortedClients, 1)
+  assert.equal(outcome.aborted, true)
+  assert.ok(outcome.summary.transactions >= 5 && outcome.summary.transactions < 10)
+})
