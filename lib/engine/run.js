@@ -82,7 +82,6 @@ export class Run extends EventEmitter {
     this.verboseErrors = Boolean(opts.verboseErrors)
     this.intervalS = opts.intervalS ?? 1
     this.stopping = false
-    this.draining = false
     this.aborting = false
     this.expired = false
     this.interrupted = false
@@ -113,7 +112,7 @@ export class Run extends EventEmitter {
 
   /** Whether a transaction may be tried again (pgbench --max-tries rules). */
   canRetry (triesSoFar, intendedUs) {
-    if (this.stopping && !this.draining) return false
+    if (this.aborting) return false
     if (this.maxTries > 0 && triesSoFar >= this.maxTries) return false
     if (this.latencyLimitUs > 0 && this.nowUs() - intendedUs > this.latencyLimitUs) return false
     if (this.expired) return false
@@ -161,7 +160,6 @@ export class Run extends EventEmitter {
   stop (reason = 'stopped') {
     if (this.stopping) return
     this.stopping = true
-    this.draining = true
     this.stopReason = reason
     if (reason === 'interrupted') this.interrupted = true
     this._wakeAll()
@@ -171,7 +169,6 @@ export class Run extends EventEmitter {
   abort (reason = 'aborted') {
     if (this.aborting) return
     this.stop(reason)
-    this.draining = false
     this.aborting = true
     this.abortReason = reason
     this._wakeAll()
