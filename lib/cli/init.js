@@ -18,6 +18,12 @@ const modules = Object.fromEntries(await Promise.all(workloadNames.map(async (na
   }
 })))
 
+const SHARED_DESCRIPTIONS = {
+  force: 'drop and reload the workload\'s own existing tables (only those)',
+  'foreign-keys': 'add foreign keys between the workload\'s tables',
+  vacuum: 'VACUUM ANALYZE after loading (--no-vacuum: tpcb skips it, tpcc runs ANALYZE only) [default: true]'
+}
+
 export const command = 'init <workload>'
 export const describe = 'Create and load a workload\'s tables (e.g. init tpcb --scale 10)'
 
@@ -25,9 +31,20 @@ export const describe = 'Create and load a workload\'s tables (e.g. init tpcb --
 export function builder (y) {
   y.positional('workload', { describe: `built-in workload: ${workloadNames.join(', ')}`, type: 'string' })
     .option('url', { type: 'string', describe: 'server: libpq URI or key=value (default: PG* environment, else the embedded server)' })
+  // An option several workloads share (--force) is described once, for all of them.
+  const owners = new Map()
+  for (const [name, mod] of Object.entries(modules)) {
+    for (const key of Object.keys(mod?.initOptions ?? {})) owners.set(key, [...(owners.get(key) ?? []), name])
+  }
   for (const [name, mod] of Object.entries(modules)) {
     if (!mod?.initOptions) continue
-    for (const [key, spec] of Object.entries(mod.initOptions)) y.option(key, { ...spec, group: `${name} options:` })
+    for (const [key, spec] of Object.entries(mod.initOptions)) {
+      if (owners.get(key).length > 1) {
+        y.option(key, { ...spec, describe: SHARED_DESCRIPTIONS[key] ?? spec.describe, group: `${owners.get(key).join(' and ')} options:` })
+      } else {
+        y.option(key, { ...spec, group: `${name} options:` })
+      }
+    }
   }
   return y.example('$0 init tpcb --scale 10', 'pgbench\'s tables at scale 10 on the embedded server')
 }
