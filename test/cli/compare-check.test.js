@@ -1,6 +1,6 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { spawn } from 'node:child_process'
+import { runNode } from '../helpers/cli.js'
 import { mkdtempSync, readFileSync, writeFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -13,17 +13,9 @@ const tmp = mkdtempSync(join(tmpdir(), 'pgload-compare-cli-'))
 process.on('exit', () => rmSync(tmp, { recursive: true, force: true }))
 
 function pgload (args, env = {}) {
-  return new Promise((resolve, reject) => {
-    const clean = { ...process.env, ...env }
-    if (!('GITHUB_STEP_SUMMARY' in env)) delete clean.GITHUB_STEP_SUMMARY
-    const child = spawn(process.execPath, [bin, ...args], { cwd: root, env: clean })
-    let stdout = ''
-    let stderr = ''
-    child.stdout.on('data', (d) => { stdout += d })
-    child.stderr.on('data', (d) => { stderr += d })
-    child.on('error', reject)
-    child.on('close', (code) => resolve({ code, stdout, stderr }))
-  })
+  // the step summary only where a test asks for it
+  const cleanEnv = (e) => { if (!('GITHUB_STEP_SUMMARY' in env)) delete e.GITHUB_STEP_SUMMARY; return e }
+  return runNode(bin, args, { env, cleanEnv, cwd: root })
 }
 
 test('check: 0 when all pass, with a JUnit file and the GitHub step summary', async () => {

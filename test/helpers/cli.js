@@ -6,15 +6,16 @@ import { fileURLToPath } from 'node:url'
 export const BIN = fileURLToPath(new URL('../../bin/pgload.js', import.meta.url))
 
 /**
+ * Run a Node script and collect its exit code and output.
+ * @param {string} script path of the script
  * @param {string[]} args
- * @param {{ env?: Record<string, string>, timeoutMs?: number, input?: string, onSpawn?: (child: import('node:child_process').ChildProcess) => void }} [opts]
+ * @param {{ env?: Record<string, string>, cleanEnv?: (env: Record<string, string|undefined>) => Record<string, string|undefined>,
+ *   cwd?: string, timeoutMs?: number, input?: string, onSpawn?: (child: import('node:child_process').ChildProcess) => void }} [opts]
  * @returns {Promise<{ code: number|null, signal: string|null, stdout: string, stderr: string }>}
  */
-export function runCli (args, { env = {}, timeoutMs = 120_000, input, onSpawn } = {}) {
+export function runNode (script, args, { env = {}, cleanEnv = (e) => e, cwd, timeoutMs = 120_000, input, onSpawn } = {}) {
   return new Promise((resolve, reject) => {
-    // No PG* variables leak in from the developer's shell: each test says where to connect.
-    const base = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('PG')))
-    const child = spawn(process.execPath, [BIN, ...args], { env: { ...base, ...env }, stdio: ['pipe', 'pipe', 'pipe'] })
+    const child = spawn(process.execPath, [script, ...args], { env: { ...cleanEnv({ ...process.env }), ...env }, cwd, stdio: ['pipe', 'pipe', 'pipe'] })
     let stdout = ''
     let stderr = ''
     child.stdout.on('data', (d) => { stdout += d })
@@ -29,4 +30,18 @@ export function runCli (args, { env = {}, timeoutMs = 120_000, input, onSpawn } 
     else child.stdin.end()
     onSpawn?.(child)
   })
+}
+
+/** No PG* variables leak in from the developer's shell: each test says where to connect. */
+function withoutPgVariables (env) {
+  return Object.fromEntries(Object.entries(env).filter(([k]) => !k.startsWith('PG')))
+}
+
+/**
+ * Spawn bin/pgload.js.
+ * @param {string[]} args
+ * @param {{ env?: Record<string, string>, timeoutMs?: number, input?: string, onSpawn?: (child: import('node:child_process').ChildProcess) => void }} [opts]
+ */
+export function runCli (args, opts = {}) {
+  return runNode(BIN, args, { cleanEnv: withoutPgVariables, ...opts })
 }

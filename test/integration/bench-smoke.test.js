@@ -3,23 +3,16 @@
 
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { spawn, spawnSync } from 'node:child_process'
+import { spawnSync } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import { getTestServer } from '../helpers/server.js'
+import { runNode } from '../helpers/cli.js'
 
 const BENCH = fileURLToPath(new URL('../../bench/index.js', import.meta.url))
 const hasPgbench = spawnSync('pgbench', ['--version']).status === 0
 
 function bench (args) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BENCH, ...args], { stdio: ['ignore', 'pipe', 'pipe'] })
-    let stdout = ''
-    let stderr = ''
-    child.stdout.on('data', (d) => { stdout += d })
-    child.stderr.on('data', (d) => { stderr += d })
-    child.on('error', reject)
-    child.on('close', (code) => resolve({ code, stdout, stderr }))
-  })
+  return runNode(BENCH, args, { timeoutMs: 300_000 })
 }
 
 const number = '\\d+(?:\\.\\d+)?'
