@@ -3,8 +3,7 @@
 
 import { PgloadError } from '../errors.js'
 import { workloadNames, loadWorkload } from '../../workloads/index.js'
-import { resolveTarget, explainConnectError } from '../server/target.js'
-import { ensureEmbeddedServer } from '../server/embedded.js'
+import { connectTarget } from '../server/connect-target.js'
 import { openConnection } from '../db/connection.js'
 import { createProgress } from '../output/progress.js'
 
@@ -80,32 +79,18 @@ export async function initCommand ({ workload, url, env = process.env, options =
     child () { return stepLog }
   }
 
-  let target = resolveTarget({ url, env })
-  let server
-  if (!target) {
-    server = await ensureEmbeddedServer({ env, log })
-    target = server.target
-    say(`${server.reused ? 'using' : 'started'} the embedded PostgreSQL at ${target.display}`)
-  }
+  const session = await connectTarget({ url, env, log })
+  const { target, conn } = session
+  if (session.embedded) say(`${session.reused ? 'using' : 'started'} the embedded PostgreSQL at ${target.display}`)
   const t0 = performance.now()
   try {
-    let conn
-    try {
-      conn = await openConnection(target)
-    } catch (err) {
-      throw explainConnectError(err, target)
-    }
-    try {
-      const progress = createProgress({ stream: stderr })
-      const result = await mod.init({ conn, target, openConnection, progress, log: stepLog }, options)
-      const seconds = (performance.now() - t0) / 1000
-      say(`done in ${seconds.toFixed(2)} s (${result.steps.map(s => `${s.name} ${s.seconds.toFixed(2)} s`).join(', ')}).`)
-      return { ...result, target: target.display, seconds }
-    } finally {
-      await conn.close()
-    }
+    const progress = createProgress({ stream: stderr })
+    const result = await mod.init({ conn, target, openConnection, progress, log: stepLog }, options)
+    const seconds = (performance.now() - t0) / 1000
+    say(`done in ${seconds.toFixed(2)} s (${result.steps.map(s => `${s.name} ${s.seconds.toFixed(2)} s`).join(', ')}).`)
+    return { ...result, target: target.display, seconds }
   } finally {
-    if (server?.owned) await server.stop()
+    await session.release()
   }
 }
 

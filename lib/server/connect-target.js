@@ -8,7 +8,8 @@ import { openConnection } from '../db/connection.js'
 /**
  * Resolve and reach the server once; the caller must `release()` at the end.
  * @param {{ url?: string, env?: Record<string, string|undefined>, log?: any }} opts
- * @returns {Promise<{ target: import('../db/connection.js').Target, embedded: boolean, conn: import('../db/connection.js').PgConnection, release: () => Promise<void> }>}
+ * @returns {Promise<{ target: import('../db/connection.js').Target, embedded: boolean, reused: boolean, conn: import('../db/connection.js').PgConnection, release: () => Promise<void> }>}
+ *   reused: the embedded server was already running (another command or `pgload server start`)
  */
 export async function connectTarget ({ url, env = process.env, log } = {}) {
   let target = resolveTarget({ url, env })
@@ -27,6 +28,7 @@ export async function connectTarget ({ url, env = process.env, log } = {}) {
   return {
     target,
     embedded: Boolean(server),
+    reused: Boolean(server?.reused),
     conn,
     async release () {
       await conn.close()
