@@ -11,6 +11,7 @@ import { attachProgress } from '../output/run-progress.js'
 import { formatSummary } from '../output/summary.js'
 import { createLogger } from '../log.js'
 import { writeResults } from '../results/write.js'
+import { redact } from '../server/target.js'
 import { formatServerStatsSummary } from '../server/stats-sampler.js'
 import { TOOL_VERSION } from '../version.js'
 
@@ -65,7 +66,7 @@ export const runCommand = {
     y.positional('workload', { describe: `${workloadNames.join(', ')}, or script files (name.sql[@weight])`, type: 'string', array: true })
       .option('url', { type: 'string', describe: 'server to test: libpq URI or key=value string (default: PG* variables, else the embedded server)' })
       .option('clients', { alias: 'c', type: 'string', describe: 'simulated clients (terminals) [default: 1; tpcc: 10 per warehouse]' })
-      .option('connections', { type: 'string', describe: 'database connections shared by the clients [default: clients, or a small pool with think time]' })
+      .option('connections', { type: 'string', describe: 'database connections shared by the clients [default: one per client; at most 32 with think time]' })
       .option('duration', { alias: 'T', type: 'string', describe: 'measured duration: 30s, 10m, 1h' })
       .option('transactions', { alias: 't', type: 'string', describe: 'transactions per client (pgbench -t) [default: 10 when no duration]' })
       .option('rate', { alias: 'R', type: 'string', describe: 'target transactions per second, Poisson arrivals; latency counts from the scheduled time' })
@@ -372,7 +373,7 @@ export async function runOptionsFromArgv (argv, { rawArgs } = {}) {
     serverStats: argv.serverStats !== false,
     out: argv.out,
     thresholds: await validThresholds(argv.threshold ?? []),
-    command: ['pgload', ...process.argv.slice(2)].map(redactArg).join(' '),
+    command: ['pgload', ...process.argv.slice(2)].map(redact).join(' '),
     workloadOptions
   }
 }
@@ -494,10 +495,6 @@ async function validThresholds (list) {
     if (parsed.relative !== null) throw new PgloadError(`--threshold '${t}': a relative threshold needs a baseline; check it after the run with pgload check RESULT.json --baseline BASE.json`, { code: 'BAD_OPTION' })
   }
   return list
-}
-
-function redactArg (a) {
-  return a.replace(/(postgres(?:ql)?:\/\/[^:/@]+:)[^@]*@/, '$1***@').replace(/(password=)\S+/, '$1***')
 }
 
 async function readStdin () {
