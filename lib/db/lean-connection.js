@@ -3,10 +3,10 @@
 
 import pg from 'pg'
 import { Socket } from 'node:net'
-import { Parser } from 'pg-protocol/dist/parser.js'
 import copyStreams from 'pg-copy-streams'
 import { inlineParameters } from './connection.js'
 import { MessageWriter, bindPrefix } from './message-writer.js'
+import { ResponseParser } from './response-parser.js'
 import { ResponseReader, connectionLost, OP_EXEC, OP_SIMPLE, OP_PREPARE, OP_PIPELINE, STMT_NEW, STMT_SENT } from './response-reader.js'
 
 /** @typedef {import('./connection.js').Statement} Statement */
@@ -50,7 +50,7 @@ export class LeanConnection {
     /** @type {((notice: any) => void) | null} server NOTICE/WARNING messages */
     this.onNotice = null
     this._reader = new ResponseReader(this)
-    this._parser = new Parser()
+    this._parser = new ResponseParser(this)
     /** @type {(StatementEntry|undefined)[]} by statement id */
     this._entries = []
     this._pgMode = true // node-postgres drives the socket: start-up, authentication, COPY
@@ -62,10 +62,6 @@ export class LeanConnection {
     this._readBuf = null
     /** @type {(Buffer|undefined)[]} views of _readBuf by length */
     this._readViews = []
-    this._route = (msg) => {
-      if (this._pgMode) this._toPg(msg)
-      else this._reader.onMessage(msg)
-    }
   }
 
   /**
@@ -96,11 +92,10 @@ export class LeanConnection {
     } else {
       view = buf.subarray(0, nread)
     }
-    const parser = this._parser
     this._parse(view)
-    // The parser keeps the buffer when a message is incomplete, and node-postgres may keep
-    // views of it (COPY data, salts): then the next read goes to a fresh buffer.
-    if (this._pgMode || (parser.bufferLength > 0 && parser.buffer.buffer === buf.buffer)) {
+    // node-postgres may keep views of what it was given (COPY data, salts): then the next read
+    // goes to a fresh buffer. The parser copies an incomplete message aside itself.
+    if (this._parser.lentToPg) {
       this._readBuf = Buffer.allocUnsafe(READ_BYTES)
       this._readViews = []
     }
@@ -110,7 +105,7 @@ export class LeanConnection {
   // connection, so that every waiting request fails with CONNECTION_LOST instead of hanging.
   _parse (buf) {
     try {
-      this._parser.parse(buf, this._route)
+      this._parser.parse(buf)
     } catch (err) {
       this._reader.socketError ??= err
       ;(this._socket ?? this._con.stream).destroy(err)

@@ -1,5 +1,5 @@
 // Backend messages of a lean connection matched to the requests that caused them, in order:
-// results built in array mode as text (the parser's DataRow arrays are the rows), pipelines
+// results built in array mode as text (ResponseParser decodes the rows), pipelines
 // with libpq's semantics, connection loss failing every request with CONNECTION_LOST.
 
 export const OP_EXEC = 1 // extended: [Parse] Bind [Describe] Execute Sync
@@ -58,32 +58,6 @@ function pipelineAborted () {
   const e = new Error('pipeline aborted by an earlier error')
   e.code = 'PIPELINE_ABORTED'
   return e
-}
-
-// "SELECT 1", "INSERT 0 1", "UPDATE 3", "BEGIN": the tag's first word and its last number.
-function setCommand (r, text) {
-  const sp = text.indexOf(' ')
-  if (sp === -1) { r.command = text; return }
-  r.command = commandWord(text, sp)
-  let n = 0
-  let i = text.lastIndexOf(' ') + 1
-  for (; i < text.length; i++) {
-    const c = text.charCodeAt(i) - 48
-    if (c < 0 || c > 9) return // no count (e.g. "CREATE TABLE")
-    n = n * 10 + c
-  }
-  r.rowCount = n
-}
-
-// The common tags without allocating a substring.
-function commandWord (text, sp) {
-  switch (text.charCodeAt(0)) {
-    case 83: if (sp === 6 && text.startsWith('SELECT')) return 'SELECT'; break
-    case 85: if (sp === 6 && text.startsWith('UPDATE')) return 'UPDATE'; break
-    case 73: if (sp === 6 && text.startsWith('INSERT')) return 'INSERT'; break
-    case 68: if (sp === 6 && text.startsWith('DELETE')) return 'DELETE'; break
-  }
-  return text.slice(0, sp)
 }
 
 /** Matches responses to requests for one LeanConnection. */
@@ -150,35 +124,71 @@ export class ResponseReader {
     this.conn._onLost()
   }
 
-  /** One parsed backend message (pg-protocol). */
+  // ---- the messages of every statement, decoded by ResponseParser ----
+
+  bindComplete () {
+    const op = this.head
+    op.result = newResult(this.entryOf(op)?.fields ?? EMPTY)
+  }
+
+  /** @param {(string|null)[]} row */
+  dataRow (row) {
+    this.head.result.rows.push(row)
+  }
+
+  /**
+   * @param {string} command the tag's first word
+   * @param {number} rowCount
+   * @param {string|null} tag the whole tag when it is not one of the common ones
+   */
+  commandComplete (command, rowCount, tag) {
+    const op = this.head
+    if (tag === 'DEALLOCATE ALL' || tag === 'DISCARD ALL') this.conn._forgetStatements()
+    if (op.kind === OP_SIMPLE) {
+      const r = op.result ?? newResult(EMPTY)
+      r.command = command
+      r.rowCount = rowCount
+      op.results.push(r)
+      op.result = null
+      return
+    }
+    if (op.result === null) op.result = newResult(EMPTY)
+    op.result.command = command
+    op.result.rowCount = rowCount
+    if (op.kind === OP_PIPELINE) this.itemDone(op)
+  }
+
+  emptyQuery () {
+    const op = this.head
+    if (op.kind === OP_SIMPLE) {
+      op.results.push(op.result ?? newResult(EMPTY))
+      op.result = null
+      return
+    }
+    if (op.result === null) op.result = newResult(EMPTY)
+    if (op.kind === OP_PIPELINE) this.itemDone(op)
+  }
+
+  parseComplete () {
+    const e = this.entryOf(this.head)
+    if (e !== null) e.state = STMT_PARSED
+  }
+
+  noData () {
+    this.describe(this.head, EMPTY)
+  }
+
+  /** @param {string} status 'I', 'T' or 'E' */
+  readyForQuery (status) {
+    this.ready(this.head, status)
+  }
+
+  /** Any other backend message, as pg-protocol parses it (response-parser.js). */
   onMessage (msg) {
     const op = this.head
     switch (msg.name) {
-      case 'dataRow':
-        op.result.rows.push(msg.fields)
-        return
-      case 'bindComplete':
-        op.result = newResult(this.entryOf(op)?.fields ?? EMPTY)
-        return
-      case 'commandComplete':
-        this.complete(op, msg.text)
-        return
-      case 'readyForQuery':
-        this.ready(op, msg.status)
-        return
-      case 'parseComplete': {
-        const e = this.entryOf(op)
-        if (e !== null) e.state = STMT_PARSED
-        return
-      }
       case 'rowDescription':
         this.describe(op, msg.fields.map(fieldName))
-        return
-      case 'noData':
-        this.describe(op, EMPTY)
-        return
-      case 'emptyQuery':
-        this.complete(op, null)
         return
       case 'error':
         this.error(op, msg)
@@ -206,24 +216,11 @@ export class ResponseReader {
     if (op.result !== null) op.result.fields = names
   }
 
-  complete (op, tag) {
-    if (op.kind === OP_SIMPLE) {
-      const r = op.result ?? newResult(EMPTY)
-      if (tag !== null) {
-        setCommand(r, tag)
-        if (tag === 'DEALLOCATE ALL' || tag === 'DISCARD ALL') this.conn._forgetStatements()
-      }
-      op.results.push(r)
-      op.result = null
-      return
-    }
-    if (op.result === null) op.result = newResult(EMPTY)
-    if (tag !== null) setCommand(op.result, tag)
-    if (op.kind === OP_PIPELINE) {
-      op.cur.push(op.result)
-      op.result = null
-      op.fi++
-    }
+  // A pipeline item has its result.
+  itemDone (op) {
+    op.cur.push(op.result)
+    op.result = null
+    op.fi++
   }
 
   error (op, err) {

@@ -1,12 +1,34 @@
-// Responses matched to requests without a server: command tags, pipeline aborts, statement
-// states after failures, FATAL errors and connection loss.
+// Responses matched to requests without a server: backend messages as wire bytes go through
+// ResponseParser (whole, and split at every byte) into the ResponseReader: command tags,
+// pipeline aborts, statement states after failures, FATAL errors and connection loss.
 
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
+import { ResponseParser, decodeText } from '../../../lib/db/response-parser.js'
 import { ResponseReader, OP_EXEC, OP_SIMPLE, OP_PIPELINE, STMT_NEW, STMT_SENT, STMT_PARSED } from '../../../lib/db/response-reader.js'
 
 function fakeConn () {
-  return { _txStatus: 'I', lastResults: [], idle: 0, lostCalls: 0, forgot: 0, _onIdle () { this.idle++ }, _onLost () { this.lostCalls++ }, _forgetStatements () { this.forgot++ } }
+  return { _pgMode: false, _txStatus: 'I', lastResults: [], idle: 0, lostCalls: 0, forgot: 0, _onIdle () { this.idle++ }, _onLost () { this.lostCalls++ }, _forgetStatements () { this.forgot++ } }
+}
+
+// A reader with its parser; feed(...messages) parses the bytes in pieces of `chunk` bytes.
+function setup (chunk = 0) {
+  const conn = fakeConn()
+  const r = new ResponseReader(conn)
+  conn._reader = r
+  const parser = new ResponseParser(conn)
+  r.feed = (...messages) => {
+    const bytes = Buffer.concat(messages)
+    if (chunk === 0) { parser.parse(bytes); return }
+    // a reused read buffer, overwritten after each parse, as the socket's
+    const readBuf = Buffer.alloc(chunk)
+    for (let o = 0; o < bytes.length; o += chunk) {
+      const n = bytes.copy(readBuf, 0, o, o + chunk)
+      parser.parse(readBuf.subarray(0, n))
+      readBuf.fill(0xee)
+    }
+  }
+  return { conn, r }
 }
 
 function request (reader, kind, extra = {}) {
@@ -18,22 +40,43 @@ function request (reader, kind, extra = {}) {
   return p
 }
 
+// Backend messages on the wire.
+function message (code, ...parts) {
+  const body = Buffer.concat(parts.map(p => typeof p === 'string' ? Buffer.from(p + '\0') : p))
+  const head = Buffer.alloc(5)
+  head[0] = code.charCodeAt(0)
+  head.writeInt32BE(body.length + 4, 1)
+  return Buffer.concat([head, body])
+}
+const int16 = (n) => { const b = Buffer.alloc(2); b.writeInt16BE(n); return b }
+const int32 = (n) => { const b = Buffer.alloc(4); b.writeInt32BE(n); return b }
 const msg = {
-  parse: { name: 'parseComplete' },
-  bind: { name: 'bindComplete' },
-  desc: (...names) => ({ name: 'rowDescription', fields: names.map(name => ({ name })) }),
-  row: (...fields) => ({ name: 'dataRow', fields }),
-  done: (text) => ({ name: 'commandComplete', text }),
-  ready: (status = 'I') => ({ name: 'readyForQuery', status }),
-  error: (code, severity = 'ERROR') => Object.assign(new Error(`e${code}`), { name: 'error', code, severity })
+  parse: message('1'),
+  bind: message('2'),
+  desc: (...names) => message('T', int16(names.length), ...names.flatMap(n => [n, Buffer.alloc(18)])),
+  row: (...fields) => message('D', int16(fields.length), ...fields.flatMap(f => f === null ? [int32(-1)] : [int32(Buffer.byteLength(f)), Buffer.from(f)])),
+  done: (text) => message('C', text),
+  empty: message('I'),
+  ready: (status = 'I') => message('Z', Buffer.from(status)),
+  error: (code, severity = 'ERROR') => message('E', 'S' + severity, 'V' + severity, 'C' + code, 'M' + `e${code}`, Buffer.alloc(1))
 }
 
+test('field text: short ASCII decoded in JavaScript, the rest as UTF-8', () => {
+  for (const s of ['', '1', '-42', '12345678', '123456789', 'héllo', 'ü', 'a long text value of some length', '€uro']) {
+    const b = Buffer.concat([Buffer.from('xx'), Buffer.from(s), Buffer.from('yy')])
+    assert.equal(decodeText(b, 2, b.length - 2), s)
+  }
+})
+
 test('an execute: fields learnt from Describe are kept on the statement entry; tags parsed', async () => {
-  const conn = fakeConn()
-  const r = new ResponseReader(conn)
+  for (const chunk of [0, 1, 3, 7]) await executeCase(chunk)
+})
+
+async function executeCase (chunk) {
+  const { conn, r } = setup(chunk)
   const entry = { state: STMT_SENT, fields: undefined }
   const p = request(r, OP_EXEC, { entry })
-  for (const m of [msg.parse, msg.bind, msg.desc('a', 'b'), msg.row('1', null), msg.row('2', 'x'), msg.done('SELECT 2'), msg.ready('T')]) r.onMessage(m)
+  r.feed(msg.parse, msg.bind, msg.desc('a', 'b'), msg.row('1', null), msg.row('2', 'x'), msg.done('SELECT 2'), msg.ready('T'))
   assert.deepEqual(await p, { command: 'SELECT', rowCount: 2, fields: ['a', 'b'], rows: [['1', null], ['2', 'x']] })
   assert.equal(entry.state, STMT_PARSED)
   assert.deepEqual(entry.fields, ['a', 'b'])
@@ -41,31 +84,32 @@ test('an execute: fields learnt from Describe are kept on the statement entry; t
   assert.equal(conn.idle, 1)
   // Next time without Describe: the cached names are used.
   const p2 = request(r, OP_EXEC, { entry })
-  for (const m of [msg.bind, msg.row('3', 'y'), msg.done('SELECT 1'), msg.ready()]) r.onMessage(m)
-  assert.deepEqual(await p2, { command: 'SELECT', rowCount: 1, fields: ['a', 'b'], rows: [['3', 'y']] })
-  for (const [tag, command, rowCount] of [['INSERT 0 5', 'INSERT', 5], ['UPDATE 12', 'UPDATE', 12], ['BEGIN', 'BEGIN', 0], ['CREATE TABLE', 'CREATE', 0], ['DELETE 0', 'DELETE', 0], ['COPY 1000', 'COPY', 1000]]) {
+  r.feed(msg.bind, msg.row('3', 'y'), msg.row('a much longer value than eight', 'ÿ€'), msg.done('SELECT 2'), msg.ready())
+  assert.deepEqual(await p2, { command: 'SELECT', rowCount: 2, fields: ['a', 'b'], rows: [['3', 'y'], ['a much longer value than eight', 'ÿ€']] })
+  const tags = [['INSERT 0 5', 'INSERT', 5], ['UPDATE 12', 'UPDATE', 12], ['BEGIN', 'BEGIN', 0], ['COMMIT', 'COMMIT', 0],
+    ['CREATE TABLE', 'CREATE', 0], ['DELETE 0', 'DELETE', 0], ['COPY 1000', 'COPY', 1000], ['SELECT 4294967296', 'SELECT', 4294967296],
+    ['SELECTED 3', 'SELECTED', 3], ['VACUUM', 'VACUUM', 0], ['MERGE 7', 'MERGE', 7]]
+  for (const [tag, command, rowCount] of tags) {
     const p3 = request(r, OP_EXEC, {})
-    for (const m of [msg.bind, msg.done(tag), msg.ready()]) r.onMessage(m)
+    r.feed(msg.bind, msg.done(tag), msg.ready())
     const res = await p3
     assert.deepEqual([res.command, res.rowCount], [command, rowCount], tag)
   }
-})
+}
 
 test('a failed Parse sends the statement back to "not parsed"', async () => {
-  const r = new ResponseReader(fakeConn())
+  const { r } = setup()
   const entry = { state: STMT_SENT, fields: undefined }
   const p = request(r, OP_EXEC, { entry })
-  r.onMessage(msg.error('42601'))
-  r.onMessage(msg.ready())
+  r.feed(msg.error('42601'), msg.ready())
   await assert.rejects(p, { code: '42601' })
   assert.equal(entry.state, STMT_NEW)
 })
 
 test('simple query: one result per statement, the last one returned, DISCARD ALL forgets statements', async () => {
-  const conn = fakeConn()
-  const r = new ResponseReader(conn)
+  const { conn, r } = setup(2)
   const p = request(r, OP_SIMPLE)
-  for (const m of [msg.done('BEGIN'), msg.desc('n'), msg.row('1'), msg.done('SELECT 1'), { name: 'emptyQuery' }, msg.done('DISCARD ALL'), msg.ready('T')]) r.onMessage(m)
+  r.feed(msg.done('BEGIN'), msg.desc('n'), msg.row('1'), msg.done('SELECT 1'), msg.empty, msg.done('DISCARD ALL'), msg.ready('T'))
   const last = await p
   assert.equal(last.command, 'DISCARD')
   assert.deepEqual(conn.lastResults.map(x => [x.command, x.rows.length]), [['BEGIN', 0], ['SELECT', 1], ['', 0], ['DISCARD', 0]])
@@ -73,12 +117,12 @@ test('simple query: one result per statement, the last one returned, DISCARD ALL
 })
 
 test('pipeline: the error goes to its item, the rest of the batch is aborted, later batches run', async () => {
-  const r = new ResponseReader(fakeConn())
+  const { r } = setup(5)
   const a = { state: STMT_PARSED, fields: ['v'] }
   const b = { state: STMT_SENT, fields: undefined }
   const batches = [[{}, {}, {}], [{}]]
   const p = request(r, OP_PIPELINE, { batches, entries: [a, a, b, a] })
-  for (const m of [msg.bind, msg.row('1'), msg.done('SELECT 1'), msg.bind, msg.error('22012'), msg.ready('I'), msg.bind, msg.row('4'), msg.done('SELECT 1'), msg.ready('I')]) r.onMessage(m)
+  r.feed(msg.bind, msg.row('1'), msg.done('SELECT 1'), msg.bind, msg.error('22012'), msg.ready('I'), msg.bind, msg.row('4'), msg.done('SELECT 1'), msg.ready('I'))
   const out = await p
   assert.deepEqual(out[0][0].rows, [['1']])
   assert.equal(out[0][1].code, '22012')
@@ -88,11 +132,10 @@ test('pipeline: the error goes to its item, the rest of the batch is aborted, la
 })
 
 test('FATAL then close: every waiting request fails with CONNECTION_LOST caused by the server error', async () => {
-  const conn = fakeConn()
-  const r = new ResponseReader(conn)
+  const { conn, r } = setup()
   const p1 = request(r, OP_EXEC, {})
   const p2 = request(r, OP_SIMPLE)
-  r.onMessage(msg.error('57P01', 'FATAL'))
+  r.feed(msg.error('57P01', 'FATAL'))
   r.lost(new Error('server closed the connection'))
   for (const p of [p1, p2]) {
     const err = await p.then(() => null, e => e)
@@ -103,4 +146,19 @@ test('FATAL then close: every waiting request fails with CONNECTION_LOST caused 
   assert.equal(r.idle(), true)
   r.lost(new Error('again'))
   assert.equal(conn.lostCalls, 1)
+})
+
+test('a row larger than any read arrives whole; a bad message length is a protocol error', async () => {
+  for (const chunk of [1000, 65536]) {
+    const { r } = setup(chunk)
+    const big = 'x'.repeat(200_000) + 'é'
+    const p = request(r, OP_EXEC, {})
+    r.feed(msg.bind, msg.row(big, '7'), msg.row('8', null), msg.done('SELECT 2'), msg.ready())
+    const res = await p
+    assert.equal(res.rows[0][0], big)
+    assert.deepEqual(res.rows.slice(1), [['8', null]])
+  }
+  const { r } = setup()
+  const bad = Buffer.from([0x44, 0, 0, 0, 2])
+  assert.throws(() => r.feed(bad), /invalid message length 2/)
 })

@@ -1,0 +1,212 @@
+// Backend message framing for a lean connection: the messages of every statement (BindComplete,
+// DataRow, CommandComplete, ReadyForQuery...) are decoded straight from the socket's read buffer
+// into the ResponseReader; the rare ones (errors, notices, descriptions, authentication) go
+// through pg-protocol's parser, one complete message at a time.
+
+import { Parser } from 'pg-protocol/dist/parser.js'
+
+const HEADER = 5 // type byte + int32 length
+const INITIAL_CARRY = 1024 // bytes kept for a message split across reads; doubles as needed
+
+// ReadyForQuery transaction status bytes.
+const STATUS = { 73: 'I', 84: 'T', 69: 'E' }
+
+// Command tags whose first word the hot path names without building a string.
+const TAG_WORDS = ['SELECT', 'UPDATE', 'INSERT', 'DELETE', 'BEGIN', 'COMMIT', 'ROLLBACK', 'END', 'MERGE', 'FETCH', 'MOVE', 'COPY', 'SET']
+  .map((w) => ({ word: w, bytes: Buffer.from(w, 'latin1') }))
+
+const fromCharCode = String.fromCharCode
+
+/**
+ * Text of a short ASCII field without a native call (most values in load tests are numbers or
+ * short codes); longer or non-ASCII text is decoded as UTF-8.
+ * @param {Buffer} b @param {number} s @param {number} e
+ */
+export function decodeText (b, s, e) {
+  const n = e - s
+  if (n <= 8) {
+    for (let i = s; i < e; i++) if (b[i] > 0x7f) return b.toString('utf8', s, e)
+    switch (n) {
+      case 0: return ''
+      case 1: return fromCharCode(b[s])
+      case 2: return fromCharCode(b[s], b[s + 1])
+      case 3: return fromCharCode(b[s], b[s + 1], b[s + 2])
+      case 4: return fromCharCode(b[s], b[s + 1], b[s + 2], b[s + 3])
+      case 5: return fromCharCode(b[s], b[s + 1], b[s + 2], b[s + 3], b[s + 4])
+      case 6: return fromCharCode(b[s], b[s + 1], b[s + 2], b[s + 3], b[s + 4], b[s + 5])
+      case 7: return fromCharCode(b[s], b[s + 1], b[s + 2], b[s + 3], b[s + 4], b[s + 5], b[s + 6])
+      default: return fromCharCode(b[s], b[s + 1], b[s + 2], b[s + 3], b[s + 4], b[s + 5], b[s + 6], b[s + 7])
+    }
+  }
+  return b.toString('utf8', s, e)
+}
+
+/**
+ * A DataRow's fields as text (null for SQL NULL), array mode.
+ * @param {Buffer} b @param {number} at first byte after the header @returns {(string|null)[]}
+ */
+export function decodeDataRow (b, at) {
+  const n = (b[at] << 8) | b[at + 1]
+  const row = new Array(n)
+  let o = at + 2
+  for (let i = 0; i < n; i++) {
+    const len = b.readInt32BE(o)
+    o += 4
+    if (len < 0) {
+      row[i] = null
+    } else {
+      row[i] = decodeText(b, o, o + len)
+      o += len
+    }
+  }
+  return row
+}
+
+function sameBytes (b, s, e, word) {
+  if (e - s !== word.length) return false
+  for (let i = 0; i < word.length; i++) if (b[s + i] !== word[i]) return false
+  return true
+}
+
+/**
+ * A CommandComplete tag ("SELECT 1", "INSERT 0 1", "BEGIN") as its first word and row count.
+ * The word is a shared constant for the common tags; `tag` is the full text only for the others.
+ * @param {Buffer} b @param {number} s @param {number} e tag bytes without the terminating NUL
+ * @param {{ command: string, rowCount: number, tag: string|null }} out
+ */
+export function decodeCommandTag (b, s, e, out) {
+  let sp = s
+  while (sp < e && b[sp] !== 0x20) sp++
+  out.tag = null
+  out.rowCount = 0
+  out.command = ''
+  for (let k = 0; k < TAG_WORDS.length; k++) {
+    if (sameBytes(b, s, sp, TAG_WORDS[k].bytes)) { out.command = TAG_WORDS[k].word; break }
+  }
+  if (out.command === '') {
+    out.tag = b.toString('utf8', s, e)
+    out.command = out.tag.slice(0, sp - s)
+  }
+  if (sp === e) return
+  let i = e
+  while (b[i - 1] !== 0x20) i--
+  let n = 0
+  for (; i < e; i++) {
+    const c = b[i] - 48
+    if (c < 0 || c > 9) return // no count (e.g. "CREATE TABLE")
+    n = n * 10 + c
+  }
+  out.rowCount = n
+}
+
+/** Frames backend messages for one LeanConnection and hands them to its reader or to node-postgres. */
+export class ResponseParser {
+  /** @param {import('./lean-connection.js').LeanConnection} conn */
+  constructor (conn) {
+    this.conn = conn
+    this.reader = conn._reader
+    this.tag = { command: '', rowCount: 0, tag: null }
+    /** @type {Buffer|null} the start of a message split across reads */
+    this.carry = null
+    this.carryLen = 0
+    /** True when node-postgres was given a message of the last buffer (it may keep views of it). */
+    this.lentToPg = false
+    this._pgParser = new Parser()
+    this._pgMessage = null
+    this._capture = (msg) => { this._pgMessage = msg }
+  }
+
+  /**
+   * Parse what was read. The buffer may be reused by the caller after this returns unless
+   * `lentToPg` is set; an incomplete message at the end is copied aside.
+   * @param {Buffer} buf
+   */
+  parse (buf) {
+    this.lentToPg = false
+    let b = buf
+    let end = buf.length
+    if (this.carryLen > 0) {
+      b = this._append(buf)
+      end = this.carryLen
+    }
+    let o = 0
+    while (o + HEADER <= end) {
+      const len = b.readInt32BE(o + 1)
+      if (len < 4) throw new Error(`invalid message length ${len} (message type ${b[o]})`)
+      const next = o + 1 + len
+      if (next > end) break
+      this._message(b, b[o], o + HEADER, next)
+      o = next
+    }
+    if (b === this.carry) {
+      // what is left moves to the front of the carry buffer (never one node-postgres was lent)
+      if (this.lentToPg) {
+        this.carry = o < end ? Buffer.from(b.subarray(o, end)) : null
+      } else if (o > 0 && o < end) {
+        b.copy(b, 0, o, end)
+      }
+      this.carryLen = end - o
+      if (this.carryLen === 0 && this.carry !== null && this.carry.length > 64 * INITIAL_CARRY) this.carry = null
+    } else if (o < end) {
+      this._keep(b, o, end)
+    }
+  }
+
+  // Start a carry with the incomplete tail of a read buffer.
+  _keep (b, o, end) {
+    const n = end - o
+    if (this.carry === null || this.carry.length < n) this.carry = Buffer.allocUnsafe(Math.max(INITIAL_CARRY, n * 2))
+    b.copy(this.carry, 0, o, end)
+    this.carryLen = n
+  }
+
+  // Append a read to the carry; returns the carry buffer.
+  _append (buf) {
+    const need = this.carryLen + buf.length
+    if (need > this.carry.length) {
+      let size = this.carry.length * 2
+      while (size < need) size *= 2
+      const next = Buffer.allocUnsafe(size)
+      this.carry.copy(next, 0, 0, this.carryLen)
+      this.carry = next
+    }
+    buf.copy(this.carry, this.carryLen)
+    this.carryLen = need
+    return this.carry
+  }
+
+  /** One complete message: code, body [at, next). */
+  _message (b, code, at, next) {
+    const conn = this.conn
+    if (conn._pgMode) {
+      // node-postgres drives the socket (start-up, COPY): it gets pg-protocol's message objects
+      this.lentToPg = true
+      conn._toPg(this._pgParse(b, at - HEADER, next))
+      return
+    }
+    const reader = this.reader
+    switch (code) {
+      case 0x32: reader.bindComplete(); return // '2'
+      case 0x44: reader.dataRow(decodeDataRow(b, at)); return // 'D'
+      case 0x43: { // 'C'
+        const t = this.tag
+        decodeCommandTag(b, at, next - 1, t)
+        reader.commandComplete(t.command, t.rowCount, t.tag)
+        return
+      }
+      case 0x5a: reader.readyForQuery(STATUS[b[at]] ?? 'I'); return // 'Z'
+      case 0x31: reader.parseComplete(); return // '1'
+      case 0x6e: reader.noData(); return // 'n'
+      case 0x49: reader.emptyQuery(); return // 'I'
+    }
+    reader.onMessage(this._pgParse(b, at - HEADER, next))
+  }
+
+  _pgParse (b, start, next) {
+    this._pgMessage = null
+    this._pgParser.parse(b.subarray(start, next), this._capture)
+    const msg = this._pgMessage
+    this._pgMessage = null
+    return msg
+  }
+}
