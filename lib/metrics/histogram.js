@@ -25,13 +25,60 @@ export function createHistogram () {
   })
 }
 
+// recordUs computes the counts index with integer arithmetic instead of hdr's Math.log2 and
+// Math.pow (its per-value cost). The layout constants come from a probe histogram; building
+// fails loudly here if hdr-histogram-js ever lays its buckets out differently.
+const probe = createHistogram()
+const UNIT_MAGNITUDE = probe.unitMagnitude
+const SUB_HALF_MAGNITUDE = probe.subBucketHalfCountMagnitude
+const SUB_HALF_COUNT = probe.subBucketHalfCount
+const SUB_MASK = probe.subBucketMask
+/** 31 - clz32(v | SUB_MASK) - SUB_HALF_MAGNITUDE - UNIT_MAGNITUDE is hdr's getBucketIndex. */
+const BUCKET_BASE = 31 - SUB_HALF_MAGNITUDE - UNIT_MAGNITUDE
+if (UNIT_MAGNITUDE !== 0 || probe.lowestDiscernibleValueRounded !== 1 || probe.unitMagnitudeMask !== 0 ||
+    !(SUB_HALF_MAGNITUDE >= 1 && SUB_HALF_MAGNITUDE <= 20) ||
+    probe.subBucketCount !== 2 ** (SUB_HALF_MAGNITUDE + 1) || SUB_HALF_COUNT !== 2 ** SUB_HALF_MAGNITUDE ||
+    SUB_MASK !== probe.subBucketCount - 1 || HIGHEST_US >= 2 ** 32 ||
+    probe.countsArrayLength !== (probe.bucketCount + 1) * SUB_HALF_COUNT ||
+    typeof probe.incrementCountAtIndex !== 'function' || typeof probe.updateMinAndMax !== 'function' ||
+    typeof probe.incrementTotalCount !== 'function' || typeof probe.handleRecordException !== 'function') {
+  throw new Error('hdr-histogram-js histogram layout is not the one recordUs assumes')
+}
+for (const v of [1, 2, SUB_MASK, SUB_MASK + 1, 2 ** 31 - 1, 2 ** 31, HIGHEST_US]) {
+  if (countsIndex(v) !== probe.countsArrayIndex(v)) {
+    throw new Error(`hdr-histogram-js counts index of ${v} is not the one recordUs computes`)
+  }
+}
+
 /**
- * Record one value in microseconds, clamped into the trackable range.
+ * hdr's countsArrayIndex for an integer 0 <= v < 2^32 (>>> and clz32 read v as uint32).
+ * @param {number} v
+ * @returns {number}
+ */
+function countsIndex (v) {
+  const bucket = BUCKET_BASE - Math.clz32(v | SUB_MASK)
+  return ((bucket + 1) << SUB_HALF_MAGNITUDE) + (v >>> (bucket + UNIT_MAGNITUDE)) - SUB_HALF_COUNT
+}
+
+/**
+ * Record one value in microseconds, clamped into the trackable range and rounded to an integer.
+ * Same result as h.recordValue of the clamped value, bit for bit; histograms of another layout
+ * (not from createHistogram) and NaN take hdr's own path.
  * @param {Histogram} h
  * @param {number} us
  */
 export function recordUs (h, us) {
-  h.recordValue(us < 1 ? 1 : us > HIGHEST_US ? HIGHEST_US : Math.round(us))
+  const v = us < 1 ? 1 : us > HIGHEST_US ? HIGHEST_US : Math.round(us)
+  if (Number.isNaN(v) || h.subBucketHalfCountMagnitude !== SUB_HALF_MAGNITUDE || h.unitMagnitude !== UNIT_MAGNITUDE) {
+    h.recordValue(v)
+    return
+  }
+  // What JsHistogram.recordSingleValue does once it has the index.
+  const index = countsIndex(v)
+  if (index >= h.countsArrayLength) h.handleRecordException(1, v)
+  else h.incrementCountAtIndex(index)
+  h.updateMinAndMax(v)
+  h.incrementTotalCount()
 }
 
 /**
