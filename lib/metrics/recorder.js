@@ -1,15 +1,31 @@
 // Per transaction type counters and histograms, cumulative and per interval, for one run.
-// Everything recorded here is inside the measured window (after warm-up).
+// Everything recorded here is inside the measured window (after warm-up). Each value is recorded
+// once, into its interval histogram; closing an interval adds it into the cumulative one.
 
 import { createHistogram, recordUs, encodeHistogram, latencySummaryMs, percentileMs } from './histogram.js'
 
 const round3 = (v) => Math.round(v * 1000) / 1000
+
+/**
+ * The cumulative histogram including the interval still open: itself when that interval is
+ * empty, otherwise a merged copy (neither input changes, so a later closeInterval counts once).
+ * @param {import('./histogram.js').Histogram} cumulative
+ * @param {import('./histogram.js').Histogram} open
+ */
+function withOpen (cumulative, open) {
+  if (open.totalCount === 0) return cumulative
+  const h = createHistogram()
+  h.add(cumulative)
+  h.add(open)
+  return h
+}
 
 /** Counters and histograms of one transaction type. */
 export class TypeStats {
   /** @param {string} name */
   constructor (name) {
     this.name = name
+    /** all closed intervals (see Recorder.summarize for the open one) */
     this.hist = createHistogram()
     this.intervalHist = createHistogram()
     this.count = 0
@@ -41,6 +57,7 @@ export class Recorder {
   constructor (typeNames, { latencyLimitUs = 0 } = {}) {
     this.types = typeNames.map((n) => new TypeStats(n))
     this.latencyLimitUs = latencyLimitUs
+    // all, lag, queue and each type's hist hold the closed intervals; the interval ones the open one.
     this.all = createHistogram()
     this.intervalAll = createHistogram()
     this.lag = createHistogram()
@@ -67,13 +84,9 @@ export class Recorder {
     t.sumUs += latencyUs
     t.sumSqUs += latencyUs * latencyUs
     if (this.latencyLimitUs > 0 && latencyUs > this.latencyLimitUs) t.late++
-    recordUs(t.hist, latencyUs)
     recordUs(t.intervalHist, latencyUs)
-    recordUs(this.all, latencyUs)
     recordUs(this.intervalAll, latencyUs)
-    recordUs(this.lag, lagUs)
     recordUs(this.intervalLag, lagUs)
-    recordUs(this.queue, queueUs)
     recordUs(this.intervalQueue, queueUs)
   }
 
@@ -127,7 +140,10 @@ export class Recorder {
       total += t.intervalCount
       failed += t.intervalFailed
       skipped += t.intervalSkipped
-      if (t.intervalHist.totalCount > 0) histograms[t.name] = encodeHistogram(t.intervalHist)
+      if (t.intervalHist.totalCount > 0) {
+        histograms[t.name] = encodeHistogram(t.intervalHist)
+        t.hist.add(t.intervalHist)
+      }
       t.intervalCount = 0
       t.intervalFailed = 0
       t.intervalSkipped = 0
@@ -150,6 +166,9 @@ export class Recorder {
       queueMs: q.totalCount === 0 ? { p99: null, max: null } : { p99: percentileMs(q, 99), max: round3(q.maxValue / 1000) },
       histograms
     }
+    if (a.totalCount > 0) this.all.add(a)
+    if (l.totalCount > 0) this.lag.add(l)
+    if (q.totalCount > 0) this.queue.add(q)
     a.reset()
     l.reset()
     q.reset()
@@ -158,7 +177,8 @@ export class Recorder {
   }
 
   /**
-   * Totals for the results document.
+   * Totals for the results document: every transaction recorded, in closed intervals or in the
+   * one still open (which stays open: closing it later neither loses nor repeats anything).
    * @param {number} durationS the measured window
    */
   summarize (durationS) {
@@ -169,7 +189,8 @@ export class Recorder {
     for (const t of this.types) {
       const typeErrors = Object.fromEntries(t.errors)
       for (const [k, v] of t.errors) errors[k] = (errors[k] ?? 0) + v
-      const latencyMs = latencySummaryMs(t.hist)
+      const hist = withOpen(t.hist, t.intervalHist)
+      const latencyMs = latencySummaryMs(hist)
       // Exact mean and standard deviation from the sums (the histogram's are quantised).
       if (t.count > 0) {
         latencyMs.mean = round3(t.sumUs / t.count / 1000)
@@ -188,12 +209,12 @@ export class Recorder {
         errors: typeErrors,
         keyingMs: { mean: t.keyingN ? round3(t.keyingSumUs / t.keyingN / 1000) : null },
         thinkMs: { mean: t.thinkN ? round3(t.thinkSumUs / t.thinkN / 1000) : null },
-        histogram: encodeHistogram(t.hist)
+        histogram: encodeHistogram(hist)
       }
       count += t.count; failed += t.failed; skipped += t.skipped; retries += t.retries; retried += t.retried; late += t.late; rollbacks += t.rollbacks
       sum += t.sumUs; sumSq += t.sumSqUs
     }
-    const latencyMs = latencySummaryMs(this.all)
+    const latencyMs = latencySummaryMs(withOpen(this.all, this.intervalAll))
     if (count > 0) {
       latencyMs.mean = round3(sum / count / 1000)
       latencyMs.stddev = round3(Math.sqrt(Math.max(0, sumSq / count - (sum / count) ** 2)) / 1000)
@@ -209,8 +230,8 @@ export class Recorder {
         rollbacks,
         tps: durationS > 0 ? round3(count / durationS) : null,
         latencyMs,
-        lagMs: latencySummaryMs(this.lag),
-        queueMs: latencySummaryMs(this.queue),
+        lagMs: latencySummaryMs(withOpen(this.lag, this.intervalLag)),
+        queueMs: latencySummaryMs(withOpen(this.queue, this.intervalQueue)),
         errors
       },
       transactions
