@@ -186,6 +186,30 @@ export class LeanConnection {
   }
 
   /**
+   * `execute` without a promise: the result goes to `receiver.onResult(result)`, an error to
+   * `receiver.onError(err)`, always after this returns. The receiver must not throw.
+   * @param {Statement} stmt
+   * @param {ReadonlyArray<any>} values
+   * @param {{ onResult: (r: Result) => void, onError: (err: any) => void }} receiver
+   */
+  executeTo (stmt, values, receiver) {
+    if (this.protocol === 'simple' || this._gone()) {
+      this.execute(stmt, values).then((r) => receiver.onResult(r), (e) => receiver.onError(e))
+      return
+    }
+    const op = this._reader.acquire(OP_EXEC)
+    op.receiver = receiver
+    if (this.protocol === 'prepared') {
+      const e = this._entries[stmt.id] ?? this._entry(stmt)
+      op.entry = e
+      this._writeNamed(e, values, true)
+    } else {
+      this._writeUnnamed(stmt.text, values, true)
+    }
+    this._send(op)
+  }
+
+  /**
    * Set-up convenience: extended protocol (unnamed) with values, simple without.
    * @param {string} text
    * @param {ReadonlyArray<any>} [values]

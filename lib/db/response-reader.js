@@ -29,6 +29,8 @@ export class Op {
     this.promise = null
     this.resolve = null
     this.reject = null
+    /** @type {{ onResult: Function, onError: Function }|null} instead of a promise (executeTo) */
+    this.receiver = null
     this.entry = null // statement entry (prepared execute or prepare)
     this.result = null // result being filled
     this.error = null // first server error
@@ -85,7 +87,7 @@ export class ResponseReader {
   }
 
   release (op) {
-    op.promise = op.resolve = op.reject = null
+    op.promise = op.resolve = op.reject = op.receiver = null
     op.entry = op.result = op.error = op.results = null
     op.batches = op.entries = op.out = op.cur = null
     op.bi = op.fi = 0
@@ -106,7 +108,10 @@ export class ResponseReader {
 
   /** Reject a request that could not be sent. */
   failLost (op) {
-    op.reject(connectionLost(this.deadError ?? new Error('connection closed')))
+    const err = connectionLost(this.deadError ?? new Error('connection closed'))
+    const receiver = op.receiver
+    if (receiver !== null) queueMicrotask(() => receiver.onError(err)) // maybe inside executeTo
+    else op.reject(err)
     this.release(op)
   }
 
@@ -263,7 +268,7 @@ export class ResponseReader {
     }
     this.head = op.next
     if (this.head === null) this.tail = null
-    const { resolve, reject, error } = op
+    const { resolve, reject, error, receiver } = op
     let value
     switch (op.kind) {
       case OP_EXEC: value = op.result; break
@@ -275,7 +280,10 @@ export class ResponseReader {
       default: value = undefined
     }
     this.release(op)
-    if (error !== null) reject(error)
+    if (receiver !== null) {
+      if (error !== null) receiver.onError(error)
+      else receiver.onResult(value)
+    } else if (error !== null) reject(error)
     else resolve(value)
     if (this.head === null) this.conn._onIdle()
   }

@@ -50,6 +50,10 @@ export class Terminal {
     this._failCode = null
     this._completedBeforeAbort = false
     this._sleepResolve = null
+    // callbacks for the workload, made on first use
+    this._onTransactionEnd = null
+    this._onRunValue = null
+    this._onRunError = null
     const workload = run.workload
     if (workload.createTerminalState) this.state = workload.createTerminalState(id, random)
   }
@@ -205,19 +209,76 @@ export class Terminal {
     this._transaction(run.workload.transactions[this._type], conn)
   }
 
-  /** Run it and carry on; never rejects (an exception here is a bug: _crash). */
-  async _transaction (tt, conn) {
-    let status
+  /** Run it, retrying serialization failures and deadlocks with the same random state. */
+  _transaction (tt, conn) {
+    this.random.getState(this._saved)
+    this._retries = 0
+    this._failCode = null
+    this._try(tt)
+  }
+
+  // One try: a workload with start() reports to the terminal's callback, run() through a promise.
+  _try (tt) {
     try {
-      status = await this._runWithRetries(tt, conn)
+      if (tt.start !== undefined) {
+        tt.start(this, this._onTransactionEnd ??= (err, outcome) => this._tryEnded(err, outcome))
+      } else {
+        tt.run(this).then(this._onRunValue ??= (outcome) => this._tryEnded(null, outcome), this._onRunError ??= (err) => this._tryEnded(err ?? new Error('transaction failed'), undefined))
+      }
     } catch (err) {
-      return this._crash(err)
+      this._tryEnded(err, undefined)
     }
+  }
+
+  /** A try ended: record it, or retry, roll back, fail or abort (never throws: a bug is _crash). */
+  _tryEnded (err, outcome) {
     try {
-      this._done(status)
-    } catch (err) {
-      this._crash(err)
+      if (err === null || err === undefined) return this._done(outcome === 'rollback' ? ROLLED_BACK : OK)
+      this._tryFailed(err)
+    } catch (bug) {
+      this._crash(bug)
     }
+  }
+
+  _tryFailed (err) {
+    const run = this.run
+    if (run.aborting) return this._done(FAILED)
+    if (err instanceof ClientAbortError) {
+      this.aborted = true
+      // pgbench counts a script that ended inside a transaction block before aborting the client
+      if (err.transactionCompleted) this._completedBeforeAbort = true
+      run.clientAborted(this, err)
+      return this._afterRollback(() => this._done(-1))
+    }
+    this._afterRollback(() => this._retryOrFail(err))
+  }
+
+  // After the rollback: within --max-tries (and the latency limit and duration) try again.
+  _retryOrFail (err) {
+    const run = this.run
+    if (run.aborting) return this._done(FAILED)
+    const code = typeof err?.code === 'string' ? err.code : 'ERROR'
+    const kind = classifySqlState(code)
+    const retry = kind === 'retry' && run.canRetry(this._retries + 1, this._intendedUs)
+    if (kind === 'retry' && run.verboseErrors) run.retryableError(this, err, this._retries + 1, retry)
+    if (retry) {
+      this.random.setState(this._saved)
+      this._retries++
+      return this._try(run.workload.transactions[this._type])
+    }
+    this._failCode = code
+    if (kind === 'other') run.otherError(this, err)
+    this._done(FAILED)
+  }
+
+  // Roll back a transaction an error left open, then go on (errors only: rare, so closures).
+  _afterRollback (next) {
+    const conn = this.conn
+    const then = () => {
+      try { next() } catch (bug) { this._crash(bug) }
+    }
+    if (conn.broken || conn.closed || conn.transactionStatus === 'I') return then()
+    conn.simpleQuery('ROLLBACK').then(then, then) // a failed rollback: the pool replaces the connection
   }
 
   /** A transaction ended: give the connection back, record, think, go on. */
@@ -264,51 +325,5 @@ export class Terminal {
     this.run.emit('internal-error', err)
     this.run.abort('internal-error')
     this._finish()
-  }
-
-  /**
-   * Run one transaction, retrying serialization failures and deadlocks with the same random state.
-   * @returns {Promise<number>} OK, ROLLED_BACK, FAILED, or -1 when the terminal aborted
-   */
-  async _runWithRetries (tt, conn) {
-    const run = this.run
-    const ctx = this
-    ctx.random.getState(this._saved)
-    this._retries = 0
-    this._failCode = null
-    for (;;) {
-      try {
-        const r = await tt.run(ctx)
-        return r === 'rollback' ? ROLLED_BACK : OK
-      } catch (err) {
-        if (run.aborting) return FAILED
-        if (err instanceof ClientAbortError) {
-          this.aborted = true
-          // pgbench counts a script that ended inside a transaction block before aborting the client
-          if (err.transactionCompleted) this._completedBeforeAbort = true
-          run.clientAborted(this, err)
-          await this._rollbackIfOpen(conn)
-          return -1
-        }
-        const code = typeof err?.code === 'string' ? err.code : 'ERROR'
-        const kind = classifySqlState(code)
-        await this._rollbackIfOpen(conn)
-        const retry = kind === 'retry' && run.canRetry(this._retries + 1, this._intendedUs)
-        if (kind === 'retry' && run.verboseErrors) run.retryableError(this, err, this._retries + 1, retry)
-        if (retry) {
-          ctx.random.setState(this._saved)
-          this._retries++
-          continue
-        }
-        this._failCode = code
-        if (kind === 'other') run.otherError(this, err)
-        return FAILED
-      }
-    }
-  }
-
-  async _rollbackIfOpen (conn) {
-    if (conn.broken || conn.closed || conn.transactionStatus === 'I') return
-    try { await conn.simpleQuery('ROLLBACK') } catch { /* the connection is replaced on release */ }
   }
 }

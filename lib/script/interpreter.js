@@ -5,7 +5,7 @@ import { spawn } from 'node:child_process'
 import { ClientAbortError, classifySqlState, formatServerError } from '../errors.js'
 import { truth } from './expr-eval.js'
 import { K, atoi } from './link.js'
-import { EvalError, validVariableName } from './values.js'
+import { EvalError, T_INT, validVariableName } from './values.js'
 
 const SHELL_COMMAND_SIZE = 256
 
@@ -34,49 +34,132 @@ function evalFailed (st, script, c, e) {
 }
 
 /**
- * Run one transaction (one execution of the script) for a terminal.
+ * Where one terminal is in its script, and the receiver of its statements' results: the script
+ * runs as a chain of callbacks, with no promise per statement (docs/architecture.md, Workload).
+ */
+export class ScriptCursor {
+  /** @param {any} st the ScriptTerminal */
+  constructor (st) {
+    this.st = st
+    this.script = null
+    this.ctx = null
+    this.env = null
+    /** @type {((err: any) => void) | null} */
+    this.done = null
+    this.i = 0 // the command running
+    this.t0 = 0 // its start, with -r
+    this.starting = false // inside start(): an end reached now is reported on a later tick
+    this._onValue = null // promise callbacks for the rare commands (made on first use)
+    this._onReason = null
+  }
+
+  /** A statement's result (the Connection's executeTo receiver). */
+  onResult (res) {
+    try {
+      const script = this.script
+      const c = script.commands[this.i]
+      const st = this.st
+      if (c.kind === K.SQL && c.gset !== 0) storeResults(st, script, c, script.protocol === 'simple' ? this.ctx.conn.lastResults : [res])
+      this.i = afterCommand(this, this.i)
+      if (!advance(this)) endScript(this, null)
+    } catch (err) {
+      endScript(this, err)
+    }
+  }
+
+  /** A statement failed, or a rare command's promise rejected. */
+  onError (err) {
+    const c = this.script.commands[this.i]
+    let e = err
+    if (c.kind === K.SQL) {
+      try { e = sqlError(this.st, this.script, c, err, 0) } catch (bug) { e = bug }
+    }
+    endScript(this, e)
+  }
+
+  // \sleep, shell commands and \endpipeline wait on a promise (they are rare).
+  wait (promise) {
+    if (this._onValue === null) {
+      this._onValue = (v) => this.onResult(v)
+      this._onReason = (e) => this.onError(e)
+    }
+    promise.then(this._onValue, this._onReason)
+  }
+}
+
+/**
+ * Start one transaction (one execution of the script) for a terminal; `done(err)` is called once,
+ * never before this returns.
  * @param {ReturnType<typeof linkScript>} script
  * @param {any} ctx the engine's transaction context; ctx.state is the ScriptTerminal
  * @param {object} env workload-wide settings (protocol, timing, shell runner)
+ * @param {(err: any) => void} done
  */
-export async function runScript (script, ctx, env) {
+export function startScript (script, ctx, env, done) {
   const st = ctx.state
   st.random = ctx.random
   st.scriptIndex = script.index
   st.pipe = null // a retry starts outside any pipeline
+  const cur = st.cursor
+  cur.script = script
+  cur.ctx = ctx
+  cur.env = env
+  cur.done = done
+  cur.starting = true
+  try {
+    cur.i = runSync(st, script, ctx, 0, env.reportPerCommand)
+    if (!advance(cur)) endScript(cur, null)
+  } catch (err) {
+    endScript(cur, err)
+  }
+  cur.starting = false
+}
+
+/**
+ * Run one transaction as a promise (for callers without the engine): resolves when the script ends.
+ * @param {ReturnType<typeof linkScript>} script
+ * @param {any} ctx
+ * @param {object} env
+ * @returns {Promise<void>}
+ */
+export function runScript (script, ctx, env) {
+  return new Promise((resolve, reject) => {
+    startScript(script, ctx, env, (err) => { if (err) reject(err); else resolve() })
+  })
+}
+
+// Run commands from cur.i until one has to wait (true) or the script ends (false).
+function advance (cur) {
+  const st = cur.st
+  const script = cur.script
+  const ctx = cur.ctx
   const cmds = script.commands
   const n = cmds.length
-  const timing = env.reportPerCommand
-  const stats = script.stats
-  const conn = ctx.conn
-  const simple = script.protocol === 'simple'
-  let i = runSync(st, script, ctx, 0, timing)
+  const timing = cur.env.reportPerCommand
+  let i = cur.i
   while (i < n) {
     const c = cmds[i]
     st.commandIndex = i
-    const t0 = timing ? ctx.nowUs() : 0
+    cur.i = i
+    if (timing) cur.t0 = ctx.nowUs()
     switch (c.kind) {
       case K.SQL: {
         if (st.pipe !== null) { queueSql(st, script, c); break }
-        // inline rather than a helper: one promise less per statement
         if (c.isCopy) throw new ClientAbortError('COPY is not supported in pgbench, aborting')
-        let res
-        try {
-          res = simple ? await conn.simpleQuery(simpleText(st, c)) : await conn.execute(c.stmt, sqlValues(st, c))
-        } catch (err) {
-          throw sqlError(st, script, c, err, 0)
-        }
-        if (c.gset !== 0) storeResults(st, script, c, simple ? conn.lastResults : [res])
-        break
+        const conn = ctx.conn
+        if (script.protocol === 'simple') cur.wait(conn.simpleQuery(simpleText(st, c)))
+        else if (conn.executeTo !== undefined) conn.executeTo(c.stmt, sqlValues(st, c), cur)
+        else cur.wait(conn.execute(c.stmt, sqlValues(st, c)))
+        return true
       }
       case K.SLEEP: {
         const us = sleepUs(st, script, c)
-        if (us > 0) await ctx.sleepUs(us)
+        if (us > 0) { cur.wait(ctx.sleepUs(us)); return true }
         break
       }
       case K.SETSHELL: case K.SHELL:
-        await execShell(st, script, c, env)
-        break
+        cur.wait(execShell(st, script, c, cur.env))
+        return true
       case K.STARTPIPE:
         if (script.protocol === 'simple') throw abortCommand(st, script, c, 'cannot use pipeline mode with the simple query protocol')
         if (st.pipe !== null) throw abortCommand(st, script, c, 'already in pipeline mode')
@@ -88,24 +171,45 @@ export async function runScript (script, ctx, env) {
         break
       case K.ENDPIPE:
         if (st.pipe === null) throw abortCommand(st, script, c, 'not in pipeline mode')
-        await endPipeline(st, script, c, conn)
-        break
+        cur.wait(endPipeline(st, script, c, ctx.conn))
+        return true
     }
-    if (timing) {
-      stats.count[i]++
-      stats.sumUs[i] += ctx.nowUs() - t0
+    i = afterCommand(cur, i)
+  }
+  cur.i = n
+  return false
+}
+
+// Command i is over: count its time (-r), run the synchronous ones after it; the next index.
+function afterCommand (cur, i) {
+  const script = cur.script
+  const timing = cur.env.reportPerCommand
+  if (timing) {
+    script.stats.count[i]++
+    script.stats.sumUs[i] += cur.ctx.nowUs() - cur.t0
+  }
+  return runSync(cur.st, script, cur.ctx, i + 1, timing)
+}
+
+// The script ended (err null) or failed: pgbench's end-of-script checks, then report it.
+function endScript (cur, err) {
+  const st = cur.st
+  if (err === null) {
+    if (st.pipe !== null) {
+      st.pipe = null
+      err = new ClientAbortError(`client ${st.clientId} aborted: end of script reached with pipeline open`)
+    } else {
+      const conn = cur.ctx.conn
+      if (conn && conn.transactionStatus !== 'I') {
+        err = new ClientAbortError(`client ${st.clientId} aborted: end of script reached without completing the last transaction`)
+        err.transactionCompleted = true // pgbench counts this transaction as processed before aborting
+      }
     }
-    i = runSync(st, script, ctx, i + 1, timing)
   }
-  if (st.pipe !== null) {
-    st.pipe = null
-    throw new ClientAbortError(`client ${st.clientId} aborted: end of script reached with pipeline open`)
-  }
-  if (conn && conn.transactionStatus !== 'I') {
-    const e = new ClientAbortError(`client ${st.clientId} aborted: end of script reached without completing the last transaction`)
-    e.transactionCompleted = true // pgbench counts this transaction as processed before aborting
-    throw e
-  }
+  const done = cur.done
+  cur.done = null
+  if (cur.starting) queueMicrotask(() => done(err))
+  else done(err)
 }
 
 /**
@@ -174,7 +278,15 @@ function sqlValues (st, c) {
   const values = st.sqlValues[c.sqlId]
   const slots = c.paramSlots
   const vars = st.vars
-  for (let k = 0; k < slots.length; k++) values[k] = vars.getString(slots[k]) ?? null
+  for (let k = 0; k < slots.length; k++) {
+    const slot = slots[k]
+    // an int32 goes as a number: the connection writes its digits without making a string
+    if (vars.types[slot] === T_INT) {
+      const v = vars.vals[slot]
+      if (typeof v === 'number' && v === (v | 0)) { values[k] = v; continue }
+    }
+    values[k] = vars.getString(slot) ?? null
+  }
   return values
 }
 

@@ -3,7 +3,7 @@
 
 import { PgloadError } from '../errors.js'
 import { deriveSeeds, seedAsInt64 } from '../random/seeding.js'
-import { runScript, runShell } from './interpreter.js'
+import { ScriptCursor, runScript, runShell, startScript } from './interpreter.js'
 import { linkScript } from './link.js'
 import { PgbenchLogWriter } from './pgbench-log.js'
 import { VarRegistry, VarStore } from './variables.js'
@@ -51,6 +51,7 @@ export class ScriptTerminal {
     /** (scriptIndex, commandIndex) pairs of retryable errors in the current transaction */
     this.errCmds = []
     this.txnCount = 0
+    this.cursor = new ScriptCursor(this)
   }
 }
 
@@ -100,7 +101,7 @@ export function scriptWorkload (compiled, options = {}) {
     for (let k = 2; usedNames.has(name); k++) name = `${s.name}#${k}`
     usedNames.add(name)
     typeIndex.set(name, i)
-    return { name, weight: s.weight, run: (ctx) => runScript(s, ctx, env) }
+    return { name, weight: s.weight, start: (ctx, done) => startScript(s, ctx, env, done), run: (ctx) => runScript(s, ctx, env) }
   })
   const chooser = seeds.choose
   const logWriter = opts.logWriter ?? (opts.pgbenchLog ? new PgbenchLogWriter({ sample: seeds.sample, ...opts.pgbenchLog }) : null)

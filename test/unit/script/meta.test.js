@@ -29,8 +29,9 @@ test('simple protocol substitutes text verbatim, undefined variables stay as wri
 
 test('extended and prepared bind parameters: undefined is NULL, the NULL value is the text NULL', async () => {
   for (const protocol of ['extended', 'prepared']) {
-    const { conn } = await runOnce('\\set a 5\n\\set n NULL\nselect :a, :n, :nope, :a;\n', { protocol })
-    assert.deepEqual(conn.sent, [{ sql: 'select $1, $2, $3, $4;', values: ['5', 'NULL', null, '5'] }])
+    const { conn } = await runOnce('\\set a 5\n\\set n NULL\n\\set b 5000000000\n\\set c -2147483648\nselect :a, :n, :nope, :a, :b, :c;\n', { protocol })
+    // int32 values go as numbers (the connection writes their digits), wider ones as text
+    assert.deepEqual(conn.sent, [{ sql: 'select $1, $2, $3, $4, $5, $6;', values: [5, 'NULL', null, 5, '5000000000', -2147483648] }])
   }
 })
 
@@ -115,7 +116,7 @@ test('pipelines batch the SQL between \\startpipeline and \\endpipeline, split a
   let batches
   r.conn.runPipeline = async (b) => { batches = b; return b.map(x => x.map(() => row([]))) }
   await r.workload.transactions[0].run(r.ctx)
-  assert.deepEqual(batches.map(b => b.map(x => [x.stmt.text, x.values])), [[['select 1;', []], ['select $1;', ['2']]], [['select 3;', []]]])
+  assert.deepEqual(batches.map(b => b.map(x => [x.stmt.text, x.values])), [[['select 1;', []], ['select $1;', [2]]], [['select 3;', []]]])
   assert.match(await abort('\\startpipeline\n\\startpipeline\n', { protocol: 'extended' }), /already in pipeline mode$/)
   assert.match(await abort('\\endpipeline\n', { protocol: 'extended' }), /\(endpipeline\) of script 0; not in pipeline mode$/)
   assert.match(await abort('\\startpipeline\nselect 1 \\gset f\n\\endpipeline\n', { protocol: 'extended' }), /\(gset\) of script 0; \\gset is not allowed in pipeline mode$/)
