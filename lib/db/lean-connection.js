@@ -31,7 +31,7 @@ let pendingResolve = null
 let pendingReject = null
 function capture (resolve, reject) { pendingResolve = resolve; pendingReject = reject }
 
-const READ_BYTES = 64 * 1024 // socket read buffer (reused while the parser does not keep it)
+const READ_BYTES = 64 * 1024 // the socket's read buffer, reused for every read
 const MAX_CACHED_VIEW = 4096 // cache views of the read buffer for reads up to this many bytes
 
 /** A PostgreSQL connection speaking the protocol itself on a socket opened by node-postgres. */
@@ -65,7 +65,7 @@ export class LeanConnection {
   }
 
   /**
-   * A plain TCP/Unix socket that reads into our buffer and calls us back (net's `onread`),
+   * A plain TCP/Unix socket that reads into one buffer of ours and calls us back (net's `onread`),
    * skipping the Readable stream. node-postgres gets its messages through _toPg meanwhile.
    * @returns {import('node:net').Socket}
    */
@@ -73,19 +73,21 @@ export class LeanConnection {
     this._readBuf = Buffer.allocUnsafe(READ_BYTES)
     return new Socket({
       onread: {
-        buffer: () => this._readBuf,
+        buffer: this._readBuf,
         callback: (nread, buf) => { this._onRead(nread, buf) }
       }
     })
   }
 
+  // The parser is done with the buffer when it returns (it copies what it keeps), so the same
+  // buffer takes every read.
   _onRead (nread, buf) {
     let view
     if (nread === buf.length) {
       view = buf
     } else if (nread <= MAX_CACHED_VIEW) {
       view = this._readViews[nread]
-      if (view === undefined || view.buffer !== buf.buffer) {
+      if (view === undefined) {
         view = buf.subarray(0, nread)
         this._readViews[nread] = view
       }
@@ -93,12 +95,6 @@ export class LeanConnection {
       view = buf.subarray(0, nread)
     }
     this._parse(view)
-    // node-postgres may keep views of what it was given (COPY data, salts): then the next read
-    // goes to a fresh buffer. The parser copies an incomplete message aside itself.
-    if (this._parser.lentToPg) {
-      this._readBuf = Buffer.allocUnsafe(READ_BYTES)
-      this._readViews = []
-    }
   }
 
   // A protocol error or a bug while handling a message leaves the stream out of step: end the

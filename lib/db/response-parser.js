@@ -109,20 +109,17 @@ export class ResponseParser {
     /** @type {Buffer|null} the start of a message split across reads */
     this.carry = null
     this.carryLen = 0
-    /** True when node-postgres was given a message of the last buffer (it may keep views of it). */
-    this.lentToPg = false
     this._pgParser = new Parser()
     this._pgMessage = null
     this._capture = (msg) => { this._pgMessage = msg }
   }
 
   /**
-   * Parse what was read. The buffer may be reused by the caller after this returns unless
-   * `lentToPg` is set; an incomplete message at the end is copied aside.
+   * Parse what was read. The caller may reuse the buffer once this returns: an incomplete
+   * message at the end is copied aside.
    * @param {Buffer} buf
    */
   parse (buf) {
-    this.lentToPg = false
     let b = buf
     let end = buf.length
     if (this.carryLen > 0) {
@@ -139,12 +136,8 @@ export class ResponseParser {
       o = next
     }
     if (b === this.carry) {
-      // what is left moves to the front of the carry buffer (never one node-postgres was lent)
-      if (this.lentToPg) {
-        this.carry = o < end ? Buffer.from(b.subarray(o, end)) : null
-      } else if (o > 0 && o < end) {
-        b.copy(b, 0, o, end)
-      }
+      // what is left moves to the front of the carry buffer
+      if (o > 0 && o < end) b.copy(b, 0, o, end)
       this.carryLen = end - o
       if (this.carryLen === 0 && this.carry !== null && this.carry.length > 64 * INITIAL_CARRY) this.carry = null
     } else if (o < end) {
@@ -179,9 +172,9 @@ export class ResponseParser {
   _message (b, code, at, next) {
     const conn = this.conn
     if (conn._pgMode) {
-      // node-postgres drives the socket (start-up, COPY): it gets pg-protocol's message objects
-      this.lentToPg = true
-      conn._toPg(this._pgParse(b, at - HEADER, next))
+      // node-postgres drives the socket (start-up, COPY): it gets pg-protocol's message objects,
+      // made from a copy, as it may keep views of the bytes (COPY data, SASL)
+      conn._toPg(this._pgParse(Buffer.from(b.subarray(at - HEADER, next)), 0, next - at + HEADER))
       return
     }
     const reader = this.reader

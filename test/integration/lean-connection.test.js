@@ -257,6 +257,41 @@ test('a terminated backend surfaces as CONNECTION_LOST, idle or mid-query', asyn
   }
 })
 
+// executeTo as a promise, checking that the receiver is never called before executeTo returns.
+function executeTo (conn, stmt, values) {
+  return new Promise((resolve, reject) => {
+    let returned = false
+    const check = () => { if (!returned) reject(new Error('receiver called before executeTo returned')) }
+    conn.executeTo(stmt, values, {
+      onResult (r) { check(); resolve(r) },
+      onError (e) { check(); reject(e) }
+    })
+    returned = true
+  })
+}
+
+for (const protocol of ['prepared', 'extended', 'simple']) {
+  test(`${protocol}: executeTo gives what execute gives: rows, errors with their SQLSTATE, lost connections`, async () => {
+    const lean = await openLeanConnection(target, { protocol })
+    try {
+      for (const [stmt, values] of [[readAll, [1]], [echo, echoValues]]) {
+        assert.deepEqual(await executeTo(lean, stmt, values), await lean.execute(stmt, values))
+      }
+      // an error, then a working statement on the same connection
+      await assert.rejects(executeTo(lean, defineStatement('SELECT 1 / $1::int'), [0]), { code: '22012' })
+      await assert.rejects(executeTo(lean, echo, ['x', null, null, null, null, null, null]), { code: '22P02' })
+      assert.deepEqual((await executeTo(lean, readAll, [3])).rows, [['3', '0', '0.00', null, null, null, '7']])
+      // several in flight on one connection: answered in order
+      const many = await Promise.all([1, 2, 3].map((id) => executeTo(lean, readAll, [id])))
+      assert.deepEqual(many.map(r => r.rows.length), [3, 2, 1])
+      await lean.close()
+      await assert.rejects(executeTo(lean, readAll, [1]), { code: 'CONNECTION_LOST' })
+    } finally {
+      await lean.close()
+    }
+  })
+}
+
 test('close: later requests fail with CONNECTION_LOST', async () => {
   const lean = await openLeanConnection(target)
   await lean.close()
