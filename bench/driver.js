@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url'
 import { parseBenchArgs, parseSeconds, parseIntList } from './lib/args.js'
 import { benchServer } from './lib/server.js'
 import { formatTable } from './lib/table.js'
+import { finiteMedian as median } from './lib/stats.js'
 import { runMeasured, parsePgbenchOutput } from './lib/child.js'
 import { ensureTpcb } from './lib/tpcb-data.js'
 
@@ -91,11 +92,4 @@ async function runPgbench (server, n, durationS) {
   const p = parsePgbenchOutput(r.stdout)
   const txns = p.transactions + p.failed
   return { driver: 'pgbench', connections: n, queries: txns, tps: p.tps, cpuUsPerQuery: r.cpuUs / txns, userUsPerQuery: NaN, sysUsPerQuery: NaN, gcMinorPer10k: NaN }
-}
-
-function median (xs) {
-  const v = xs.filter(Number.isFinite).sort((x, y) => x - y)
-  if (v.length === 0) return NaN
-  const m = v.length >> 1
-  return v.length % 2 ? v[m] : (v[m - 1] + v[m]) / 2
 }

@@ -1,5 +1,7 @@
 // pgbench and `pgload run tpcb` side by side on the same server, in one go: for each workload
-// and client count, both tps, their ratio, and each one's client CPU per transaction.
+// and client count, both tps, their ratio, and each one's client CPU per transaction. With
+// --repeat N the cases run N rounds, interleaved, and the table shows medians: tps and CPU per
+// runner, and the median of each round's pgload/pgbench ratio (a round's runs are neighbours).
 // pgbench's CPU comes from the kernel (bash `times` of the child); pgload's from its results
 // file (client.cpuUsPerTxn, process.cpuUsage over the run), else from the kernel as well.
 
@@ -11,6 +13,7 @@ import { fileURLToPath } from 'node:url'
 import { parseBenchArgs, parseSeconds } from './lib/args.js'
 import { benchServer } from './lib/server.js'
 import { formatTable } from './lib/table.js'
+import { finiteMedian as median } from './lib/stats.js'
 import { runMeasured, parsePgbenchOutput } from './lib/child.js'
 import { ensureTpcb } from './lib/tpcb-data.js'
 import { driverArgs } from './lib/driver-select.js'
@@ -22,6 +25,7 @@ const DRIVERS = ['pg', 'lean']
 // Defaults, with units.
 const DEFAULTS = {
   duration: '10s', // per run, the same for pgbench and pgload
+  repeat: 3, // rounds over all cases; medians are reported (one 10 s run varies by 5-10 % here)
   scale: 10, // pgbench scale to load when the tables are missing
   // [builtin, clients]: the issue's table
   cases: [['select-only', 1], ['select-only', 8], ['select-only', 32], ['tpcb-like', 1], ['tpcb-like', 8], ['tpcb-like', 32], ['simple-update', 8]],
@@ -37,6 +41,7 @@ export async function main (argv, io) {
     url: { type: 'string' },
     duration: { type: 'string', default: DEFAULTS.duration },
     scale: { type: 'string', default: String(DEFAULTS.scale) },
+    repeat: { type: 'string', default: String(DEFAULTS.repeat) },
     cases: { type: 'string' }, // e.g. select-only:8,tpcb-like:32
     driver: { type: 'string', default: DEFAULTS.driver },
     'pgload-arg': { type: 'string', multiple: true, default: [] }, // extra argument for pgload run, repeatable
@@ -48,29 +53,34 @@ export async function main (argv, io) {
   }
   const durationS = a.smoke ? DEFAULTS.smokeDurationS : Math.max(1, Math.round(parseSeconds('--duration', a.duration)))
   const cases = a.cases ? parseCases(a.cases) : a.smoke ? DEFAULTS.smokeCases : DEFAULTS.cases
+  const rounds = a.smoke ? 1 : Number(a.repeat)
+  if (!Number.isInteger(rounds) || rounds < 1) throw new PgloadError(`--repeat must be an integer >= 1, got ${JSON.stringify(a.repeat)}`)
   const drivers = a.driver === 'both' ? DRIVERS : [a.driver]
   if (!drivers.every(d => DRIVERS.includes(d))) throw new PgloadError(`--driver must be pg, lean or both, got ${JSON.stringify(a.driver)}`)
   const server = await benchServer(a.url)
   const dir = await mkdtemp(join(tmpdir(), 'pgload-bench-'))
   try {
     const scale = await ensureTpcb(server, { scale: a.smoke ? DEFAULTS.smokeScale : Number(a.scale), log: io.err })
-    io.err(`vs-pgbench: scale ${scale}, ${durationS} s per run, ${cases.length} case(s), ${server.target.display}\n`)
-    const rows = []
+    io.err(`vs-pgbench: scale ${scale}, ${durationS} s per run, ${cases.length} case(s), ${rounds} round(s), ${server.target.display}\n`)
     const runners = ['pgbench', ...drivers]
-    for (const [i, [builtin, clients]] of cases.entries()) {
-      // Rotate who goes first, so that neither side always gets the warmer server.
-      const order = runners.map((_, k) => runners[(k + i) % runners.length])
-      const r = {}
-      for (const who of order) {
-        io.err(`vs-pgbench: ${who === 'pgbench' ? 'pgbench' : `pgload (${who})`} ${builtin} -c ${clients}\n`)
-        r[who] = who === 'pgbench'
-          ? await runPgbench(server, builtin, clients, durationS)
-          : await runPgload(server, builtin, clients, durationS, join(dir, `${i}-${who}.json`), driverArgs(who), a['pgload-arg'])
+    const samples = cases.map(() => [])
+    for (let round = 0; round < rounds; round++) {
+      for (const [i, [builtin, clients]] of cases.entries()) {
+        // Rotate who goes first, so that neither side always gets the warmer server.
+        const order = runners.map((_, k) => runners[(k + i + round) % runners.length])
+        const r = { order }
+        for (const who of order) {
+          io.err(`vs-pgbench: round ${round + 1}/${rounds}, ${who === 'pgbench' ? 'pgbench' : `pgload (${who})`} ${builtin} -c ${clients}\n`)
+          r[who] = who === 'pgbench'
+            ? await runPgbench(server, builtin, clients, durationS)
+            : await runPgload(server, builtin, clients, durationS, join(dir, `${i}-${who}.json`), driverArgs(who), a['pgload-arg'])
+        }
+        samples[i].push(r)
       }
-      rows.push({ builtin, clients, order, ...r })
     }
+    const rows = cases.map(([builtin, clients], i) => summarizeCase(builtin, clients, samples[i], drivers))
     if (a.json) {
-      io.out(JSON.stringify({ scale, durationS, rows }, null, 1) + '\n')
+      io.out(JSON.stringify({ scale, durationS, rounds, rows }, null, 1) + '\n')
     } else {
       const header = ['workload', 'clients', 'pgbench tps']
       for (const d of drivers) header.push(`${d} tps`, `${d} ratio`)
@@ -78,18 +88,34 @@ export async function main (argv, io) {
       for (const d of drivers) header.push(`${d} cpu us/txn`, `${d} cpu ratio`)
       io.out(formatTable(header, rows.map((x) => {
         const row = [x.builtin, x.clients, x.pgbench.tps]
-        for (const d of drivers) row.push(x[d].tps, x[d].tps / x.pgbench.tps)
+        for (const d of drivers) row.push(x[d].tps, x[d].tpsRatio)
         row.push(x.pgbench.cpuUsPerTxn)
-        for (const d of drivers) row.push(x[d].cpuUsPerTxn, x[d].cpuUsPerTxn / x.pgbench.cpuUsPerTxn)
+        for (const d of drivers) row.push(x[d].cpuUsPerTxn, x[d].cpuRatio)
         return row
       })) + '\n')
-      io.out('pg / lean: pgload run on node-postgres / on the lean connection; ratio = pgload / pgbench ' +
+      io.out(`pg / lean: pgload run on node-postgres / on the lean connection; ratio = pgload / pgbench${rounds > 1 ? `, medians of ${rounds} rounds` : ''} ` +
         '(targets: tps >= 0.9 select-only, >= 0.95 others; cpu <= 1.5)\n')
     }
   } finally {
     await rm(dir, { recursive: true, force: true })
     await server.stop()
   }
+}
+
+// Medians over the rounds of one case: each runner's tps and CPU per transaction, and the median
+// of the per-round ratios against pgbench.
+function summarizeCase (builtin, clients, rounds, drivers) {
+  const pick = (who, key) => median(rounds.map(r => r[who][key]))
+  const row = { builtin, clients, rounds, pgbench: { tps: pick('pgbench', 'tps'), cpuUsPerTxn: pick('pgbench', 'cpuUsPerTxn') } }
+  for (const d of drivers) {
+    row[d] = {
+      tps: pick(d, 'tps'),
+      cpuUsPerTxn: pick(d, 'cpuUsPerTxn'),
+      tpsRatio: median(rounds.map(r => r[d].tps / r.pgbench.tps)),
+      cpuRatio: median(rounds.map(r => r[d].cpuUsPerTxn / r.pgbench.cpuUsPerTxn))
+    }
+  }
+  return row
 }
 
 function parseCases (text) {

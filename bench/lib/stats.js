@@ -1,0 +1,13 @@
+// Summaries of repeated bench measurements.
+
+import { median } from '../../lib/compare/stats.js'
+
+/**
+ * The median of the finite values (a failed measurement is NaN); NaN when there is none.
+ * @param {number[]} xs
+ * @returns {number}
+ */
+export function finiteMedian (xs) {
+  const v = xs.filter(Number.isFinite)
+  return v.length === 0 ? NaN : median(v)
+}
