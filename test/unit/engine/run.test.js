@@ -1,6 +1,8 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { Run } from '../../../lib/engine/run.js'
+import { compileScript } from '../../../lib/script/compile.js'
+import { scriptWorkload } from '../../../lib/script/workload.js'
 
 /** A connection that answers after a short delay, until the fake server "goes away". */
 function fakeServer () {
@@ -63,30 +65,50 @@ test('stop() lets transactions in flight finish and records them; the run is mar
   assert.equal(outcome.summary.failed, 0)
 })
 
-test('retryable errors are retried with the same random state, up to --max-tries', async () => {
-  const server = fakeServer()
-  const seen = []
-  let calls = 0
-  const wl = {
-    name: 'retry',
-    transactions: [{
-      name: 'r',
-      weight: 1,
-      async run (ctx) {
-        seen.push(ctx.random.int(1, 1e9))
-        if (++calls % 3 !== 0) { const e = new Error('could not serialize access'); e.code = '40001'; throw e }
+for (const form of ['run', 'start']) {
+  test(`retryable errors are retried with the same random state, up to --max-tries (workload ${form}())`, async () => {
+    const server = fakeServer()
+    const seen = []
+    let calls = 0
+    let rollbacks = 0
+    // one try: a serialization failure inside an open transaction two times out of three
+    const attempt = (ctx) => {
+      seen.push(ctx.random.int(1, 1e9))
+      ctx.conn.simpleQuery = async (sql) => { if (sql === 'ROLLBACK') { rollbacks++; ctx.conn.transactionStatus = 'I' } }
+      if (++calls % 3 !== 0) {
+        ctx.conn.transactionStatus = 'E'
+        const e = new Error('could not serialize access'); e.code = '40001'
+        return e
       }
-    }]
-  }
-  const run = new Run(wl, { openConnection: server.open, clients: 1, transactionsPerClient: 2, maxTries: 3, seed: 11n })
+      return null
+    }
+    const tx = form === 'run'
+      ? { async run (ctx) { const e = attempt(ctx); if (e) throw e } }
+      : { start (ctx, done) { const e = attempt(ctx); setImmediate(done, e) } }
+    const wl = { name: 'retry', transactions: [{ name: 'r', weight: 1, ...tx }] }
+    const run = new Run(wl, { openConnection: server.open, clients: 1, transactionsPerClient: 2, maxTries: 3, seed: 11n })
+    const outcome = await run.execute()
+    assert.equal(outcome.summary.transactions, 2)
+    assert.equal(outcome.summary.retries, 4)
+    assert.equal(outcome.summary.retried, 2)
+    assert.equal(rollbacks, 4, 'each failed try is rolled back before the next')
+    assert.equal(seen[0], seen[1])
+    assert.equal(seen[1], seen[2])
+    assert.notEqual(seen[2], seen[3])
+    assert.equal(seen[3], seen[5])
+  })
+}
+
+test('a script that never waits (no SQL) still ends on time with a duration', async () => {
+  const server = fakeServer()
+  const compiled = [compileScript({ name: 'sets.sql', text: '\\set a random(1, 10)\n\\set b :a + 1\n', weight: 1 }, { protocol: 'prepared' })]
+  const wl = scriptWorkload(compiled, { randomSeed: 1n, clients: 2 })
+  const run = new Run(wl, { openConnection: server.open, clients: 2, durationS: 0.3, seed: 1n, seeds: wl.seeds })
+  const t0 = performance.now()
   const outcome = await run.execute()
-  assert.equal(outcome.summary.transactions, 2)
-  assert.equal(outcome.summary.retries, 4)
-  assert.equal(outcome.summary.retried, 2)
-  assert.equal(seen[0], seen[1])
-  assert.equal(seen[1], seen[2])
-  assert.notEqual(seen[2], seen[3])
-  assert.equal(seen[3], seen[5])
+  assert.ok(performance.now() - t0 < 5000, 'the deadline fired')
+  assert.ok(outcome.summary.transactions > 100, `${outcome.summary.transactions} transactions`)
+  assert.equal(outcome.summary.failed, 0)
 })
 
 test('-C: every transaction opens and closes a connection of its own; the connect time is reported', async () => {
