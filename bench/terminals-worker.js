@@ -2,6 +2,7 @@
 // runs select-only with many think-time terminals while this samples RSS and heap; prints JSON.
 // Usage: node --expose-gc bench/terminals-worker.js '<json options>'
 
+import { PerformanceObserver, constants } from 'node:perf_hooks'
 import { runBenchmark } from '../lib/benchmark.js'
 import { runOptionsFromArgv } from '../lib/cli/run.js'
 
@@ -27,32 +28,54 @@ const heapBaseline = process.memoryUsage().heapUsed
 const samples = [] // { t, rss, heapUsed }
 let heapWithTerminals = null
 let t0 = null
-const heapAtS = Math.min(o.durationS * 0.25, 30) // s into the measured window: one forced GC
+// Heap per terminal: one forced full GC late in the warm-up, when every terminal exists; never
+// in the measured window, where its pause (about 200 ms with 100,000 terminals) would be lag.
+const heapAtS = o.warmupS * 0.8
+
+function measureHeap () {
+  gc()
+  heapWithTerminals = process.memoryUsage().heapUsed
+}
 
 function sample () {
   const t = (performance.now() - t0) / 1000
-  if (heapWithTerminals === null && t >= heapAtS) {
-    gc()
-    heapWithTerminals = process.memoryUsage().heapUsed
-  }
   const m = process.memoryUsage()
   samples.push({ t, rss: m.rss, heapUsed: m.heapUsed })
 }
 
+// GC pauses in the measured window: schedule lag's usual suspect.
+const gcStats = { minor: { count: 0, totalMs: 0, maxMs: 0 }, major: { count: 0, totalMs: 0, maxMs: 0 } }
+const gcObserver = new PerformanceObserver((list) => {
+  for (const e of list.getEntries()) {
+    const g = e.detail?.kind === constants.NODE_PERFORMANCE_GC_MINOR ? gcStats.minor : gcStats.major
+    g.count++
+    g.totalMs += e.duration
+    if (e.duration > g.maxMs) g.maxMs = e.duration
+  }
+})
+
 let timer = null
 const { results } = await runBenchmark(options, {
   onRun (run) {
+    const heapTimer = setTimeout(measureHeap, heapAtS * 1000)
+    run.once('done', () => clearTimeout(heapTimer))
     // Ticks start with the measured window (after the warm-up): sample from then on.
     run.once('tick', () => {
       t0 = performance.now() - 1000
+      if (heapWithTerminals === null) measureHeap() // no warm-up: at the start of the window
+      gcObserver.observe({ entryTypes: ['gc'] })
       sample()
-      timer = setInterval(sample, Math.min(o.sampleS, heapAtS) * 1000)
+      timer = setInterval(sample, o.sampleS * 1000)
       timer.unref()
     })
     run.once('done', () => clearInterval(timer))
   }
 })
 clearInterval(timer)
+gcObserver.disconnect()
+const round2 = (v) => Math.round(v * 100) / 100
+for (const g of [gcStats.minor, gcStats.major]) { g.totalMs = round2(g.totalMs); g.maxMs = round2(g.maxMs) }
+const lagged = results.intervals.filter(iv => (iv.lagMs?.p99 ?? 0) > 2).length
 
 const steady = samples.filter(s => s.t >= o.durationS * 0.2)
 process.stdout.write(JSON.stringify({
@@ -70,6 +93,8 @@ process.stdout.write(JSON.stringify({
   rssSlopeMBPerMin: slope(steady, 'rss') * 60 / 2 ** 20,
   heapSlopeMBPerMin: slope(steady, 'heapUsed') * 60 / 2 ** 20,
   samples: samples.length,
+  gc: gcStats,
+  intervalsWithLagP99Over2ms: `${lagged} of ${results.intervals.length}`,
   client: results.client ?? null
 }) + '\n')
 

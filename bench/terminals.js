@@ -78,6 +78,9 @@ export async function main (argv, io) {
       ['RSS end MB', r.rssEndMB ?? NaN],
       ['RSS slope MB/min', r.rssSlopeMBPerMin],
       ['heap slope MB/min', r.heapSlopeMBPerMin],
+      ['seconds with lag p99 > 2 ms', r.intervalsWithLagP99Over2ms],
+      ['GC minor: count / max ms', `${r.gc.minor.count} / ${r.gc.minor.maxMs}`],
+      ['GC major: count / max ms', `${r.gc.major.count} / ${r.gc.major.maxMs}`],
       ['client cpu us/txn', r.client?.cpuUsPerTxn ?? NaN],
       ['event loop utilization', r.client?.eventLoopUtilization ?? NaN]
     ]) + '\n')

@@ -43,6 +43,25 @@ test('driver --smoke prints tps and CPU per query for both drivers', { timeout: 
   }
 })
 
+test('terminals --smoke reports lag, heap per terminal, memory slopes and GC pauses', { timeout: 120_000 }, async () => {
+  const { url } = await getTestServer()
+  const r = await bench(['terminals', '--smoke', '--url', url, '--json'])
+  assert.equal(r.code, 0, r.stderr)
+  const out = JSON.parse(r.stdout)
+  assert.equal(out.terminals, 2000)
+  assert.ok(out.transactions > 0 && out.failed === 0, r.stdout)
+  assert.ok(out.lagMs.p99 >= 0 && Number.isFinite(out.heapPerTerminalBytes) && out.heapPerTerminalBytes > 0, r.stdout)
+  assert.ok(Number.isFinite(out.rssSlopeMBPerMin) && Number.isFinite(out.heapSlopeMBPerMin), r.stdout)
+  assert.ok(out.gc.minor.count >= 0 && out.gc.major.maxMs >= 0, r.stdout)
+  assert.match(out.intervalsWithLagP99Over2ms, /^\d+ of \d+$/)
+})
+
+test('engine --smoke runs pgload on in-memory connections', { timeout: 120_000 }, async () => {
+  const r = await bench(['engine', '--smoke'])
+  assert.equal(r.code, 0, r.stderr)
+  assert.match(r.stdout, new RegExp(`^select-only\\s+2\\s+${number}\\s+${number}$`, 'm'), r.stdout)
+})
+
 test('an unknown bench name is refused with the list', async () => {
   const r = await bench(['nope'])
   assert.equal(r.code, 1)
