@@ -55,8 +55,10 @@ const gcObserver = new PerformanceObserver((list) => {
 })
 
 let timer = null
+let theRun = null // kept reachable, so that its terminals are still live for the last heap figure
 const { results } = await runBenchmark(options, {
   onRun (run) {
+    theRun = run
     const heapTimer = setTimeout(measureHeap, heapAtS * 1000)
     run.once('done', () => clearTimeout(heapTimer))
     // Ticks start with the measured window (after the warm-up): sample from then on.
@@ -73,6 +75,10 @@ const { results } = await runBenchmark(options, {
 })
 clearInterval(timer)
 gcObserver.disconnect()
+// Live heap after a full GC at the end, with every terminal still reachable: against the one
+// taken in the warm-up, what the run kept (it includes the per-second results it accumulates).
+gc()
+const liveHeapEnd = theRun === null ? null : process.memoryUsage().heapUsed
 const round2 = (v) => Math.round(v * 100) / 100
 for (const g of [gcStats.minor, gcStats.major]) { g.totalMs = round2(g.totalMs); g.maxMs = round2(g.maxMs) }
 const lagged = results.intervals.filter(iv => (iv.lagMs?.p99 ?? 0) > 2).length
@@ -88,6 +94,9 @@ process.stdout.write(JSON.stringify({
   lagMs: results.summary.lagMs,
   latencyMs: results.summary.latencyMs,
   heapPerTerminalBytes: heapWithTerminals === null ? null : (heapWithTerminals - heapBaseline) / o.terminals,
+  liveHeapWarmupMB: heapWithTerminals === null ? null : heapWithTerminals / 2 ** 20,
+  liveHeapEndMB: liveHeapEnd === null ? null : liveHeapEnd / 2 ** 20,
+  resultIntervals: results.intervals.length,
   rssStartMB: samples[0] ? samples[0].rss / 2 ** 20 : null,
   rssEndMB: samples.length ? samples[samples.length - 1].rss / 2 ** 20 : null,
   rssSlopeMBPerMin: slope(steady, 'rss') * 60 / 2 ** 20,

@@ -74,6 +74,8 @@ export async function main (argv, io) {
       ['schedule lag p99 ms (target < 2)', r.lagMs?.p99 ?? NaN],
       ['schedule lag max ms', r.lagMs?.max ?? NaN],
       ['heap per terminal bytes (target < 2048)', r.heapPerTerminalBytes ?? NaN],
+      ['live heap after full GC: warm-up MB', r.liveHeapWarmupMB ?? NaN],
+      ['live heap after full GC: end MB', r.liveHeapEndMB ?? NaN],
       ['RSS start MB', r.rssStartMB ?? NaN],
       ['RSS end MB', r.rssEndMB ?? NaN],
       ['RSS slope MB/min', r.rssSlopeMBPerMin],
