@@ -171,13 +171,7 @@ export class LeanConnection {
     if (this.protocol === 'simple') return this.simpleQuery(inlineParameters(stmt.text, values))
     if (this._gone()) return this._lostPromise()
     const op = this._op(OP_EXEC)
-    if (this.protocol === 'prepared') {
-      const e = this._entries[stmt.id] ?? this._entry(stmt)
-      op.entry = e
-      this._writeNamed(e, values, true)
-    } else {
-      this._writeUnnamed(stmt.text, values, true)
-    }
+    this._writeExecute(op, stmt, values)
     return this._send(op)
   }
 
@@ -195,13 +189,7 @@ export class LeanConnection {
     }
     const op = this._reader.acquire(OP_EXEC)
     op.receiver = receiver
-    if (this.protocol === 'prepared') {
-      const e = this._entries[stmt.id] ?? this._entry(stmt)
-      op.entry = e
-      this._writeNamed(e, values, true)
-    } else {
-      this._writeUnnamed(stmt.text, values, true)
-    }
+    this._writeExecute(op, stmt, values)
     this._send(op)
   }
 
@@ -276,6 +264,17 @@ export class LeanConnection {
       this._entries[stmt.id] = e
     }
     return e
+  }
+
+  // One statement for execute/executeTo, per the protocol (prepared or extended), with its Sync.
+  _writeExecute (op, stmt, values) {
+    if (this.protocol === 'prepared') {
+      const e = this._entries[stmt.id] ?? this._entry(stmt)
+      op.entry = e
+      this._writeNamed(e, values, true)
+    } else {
+      this._writeUnnamed(stmt.text, values, true)
+    }
   }
 
   // Parse once per connection (with a Describe to learn the field names), then Bind/Execute.
