@@ -147,31 +147,14 @@ export class ResponseReader {
    * @param {string|null} tag the whole tag when it is not one of the common ones
    */
   commandComplete (command, rowCount, tag) {
-    const op = this.head
     if (tag === 'DEALLOCATE ALL' || tag === 'DISCARD ALL') this.conn._forgetStatements()
-    if (op.kind === OP_SIMPLE) {
-      const r = op.result ?? newResult(EMPTY)
-      r.command = command
-      r.rowCount = rowCount
-      op.results.push(r)
-      op.result = null
-      return
-    }
-    if (op.result === null) op.result = newResult(EMPTY)
-    op.result.command = command
-    op.result.rowCount = rowCount
-    if (op.kind === OP_PIPELINE) this.itemDone(op)
+    const r = this.complete(this.head)
+    r.command = command
+    r.rowCount = rowCount
   }
 
   emptyQuery () {
-    const op = this.head
-    if (op.kind === OP_SIMPLE) {
-      op.results.push(op.result ?? newResult(EMPTY))
-      op.result = null
-      return
-    }
-    if (op.result === null) op.result = newResult(EMPTY)
-    if (op.kind === OP_PIPELINE) this.itemDone(op)
+    this.complete(this.head)
   }
 
   parseComplete () {
@@ -221,11 +204,21 @@ export class ResponseReader {
     if (op.result !== null) op.result.fields = names
   }
 
-  // A pipeline item has its result.
-  itemDone (op) {
-    op.cur.push(op.result)
-    op.result = null
-    op.fi++
+  // The statement in progress is over: its Result (made when no row or description came),
+  // filed as the request kind wants; returned for its command tag.
+  complete (op) {
+    const r = op.result ?? newResult(EMPTY)
+    if (op.kind === OP_SIMPLE) {
+      op.results.push(r)
+      op.result = null
+    } else if (op.kind === OP_PIPELINE) {
+      op.cur.push(r)
+      op.result = null
+      op.fi++
+    } else {
+      op.result = r
+    }
+    return r
   }
 
   error (op, err) {
