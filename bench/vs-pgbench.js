@@ -4,6 +4,8 @@
 // runner, and the median of each round's pgload/pgbench ratio (a round's runs are neighbours).
 // pgbench's CPU comes from the kernel (bash `times` of the child); pgload's from its results
 // file (client.cpuUsPerTxn, process.cpuUsage over the run), else from the kernel as well.
+// --floor adds a third runner, the Node.js floor (node-floor-worker.js): the same statements
+// from the least a Node client can do, so the table also shows what the runtime itself allows.
 
 import { mkdtemp, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
@@ -20,6 +22,7 @@ import { driverArgs } from './lib/driver-select.js'
 import { PgloadError } from '../lib/errors.js'
 
 const PGLOAD = fileURLToPath(new URL('../bin/pgload.js', import.meta.url))
+const FLOOR = fileURLToPath(new URL('./node-floor-worker.js', import.meta.url))
 const DRIVERS = ['pg', 'lean']
 
 // Defaults, with units.
@@ -45,6 +48,7 @@ export async function main (argv, io) {
     cases: { type: 'string' }, // e.g. select-only:8,tpcb-like:32
     driver: { type: 'string', default: DEFAULTS.driver },
     'pgload-arg': { type: 'string', multiple: true, default: [] }, // extra argument for pgload run, repeatable
+    floor: { type: 'boolean', default: false }, // also run the Node.js floor
     smoke: { type: 'boolean', default: false },
     json: { type: 'boolean', default: false }
   })
@@ -62,7 +66,8 @@ export async function main (argv, io) {
   try {
     const scale = await ensureTpcb(server, { scale: a.smoke ? DEFAULTS.smokeScale : Number(a.scale), log: io.err })
     io.err(`vs-pgbench: scale ${scale}, ${durationS} s per run, ${cases.length} case(s), ${rounds} round(s), ${server.target.display}\n`)
-    const runners = ['pgbench', ...drivers]
+    const others = a.floor ? [...drivers, 'floor'] : drivers // compared with pgbench
+    const runners = ['pgbench', ...others]
     const samples = cases.map(() => [])
     for (let round = 0; round < rounds; round++) {
       for (const [i, [builtin, clients]] of cases.entries()) {
@@ -70,31 +75,34 @@ export async function main (argv, io) {
         const order = runners.map((_, k) => runners[(k + i + round) % runners.length])
         const r = { order }
         for (const who of order) {
-          io.err(`vs-pgbench: round ${round + 1}/${rounds}, ${who === 'pgbench' ? 'pgbench' : `pgload (${who})`} ${builtin} -c ${clients}\n`)
+          io.err(`vs-pgbench: round ${round + 1}/${rounds}, ${who === 'pgbench' || who === 'floor' ? who : `pgload (${who})`} ${builtin} -c ${clients}\n`)
           r[who] = who === 'pgbench'
             ? await runPgbench(server, builtin, clients, durationS)
-            : await runPgload(server, builtin, clients, durationS, join(dir, `${i}-${who}.json`), driverArgs(who), a['pgload-arg'])
+            : who === 'floor'
+              ? await runFloor(server, builtin, clients, durationS)
+              : await runPgload(server, builtin, clients, durationS, join(dir, `${i}-${who}.json`), driverArgs(who), a['pgload-arg'])
         }
         samples[i].push(r)
       }
     }
-    const rows = cases.map(([builtin, clients], i) => summarizeCase(builtin, clients, samples[i], drivers))
+    const rows = cases.map(([builtin, clients], i) => summarizeCase(builtin, clients, samples[i], others))
     if (a.json) {
       io.out(JSON.stringify({ scale, durationS, rounds, rows }, null, 1) + '\n')
     } else {
       const header = ['workload', 'clients', 'pgbench tps']
-      for (const d of drivers) header.push(`${d} tps`, `${d} ratio`)
+      for (const d of others) header.push(`${d} tps`, `${d} ratio`)
       header.push('pgbench cpu us/txn')
-      for (const d of drivers) header.push(`${d} cpu us/txn`, `${d} cpu ratio`)
+      for (const d of others) header.push(`${d} cpu us/txn`, `${d} cpu ratio`)
       io.out(formatTable(header, rows.map((x) => {
         const row = [x.builtin, x.clients, x.pgbench.tps]
-        for (const d of drivers) row.push(x[d].tps, x[d].tpsRatio)
+        for (const d of others) row.push(x[d].tps, x[d].tpsRatio)
         row.push(x.pgbench.cpuUsPerTxn)
-        for (const d of drivers) row.push(x[d].cpuUsPerTxn, x[d].cpuRatio)
+        for (const d of others) row.push(x[d].cpuUsPerTxn, x[d].cpuRatio)
         return row
       })) + '\n')
-      io.out(`pg / lean: pgload run on node-postgres / on the lean connection; ratio = pgload / pgbench${rounds > 1 ? `, medians of ${rounds} rounds` : ''} ` +
+      io.out(`pg / lean: pgload run on node-postgres / on the lean connection; ratio = runner / pgbench${rounds > 1 ? `, medians of ${rounds} rounds` : ''} ` +
         '(targets: tps >= 0.9 select-only, >= 0.95 others; cpu <= 1.5)\n')
+      if (a.floor) io.out('floor: the Node.js floor (bench/node-floor-worker.js), pgbench\'s statements from a minimal Node client: what the runtime allows here\n')
     }
   } finally {
     await rm(dir, { recursive: true, force: true })
@@ -132,6 +140,16 @@ async function runPgbench (server, builtin, clients, durationS) {
   if (r.code !== 0) throw new Error(`pgbench ${args.join(' ')} failed (${r.code}): ${r.stderr.trim().split('\n').pop()}`)
   const p = parsePgbenchOutput(r.stdout)
   return { tps: p.tps, transactions: p.transactions, failed: p.failed, cpuUs: r.cpuUs, cpuUsPerTxn: r.cpuUs / (p.transactions + p.failed) }
+}
+
+async function runFloor (server, builtin, clients, durationS) {
+  const args = [FLOOR, builtin, String(clients), String(durationS), server.url]
+  const r = await runMeasured(process.execPath, args, { timeoutMs: (durationS + 120) * 1000 })
+  if (r.code !== 0) throw new Error(`node-floor-worker ${builtin} -c ${clients} failed (${r.code}): ${r.stderr.trim().split('\n').pop()}`)
+  const f = JSON.parse(r.stdout.trim().split('\n').pop())
+  if (f.errors > 0) throw new Error(`node-floor-worker ${builtin} -c ${clients}: ${f.errors} statement(s) failed`)
+  // Like pgload's, its CPU is counted over the run only (not module loading and connecting).
+  return { tps: f.tps, transactions: f.transactions, failed: 0, cpuUsPerTxn: f.cpuUsPerTxn, processCpuUsPerTxn: r.cpuUs / f.transactions }
 }
 
 async function runPgload (server, builtin, clients, durationS, out, { nodeArgs, runArgs }, extra) {

@@ -17,14 +17,14 @@ function bench (args) {
 
 const number = '\\d+(?:\\.\\d+)?'
 
-test('vs-pgbench --smoke prints pgbench and pgload figures for each case', { skip: hasPgbench ? false : 'pgbench is not installed', timeout: 180_000 }, async () => {
+test('vs-pgbench --smoke --floor prints pgbench, pgload and Node floor figures for each case', { skip: hasPgbench ? false : 'pgbench is not installed', timeout: 180_000 }, async () => {
   const { url } = await getTestServer()
-  const r = await bench(['vs-pgbench', '--smoke', '--url', url])
+  const r = await bench(['vs-pgbench', '--smoke', '--floor', '--url', url])
   assert.equal(r.code, 0, r.stderr)
   const lines = r.stdout.split('\n')
-  assert.match(lines[0], /^workload\s+clients\s+pgbench tps\s+pg tps\s+pg ratio\s+lean tps\s+lean ratio\s+pgbench cpu us\/txn/)
+  assert.match(lines[0], /^workload\s+clients\s+pgbench tps\s+pg tps\s+pg ratio\s+lean tps\s+lean ratio\s+floor tps\s+floor ratio\s+pgbench cpu us\/txn/)
   const columns = lines[0].split(/\s{2,}/).length
-  assert.equal(columns, 12)
+  assert.equal(columns, 16)
   for (const w of ['select-only', 'tpcb-like']) {
     const row = lines.find(l => l.startsWith(w))
     assert.ok(row, `a row for ${w}:\n${r.stdout}`)
