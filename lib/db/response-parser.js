@@ -8,8 +8,14 @@ import { Parser } from 'pg-protocol/dist/parser.js'
 const HEADER = 5 // type byte + int32 length
 const INITIAL_CARRY = 1024 // bytes kept for a message split across reads; doubles as needed
 
-// ReadyForQuery transaction status bytes.
-const STATUS = { 73: 'I', 84: 'T', 69: 'E' }
+// ReadyForQuery's transaction status byte as the letter.
+function txStatus (byte) {
+  switch (byte) {
+    case 0x54: return 'T'
+    case 0x45: return 'E'
+    default: return 'I'
+  }
+}
 
 // Command tags whose first word the hot path names without building a string.
 const TAG_WORDS = ['SELECT', 'UPDATE', 'INSERT', 'DELETE', 'BEGIN', 'COMMIT', 'ROLLBACK', 'END', 'MERGE', 'FETCH', 'MOVE', 'COPY', 'SET']
@@ -187,7 +193,7 @@ export class ResponseParser {
         reader.commandComplete(t.command, t.rowCount, t.tag)
         return
       }
-      case 0x5a: reader.readyForQuery(STATUS[b[at]] ?? 'I'); return // 'Z'
+      case 0x5a: reader.readyForQuery(txStatus(b[at])); return // 'Z'
       case 0x31: reader.parseComplete(); return // '1'
       case 0x6e: reader.noData(); return // 'n'
       case 0x49: reader.emptyQuery(); return // 'I'

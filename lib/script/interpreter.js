@@ -5,7 +5,7 @@ import { spawn } from 'node:child_process'
 import { ClientAbortError, classifySqlState, formatServerError } from '../errors.js'
 import { truth } from './expr-eval.js'
 import { K, atoi } from './link.js'
-import { EvalError, T_INT, validVariableName } from './values.js'
+import { EvalError, validVariableName } from './values.js'
 
 const SHELL_COMMAND_SIZE = 256
 
@@ -280,15 +280,7 @@ function sqlValues (st, c) {
   const values = st.sqlValues[c.sqlId]
   const slots = c.paramSlots
   const vars = st.vars
-  for (let k = 0; k < slots.length; k++) {
-    const slot = slots[k]
-    // an int32 goes as a number: the connection writes its digits without making a string
-    if (vars.types[slot] === T_INT) {
-      const v = vars.vals[slot]
-      if (typeof v === 'number' && v === (v | 0)) { values[k] = v; continue }
-    }
-    values[k] = vars.getString(slot) ?? null
-  }
+  for (let k = 0; k < slots.length; k++) values[k] = vars.getParam(slots[k])
   return values
 }
 

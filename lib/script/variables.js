@@ -69,6 +69,20 @@ export class VarStore {
     return s
   }
 
+  /**
+   * A bind parameter: an int32 as the number itself (the connection writes its digits without
+   * making a string), anything else as getString; null when the variable does not exist.
+   * @param {number} slot
+   * @returns {number|string|null}
+   */
+  getParam (slot) {
+    if (this.types[slot] === T_INT) {
+      const v = this.vals[slot]
+      if (typeof v === 'number' && v === (v | 0)) return v
+    }
+    return this.getString(slot) ?? null
+  }
+
   /** @param {number} slot */
   isDefined (slot) { return this.types[slot] !== T_NONE }
 }
