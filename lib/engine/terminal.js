@@ -115,8 +115,12 @@ export class Terminal {
     this.run.scheduler.add(atUs, this)
   }
 
-  /** Choose the next transaction and pace it (rate, keying time) or go straight for a connection. */
-  _next () {
+  /**
+   * Choose the next transaction and pace it (rate, keying time) or go straight for a connection.
+   * @param {number} [nowUs] the current time when the caller has just read the clock (the end of
+   *   the previous transaction), as pgbench reuses one reading: a clock call less per transaction
+   */
+  _next (nowUs) {
     const run = this.run
     const limit = run.transactionsPerClient
     if (run.stopping || (limit > 0 && this.transactions >= limit)) return this._finish()
@@ -131,12 +135,12 @@ export class Terminal {
       if (run.nowUs() < this._scheduledUs) return this._sleep(PH_ARRIVAL, this._scheduledUs)
       return this._arrived()
     }
+    const now = nowUs ?? run.nowUs()
     if (tt.keyingUs) {
       this._keyingUs = tt.keyingUs.sampleUs(run.waitRandom)
-      this._intendedUs = run.nowUs() + this._keyingUs
+      this._intendedUs = now + this._keyingUs
       return this._sleep(PH_KEYING, this._intendedUs)
     }
-    const now = run.nowUs()
     if (this._readyUs >= 0) {
       // Closed model after think time: the intended start is when the terminal became ready.
       this._intendedUs = this._readyUs
@@ -146,7 +150,7 @@ export class Terminal {
       this._lagUs = 0
     }
     this._readyUs = -1
-    this._acquire()
+    this._acquire(now)
   }
 
   /** --rate: the scheduled arrival has come; skip slots already later than --latency-limit. */
@@ -170,25 +174,30 @@ export class Terminal {
     this._intendedUs = scheduled
     this._lagUs = now - scheduled
     this._readyUs = -1
-    this._acquire()
+    this._acquire(now)
   }
 
   /** TPC-C: the keying time is over; the transaction's intended start was its end. */
   _keyed () {
     const run = this.run
     if (run.stopping) return this._finish()
-    this._lagUs = run.nowUs() - this._intendedUs
+    const now = run.nowUs()
+    this._lagUs = now - this._intendedUs
     this._readyUs = -1
-    this._acquire()
+    this._acquire(now)
   }
 
-  _acquire () {
+  /** @param {number} nowUs */
+  _acquire (nowUs) {
     const run = this.run
-    this.phase = PH_QUEUED
-    this._queueStartUs = run.nowUs()
     const conn = run.pool.tryAcquire()
-    if (conn !== null) this.onConnection(conn)
-    else run.pool.wait(this)
+    if (conn !== null) {
+      this._queueUs = 0 // no wait: no clock reading needed
+      return this._begin(conn)
+    }
+    this.phase = PH_QUEUED
+    this._queueStartUs = nowUs
+    run.pool.wait(this)
   }
 
   /**
@@ -198,12 +207,17 @@ export class Terminal {
   onConnection (conn) {
     const run = this.run
     if (conn === null) return this._finish()
+    this._queueUs = run.nowUs() - this._queueStartUs
+    this._begin(conn)
+  }
+
+  _begin (conn) {
+    const run = this.run
     if (run.stopping || run.aborting) {
       // Not started before the end: no new transaction begins after the run stops.
       run.pool.release(conn)
       return this._finish()
     }
-    this._queueUs = run.nowUs() - this._queueStartUs
     this.conn = conn
     this.phase = PH_RUNNING
     this._transaction(run.workload.transactions[this._type], conn)
@@ -311,7 +325,7 @@ export class Terminal {
       return this._sleep(PH_THINK, this._readyUs)
     }
     if (this._keyingUs > 0 && endUs >= run.measureStartUs) rec.waits(type, this._keyingUs, 0)
-    this._next()
+    this._next(endUs)
   }
 
   _finish () {
