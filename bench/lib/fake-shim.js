@@ -14,17 +14,22 @@ const ANSWERS = [
 const FIELDS = ['x']
 const ONE_ROW = [['0']]
 
+// Pairs of (promise resolve function or executeTo receiver, result), answered together.
 let queue = []
 let scheduled = false
-function answer (resolve, value) {
-  queue.push(resolve, value)
+function answer (to, value) {
+  queue.push(to, value)
   if (!scheduled) { scheduled = true; setImmediate(flush) }
 }
 function flush () {
   const q = queue
   queue = []
   scheduled = false
-  for (let i = 0; i < q.length; i += 2) q[i](q[i + 1])
+  for (let i = 0; i < q.length; i += 2) {
+    const to = q[i]
+    if (typeof to === 'function') to(q[i + 1])
+    else to.onResult(q[i + 1])
+  }
 }
 
 function resultFor (text) {
@@ -46,16 +51,23 @@ class FakeConnection {
   }
 
   _run (text) {
+    const r = this._result(text)
+    return new Promise((resolve) => answer(resolve, r))
+  }
+
+  _result (text) {
     let r = this._cache.get(text)
     if (r === undefined) { r = resultFor(text); this._cache.set(text, r) }
     if (r.command === 'BEGIN') this.transactionStatus = 'T'
     else if (r.command === 'END' || r.command === 'COMMIT' || r.command === 'ROLLBACK') this.transactionStatus = 'I'
-    return new Promise((resolve) => answer(resolve, r))
+    return r
   }
 
   simpleQuery (text) { return this._run(text) }
   prepare () { return Promise.resolve() }
   execute (stmt) { return this._run(stmt.text) }
+  // the lean connection's callback path, which scripts use when a connection offers it
+  executeTo (stmt, values, receiver) { answer(receiver, this._result(stmt.text)) }
   query (text) { return this._run(text) }
   async runPipeline (batches) {
     const out = []
