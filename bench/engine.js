@@ -1,6 +1,9 @@
 // The engine alone: `pgload run tpcb` on in-memory connections (lib/fake-shim.js), so the CPU
 // per transaction is pgload's own (scheduler, terminals, script interpreter, histograms) without
-// driver, socket or server. Each case in its own process.
+// driver, socket or server. A second column runs the same on lean connections to an in-memory
+// server (lib/wire-shim.js): the engine plus the driver's protocol encoding and decoding, still
+// without kernel or server (the stand-in server's own work, a few byte copies, is counted too).
+// Each case in its own process.
 
 import { fileURLToPath } from 'node:url'
 import { mkdtemp, readFile, rm } from 'node:fs/promises'
@@ -12,6 +15,7 @@ import { runMeasured } from './lib/child.js'
 
 const PGLOAD = fileURLToPath(new URL('../bin/pgload.js', import.meta.url))
 const FAKE = fileURLToPath(new URL('./lib/fake-register.js', import.meta.url))
+const WIRE = fileURLToPath(new URL('./lib/wire-register.js', import.meta.url))
 
 // Defaults, with units.
 const DEFAULTS = {
@@ -33,16 +37,24 @@ export async function main (argv, io) {
   try {
     const rows = []
     for (const [builtin, clients] of cases) {
-      io.err(`engine: ${builtin} -c ${clients}, ${durationS} s\n`)
-      const out = join(dir, `${builtin}-${clients}.json`)
-      const r = await runMeasured(process.execPath, ['--import', FAKE, PGLOAD, 'run', 'tpcb', '-b', builtin, '-c', String(clients), '-T', `${durationS}s`,
-        '--url', 'postgres://fake@127.0.0.1:1/fake', '--out', out, '--no-server-stats'])
-      if (r.code !== 0) throw new Error(`pgload on fake connections failed (${r.code}): ${r.stderr.trim().split('\n').pop()}`)
-      const res = JSON.parse(await readFile(out, 'utf8'))
-      rows.push([builtin, clients, res.summary.tps, res.client?.cpuUsPerTxn ?? NaN])
+      io.err(`engine: ${builtin} -c ${clients}, ${durationS} s, in-memory connections, then the lean driver on an in-memory server\n`)
+      const engine = await runOn(FAKE, builtin, clients, durationS, join(dir, `${builtin}-${clients}-fake.json`))
+      const wire = await runOn(WIRE, builtin, clients, durationS, join(dir, `${builtin}-${clients}-wire.json`))
+      rows.push([builtin, clients, engine.summary.tps, engine.client?.cpuUsPerTxn ?? NaN, wire.summary.tps, wire.client?.cpuUsPerTxn ?? NaN])
     }
-    io.out(formatTable(['workload', 'clients', 'tps', 'engine cpu us/txn'], rows) + '\n')
+    io.out(formatTable(['workload', 'clients', 'tps', 'engine cpu us/txn', 'tps (lean)', 'engine + lean driver cpu us/txn'], rows) + '\n')
   } finally {
     await rm(dir, { recursive: true, force: true })
   }
+}
+
+// One pgload run with a connection shim (--import); returns its results file.
+async function runOn (register, builtin, clients, durationS, out) {
+  const r = await runMeasured(process.execPath, ['--import', register, PGLOAD, 'run', 'tpcb', '-b', builtin, '-c', String(clients), '-T', `${durationS}s`,
+    '--url', 'postgres://fake@127.0.0.1:1/fake', '--out', out, '--no-server-stats'])
+  if (r.code !== 0) throw new Error(`pgload on in-memory connections (${register}) failed (${r.code}): ${r.stderr.trim().split('\n').pop()}`)
+  const results = JSON.parse(await readFile(out, 'utf8'))
+  // the stand-in servers answer every statement: a failure is a bug in the shim or in pgload
+  if (!(results.summary.transactions > 0) || results.summary.failed > 0) throw new Error(`pgload on in-memory connections (${register}): ${results.summary.transactions} transactions, ${results.summary.failed} failed`)
+  return results
 }

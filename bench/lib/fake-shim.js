@@ -2,17 +2,8 @@
 // statement at once (on the next turn of the event loop, all answers of a turn together), with
 // the few replies pgload's set-up and the tpcb workload read. Measures the engine alone.
 
+import { resultFor } from './canned-answers.js'
 export * from '../../lib/db/connection.js'
-
-// [text contains, rows]: set-up queries whose answers are read; everything else gets one row.
-const ANSWERS = [
-  ["current_setting('server_version'), current_setting('server_version_num')", [['18.4', '180004']]],
-  ["current_setting('server_version_num')", [['180004']]],
-  ['to_regclass', [['t']]],
-  ['count(*) from pgbench_branches', [['10']]]
-]
-const FIELDS = ['x']
-const ONE_ROW = [['0']]
 
 // Pairs of (promise resolve function or executeTo receiver, result), answered together.
 let queue = []
@@ -30,13 +21,6 @@ function flush () {
     if (typeof to === 'function') to(q[i + 1])
     else to.onResult(q[i + 1])
   }
-}
-
-function resultFor (text) {
-  for (const [needle, rows] of ANSWERS) if (text.includes(needle)) return { command: 'SELECT', rowCount: rows.length, fields: FIELDS, rows }
-  const sp = text.trimStart().indexOf(' ')
-  const command = (sp === -1 ? text.trim() : text.trimStart().slice(0, sp)).toUpperCase()
-  return { command, rowCount: 1, fields: FIELDS, rows: command === 'SELECT' ? ONE_ROW : [] }
 }
 
 class FakeConnection {

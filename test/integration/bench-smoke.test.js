@@ -56,10 +56,10 @@ test('terminals --smoke reports lag, heap per terminal, memory slopes and GC pau
   assert.match(out.intervalsWithLagP99Over2ms, /^\d+ of \d+$/)
 })
 
-test('engine --smoke runs pgload on in-memory connections', { timeout: 120_000 }, async () => {
+test('engine --smoke runs pgload on in-memory connections and on the lean driver with an in-memory server', { timeout: 120_000 }, async () => {
   const r = await bench(['engine', '--smoke'])
   assert.equal(r.code, 0, r.stderr)
-  assert.match(r.stdout, new RegExp(`^select-only\\s+2\\s+${number}\\s+${number}$`, 'm'), r.stdout)
+  assert.match(r.stdout, new RegExp(`^select-only\\s+2\\s+${number}\\s+${number}\\s+${number}\\s+${number}$`, 'm'), r.stdout)
 })
 
 test('an unknown bench name is refused with the list', async () => {
