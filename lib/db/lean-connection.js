@@ -178,17 +178,21 @@ export class LeanConnection {
   /**
    * `execute` without a promise: the result goes to `receiver.onResult(result)`, an error to
    * `receiver.onError(err)`, always after this returns. The receiver must not throw.
+   * With `rows` false the caller reads only `command` and `rowCount`: the rows are not decoded
+   * and the result is an object of the connection's, valid only during `onResult`.
    * @param {Statement} stmt
    * @param {ReadonlyArray<any>} values
    * @param {{ onResult: (r: Result) => void, onError: (err: any) => void }} receiver
+   * @param {boolean} [rows]
    */
-  executeTo (stmt, values, receiver) {
+  executeTo (stmt, values, receiver, rows = true) {
     if (this.protocol === 'simple' || this._gone()) {
       this.execute(stmt, values).then((r) => receiver.onResult(r), (e) => receiver.onError(e))
       return
     }
     const op = this._reader.acquire(OP_EXEC)
     op.receiver = receiver
+    op.keepRows = rows
     this._writeExecute(op, stmt, values)
     this._send(op)
   }

@@ -186,7 +186,7 @@ export class ResponseParser {
     const reader = this.reader
     switch (code) {
       case 0x32: reader.bindComplete(); return // '2'
-      case 0x44: reader.dataRow(decodeDataRow(b, at)); return // 'D'
+      case 0x44: if (reader.rowsWanted()) reader.dataRow(decodeDataRow(b, at)); return // 'D'
       case 0x43: { // 'C'
         const t = this.tag
         decodeCommandTag(b, at, next - 1, t)

@@ -31,6 +31,7 @@ export class Op {
     this.reject = null
     /** @type {{ onResult: Function, onError: Function }|null} instead of a promise (executeTo) */
     this.receiver = null
+    this.keepRows = true // false: rows are skipped and the result is the reader's scratch one (executeTo)
     this.entry = null // statement entry (prepared execute or prepare)
     this.result = null // result being filled
     this.error = null // first server error
@@ -77,6 +78,8 @@ export class ResponseReader {
     this.deadError = null
     this.socketError = null
     this.fatal = null
+    // The one Result handed to receivers that read no rows: nothing is allocated per statement.
+    this.scratch = { command: '', rowCount: 0, fields: EMPTY, rows: EMPTY }
   }
 
   /** @param {number} kind @returns {Op} */
@@ -88,6 +91,7 @@ export class ResponseReader {
 
   release (op) {
     op.promise = op.resolve = op.reject = op.receiver = null
+    op.keepRows = true
     op.entry = op.result = op.error = op.results = null
     op.batches = op.entries = op.out = op.cur = null
     op.bi = op.fi = 0
@@ -133,7 +137,13 @@ export class ResponseReader {
 
   bindComplete () {
     const op = this.head
-    op.result = newResult(this.entryOf(op)?.fields ?? EMPTY)
+    const fields = this.entryOf(op)?.fields ?? EMPTY
+    op.result = op.keepRows ? newResult(fields) : this._lend(fields)
+  }
+
+  /** Whether the request being answered keeps its rows (else the parser skips them). */
+  rowsWanted () {
+    return this.head.keepRows
   }
 
   /** @param {(string|null)[]} row */
@@ -218,6 +228,16 @@ export class ResponseReader {
     } else {
       op.result = r
     }
+    return r
+  }
+
+  // The scratch Result, reset: one request at a time has it, as each one's ReadyForQuery (which
+  // hands it to the receiver) comes before the next one's BindComplete.
+  _lend (fields) {
+    const r = this.scratch
+    r.fields = fields
+    r.command = ''
+    r.rowCount = 0
     return r
   }
 

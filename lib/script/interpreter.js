@@ -148,7 +148,7 @@ function advance (cur) {
         if (c.isCopy) throw new ClientAbortError('COPY is not supported in pgbench, aborting')
         const conn = ctx.conn
         if (script.protocol === 'simple') cur.wait(conn.simpleQuery(simpleText(st, c)))
-        else if (conn.executeTo !== undefined) conn.executeTo(c.stmt, sqlValues(st, c), cur)
+        else if (conn.executeTo !== undefined) conn.executeTo(c.stmt, sqlValues(st, c), cur, c.gset !== 0) // rows only for \gset/\aset
         else cur.wait(conn.execute(c.stmt, sqlValues(st, c)))
         return true
       }

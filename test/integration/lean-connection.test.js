@@ -292,6 +292,37 @@ for (const protocol of ['prepared', 'extended', 'simple']) {
   })
 }
 
+// executeTo without rows: what the receiver saw during onResult (the result is only lent).
+function executeToCount (conn, stmt, values) {
+  return new Promise((resolve, reject) => {
+    conn.executeTo(stmt, values, {
+      onResult (r) { resolve({ command: r.command, rowCount: r.rowCount, rows: r.rows.length, fields: r.fields }) },
+      onError: reject
+    }, false)
+  })
+}
+
+for (const protocol of ['prepared', 'extended']) {
+  test(`${protocol}: executeTo without rows gives the command and row count, decodes no row, and keeps the stream in step`, async () => {
+    const lean = await openLeanConnection(target, { protocol })
+    try {
+      const full = await lean.execute(readAll, [1])
+      assert.equal(full.rows.length, 3)
+      assert.deepEqual(await executeToCount(lean, readAll, [1]), { command: 'SELECT', rowCount: 3, rows: 0, fields: full.fields })
+      // interleaved with requests that keep their rows, several in flight
+      const [a, b, c] = await Promise.all([executeToCount(lean, readAll, [2]), executeTo(lean, readAll, [2]), executeToCount(lean, echo, echoValues)])
+      assert.deepEqual([a.rowCount, a.rows, b.rows.length, c.rowCount, c.rows], [2, 0, 2, 1, 0])
+      assert.deepEqual(b.rows, full.rows.slice(1))
+      const upd = await executeToCount(lean, defineStatement('UPDATE lean_types SET ch = ch WHERE id <= $1'), [2])
+      assert.deepEqual([upd.command, upd.rowCount, upd.rows], ['UPDATE', 2, 0])
+      await assert.rejects(executeToCount(lean, defineStatement('SELECT 1 / $1::int'), [0]), { code: '22012' })
+      assert.deepEqual((await lean.execute(readAll, [3])).rows, full.rows.slice(2))
+    } finally {
+      await lean.close()
+    }
+  })
+}
+
 test('close: later requests fail with CONNECTION_LOST', async () => {
   const lean = await openLeanConnection(target)
   await lean.close()
