@@ -92,7 +92,7 @@ export class MessageWriter {
   }
 
   end (at) {
-    this.buf.writeInt32BE(this.off - at, at)
+    putInt32(this.buf, at, this.off - at)
   }
 
   int16 (v) {
@@ -102,9 +102,15 @@ export class MessageWriter {
   }
 
   bytes (b) {
-    this.ensure(b.length)
-    b.copy(this.buf, this.off)
-    this.off += b.length
+    const n = b.length
+    this.ensure(n)
+    const buf = this.buf
+    const o = this.off
+    // The bytes on the hot path (a Bind prefix, Execute/Sync) are a few dozen: a loop beats
+    // Buffer#copy, which makes a view of the source per call.
+    if (n <= 64) for (let i = 0; i < n; i++) buf[o + i] = b[i]
+    else buf.set(b, o)
+    this.off = o + n
   }
 
   cstring (s) {
@@ -142,7 +148,7 @@ export class MessageWriter {
       this.bytes(sync ? EXECUTE_SYNC : EXECUTE)
     } else {
       this.bytes(sync ? BIND_TAIL_EXECUTE_SYNC : BIND_TAIL_EXECUTE)
-      this.buf.writeInt32BE(this.off - (sync ? 15 : 10) - at, at)
+      putInt32(this.buf, at, this.off - (sync ? 15 : 10) - at)
     }
   }
 
@@ -179,7 +185,7 @@ export class MessageWriter {
   value (v) {
     if (v === null || v === undefined) {
       this.ensure(4)
-      this.buf.writeInt32BE(-1, this.off)
+      putInt32(this.buf, this.off, -1)
       this.off += 4
       return
     }
@@ -207,7 +213,7 @@ export class MessageWriter {
       o = -1
     }
     if (o === -1) o = start + buf.utf8Write(v, start)
-    buf.writeInt32BE(o - start, this.off)
+    putInt32(buf, this.off, o - start)
     this.off = o
   }
 
@@ -215,21 +221,36 @@ export class MessageWriter {
   int (v) {
     this.ensure(15)
     const buf = this.buf
-    let o = this.off + 4
-    const start = o
+    const lenAt = this.off
+    let o = lenAt + 4
     let u = v
     if (v < 0) {
       buf[o++] = 0x2d
       u = -v // -2^31 becomes 2^31: fine as a double
     }
-    let digits = 1
-    for (let t = u; t >= 10; t = Math.floor(t / 10)) digits++
-    o += digits
-    for (let i = 1; i <= digits; i++) {
-      buf[o - i] = 0x30 + (u % 10)
-      u = Math.floor(u / 10)
+    const end = o + decimalDigits(u)
+    let p = end
+    while (u >= 10) {
+      const q = Math.floor(u / 10)
+      buf[--p] = 0x30 + (u - q * 10)
+      u = q
     }
-    buf.writeInt32BE(o - start, this.off)
-    this.off = o
+    buf[--p] = 0x30 + u
+    putInt32(buf, lenAt, end - lenAt - 4)
+    this.off = end
   }
+}
+
+/** How many decimal digits a non-negative integer up to 2^31 has. */
+function decimalDigits (u) {
+  if (u < 100000) return u < 10 ? 1 : u < 100 ? 2 : u < 1000 ? 3 : u < 10000 ? 4 : 5
+  return u < 1000000 ? 6 : u < 10000000 ? 7 : u < 100000000 ? 8 : u < 1000000000 ? 9 : 10
+}
+
+/** A big-endian int32 (Buffer#writeInt32BE without its argument checks: the offsets are ours). */
+function putInt32 (buf, at, v) {
+  buf[at] = v >>> 24
+  buf[at + 1] = v >>> 16
+  buf[at + 2] = v >>> 8
+  buf[at + 3] = v
 }

@@ -17,9 +17,12 @@ function txStatus (byte) {
   }
 }
 
-// Command tags whose first word the hot path names without building a string.
-const TAG_WORDS = ['SELECT', 'UPDATE', 'INSERT', 'DELETE', 'BEGIN', 'COMMIT', 'ROLLBACK', 'END', 'MERGE', 'FETCH', 'MOVE', 'COPY', 'SET']
-  .map((w) => ({ word: w, bytes: Buffer.from(w, 'latin1') }))
+// Command tags whose first word the hot path names without building a string, by first byte.
+/** @type {({ word: string, bytes: Buffer }[]|undefined)[]} */
+const TAG_WORDS = new Array(256)
+for (const w of ['SELECT', 'UPDATE', 'INSERT', 'DELETE', 'BEGIN', 'COMMIT', 'ROLLBACK', 'END', 'MERGE', 'FETCH', 'MOVE', 'COPY', 'SET']) {
+  (TAG_WORDS[w.charCodeAt(0)] ??= []).push({ word: w, bytes: Buffer.from(w, 'latin1') })
+}
 
 const fromCharCode = String.fromCharCode
 
@@ -86,8 +89,11 @@ export function decodeCommandTag (b, s, e, out) {
   out.tag = null
   out.rowCount = 0
   out.command = ''
-  for (let k = 0; k < TAG_WORDS.length; k++) {
-    if (sameBytes(b, s, sp, TAG_WORDS[k].bytes)) { out.command = TAG_WORDS[k].word; break }
+  const words = TAG_WORDS[b[s]]
+  if (words !== undefined) {
+    for (let k = 0; k < words.length; k++) {
+      if (sameBytes(b, s, sp, words[k].bytes)) { out.command = words[k].word; break }
+    }
   }
   if (out.command === '') {
     out.tag = b.toString('utf8', s, e)

@@ -45,7 +45,9 @@ test('Bind/Execute/Sync with text values matches pg-protocol byte for byte', () 
     [1],
     [0, -1, 7, 10, 99, 100, 2147483647, -2147483648, 123456],
     [null, undefined, '', 'abc', 'héllo ✓', 'x'.repeat(200), 'é'.repeat(100)],
-    [2147483648, -2147483649, 1.5, 1e21, 12345678901234567890n, NaN]
+    [2147483648, -2147483649, 1.5, 1e21, 12345678901234567890n, NaN],
+    // every digit count, at both ends, both signs
+    Array.from({ length: 10 }, (_, k) => [10 ** k - 1, 10 ** k, -(10 ** k - 1), -(10 ** k)]).flat().filter((v) => v >= -2147483648 && v <= 2147483647)
   ]
   for (const values of cases) {
     w.bindExecute(bindPrefix('P_12'), values, false, true)

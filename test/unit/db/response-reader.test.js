@@ -88,7 +88,8 @@ async function executeCase (chunk) {
   assert.deepEqual(await p2, { command: 'SELECT', rowCount: 2, fields: ['a', 'b'], rows: [['3', 'y'], ['a much longer value than eight', 'ÿ€']] })
   const tags = [['INSERT 0 5', 'INSERT', 5], ['UPDATE 12', 'UPDATE', 12], ['BEGIN', 'BEGIN', 0], ['COMMIT', 'COMMIT', 0],
     ['CREATE TABLE', 'CREATE', 0], ['DELETE 0', 'DELETE', 0], ['COPY 1000', 'COPY', 1000], ['SELECT 4294967296', 'SELECT', 4294967296],
-    ['SELECTED 3', 'SELECTED', 3], ['VACUUM', 'VACUUM', 0], ['MERGE 7', 'MERGE', 7]]
+    ['SELECTED 3', 'SELECTED', 3], ['VACUUM', 'VACUUM', 0], ['MERGE 7', 'MERGE', 7], ['SET', 'SET', 0], ['SE 1', 'SE', 1],
+    ['ROLLBACK', 'ROLLBACK', 0], ['FETCH 3', 'FETCH', 3], ['MOVE 2', 'MOVE', 2], ['CALL', 'CALL', 0], ['ZZZ 9', 'ZZZ', 9]]
   for (const [tag, command, rowCount] of tags) {
     const p3 = request(r, OP_EXEC, {})
     r.feed(msg.bind, msg.done(tag), msg.ready())
@@ -96,6 +97,31 @@ async function executeCase (chunk) {
     assert.deepEqual([res.command, res.rowCount], [command, rowCount], tag)
   }
 }
+
+test('without rows (executeTo(..., false)): no row decoded, one scratch result lent per request in turn', async () => {
+  for (const chunk of [0, 1, 3]) {
+    const { r } = setup(chunk)
+    const entry = { state: STMT_PARSED, fields: ['a'] }
+    const seen = []
+    const lent = (extra) => new Promise((resolve, reject) => {
+      const op = r.acquire(OP_EXEC)
+      op.receiver = { onResult: (res) => { seen.push(res); resolve({ ...res, rows: res.rows.length }) }, onError: reject }
+      Object.assign(op, extra)
+      r.push(op)
+    })
+    const a = lent({ entry, keepRows: false })
+    const b = request(r, OP_EXEC, { entry })
+    const c = lent({ keepRows: false })
+    r.feed(msg.bind, msg.row('1'), msg.row('2'), msg.done('SELECT 2'), msg.ready('T'),
+      msg.bind, msg.row('3'), msg.done('SELECT 1'), msg.ready('T'),
+      msg.bind, msg.desc('x', 'y'), msg.done('UPDATE 4'), msg.ready())
+    assert.deepEqual(await a, { command: 'SELECT', rowCount: 2, fields: ['a'], rows: 0 })
+    assert.deepEqual(await b, { command: 'SELECT', rowCount: 1, fields: ['a'], rows: [['3']] })
+    assert.deepEqual(await c, { command: 'UPDATE', rowCount: 4, fields: ['x', 'y'], rows: 0 })
+    assert.equal(seen[0], seen[1], 'the same object is lent each time')
+    assert.ok(Object.isFrozen(seen[0].rows))
+  }
+})
 
 test('a failed Parse sends the statement back to "not parsed"', async () => {
   const { r } = setup()
