@@ -28,7 +28,7 @@ const DRIVERS = ['pg', 'lean']
 // Defaults, with units.
 const DEFAULTS = {
   duration: '10s', // per run, the same for pgbench and pgload
-  repeat: 3, // rounds over all cases; medians are reported (one 10 s run varies by 5-10 % here)
+  repeat: 3, // rounds over all cases; medians are reported, and the range of the tps ratios (one round's ratio varied by 15-35 % on the 2-core development machine)
   scale: 10, // pgbench scale to load when the tables are missing
   // [builtin, clients]: the issue's table
   cases: [['select-only', 1], ['select-only', 8], ['select-only', 32], ['tpcb-like', 1], ['tpcb-like', 8], ['tpcb-like', 32], ['simple-update', 8]],
@@ -90,17 +90,17 @@ export async function main (argv, io) {
       io.out(JSON.stringify({ scale, durationS, rounds, rows }, null, 1) + '\n')
     } else {
       const header = ['workload', 'clients', 'pgbench tps']
-      for (const d of others) header.push(`${d} tps`, `${d} ratio`)
+      for (const d of others) header.push(`${d} tps`, `${d} ratio`, `${d} ratio min`, `${d} ratio max`)
       header.push('pgbench cpu us/txn')
       for (const d of others) header.push(`${d} cpu us/txn`, `${d} cpu ratio`)
       io.out(formatTable(header, rows.map((x) => {
         const row = [x.builtin, x.clients, x.pgbench.tps]
-        for (const d of others) row.push(x[d].tps, x[d].tpsRatio)
+        for (const d of others) row.push(x[d].tps, x[d].tpsRatio, x[d].tpsRatioMin, x[d].tpsRatioMax)
         row.push(x.pgbench.cpuUsPerTxn)
         for (const d of others) row.push(x[d].cpuUsPerTxn, x[d].cpuRatio)
         return row
       })) + '\n')
-      io.out(`pg / lean: pgload run on node-postgres / on the lean connection; ratio = runner / pgbench${rounds > 1 ? `, medians of ${rounds} rounds` : ''} ` +
+      io.out(`pg / lean: pgload run on node-postgres / on the lean connection; ratio = runner / pgbench${rounds > 1 ? `, medians of ${rounds} rounds (min, max: the rounds' lowest and highest tps ratio)` : ''} ` +
         '(targets: tps >= 0.9 select-only, >= 0.95 others; cpu <= 1.5)\n')
       if (a.floor) io.out('floor: the Node.js floor (bench/node-floor-worker.js), pgbench\'s statements from a minimal Node client: what the runtime allows here\n')
     }
@@ -116,10 +116,15 @@ function summarizeCase (builtin, clients, rounds, drivers) {
   const pick = (who, key) => median(rounds.map(r => r[who][key]))
   const row = { builtin, clients, rounds, pgbench: { tps: pick('pgbench', 'tps'), cpuUsPerTxn: pick('pgbench', 'cpuUsPerTxn') } }
   for (const d of drivers) {
+    const tpsRatios = rounds.map(r => r[d].tps / r.pgbench.tps)
+    const finite = tpsRatios.filter(Number.isFinite)
     row[d] = {
       tps: pick(d, 'tps'),
       cpuUsPerTxn: pick(d, 'cpuUsPerTxn'),
-      tpsRatio: median(rounds.map(r => r[d].tps / r.pgbench.tps)),
+      tpsRatio: median(tpsRatios),
+      // the spread says how far one round's verdict can be trusted on this machine
+      tpsRatioMin: finite.length > 0 ? Math.min(...finite) : NaN,
+      tpsRatioMax: finite.length > 0 ? Math.max(...finite) : NaN,
       cpuRatio: median(rounds.map(r => r[d].cpuUsPerTxn / r.pgbench.cpuUsPerTxn))
     }
   }

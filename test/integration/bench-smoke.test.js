@@ -22,9 +22,9 @@ test('vs-pgbench --smoke --floor prints pgbench, pgload and Node floor figures f
   const r = await bench(['vs-pgbench', '--smoke', '--floor', '--url', url])
   assert.equal(r.code, 0, r.stderr)
   const lines = r.stdout.split('\n')
-  assert.match(lines[0], /^workload\s+clients\s+pgbench tps\s+pg tps\s+pg ratio\s+lean tps\s+lean ratio\s+floor tps\s+floor ratio\s+pgbench cpu us\/txn/)
+  assert.match(lines[0], /^workload\s+clients\s+pgbench tps\s+pg tps\s+pg ratio\s+pg ratio min\s+pg ratio max\s+lean tps\s+lean ratio\s+lean ratio min\s+lean ratio max\s+floor tps\s+floor ratio\s+floor ratio min\s+floor ratio max\s+pgbench cpu us\/txn/)
   const columns = lines[0].split(/\s{2,}/).length
-  assert.equal(columns, 16)
+  assert.equal(columns, 22)
   for (const w of ['select-only', 'tpcb-like']) {
     const row = lines.find(l => l.startsWith(w))
     assert.ok(row, `a row for ${w}:\n${r.stdout}`)
