@@ -15,7 +15,7 @@ import { fileURLToPath } from 'node:url'
 import { parseBenchArgs, parseSeconds } from './lib/args.js'
 import { benchServer } from './lib/server.js'
 import { formatTable } from './lib/table.js'
-import { finiteMedian as median } from './lib/stats.js'
+import { finiteMedian as median, finiteRange } from './lib/stats.js'
 import { runMeasured, parsePgbenchOutput } from './lib/child.js'
 import { ensureTpcb } from './lib/tpcb-data.js'
 import { driverArgs } from './lib/driver-select.js'
@@ -117,14 +117,14 @@ function summarizeCase (builtin, clients, rounds, drivers) {
   const row = { builtin, clients, rounds, pgbench: { tps: pick('pgbench', 'tps'), cpuUsPerTxn: pick('pgbench', 'cpuUsPerTxn') } }
   for (const d of drivers) {
     const tpsRatios = rounds.map(r => r[d].tps / r.pgbench.tps)
-    const finite = tpsRatios.filter(Number.isFinite)
+    const spread = finiteRange(tpsRatios)
     row[d] = {
       tps: pick(d, 'tps'),
       cpuUsPerTxn: pick(d, 'cpuUsPerTxn'),
       tpsRatio: median(tpsRatios),
       // the spread says how far one round's verdict can be trusted on this machine
-      tpsRatioMin: finite.length > 0 ? Math.min(...finite) : NaN,
-      tpsRatioMax: finite.length > 0 ? Math.max(...finite) : NaN,
+      tpsRatioMin: spread.min,
+      tpsRatioMax: spread.max,
       cpuRatio: median(rounds.map(r => r[d].cpuUsPerTxn / r.pgbench.cpuUsPerTxn))
     }
   }
