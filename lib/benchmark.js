@@ -158,7 +158,7 @@ export async function runBenchmark (options, { log = silentLogger, env = process
     let serverStats = null
     if (sampler) {
       try {
-        serverStats = await sampler.finish({ transactions: outcome.summary.transactions + outcome.summary.failed, durationS: outcome.durationS })
+        serverStats = await sampler.finish({ transactions: outcome.summary.transactions + outcome.summary.failed, durationS: outcome.durationS, backendPids: outcome.backendPids })
       } catch (err) {
         log.warn({ err: err.message }, 'server statistics could not be finished')
       }

@@ -4,6 +4,8 @@
 /** @typedef {import('../db/connection.js').PgConnection} Connection */
 
 const DEAD = { close: async () => {} }
+// How many backend pids of connections closed during the run are remembered (see closedPids).
+const RECENT_PIDS = 64
 
 export class ConnectionPool {
   /**
@@ -36,6 +38,10 @@ export class ConnectionPool {
     this.onNotice = null
     /** @type {((err: Error, waiter: any) => void) | null} -C: a transaction's connection failed */
     this.onConnectFailure = null
+    this._recentPids = new Int32Array(RECENT_PIDS)
+    this._recentCount = 0
+    /** @type {number[]} backend pids of the connections close() closed */
+    this._closedPids = []
   }
 
   /** Connections currently lent out. */
@@ -107,7 +113,7 @@ export class ConnectionPool {
     if (this.connectPerTransaction) {
       const i = this.all.indexOf(conn)
       if (i >= 0) this.all.splice(i, 1)
-      conn.close().catch(() => {})
+      this._discard(conn)
       return
     }
     if (conn.broken || conn.closed) {
@@ -128,7 +134,7 @@ export class ConnectionPool {
   _replace (conn) {
     const i = this.all.indexOf(conn)
     if (i >= 0) this.all.splice(i, 1)
-    conn.close().catch(() => {})
+    this._discard(conn)
     if (this.closed) return
     this._openOne().then((fresh) => {
       this.failingSinceMs = 0
@@ -176,8 +182,27 @@ export class ConnectionPool {
     this._head = 0
   }
 
+  // Close a connection during the run, remembering its backend.
+  _discard (conn) {
+    const pid = conn.backendPid
+    if (pid > 0) this._recentPids[this._recentCount++ % RECENT_PIDS] = pid
+    conn.close().catch(() => {})
+  }
+
+  /**
+   * Backend pids of the connections close() closed and of the last ones closed before (pgbench
+   * -C closes one per transaction). A backend publishes its last statistics as it exits, after
+   * its socket is closed: the server statistics wait for these before their final reading.
+   * @returns {number[]}
+   */
+  get closedPids () {
+    const recent = this._recentPids.subarray(0, Math.min(this._recentCount, RECENT_PIDS))
+    return [...new Set([...this._closedPids, ...recent])]
+  }
+
   async close () {
     this.closed = true
+    for (const c of this.all) if (c.backendPid > 0) this._closedPids.push(c.backendPid)
     await Promise.all(this.all.map((c) => c.close().catch(() => {})))
   }
 }

@@ -316,7 +316,8 @@ export class Run extends EventEmitter {
       summary,
       transactions,
       intervals: this.recorder.intervals,
-      client
+      client,
+      backendPids: this.pool.closedPids
     }
   }
 }

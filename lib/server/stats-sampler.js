@@ -14,6 +14,7 @@ export { formatServerStatsSummary } from './stats/summary.js'
 export { summarizeActivity } from './stats/reader.js'
 
 const DEFAULTS = {
+  exitWaitMs: 5000, // ms finish() waits at most for the run's backends to exit
   settleMs: 1000, // ms finish() waits at most for the workload backends' last statistics to arrive
   settlePollMs: 150, // ms between readings while settling
   statementTimeoutMs: 5000, // ms after which any sampler query is cancelled
@@ -129,8 +130,9 @@ export class StatsSampler {
 
   /**
    * End sampling: the final reading, deltas over the measured window, close the connection.
-   * @param {{ transactions?: number }} [runInfo] the run's transactions (committed + rolled back),
-   *   for the per-transaction figures
+   * @param {{ transactions?: number, backendPids?: number[] }} [runInfo] the run's transactions
+   *   (committed + rolled back), for the per-transaction figures, and the backend pids of its
+   *   connections, closed by now, whose exit (which publishes their counters) is waited for
    * @returns {Promise<object>} the results' `serverStats` (shape in docs/architecture.md)
    */
   async finish (runInfo = {}) {
@@ -144,6 +146,7 @@ export class StatsSampler {
       if (!this.measuring) this.note(`the measured window (from t=${this.measuredFrom}s) never started: the deltas include the warm-up`)
       try {
         if (!this.reader.connected) await this.reader.connect()
+        await this.backendsExited(runInfo.backendPids ?? [])
         const end = await this.settledReading()
         const own = { commits: end.own.commits - this.base.own.commits, rollbacks: end.own.rollbacks - this.base.own.rollbacks }
         deltas = computeDeltas(this.base, end, own)
@@ -255,6 +258,25 @@ export class StatsSampler {
 
   // Repeat light readings until the workload's counters stop moving (backends that just exited
   // have published theirs), within settleMs; then one full reading.
+  // A backend adds its last counters to the shared statistics as it exits, which happens after
+  // the client closed its socket and may take a while on a loaded machine; until then the
+  // deltas would miss up to a second of the run. Its pid leaves pg_stat_activity only after that.
+  async backendsExited (pids) {
+    const list = pids.filter(p => Number.isInteger(p) && p > 0)
+    if (list.length === 0) return
+    const query = `SELECT count(*)::int AS n FROM pg_stat_activity WHERE pid IN (${list.join(',')})`
+    const deadline = this.now() + this.opts.exitWaitMs
+    for (;;) {
+      const left = (await this.reader.query(query)).rows[0][0]
+      if (Number(left) === 0) return
+      if (this.now() >= deadline) {
+        this.note(`${left} of the run's ${list.length} backends had not exited ${this.opts.exitWaitMs / 1000} s after the run: the deltas may miss their last second`)
+        return
+      }
+      await sleep(Math.min(50, this.opts.settlePollMs))
+    }
+  }
+
   async settledReading () {
     const deadline = this.now() + this.opts.settleMs
     let last = await this.reader.read(false)

@@ -11,6 +11,7 @@ function fakeServer () {
     if (!server.up) { const e = new Error('connect ECONNREFUSED'); e.code = 'ECONNREFUSED'; throw e }
     server.opened++
     const conn = {
+      backendPid: 1000 + server.opened,
       broken: false,
       closed: false,
       transactionStatus: 'I',
@@ -52,6 +53,7 @@ test('-t: every client runs exactly its transactions; intervals add up to the to
   assert.equal(outcome.summary.transactions, 75)
   assert.equal(outcome.intervals.reduce((s, iv) => s + iv.count.q, 0), 75)
   assert.equal(server.opened, 3)
+  assert.deepEqual(outcome.backendPids.sort(), [1001, 1002, 1003], 'the backends whose exit the server statistics wait for')
 })
 
 test('stop() lets transactions in flight finish and records them; the run is marked interrupted', async () => {
@@ -113,12 +115,15 @@ test('a script that never waits (no SQL) still ends on time with a duration', as
 
 test('-C: every transaction opens and closes a connection of its own; the connect time is reported', async () => {
   const server = fakeServer()
-  const run = new Run(workload(), { openConnection: server.open, clients: 3, transactionsPerClient: 10, seed: 5n, connectPerTransaction: true })
+  const run = new Run(workload(), { openConnection: server.open, clients: 3, transactionsPerClient: 30, seed: 5n, connectPerTransaction: true })
   const outcome = await run.execute()
-  assert.equal(outcome.summary.transactions, 30)
-  assert.equal(server.opened, 30)
+  assert.equal(outcome.summary.transactions, 90)
+  assert.equal(server.opened, 90)
   assert.equal(typeof outcome.summary.averageConnectionMs, 'number')
   assert.equal(run.pool.all.length, 0, 'no connection left open')
+  // the backends of the last 64 connections closed, not all 90
+  assert.equal(outcome.backendPids.length, 64)
+  assert.ok(outcome.backendPids.every(p => p > 1026 && p <= 1090), String(outcome.backendPids))
 })
 
 test('-C: a client whose connection cannot be opened aborts; the others carry on', async () => {

@@ -21,7 +21,8 @@ function fakeServer ({ versionNum = '180004', refuse = [], superuser = 't' } = {
     queries: 0,
     closed: false,
     hold: null,
-    broken: false
+    broken: false,
+    alive: new Set() // backend pids still listed in pg_stat_activity
   }
   const answer = (text) => {
     for (const r of refuse) if (text.includes(r)) { const e = new Error(`permission denied for ${r}`); e.code = '42501'; throw e }
@@ -42,6 +43,10 @@ function fakeServer ({ versionNum = '180004', refuse = [], superuser = 't' } = {
     if (text.includes('FROM pg_stat_wal')) return res(['wal_records', 'wal_fpi', 'wal_bytes'], [['10', '0', '100']])
     if (text.includes('pg_stat_checkpointer') || text.includes('FROM pg_stat_bgwriter')) return res(['timed', 'requested', 'done', 'buffers_written', 'buffers_clean'], [['0', String(s.requested), '0', String(s.buffers), '0']])
     if (text.includes('pg_control_checkpoint')) return res(['checkpoint_lsn', 'checkpoint_epoch'], [[String(s.ckptLsn), String(s.ckptEpoch)]])
+    if (text.includes('FROM pg_stat_activity WHERE pid IN')) {
+      const listed = text.slice(text.indexOf('IN (') + 4, text.lastIndexOf(')')).split(',').map(Number)
+      return res(['n'], [[String(listed.filter(p => s.alive.has(p)).length)]])
+    }
     if (text.includes('GROUP BY 1, 2, 3, 4, 5')) return res(['backend_type', 'state', 'wait_event_type', 'wait_event', 'here', 'n'], s.activity)
     if (text.includes('pg_stat_progress_vacuum')) return res(['kind', 'relid'], [])
     if (text.includes('pg_stat_get_autovacuum_count')) return res(['relid', 'av', 'aa'], [['16384', '0', '0']])
@@ -115,6 +120,34 @@ test('rates per second leave out the sampler\'s own transactions; deltas over th
   assert.ok(r.missing.includes('table gone: not found'))
   assert.equal(r.sampler.samples, 2)
   assert.equal(srv.closed, true)
+})
+
+test('finish waits for the run\'s backends to exit: their last commits are in the deltas', async () => {
+  const srv = fakeServer()
+  const sampler = new StatsSampler({ openConnection: async () => srv.conn, settleMs: 0 })
+  assert.equal(await sampler.start(), true)
+  srv.commits += 100n
+  // two backends still exiting; as they go they publish 40 more commits
+  srv.alive = new Set([4242, 4243])
+  setTimeout(() => { srv.alive.clear(); srv.commits += 40n }, 120)
+  const t0 = performance.now()
+  const r = await sampler.finish({ transactions: 140, backendPids: [4242, 4243, 0] })
+  assert.ok(performance.now() - t0 >= 100, 'it waited')
+  assert.equal(r.deltas.xactCommit, 140)
+  assert.deepEqual(r.missing, [])
+})
+
+test('finish waits for exiting backends only so long, and says so', async () => {
+  const srv = fakeServer()
+  const sampler = new StatsSampler({ openConnection: async () => srv.conn, settleMs: 0, exitWaitMs: 150 })
+  assert.equal(await sampler.start(), true)
+  srv.alive = new Set([7, 8])
+  const t0 = performance.now()
+  const r = await sampler.finish({ transactions: 0, backendPids: [7, 8, 9] })
+  const waited = performance.now() - t0
+  assert.ok(waited >= 140 && waited < 2000, `waited ${waited} ms`)
+  assert.ok(r.missing.some(m => /2 of the run's 3 backends had not exited 0\.15 s after the run/.test(m)), r.missing.join('; '))
+  assert.equal(typeof r.deltas.xactCommit, 'number')
 })
 
 test('a sample is skipped while the previous one is still running', async () => {
