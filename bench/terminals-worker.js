@@ -61,9 +61,9 @@ const { results } = await runBenchmark(options, {
     theRun = run
     const heapTimer = setTimeout(measureHeap, heapAtS * 1000)
     run.once('done', () => clearTimeout(heapTimer))
-    // Ticks start with the measured window (after the warm-up): sample from then on.
-    run.once('tick', () => {
-      t0 = performance.now() - 1000
+    // Sample from the start of the measured window (after the warm-up) on.
+    run.once('measuring', () => {
+      t0 = performance.now()
       if (heapWithTerminals === null) measureHeap() // no warm-up: at the start of the window
       gcObserver.observe({ entryTypes: ['gc'] })
       sample()

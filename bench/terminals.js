@@ -21,7 +21,7 @@ const DEFAULTS = {
   sample: '5s', // RSS/heap sampling period
   scale: 10, // pgbench scale to load when the tables are missing
   driver: 'default', // pgload's connection: default (whatever pgload uses), pg or lean
-  smoke: { terminals: 2000, thinkTime: 'exp:1000', durationS: 3, warmupS: 1, sampleS: 0.5, scale: 1 }
+  smoke: { terminals: 2000, thinkTime: 'exp:1000', durationS: 3, warmupS: 1, sampleS: 0.25, scale: 1 }
 }
 
 /** @param {string[]} argv @param {{ out: (s: string) => void, err: (s: string) => void }} io */

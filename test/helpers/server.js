@@ -1,7 +1,7 @@
 // The PostgreSQL every integration test uses: PGLOAD_TEST_URL when set, otherwise one embedded
 // PostgreSQL 18 per test process in a fresh temp dir, stopped and removed when the process exits.
 
-import { mkdtempSync, rmSync, chmodSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, rmSync, chmodSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { resolveTarget } from '../../lib/server/target.js'
@@ -33,7 +33,9 @@ async function start () {
   sweepOrphans(bin, ids)
   const base = mkdtempSync(join(tmpdir(), PREFIX))
   chmodSync(base, 0o700)
-  writeFileSync(join(base, 'owner'), String(process.pid))
+  // written whole or not at all: a sibling process sweeping orphans must never read it empty
+  writeFileSync(join(base, 'owner.tmp'), String(process.pid))
+  renameSync(join(base, 'owner.tmp'), join(base, 'owner'))
   await giveToServerUser(base, ids)
   const dataDir = join(base, 'data')
   let started = false

@@ -53,7 +53,10 @@ test('a tpcb-like run: committed transactions equal the growth of pgbench_histor
   assert.equal(t.count, results.summary.transactions)
   assert.equal(decodeHistogram(t.histogram).totalCount, t.count)
   assert.ok(t.latencyMs.p50 <= t.latencyMs.p99 && t.latencyMs.p99 <= t.latencyMs.max)
-  assert.ok(results.intervals.length >= 3 && results.intervals.length <= 4, `${results.intervals.length} intervals`)
+  // -T 3s: three whole seconds, then the drain as a partial one (more whole ones if a loaded
+  // machine stalled the tick)
+  assert.ok(results.intervals.length >= 3, `${results.intervals.length} intervals`)
+  assert.ok(results.intervals.slice(0, -1).every(iv => iv.lengthS === 1), JSON.stringify(results.intervals.map(iv => iv.lengthS)))
   assert.equal(results.intervals.reduce((s, iv) => s + iv.count['tpcb-like'], 0), t.count)
   // the summary speaks pgbench
   assert.match(r.stdout, /number of transactions actually processed: \d+/)
@@ -93,15 +96,16 @@ test('10,000 think-time terminals on a handful of connections follow the think-t
   const out = join(dir, 'think.json')
   // A 10 s mean think time asks for about 1,000 tps: within what this 2-core machine serves while
   // other test files run, so the system is in a steady state (saturated, Little's law still holds
-  // in the long run, but the queue would still be growing within a few seconds).
-  const r = await runCli(['run', '-b', 'select-only', '-c', '10000', '--connections', '8', '--think-time', 'exp:10000', '--warmup', '1s', '-T', '5s', '-n', '--url', server.url, '--out', out, '--no-server-stats'])
+  // in the long run, but the queue would still be growing within a few seconds). 32 connections
+  // serve 1,000 tps unless a round trip takes over 30 ms, which a loaded machine can reach for 8.
+  const r = await runCli(['run', '-b', 'select-only', '-c', '10000', '--connections', '32', '--think-time', 'exp:10000', '--warmup', '1s', '-T', '5s', '-n', '--url', server.url, '--out', out, '--no-server-stats'])
   assert.equal(r.code, 0, r.stderr)
   const results = JSON.parse(readFileSync(out, 'utf8'))
-  assert.equal(results.run.connections, 8)
+  assert.equal(results.run.connections, 32)
   assert.equal(results.run.clients, 10000)
   const t = results.transactions['select-only']
   // Little's law for a closed system: rate = terminals / (mean think + mean response). The
-  // response includes any wait for one of the 8 connections, so this holds on a slow machine too.
+  // response includes any wait for one of the connections, so this holds on a slow machine too.
   // Whole seconds of the measured window only: the drain after the deadline is not steady state.
   const steady = results.intervals.filter((iv) => iv.lengthS === 1)
   const measured = steady.reduce((s, iv) => s + iv.count['select-only'], 0) / steady.length

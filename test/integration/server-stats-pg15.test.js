@@ -77,8 +77,9 @@ test('autovacuum and autoanalyze on a workload table become markers', { skip: sk
   const t0 = performance.now()
   let next = 0.25
   let k = 0
-  // until both markers appear, at most 8 s
-  while (performance.now() - t0 < 8000) {
+  // until both markers appear, at most 30 s: the reload, the stats flush, the launcher's visit and
+  // a worker's fork come in turn, which a loaded machine can stretch well past the usual 2-4 s
+  while (performance.now() - t0 < 30000) {
     await w.query('UPDATE ss_av SET v = v + 1 WHERE id = $1', [k++ % 200 + 1])
     const el = (performance.now() - t0) / 1000
     if (el >= next) {
