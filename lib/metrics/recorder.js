@@ -2,7 +2,7 @@
 // Everything recorded here is inside the measured window (after warm-up). Each value is recorded
 // once, into its interval histogram; closing an interval adds it into the cumulative one.
 
-import { createHistogram, recordUs, encodeHistogram, latencySummaryMs, percentileMs } from './histogram.js'
+import { addInto, createHistogram, recordUs, encodeHistogram, latencySummaryMs, percentileMs } from './histogram.js'
 
 const round3 = (v) => Math.round(v * 1000) / 1000
 
@@ -15,8 +15,8 @@ const round3 = (v) => Math.round(v * 1000) / 1000
 function withOpen (cumulative, open) {
   if (open.totalCount === 0) return cumulative
   const h = createHistogram()
-  h.add(cumulative)
-  h.add(open)
+  addInto(h, cumulative)
+  addInto(h, open)
   return h
 }
 
@@ -142,7 +142,7 @@ export class Recorder {
       skipped += t.intervalSkipped
       if (t.intervalHist.totalCount > 0) {
         histograms[t.name] = encodeHistogram(t.intervalHist)
-        t.hist.add(t.intervalHist)
+        addInto(t.hist, t.intervalHist)
       }
       t.intervalCount = 0
       t.intervalFailed = 0
@@ -166,9 +166,9 @@ export class Recorder {
       queueMs: q.totalCount === 0 ? { p99: null, max: null } : { p99: percentileMs(q, 99), max: round3(q.maxValue / 1000) },
       histograms
     }
-    if (a.totalCount > 0) this.all.add(a)
-    if (l.totalCount > 0) this.lag.add(l)
-    if (q.totalCount > 0) this.queue.add(q)
+    if (a.totalCount > 0) addInto(this.all, a)
+    if (l.totalCount > 0) addInto(this.lag, l)
+    if (q.totalCount > 0) addInto(this.queue, q)
     a.reset()
     l.reset()
     q.reset()

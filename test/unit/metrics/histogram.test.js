@@ -1,7 +1,7 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import hdr from 'hdr-histogram-js'
-import { createHistogram, recordUs, encodeHistogram, HIGHEST_US } from '../../../lib/metrics/histogram.js'
+import { addInto, createHistogram, decodeHistogram, recordUs, encodeHistogram, HIGHEST_US } from '../../../lib/metrics/histogram.js'
 
 // recordUs before it computed the index itself: clamp, round, then hdr's own recordValue.
 const reference = (h, us) => h.recordValue(us < 1 ? 1 : us > HIGHEST_US ? HIGHEST_US : Math.round(us))
@@ -87,4 +87,58 @@ test('a histogram of another layout takes hdr own path and still matches', () =>
   for (const us of edgeValues()) { recordUs(got, us); reference(want, us) }
   for (let i = 1; i < 1e9; i = Math.ceil(i * 1.37)) { recordUs(got, i); reference(want, i) }
   assertSame(got, want, '2 significant digits')
+})
+
+test('addInto gives what hdr add gives: counts, total, min, max, percentiles, timestamps', () => {
+  let seed = 7
+  const rand = () => { seed = (seed * 1103515245 + 12345) % 2 ** 31; return seed / 2 ** 31 }
+  const fill = (h, n, scale) => { for (let i = 0; i < n; i++) recordUs(h, rand() ** 3 * scale) }
+  const cases = [
+    ['both filled', (a, b) => { fill(a, 5000, 1e6); fill(b, 3000, 1e9) }],
+    ['into empty', (a, b) => { fill(b, 100, 1e4) }],
+    ['from empty', (a, b) => { fill(a, 100, 1e4) }],
+    ['both empty', () => {}],
+    ['edges only', (a, b) => { for (const us of edgeValues()) recordUs(b, us); recordUs(a, 5) }],
+    ['from below into', (a, b) => { recordUs(a, 1e6); recordUs(b, 3) }]
+  ]
+  for (const [what, setup] of cases) {
+    const got = createHistogram(); const from = createHistogram(); const want = createHistogram()
+    seed = 7
+    setup(got, from)
+    seed = 7
+    setup(want, createHistogram()) // the same values into an independent copy
+    from.startTimeStampMsec = 1000; from.endTimeStampMsec = 2000
+    const fromBefore = encodeHistogram(from)
+    addInto(got, from)
+    want.add(from)
+    assertSame(got, want, what)
+    assert.equal(got.startTimeStampMsec, want.startTimeStampMsec, `${what}: start`)
+    assert.equal(got.endTimeStampMsec, want.endTimeStampMsec, `${what}: end`)
+    assert.equal(encodeHistogram(from), fromBefore, `${what}: from is unchanged`)
+    // a second add counts twice
+    addInto(got, from)
+    want.add(from)
+    assertSame(got, want, `${what}, twice`, false)
+  }
+})
+
+test('addInto with a histogram of another layout takes hdr own path', () => {
+  const other = hdr.build({ lowestDiscernibleValue: 1, highestTrackableValue: HIGHEST_US, numberOfSignificantValueDigits: 2, bitBucketSize: 32, autoResize: false, useWebAssembly: false })
+  for (let i = 1; i < 1e8; i = Math.ceil(i * 1.5)) recordUs(other, i)
+  const got = createHistogram(); const want = createHistogram()
+  recordUs(got, 42); recordUs(want, 42)
+  addInto(got, other)
+  want.add(other)
+  assertSame(got, want, 'into ours from 2 significant digits')
+})
+
+test('merging decoded histograms (compare, reports) gives what hdr add gives', () => {
+  const a = createHistogram(); const b = createHistogram()
+  for (let i = 1; i < 1e9; i = Math.ceil(i * 1.21)) { recordUs(a, i); recordUs(b, i * 3 + 1) }
+  const got = createHistogram(); const want = createHistogram()
+  for (const enc of [encodeHistogram(a), encodeHistogram(b)]) {
+    addInto(got, decodeHistogram(enc))
+    want.add(decodeHistogram(enc))
+  }
+  assertSame(got, want, 'decoded')
 })
