@@ -266,14 +266,19 @@ export class StatsSampler {
     if (list.length === 0) return
     const query = `SELECT count(*)::int AS n FROM pg_stat_activity WHERE pid IN (${list.join(',')})`
     const deadline = this.now() + this.opts.exitWaitMs
-    for (;;) {
-      const left = (await this.reader.query(query)).rows[0][0]
-      if (Number(left) === 0) return
-      if (this.now() >= deadline) {
-        this.note(`${left} of the run's ${list.length} backends had not exited ${this.opts.exitWaitMs / 1000} s after the run: the deltas may miss their last second`)
-        return
+    try {
+      for (;;) {
+        const left = (await this.reader.query(query)).rows[0][0]
+        if (Number(left) === 0) return
+        if (this.now() >= deadline) {
+          this.note(`${left} of the run's ${list.length} backends had not exited ${this.opts.exitWaitMs / 1000} s after the run: the deltas may miss their last second`)
+          return
+        }
+        await sleep(Math.min(50, this.opts.settlePollMs))
       }
-      await sleep(Math.min(50, this.opts.settlePollMs))
+    } catch (err) {
+      // the final reading is still worth taking; a lost connection fails it there
+      this.note(`waiting for the run's backends to exit: ${err.message}`)
     }
   }
 

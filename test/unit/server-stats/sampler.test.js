@@ -137,6 +137,17 @@ test('finish waits for the run\'s backends to exit: their last commits are in th
   assert.deepEqual(r.missing, [])
 })
 
+test('a failed wait for the backends still gives the final reading', async () => {
+  const srv = fakeServer()
+  const sampler = new StatsSampler({ openConnection: async () => srv.conn, settleMs: 0 })
+  assert.equal(await sampler.start(), true)
+  srv.commits += 30n
+  srv.failNext = { match: 'WHERE pid IN', message: 'canceling statement due to statement timeout', code: '57014', times: 1 }
+  const r = await sampler.finish({ transactions: 30, backendPids: [5] })
+  assert.equal(r.deltas.xactCommit, 30)
+  assert.ok(r.missing.some(m => /waiting for the run's backends to exit: canceling statement/.test(m)), r.missing.join('; '))
+})
+
 test('finish waits for exiting backends only so long, and says so', async () => {
   const srv = fakeServer()
   const sampler = new StatsSampler({ openConnection: async () => srv.conn, settleMs: 0, exitWaitMs: 150 })
