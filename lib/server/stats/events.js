@@ -9,7 +9,9 @@
 // checkpoints report interim statistics); a timed counter rise alone is not a start, because
 // skipped timed checkpoints (no WAL since the last one) count too. A checkpoint that starts and
 // ends between two samples (CHECKPOINT is usually that quick) gets its start from checkpoint_time,
-// clamped to the previous sample.
+// clamped to the previous sample. The checkpointer reports its counters just after it updates the
+// control file, and a reading may take its statistics snapshot before its control-file read: an
+// end seen before its counters rose is owed them, and their later rise is not a new start.
 
 /**
  * @typedef {{ t: number, kind: string, table?: string, cause?: string, inferred?: boolean }} StatsEvent
@@ -19,6 +21,7 @@ export class CheckpointTracker {
   constructor () {
     this.last = null // previous reading
     this.pending = null // { t, cause } of a start already emitted, awaiting its end
+    this.owed = 0 // checkpoints seen ending whose counters have not risen yet
   }
 
   /**
@@ -42,6 +45,7 @@ export class CheckpointTracker {
       last.control?.lsn !== null && last.control?.lsn !== undefined && r.control.lsn !== last.control.lsn
 
     if (ended) {
+      if (!reqUp && !timedUp && this.pending?.cause === undefined) this.owed++
       if (this.pending) {
         events.push(withCause({ t: r.t, kind: 'checkpoint-end' }, this.pending.cause ?? cause))
       } else {
@@ -58,6 +62,14 @@ export class CheckpointTracker {
       return events
     }
     if (this.pending) return events
+    if (this.owed > 0 && (reqUp || timedUp)) {
+      // the late counters of checkpoints already ended (their buffers come with them)
+      const rise = Number((up('requested') ? r.counters.requested - last.counters.requested : 0n) +
+        (up('timed') ? r.counters.timed - last.counters.timed : 0n))
+      const settled = Math.min(rise, this.owed)
+      this.owed -= settled
+      if (rise <= settled) return events
+    }
     const busy = r.checkpointer === 'busy'
     if (reqUp || (timedUp && buffersUp) || (busy && (buffersUp || last.checkpointer === 'busy'))) {
       this.pending = { t: r.t, cause }

@@ -76,3 +76,26 @@ test('without visibility of the workers, count rises are the markers', () => {
   assert.deepEqual(a.update({ t: 2, running: null, counts: { acc: { autovacuum: 6n, autoanalyze: 3n } } }),
     [{ t: 2, kind: 'autovacuum', table: 'acc' }])
 })
+
+test('counters that rise after their checkpoint was seen ending are not a new start', () => {
+  const c = new CheckpointTracker()
+  c.update(reading(0, { cp: 'idle' }))
+  // the control file shows the end before the checkpointer's counters (one snapshot, two reads)
+  const ev = c.update(reading(1, { lsn: 200n, epoch: 2000.5, cp: 'idle' }))
+  assert.deepEqual(ev.map(e => e.kind), ['checkpoint-start', 'checkpoint-end'])
+  // the counters of that checkpoint arrive with the next reading: nothing new
+  assert.deepEqual(c.update(reading(2, { lsn: 200n, requested: 1n, buf: 99n, cp: 'idle' })), [])
+  assert.equal(c.owed, 0)
+  // a later request is a new checkpoint again
+  assert.deepEqual(c.update(reading(3, { lsn: 200n, requested: 2n, buf: 150n })), [{ t: 3, kind: 'checkpoint-start', cause: 'requested' }])
+  assert.deepEqual(c.update(reading(4, { lsn: 300n, requested: 2n, buf: 150n })), [{ t: 4, kind: 'checkpoint-end', cause: 'requested' }])
+  assert.equal(c.owed, 0, 'its counters rose before its end: nothing owed')
+})
+
+test('a late counter rise larger than what is owed still marks a start', () => {
+  const c = new CheckpointTracker()
+  c.update(reading(0))
+  c.update(reading(1, { lsn: 200n })) // one checkpoint ended, counters owed
+  // two requests counted: the owed one and a new checkpoint under way
+  assert.deepEqual(c.update(reading(2, { lsn: 200n, requested: 2n, buf: 10n })), [{ t: 2, kind: 'checkpoint-start', cause: 'requested' }])
+})
