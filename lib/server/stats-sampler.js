@@ -256,8 +256,6 @@ export class StatsSampler {
     }
   }
 
-  // Repeat light readings until the workload's counters stop moving (backends that just exited
-  // have published theirs), within settleMs; then one full reading.
   // A backend adds its last counters to the shared statistics as it exits, which happens after
   // the client closed its socket and may take a while on a loaded machine; until then the
   // deltas would miss up to a second of the run. Its pid leaves pg_stat_activity only after that.
@@ -282,6 +280,8 @@ export class StatsSampler {
     }
   }
 
+  // Repeat light readings until the workload's counters stop moving (backends that just exited
+  // have published theirs), within settleMs; then one full reading.
   async settledReading () {
     const deadline = this.now() + this.opts.settleMs
     let last = await this.reader.read(false)
