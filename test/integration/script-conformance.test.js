@@ -1,6 +1,7 @@
 // pgbench's own test cases that need a server, run through `pgload run` with pgbench's flags
 // against the test server. Cases that cannot apply are skipped with the reason; cases that wait
-// on another part of pgload are marked todo with what is missing.
+// on another part of pgload are marked todo with what is missing, and so are those upstream marks
+// TODO because the server itself may fail them.
 
 import { test, before, after } from 'node:test'
 import assert from 'node:assert/strict'
@@ -21,6 +22,15 @@ const NOT_APPLICABLE = {
 
 /** Cases waiting on other parts of pgload. */
 const WAITING = {}
+
+/**
+ * Cases pgbench's own suite marks TODO because the server may fail them: reported, not failing.
+ * 002 failed here once, on a machine loaded on purpose, with the server's "relation ... deleted
+ * while still in use" from a GRANT racing a VACUUM, as upstream describes.
+ */
+const UPSTREAM_TODO = {
+  '002': 'upstream TODO "PROC_IN_VACUUM scan breakage": a GRANT concurrent with VACUUM may fail for server reasons'
+}
 
 const cases = loadCases().filter((c) => !(c.requires.length === 1 && c.requires[0].startsWith('none')))
 const skipAll = !corpusPresent ? 'no ../shared/conformance/pgbench corpus here' : !existsSync(BIN) ? 'bin/pgload.js is missing' : false
@@ -79,7 +89,7 @@ async function runCase (c) {
 
 for (const c of cases) {
   const skip = skipAll || (NOT_APPLICABLE[c.id] ?? false)
-  const todo = WAITING[c.id] ?? false
+  const todo = WAITING[c.id] ?? UPSTREAM_TODO[c.id] ?? false
   test(`case ${c.id} ${c.file}: ${c.upstream?.test_name ?? ''}`, { skip, todo }, async () => {
     const { runs, post, err } = await outcomes.get(c.id)
     if (err) throw err
