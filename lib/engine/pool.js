@@ -40,8 +40,6 @@ export class ConnectionPool {
     this.onConnectFailure = null
     this._recentPids = new Int32Array(RECENT_PIDS)
     this._recentCount = 0
-    /** @type {number[]} backend pids of the connections close() closed */
-    this._closedPids = []
   }
 
   /** Connections currently lent out. */
@@ -190,19 +188,19 @@ export class ConnectionPool {
   }
 
   /**
-   * Backend pids of the connections close() closed and of the last ones closed before (pgbench
-   * -C closes one per transaction). A backend publishes its last statistics as it exits, after
-   * its socket is closed: the server statistics wait for these before their final reading.
+   * After close(): backend pids of the connections it closed (`all` keeps them) and of the last
+   * ones closed before (pgbench -C closes one per transaction). A backend publishes its last
+   * statistics as it exits, after its socket is closed: the server statistics wait for these
+   * before their final reading.
    * @returns {number[]}
    */
   get closedPids () {
     const recent = this._recentPids.subarray(0, Math.min(this._recentCount, RECENT_PIDS))
-    return [...new Set([...this._closedPids, ...recent])]
+    return [...new Set([...this.all.map((c) => c.backendPid).filter((pid) => pid > 0), ...recent])]
   }
 
   async close () {
     this.closed = true
-    for (const c of this.all) if (c.backendPid > 0) this._closedPids.push(c.backendPid)
     await Promise.all(this.all.map((c) => c.close().catch(() => {})))
   }
 }
