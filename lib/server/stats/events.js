@@ -64,8 +64,8 @@ export class CheckpointTracker {
     if (this.pending) return events
     if (this.owed > 0 && (reqUp || timedUp)) {
       // the late counters of checkpoints already ended (their buffers come with them)
-      const rise = Number((up('requested') ? r.counters.requested - last.counters.requested : 0n) +
-        (up('timed') ? r.counters.timed - last.counters.timed : 0n))
+      const rise = Number((reqUp ? r.counters.requested - last.counters.requested : 0n) +
+        (timedUp ? r.counters.timed - last.counters.timed : 0n))
       const settled = Math.min(rise, this.owed)
       this.owed -= settled
       if (rise <= settled) return events
