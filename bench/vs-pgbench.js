@@ -19,6 +19,7 @@ import { finiteMedian as median, finiteRange } from './lib/stats.js'
 import { runMeasured, parsePgbenchOutput } from './lib/child.js'
 import { ensureTpcb } from './lib/tpcb-data.js'
 import { driverArgs } from './lib/driver-select.js'
+import { targetVerdict } from './lib/target-verdict.js'
 import { PgloadError } from '../lib/errors.js'
 
 const PGLOAD = fileURLToPath(new URL('../bin/pgload.js', import.meta.url))
@@ -36,6 +37,17 @@ const DEFAULTS = {
   smokeDurationS: 2, // seconds per run with --smoke
   smokeScale: 1,
   driver: 'both' // pgload's connection: pg, lean or both (one pgload run each)
+}
+
+// The targets of the driver-efficiency work, as ratios to pgbench in the same run: tps at least
+// this much for these client counts, and client CPU per transaction at most CPU_TARGET.
+const TPS_TARGETS = [['select-only', [1, 8, 32], 0.9], ['tpcb-like', [8, 32], 0.95], ['simple-update', [8], 0.95]]
+const CPU_TARGET = 1.5
+
+/** @param {string} builtin @param {number} clients @returns {number|null} */
+function tpsTarget (builtin, clients) {
+  const t = TPS_TARGETS.find(([b, cs]) => b === builtin && cs.includes(clients))
+  return t ? t[2] : null
 }
 
 /** @param {string[]} argv @param {{ out: (s: string) => void, err: (s: string) => void }} io */
@@ -100,8 +112,11 @@ export async function main (argv, io) {
         for (const d of others) row.push(x[d].cpuUsPerTxn, x[d].cpuRatio)
         return row
       })) + '\n')
-      io.out(`pg / lean: pgload run on node-postgres / on the lean connection; ratio = runner / pgbench${rounds > 1 ? `, medians of ${rounds} rounds (min, max: the rounds' lowest and highest tps ratio)` : ''} ` +
-        '(targets: tps >= 0.9 select-only, >= 0.95 others; cpu <= 1.5)\n')
+      io.out('\n' + formatTable(['workload', 'clients', 'runner', 'tps ratio', 'interval', 'target', 'verdict', 'cpu ratio', 'interval', 'target', 'verdict'],
+        verdictRows(rows, others)) + '\n')
+      io.out(`pg / lean: pgload run on node-postgres / on the lean connection; ratio = runner / pgbench${rounds > 1 ? `, medians of ${rounds} rounds (min, max: the rounds' lowest and highest tps ratio)` : ''}\n`)
+      io.out('interval: the median ratio\'s distribution-free confidence interval over the rounds (order statistics; its confidence in brackets); ' +
+        'a target is met or missed only when the whole interval is on one side of it, else the verdict is "within noise"\n')
       if (a.floor) io.out('floor: the Node.js floor (bench/node-floor-worker.js), pgbench\'s statements from a minimal Node client: what the runtime allows here\n')
     }
   } finally {
@@ -117,6 +132,7 @@ function summarizeCase (builtin, clients, rounds, drivers) {
   const row = { builtin, clients, rounds, pgbench: { tps: pick('pgbench', 'tps'), cpuUsPerTxn: pick('pgbench', 'cpuUsPerTxn') } }
   for (const d of drivers) {
     const tpsRatios = rounds.map(r => r[d].tps / r.pgbench.tps)
+    const cpuRatios = rounds.map(r => r[d].cpuUsPerTxn / r.pgbench.cpuUsPerTxn)
     const spread = finiteRange(tpsRatios)
     row[d] = {
       tps: pick(d, 'tps'),
@@ -125,10 +141,30 @@ function summarizeCase (builtin, clients, rounds, drivers) {
       // the spread says how far one round's verdict can be trusted on this machine
       tpsRatioMin: spread.min,
       tpsRatioMax: spread.max,
-      cpuRatio: median(rounds.map(r => r[d].cpuUsPerTxn / r.pgbench.cpuUsPerTxn))
+      cpuRatio: median(cpuRatios)
+    }
+    const target = tpsTarget(builtin, clients)
+    if (target !== null) {
+      row[d].tpsVerdict = { target, ...targetVerdict(tpsRatios, target, 'atLeast') }
+      row[d].cpuVerdict = { target: CPU_TARGET, ...targetVerdict(cpuRatios, CPU_TARGET, 'atMost') }
     }
   }
   return row
+}
+
+// One line per case with targets and runner: each median ratio, its interval and the verdict.
+function verdictRows (rows, runners) {
+  const out = []
+  const interval = (v) => v.lo === null ? '-' : `${v.lo.toFixed(2)}-${v.hi.toFixed(2)} (${Math.floor(v.confidence * 100)} %)`
+  for (const x of rows) {
+    for (const d of runners) {
+      const t = x[d].tpsVerdict
+      const c = x[d].cpuVerdict
+      if (t === undefined) continue
+      out.push([x.builtin, x.clients, d, t.median, interval(t), `>= ${t.target}`, t.verdict, c.median, interval(c), `<= ${c.target}`, c.verdict])
+    }
+  }
+  return out
 }
 
 function parseCases (text) {

@@ -17,19 +17,28 @@ function bench (args) {
 
 const number = '\\d+(?:\\.\\d+)?'
 
-test('vs-pgbench --smoke --floor prints pgbench, pgload and Node floor figures for each case', { skip: hasPgbench ? false : 'pgbench is not installed', timeout: 180_000 }, async () => {
+test('vs-pgbench --smoke --floor prints pgbench, pgload and Node floor figures for each case, and the verdicts on the targets', { skip: hasPgbench ? false : 'pgbench is not installed', timeout: 180_000 }, async () => {
   const { url } = await getTestServer()
-  const r = await bench(['vs-pgbench', '--smoke', '--floor', '--url', url])
+  // select-only with 1 client has a target (tps >= 0.9 of pgbench's); tpcb-like with 2 has none
+  const r = await bench(['vs-pgbench', '--smoke', '--floor', '--cases', 'select-only:1,tpcb-like:2', '--url', url])
   assert.equal(r.code, 0, r.stderr)
   const lines = r.stdout.split('\n')
   assert.match(lines[0], /^workload\s+clients\s+pgbench tps\s+pg tps\s+pg ratio\s+pg ratio min\s+pg ratio max\s+lean tps\s+lean ratio\s+lean ratio min\s+lean ratio max\s+floor tps\s+floor ratio\s+floor ratio min\s+floor ratio max\s+pgbench cpu us\/txn/)
   const columns = lines[0].split(/\s{2,}/).length
   assert.equal(columns, 22)
-  for (const w of ['select-only', 'tpcb-like']) {
+  for (const [w, c] of [['select-only', 1], ['tpcb-like', 2]]) {
     const row = lines.find(l => l.startsWith(w))
     assert.ok(row, `a row for ${w}:\n${r.stdout}`)
     // workload, clients, then numeric columns, all present and finite
-    assert.match(row, new RegExp(`^${w}\\s+2(\\s+${number}){${columns - 2}}$`), row)
+    assert.match(row, new RegExp(`^${w}\\s+${c}(\\s+${number}){${columns - 2}}$`), row)
+  }
+  // the verdicts: one line per runner for the case with a target; one round decides nothing
+  const at = lines.findIndex(l => /^workload\s+clients\s+runner\s+tps ratio\s+interval\s+target\s+verdict\s+cpu ratio\s+interval\s+target\s+verdict$/.test(l))
+  assert.ok(at > 0, r.stdout)
+  const verdicts = lines.slice(at + 2).filter(l => /^(select-only|tpcb-like)\s/.test(l))
+  assert.deepEqual(verdicts.map(l => l.split(/\s+/)[2]), ['pg', 'lean', 'floor'], r.stdout)
+  for (const l of verdicts) {
+    assert.match(l, new RegExp(`^select-only\\s+1\\s+\\w+\\s+${number}\\s+-\\s+>= 0\\.9\\s+within noise\\s+${number}\\s+-\\s+<= 1\\.5\\s+within noise$`), l)
   }
 })
 
