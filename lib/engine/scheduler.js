@@ -110,6 +110,11 @@ export class Scheduler {
   }
 
   _fire () {
+    // A timer and an immediate can both be pending (an overdue wake-up came while the timer was
+    // armed): whichever comes first cancels the other, or the other would fire on its own and
+    // start a second chain of timers that re-arm each other for ever.
+    if (this._timer !== null) clearTimeout(this._timer)
+    if (this._immediate !== null) clearImmediate(this._immediate)
     this._timer = null
     this._immediate = null
     this._armedFor = Infinity

@@ -64,3 +64,24 @@ test('stop drops pending waiters', async () => {
   assert.equal(woke, false)
   assert.equal(s.size, 0)
 })
+
+test('an overdue wake-up while the timer is armed leaves one timer, not a second chain that re-arms for ever', async () => {
+  let calls = 0
+  const now = () => { calls++; return performance.now() * 1000 }
+  const s = new Scheduler({ nowUs: now })
+  let resolveA
+  const a = new Promise((resolve) => { resolveA = resolve })
+  s.add(now() + 30_000, { wake () { resolveA() } }) // the timer is armed for this one
+  s.add(now() + 10_000_000, { wake () {} }) // keeps the heap from emptying afterwards
+  for (let i = 0; i < 50; i++) {
+    s.add(now() - 1, { wake () {} }) // overdue: served on the next turn of the event loop
+    await new Promise((resolve) => setImmediate(resolve))
+  }
+  calls = 0
+  await a
+  await new Promise((resolve) => setTimeout(resolve, 20))
+  // one timer fires for the first waiter and is re-armed for the second; a leftover timer per
+  // overdue wake-up would each fire and read the clock too
+  assert.ok(calls < 10, `${calls} clock readings: timers were left armed`)
+  s.stop()
+})
