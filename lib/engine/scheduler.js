@@ -58,6 +58,21 @@ export class Scheduler {
     if (i === 0) this._arm()
   }
 
+  /**
+   * Wake every waiter due by `nowUs`, a clock reading the caller has just taken. The engine calls
+   * it as each transaction ends: with many terminals, an end comes far more often than the 1 ms
+   * a timer can resolve, so a due wake-up waits for the next end instead of the next timer tick.
+   * Never early: only waiters whose time has come are woken.
+   * @param {number} nowUs
+   */
+  wakeDue (nowUs) {
+    if (this._size === 0 || this._times[0] > nowUs || this._stopped) return
+    while (this._size > 0 && this._times[0] <= nowUs) {
+      this._pop().wake(nowUs)
+    }
+    this._arm()
+  }
+
   /** Stop firing; pending waiters are dropped. */
   stop () {
     this._stopped = true

@@ -322,10 +322,14 @@ export class Terminal {
       const thinkUs = tt.thinkUs.sampleUs(run.waitRandom)
       if (endUs >= run.measureStartUs) rec.waits(type, this._keyingUs, thinkUs)
       this._readyUs = endUs + thinkUs
-      return this._sleep(PH_THINK, this._readyUs)
+      this._sleep(PH_THINK, this._readyUs)
+    } else {
+      if (this._keyingUs > 0 && endUs >= run.measureStartUs) rec.waits(type, this._keyingUs, 0)
+      this._next(endUs)
     }
-    if (this._keyingUs > 0 && endUs >= run.measureStartUs) rec.waits(type, this._keyingUs, 0)
-    this._next(endUs)
+    // Other terminals' wake-ups that fell due while this one ran go now, not at the timer's next
+    // 1 ms tick: the lag of paced terminals is then the event loop's, not the timer's resolution.
+    run.scheduler.wakeDue(endUs)
   }
 
   _finish () {

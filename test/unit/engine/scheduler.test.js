@@ -65,6 +65,38 @@ test('stop drops pending waiters', async () => {
   assert.equal(s.size, 0)
 })
 
+test('wakeDue wakes exactly the waiters due by the reading it is given, in time order, before any timer', () => {
+  let clock = 1000
+  const s = new Scheduler({ nowUs: () => clock })
+  const woke = []
+  for (const at of [1500, 1200, 2000, 1200.5, 9000]) s.add(at, { wake (nowUs) { woke.push([at, nowUs]) } })
+  s.wakeDue(1199) // nothing due yet
+  assert.deepEqual(woke, [])
+  clock = 1600
+  s.wakeDue(1500) // due by the caller's reading, even though the clock has moved on since
+  assert.deepEqual(woke, [[1200, 1500], [1200.5, 1500], [1500, 1500]])
+  assert.equal(s.size, 2)
+  s.stop()
+  s.wakeDue(1e9) // stopped: nothing more
+  assert.equal(woke.length, 3)
+})
+
+test('wakeDue serves a wake-up the armed timer would serve a tick later, and the timer then finds the rest', async () => {
+  const now = () => performance.now() * 1000
+  const s = new Scheduler({ nowUs: now })
+  const woke = []
+  const t0 = now()
+  s.add(t0 + 300, { wake () { woke.push('first') } })
+  let resolveLast
+  const last = new Promise((resolve) => { resolveLast = resolve })
+  s.add(t0 + 3000, { wake () { woke.push('second'); resolveLast() } })
+  while (now() < t0 + 300); // the first falls due while the loop is busy, as during a transaction's end
+  s.wakeDue(now())
+  assert.deepEqual(woke, ['first'])
+  await last
+  assert.deepEqual(woke, ['first', 'second'])
+})
+
 test('an overdue wake-up while the timer is armed leaves one timer, not a second chain that re-arms for ever', async () => {
   let calls = 0
   const now = () => { calls++; return performance.now() * 1000 }
