@@ -20,6 +20,7 @@ import { runMeasured, parsePgbenchOutput } from './lib/child.js'
 import { ensureTpcb } from './lib/tpcb-data.js'
 import { driverArgs } from './lib/driver-select.js'
 import { targetVerdict } from './lib/target-verdict.js'
+import { checkpointBetweenRuns } from './lib/checkpoint-between-runs.js'
 import { PgloadError } from '../lib/errors.js'
 
 const PGLOAD = fileURLToPath(new URL('../bin/pgload.js', import.meta.url))
@@ -61,6 +62,7 @@ export async function main (argv, io) {
     driver: { type: 'string', default: DEFAULTS.driver },
     'pgload-arg': { type: 'string', multiple: true, default: [] }, // extra argument for pgload run, repeatable
     floor: { type: 'boolean', default: false }, // also run the Node.js floor
+    'no-checkpoint': { type: 'boolean', default: false }, // no CHECKPOINT before each run
     smoke: { type: 'boolean', default: false },
     json: { type: 'boolean', default: false }
   })
@@ -75,18 +77,21 @@ export async function main (argv, io) {
   if (!drivers.every(d => DRIVERS.includes(d))) throw new PgloadError(`--driver must be pg, lean or both, got ${JSON.stringify(a.driver)}`)
   const server = await benchServer(a.url)
   const dir = await mkdtemp(join(tmpdir(), 'pgload-bench-'))
+  let checkpoints = null
   try {
     const scale = await ensureTpcb(server, { scale: a.smoke ? DEFAULTS.smokeScale : Number(a.scale), log: io.err })
     io.err(`vs-pgbench: scale ${scale}, ${durationS} s per run, ${cases.length} case(s), ${rounds} round(s), ${server.target.display}\n`)
     const others = a.floor ? [...drivers, 'floor'] : drivers // compared with pgbench
     const runners = ['pgbench', ...others]
     const samples = cases.map(() => [])
+    checkpoints = a['no-checkpoint'] ? null : await checkpointBetweenRuns(server.target, { log: io.err })
     for (let round = 0; round < rounds; round++) {
       for (const [i, [builtin, clients]] of cases.entries()) {
         // Rotate who goes first, so that neither side always gets the warmer server.
         const order = runners.map((_, k) => runners[(k + i + round) % runners.length])
         const r = { order }
         for (const who of order) {
+          await checkpoints?.before()
           io.err(`vs-pgbench: round ${round + 1}/${rounds}, ${who === 'pgbench' || who === 'floor' ? who : `pgload (${who})`} ${builtin} -c ${clients}\n`)
           r[who] = who === 'pgbench'
             ? await runPgbench(server, builtin, clients, durationS)
@@ -120,6 +125,7 @@ export async function main (argv, io) {
       if (a.floor) io.out('floor: the Node.js floor (bench/node-floor-worker.js), pgbench\'s statements from a minimal Node client: what the runtime allows here\n')
     }
   } finally {
+    await checkpoints?.close()
     await rm(dir, { recursive: true, force: true })
     await server.stop()
   }
