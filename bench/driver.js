@@ -91,5 +91,5 @@ async function runPgbench (server, n, durationS) {
   if (r.code !== 0) throw new Error(`pgbench failed: ${r.stderr.trim().split('\n').pop()}`)
   const p = parsePgbenchOutput(r.stdout)
   const txns = p.transactions + p.failed
-  return { driver: 'pgbench', connections: n, queries: txns, tps: p.tps, cpuUsPerQuery: r.cpuUs / txns, userUsPerQuery: NaN, sysUsPerQuery: NaN, gcMinorPer10k: NaN }
+  return { driver: 'pgbench', connections: n, queries: txns, tps: p.tps, cpuUsPerQuery: r.cpuUs / txns, userUsPerQuery: r.userUs / txns, sysUsPerQuery: r.systemUs / txns, gcMinorPer10k: NaN }
 }

@@ -4,6 +4,8 @@
 // runner, and the median of each round's pgload/pgbench ratio (a round's runs are neighbours).
 // pgbench's CPU comes from the kernel (bash `times` of the child); pgload's from its results
 // file (client.cpuUsPerTxn, process.cpuUsage over the run), else from the kernel as well.
+// A second table splits each runner's CPU into user and kernel time: the kernel's share is the
+// sockets' (about the same for every runner), the user share is the client's own work.
 // --floor adds a third runner, the Node.js floor (node-floor-worker.js): the same statements
 // from the least a Node client can do, so the table also shows what the runtime itself allows.
 
@@ -117,9 +119,12 @@ export async function main (argv, io) {
         for (const d of others) row.push(x[d].cpuUsPerTxn, x[d].cpuRatio)
         return row
       })) + '\n')
+      io.out('\n' + formatTable(['workload', 'clients', ...runners.flatMap((d) => [`${d} user us/txn`, `${d} kernel us/txn`])],
+        rows.map((x) => [x.builtin, x.clients, ...runners.flatMap((d) => [x[d].userUsPerTxn, x[d].systemUsPerTxn])])) + '\n')
       io.out('\n' + formatTable(['workload', 'clients', 'runner', 'tps ratio', 'interval', 'target', 'verdict', 'cpu ratio', 'interval', 'target', 'verdict'],
         verdictRows(rows, others)) + '\n')
       io.out(`pg / lean: pgload run on node-postgres / on the lean connection; ratio = runner / pgbench${rounds > 1 ? `, medians of ${rounds} rounds (min, max: the rounds' lowest and highest tps ratio)` : ''}\n`)
+      io.out('user / kernel: each runner\'s client CPU per transaction split into user time (the client\'s own work) and kernel time (mostly its sockets\'); medians over the rounds\n')
       io.out('interval: the median ratio\'s distribution-free confidence interval over the rounds (order statistics; its confidence in brackets); ' +
         'a target is met or missed only when the whole interval is on one side of it, else the verdict is "within noise"\n')
       if (a.floor) io.out('floor: the Node.js floor (bench/node-floor-worker.js), pgbench\'s statements from a minimal Node client: what the runtime allows here\n')
@@ -135,7 +140,7 @@ export async function main (argv, io) {
 // of the per-round ratios against pgbench.
 function summarizeCase (builtin, clients, rounds, drivers) {
   const pick = (who, key) => median(rounds.map(r => r[who][key]))
-  const row = { builtin, clients, rounds, pgbench: { tps: pick('pgbench', 'tps'), cpuUsPerTxn: pick('pgbench', 'cpuUsPerTxn') } }
+  const row = { builtin, clients, rounds, pgbench: { tps: pick('pgbench', 'tps'), cpuUsPerTxn: pick('pgbench', 'cpuUsPerTxn'), userUsPerTxn: pick('pgbench', 'userUsPerTxn'), systemUsPerTxn: pick('pgbench', 'systemUsPerTxn') } }
   for (const d of drivers) {
     const tpsRatios = rounds.map(r => r[d].tps / r.pgbench.tps)
     const cpuRatios = rounds.map(r => r[d].cpuUsPerTxn / r.pgbench.cpuUsPerTxn)
@@ -143,6 +148,8 @@ function summarizeCase (builtin, clients, rounds, drivers) {
     row[d] = {
       tps: pick(d, 'tps'),
       cpuUsPerTxn: pick(d, 'cpuUsPerTxn'),
+      userUsPerTxn: pick(d, 'userUsPerTxn'),
+      systemUsPerTxn: pick(d, 'systemUsPerTxn'),
       tpsRatio: median(tpsRatios),
       // the spread says how far one round's verdict can be trusted on this machine
       tpsRatioMin: spread.min,
@@ -186,7 +193,8 @@ async function runPgbench (server, builtin, clients, durationS) {
   const r = await runMeasured('pgbench', args, { env: server.env, timeoutMs: (durationS + 120) * 1000 })
   if (r.code !== 0) throw new Error(`pgbench ${args.join(' ')} failed (${r.code}): ${r.stderr.trim().split('\n').pop()}`)
   const p = parsePgbenchOutput(r.stdout)
-  return { tps: p.tps, transactions: p.transactions, failed: p.failed, cpuUs: r.cpuUs, cpuUsPerTxn: r.cpuUs / (p.transactions + p.failed) }
+  const txns = p.transactions + p.failed
+  return { tps: p.tps, transactions: p.transactions, failed: p.failed, cpuUs: r.cpuUs, cpuUsPerTxn: r.cpuUs / txns, userUsPerTxn: r.userUs / txns, systemUsPerTxn: r.systemUs / txns }
 }
 
 async function runFloor (server, builtin, clients, durationS) {
@@ -196,7 +204,7 @@ async function runFloor (server, builtin, clients, durationS) {
   const f = JSON.parse(r.stdout.trim().split('\n').pop())
   if (f.errors > 0) throw new Error(`node-floor-worker ${builtin} -c ${clients}: ${f.errors} statement(s) failed`)
   // Like pgload's, its CPU is counted over the run only (not module loading and connecting).
-  return { tps: f.tps, transactions: f.transactions, failed: 0, cpuUsPerTxn: f.cpuUsPerTxn, processCpuUsPerTxn: r.cpuUs / f.transactions }
+  return { tps: f.tps, transactions: f.transactions, failed: 0, cpuUsPerTxn: f.cpuUsPerTxn, userUsPerTxn: f.userUsPerTxn, systemUsPerTxn: f.systemUsPerTxn, processCpuUsPerTxn: r.cpuUs / f.transactions }
 }
 
 async function runPgload (server, builtin, clients, durationS, out, { nodeArgs, runArgs }, extra) {
@@ -212,6 +220,8 @@ async function runPgload (server, builtin, clients, durationS, out, { nodeArgs, 
     failed: results.summary.failed ?? 0,
     // The run's own accounting excludes start-up (module loading, connecting, vacuum).
     cpuUsPerTxn: results.client?.cpuUsPerTxn ?? r.cpuUs / txns,
+    userUsPerTxn: results.client?.userUsPerTxn ?? r.userUs / txns,
+    systemUsPerTxn: results.client?.systemUsPerTxn ?? r.systemUs / txns,
     processCpuUsPerTxn: r.cpuUs / txns,
     eventLoopUtilization: results.client?.eventLoopUtilization ?? null
   }

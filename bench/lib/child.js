@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process'
  * @param {string} file
  * @param {string[]} args
  * @param {{ env?: Record<string,string>, timeoutMs?: number }} [opts]
- * @returns {Promise<{ code: number|null, stdout: string, stderr: string, cpuUs: number, wallMs: number }>}
+ * @returns {Promise<{ code: number|null, stdout: string, stderr: string, cpuUs: number, userUs: number, systemUs: number, wallMs: number }>}
  */
 export function runMeasured (file, args, { env = {}, timeoutMs = 0 } = {}) {
   return new Promise((resolve, reject) => {
@@ -26,26 +26,25 @@ export function runMeasured (file, args, { env = {}, timeoutMs = 0 } = {}) {
     child.on('error', reject)
     child.on('close', (code) => {
       if (timer) clearTimeout(timer)
-      resolve({ code, stdout, stderr, cpuUs: childrenCpuUs(times), wallMs: performance.now() - t0 })
+      const { userUs, systemUs } = childrenCpu(times)
+      resolve({ code, stdout, stderr, cpuUs: userUs + systemUs, userUs, systemUs, wallMs: performance.now() - t0 })
     })
   })
 }
 
 /**
- * The children's user+system time from bash's `times` output ("0m1.234s 0m0.056s" on line 2).
+ * The children's user and system time from bash's `times` output ("0m1.234s 0m0.056s" on line 2).
  * @param {string} text
- * @returns {number} microseconds, NaN when absent
+ * @returns {{ userUs: number, systemUs: number }} microseconds, NaN when absent
  */
-export function childrenCpuUs (text) {
-  const line = text.trim().split('\n')[1]
-  if (!line) return NaN
-  let us = 0
-  for (const part of line.trim().split(/\s+/)) {
+export function childrenCpu (text) {
+  const parts = (text.trim().split('\n')[1] ?? '').trim().split(/\s+/)
+  if (parts.length !== 2) return { userUs: NaN, systemUs: NaN }
+  const [userUs, systemUs] = parts.map((part) => {
     const m = /^(\d+)m(\d+(?:\.\d+)?)s$/.exec(part)
-    if (!m) return NaN
-    us += (Number(m[1]) * 60 + Number(m[2])) * 1e6
-  }
-  return Math.round(us)
+    return m ? Math.round((Number(m[1]) * 60 + Number(m[2])) * 1e6) : NaN
+  })
+  return { userUs, systemUs }
 }
 
 /**

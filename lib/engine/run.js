@@ -296,9 +296,14 @@ export class Run extends EventEmitter {
       const cpu = process.cpuUsage(this._cpuStart)
       const elu = performance.eventLoopUtilization(this._eluStart)
       const txns = summary.transactions + summary.failed
+      const perTxn = (us) => txns > 0 ? Math.round(us / txns * 100) / 100 : null
       client = {
         cpuUs: cpu.user + cpu.system,
-        cpuUsPerTxn: txns > 0 ? Math.round((cpu.user + cpu.system) / txns * 100) / 100 : null,
+        cpuUsPerTxn: perTxn(cpu.user + cpu.system),
+        // the kernel's share is mostly the sockets' (send, receive, poll): the driver's own
+        // work is the user share
+        userUsPerTxn: perTxn(cpu.user),
+        systemUsPerTxn: perTxn(cpu.system),
         eventLoopUtilization: Math.round(elu.utilization * 1000) / 1000
       }
     }

@@ -60,7 +60,7 @@ export function formatSummary (results, { description } = {}) {
     lines.push(`initial connection time = ${f3(s.initialConnectionMs)} ms`)
     lines.push(`tps = ${(s.tps ?? 0).toFixed(6)} (without initial connection time)`)
   }
-  if (results.client?.cpuUsPerTxn) lines.push(`client CPU per transaction = ${results.client.cpuUsPerTxn.toFixed(1)} us (event loop ${Math.round(100 * (results.client.eventLoopUtilization ?? 0))}% busy)`)
+  if (results.client?.cpuUsPerTxn) lines.push(`client CPU per transaction = ${results.client.cpuUsPerTxn.toFixed(1)} us (${cpuSplit(results.client)}event loop ${Math.round(100 * (results.client.eventLoopUtilization ?? 0))}% busy)`)
   if (results.client?.eventLoopUtilization > 0.9 && run.durationS >= 2) lines.push('warning: the client event loop was saturated: the driver, not the server, may be the bottleneck')
   if (s.queueMs?.p99 !== null && s.queueMs?.p99 > 0.05) lines.push(`connection queue wait: p50 ${f3(s.queueMs.p50)} ms, p99 ${f3(s.queueMs.p99)} ms, max ${f3(s.queueMs.max)} ms`)
   if (scripts) lines.push(...formatScripts(results))
@@ -169,4 +169,10 @@ export function formatScripts (results) {
     }
   })
   return lines
+}
+
+// "9.9 user, 41.9 kernel; " when the results file has the split (older ones do not).
+function cpuSplit (client) {
+  if (typeof client.userUsPerTxn !== 'number' || typeof client.systemUsPerTxn !== 'number') return ''
+  return `${client.userUsPerTxn.toFixed(1)} user, ${client.systemUsPerTxn.toFixed(1)} kernel; `
 }

@@ -32,6 +32,13 @@ test('vs-pgbench --smoke --floor prints pgbench, pgload and Node floor figures f
     // workload, clients, then numeric columns, all present and finite
     assert.match(row, new RegExp(`^${w}\\s+${c}(\\s+${number}){${columns - 2}}$`), row)
   }
+  // each runner's CPU split into user and kernel time
+  const split = lines.findIndex(l => /^workload\s+clients\s+pgbench user us\/txn\s+pgbench kernel us\/txn\s+pg user us\/txn\s+pg kernel us\/txn\s+lean user us\/txn\s+lean kernel us\/txn\s+floor user us\/txn\s+floor kernel us\/txn$/.test(l))
+  assert.ok(split > 0, r.stdout)
+  for (const [w, c] of [['select-only', 1], ['tpcb-like', 2]]) {
+    const row = lines.slice(split + 2).find(l => l.startsWith(w))
+    assert.match(row ?? '', new RegExp(`^${w}\\s+${c}(\\s+${number}){8}$`), r.stdout)
+  }
   // the verdicts: one line per runner for the case with a target; one round decides nothing
   const at = lines.findIndex(l => /^workload\s+clients\s+runner\s+tps ratio\s+interval\s+target\s+verdict\s+cpu ratio\s+interval\s+target\s+verdict$/.test(l))
   assert.ok(at > 0, r.stdout)

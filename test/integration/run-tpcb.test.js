@@ -58,6 +58,11 @@ test('a tpcb-like run: committed transactions equal the growth of pgbench_histor
   assert.ok(results.intervals.length >= 3, `${results.intervals.length} intervals`)
   assert.ok(results.intervals.slice(0, -1).every(iv => iv.lengthS === 1), JSON.stringify(results.intervals.map(iv => iv.lengthS)))
   assert.equal(results.intervals.reduce((s, iv) => s + iv.count['tpcb-like'], 0), t.count)
+  // pgload's own CPU, split into user and kernel time that add up to the total
+  const c = results.client
+  assert.ok(c.userUsPerTxn > 0 && c.systemUsPerTxn >= 0, JSON.stringify(c))
+  assert.ok(Math.abs(c.userUsPerTxn + c.systemUsPerTxn - c.cpuUsPerTxn) <= 0.02, JSON.stringify(c))
+  assert.match(r.stdout, /^client CPU per transaction = [\d.]+ us \([\d.]+ user, [\d.]+ kernel; event loop \d+% busy\)$/m)
   // the summary speaks pgbench
   assert.match(r.stdout, /number of transactions actually processed: \d+/)
   assert.match(r.stdout, /latency average = [\d.]+ ms/)
