@@ -6,14 +6,6 @@ import pgUtils from 'pg/lib/utils.js'
 const INITIAL_BYTES = 16 * 1024 // starting buffer size; doubles when a message needs more
 const MAX_CACHED_VIEW = 2048 // cache subarray views of the buffer for messages up to this length
 
-// Bind's tail after the values: 0 result-format codes (all text), then Execute of the unnamed
-// portal with no row limit, then Sync.
-const BIND_TAIL_EXECUTE_SYNC = Buffer.from([0, 0, 0x45, 0, 0, 0, 9, 0, 0, 0, 0, 0, 0x53, 0, 0, 0, 4])
-const BIND_TAIL_EXECUTE = BIND_TAIL_EXECUTE_SYNC.subarray(0, 12)
-const EXECUTE_SYNC = BIND_TAIL_EXECUTE_SYNC.subarray(2)
-const EXECUTE = BIND_TAIL_EXECUTE_SYNC.subarray(2, 12)
-const SYNC = BIND_TAIL_EXECUTE_SYNC.subarray(12)
-
 // Prefix of Bind after its length for a statement: unnamed portal, statement name, 0 parameter
 // format codes (all text). Shared by every connection; statement names never change.
 const bindPrefixes = new Map()
@@ -106,7 +98,7 @@ export class MessageWriter {
     this.ensure(n)
     const buf = this.buf
     const o = this.off
-    // The bytes on the hot path (a Bind prefix, Execute/Sync) are a few dozen: a loop beats
+    // The bytes on the hot path (a Bind prefix) are a few dozen: a loop beats
     // Buffer#copy, which makes a view of the source per call.
     if (n <= 64) for (let i = 0; i < n; i++) buf[o + i] = b[i]
     else buf.set(b, o)
@@ -141,15 +133,27 @@ export class MessageWriter {
     const n = values.length
     this.int16(n)
     for (let i = 0; i < n; i++) this.value(values[i])
-    if (describe) {
-      this.int16(0) // result formats: all text
-      this.end(at)
-      this.describe(0x50, '')
-      this.bytes(sync ? EXECUTE_SYNC : EXECUTE)
-    } else {
-      this.bytes(sync ? BIND_TAIL_EXECUTE_SYNC : BIND_TAIL_EXECUTE)
-      putInt32(this.buf, at, this.off - (sync ? 15 : 10) - at)
-    }
+    this.int16(0) // result formats: all text
+    this.end(at)
+    if (describe) this.describe(0x50, '')
+    this.execute(sync)
+  }
+
+  /**
+   * Execute of the unnamed portal with no row limit, and Sync if asked. Constant bytes stored by
+   * code rather than copied from a constant buffer: on a cold cache that copy's loads miss.
+   * @param {boolean} sync
+   */
+  execute (sync) {
+    this.ensure(15)
+    const buf = this.buf
+    const o = this.off
+    buf[o] = 0x45 // 'E', length 9, portal "", max rows 0
+    buf[o + 1] = 0; buf[o + 2] = 0; buf[o + 3] = 0; buf[o + 4] = 9
+    buf[o + 5] = 0
+    buf[o + 6] = 0; buf[o + 7] = 0; buf[o + 8] = 0; buf[o + 9] = 0
+    this.off = o + 10
+    if (sync) this.sync()
   }
 
   /** @param {number} kind 0x53 'S' statement or 0x50 'P' portal */
@@ -162,7 +166,12 @@ export class MessageWriter {
   }
 
   sync () {
-    this.bytes(SYNC)
+    this.ensure(5)
+    const buf = this.buf
+    const o = this.off
+    buf[o] = 0x53 // 'S', length 4
+    buf[o + 1] = 0; buf[o + 2] = 0; buf[o + 3] = 0; buf[o + 4] = 4
+    this.off = o + 5
   }
 
   /** Simple-protocol Query. */

@@ -17,13 +17,6 @@ function txStatus (byte) {
   }
 }
 
-// Command tags whose first word the hot path names without building a string, by first byte.
-/** @type {({ word: string, bytes: Buffer }[]|undefined)[]} */
-const TAG_WORDS = new Array(256)
-for (const w of ['SELECT', 'UPDATE', 'INSERT', 'DELETE', 'BEGIN', 'COMMIT', 'ROLLBACK', 'END', 'MERGE', 'FETCH', 'MOVE', 'COPY', 'SET']) {
-  (TAG_WORDS[w.charCodeAt(0)] ??= []).push({ word: w, bytes: Buffer.from(w, 'latin1') })
-}
-
 const fromCharCode = String.fromCharCode
 
 /**
@@ -71,10 +64,36 @@ export function decodeDataRow (b, at) {
   return row
 }
 
-function sameBytes (b, s, e, word) {
-  if (e - s !== word.length) return false
-  for (let i = 0; i < word.length; i++) if (b[s + i] !== word[i]) return false
-  return true
+// The first word of the common command tags, as a string constant, or '' for any other.
+// The bytes are compared in code, not against a table: between replies the client sleeps and the
+// server takes the caches, and a table lookup is a chain of dependent loads that each miss.
+function commonWord (b, s, n) {
+  switch (b[s]) {
+    case 0x42: // B
+      return n === 5 && b[s + 1] === 0x45 && b[s + 2] === 0x47 && b[s + 3] === 0x49 && b[s + 4] === 0x4e ? 'BEGIN' : ''
+    case 0x43: // C
+      if (n === 6) return b[s + 1] === 0x4f && b[s + 2] === 0x4d && b[s + 3] === 0x4d && b[s + 4] === 0x49 && b[s + 5] === 0x54 ? 'COMMIT' : ''
+      return n === 4 && b[s + 1] === 0x4f && b[s + 2] === 0x50 && b[s + 3] === 0x59 ? 'COPY' : ''
+    case 0x44: // D
+      return n === 6 && b[s + 1] === 0x45 && b[s + 2] === 0x4c && b[s + 3] === 0x45 && b[s + 4] === 0x54 && b[s + 5] === 0x45 ? 'DELETE' : ''
+    case 0x45: // E
+      return n === 3 && b[s + 1] === 0x4e && b[s + 2] === 0x44 ? 'END' : ''
+    case 0x46: // F
+      return n === 5 && b[s + 1] === 0x45 && b[s + 2] === 0x54 && b[s + 3] === 0x43 && b[s + 4] === 0x48 ? 'FETCH' : ''
+    case 0x49: // I
+      return n === 6 && b[s + 1] === 0x4e && b[s + 2] === 0x53 && b[s + 3] === 0x45 && b[s + 4] === 0x52 && b[s + 5] === 0x54 ? 'INSERT' : ''
+    case 0x4d: // M
+      if (n === 5) return b[s + 1] === 0x45 && b[s + 2] === 0x52 && b[s + 3] === 0x47 && b[s + 4] === 0x45 ? 'MERGE' : ''
+      return n === 4 && b[s + 1] === 0x4f && b[s + 2] === 0x56 && b[s + 3] === 0x45 ? 'MOVE' : ''
+    case 0x52: // R
+      return n === 8 && b[s + 1] === 0x4f && b[s + 2] === 0x4c && b[s + 3] === 0x4c && b[s + 4] === 0x42 && b[s + 5] === 0x41 && b[s + 6] === 0x43 && b[s + 7] === 0x4b ? 'ROLLBACK' : ''
+    case 0x53: // S
+      if (n === 6) return b[s + 1] === 0x45 && b[s + 2] === 0x4c && b[s + 3] === 0x45 && b[s + 4] === 0x43 && b[s + 5] === 0x54 ? 'SELECT' : ''
+      return n === 3 && b[s + 1] === 0x45 && b[s + 2] === 0x54 ? 'SET' : ''
+    case 0x55: // U
+      return n === 6 && b[s + 1] === 0x50 && b[s + 2] === 0x44 && b[s + 3] === 0x41 && b[s + 4] === 0x54 && b[s + 5] === 0x45 ? 'UPDATE' : ''
+  }
+  return ''
 }
 
 /**
@@ -88,13 +107,7 @@ export function decodeCommandTag (b, s, e, out) {
   while (sp < e && b[sp] !== 0x20) sp++
   out.tag = null
   out.rowCount = 0
-  out.command = ''
-  const words = TAG_WORDS[b[s]]
-  if (words !== undefined) {
-    for (let k = 0; k < words.length; k++) {
-      if (sameBytes(b, s, sp, words[k].bytes)) { out.command = words[k].word; break }
-    }
-  }
+  out.command = commonWord(b, s, sp - s)
   if (out.command === '') {
     out.tag = b.toString('utf8', s, e)
     out.command = out.tag.slice(0, sp - s)

@@ -62,10 +62,11 @@ test('Bind/Execute/Sync with text values matches pg-protocol byte for byte', () 
   }
 })
 
-test('Parse, Describe, Bind without Sync, Query and CopyFail match pg-protocol', () => {
+test('Parse, Describe, Bind without Sync (with and without Describe), Query and CopyFail match pg-protocol', () => {
   const w = new MessageWriter()
   w.parse('P_3', 'SELECT $1::int')
   w.bindExecute(bindPrefix('P_3'), [5], true, false)
+  w.bindExecute(bindPrefix('P_3'), [6], false, false)
   w.sync()
   w.parse('', 'SELECT 1')
   w.describe(0x53, 'P_3')
@@ -76,6 +77,8 @@ test('Parse, Describe, Bind without Sync, Query and CopyFail match pg-protocol',
     serialize.parse({ name: 'P_3', text: 'SELECT $1::int', types: [] }),
     serialize.bind({ statement: 'P_3', values: ['5'] }),
     serialize.describe({ type: 'P', name: '' }),
+    serialize.execute(),
+    serialize.bind({ statement: 'P_3', values: ['6'] }),
     serialize.execute(),
     serialize.sync(),
     serialize.parse({ name: '', text: 'SELECT 1', types: [] }),

@@ -89,7 +89,12 @@ async function executeCase (chunk) {
   const tags = [['INSERT 0 5', 'INSERT', 5], ['UPDATE 12', 'UPDATE', 12], ['BEGIN', 'BEGIN', 0], ['COMMIT', 'COMMIT', 0],
     ['CREATE TABLE', 'CREATE', 0], ['DELETE 0', 'DELETE', 0], ['COPY 1000', 'COPY', 1000], ['SELECT 4294967296', 'SELECT', 4294967296],
     ['SELECTED 3', 'SELECTED', 3], ['VACUUM', 'VACUUM', 0], ['MERGE 7', 'MERGE', 7], ['SET', 'SET', 0], ['SE 1', 'SE', 1],
-    ['ROLLBACK', 'ROLLBACK', 0], ['FETCH 3', 'FETCH', 3], ['MOVE 2', 'MOVE', 2], ['CALL', 'CALL', 0], ['ZZZ 9', 'ZZZ', 9]]
+    ['ROLLBACK', 'ROLLBACK', 0], ['FETCH 3', 'FETCH', 3], ['MOVE 2', 'MOVE', 2], ['CALL', 'CALL', 0], ['ZZZ 9', 'ZZZ', 9],
+    // near misses of the common words: other lengths, one byte off
+    ['UPDATES 2', 'UPDATES', 2], ['UPDATA 2', 'UPDATA', 2], ['BEGINS', 'BEGINS', 0], ['COMMITTED', 'COMMITTED', 0], ['COPX 1', 'COPX', 1],
+    ['INSERTED 0 1', 'INSERTED', 1], ['ROLLBACX', 'ROLLBACX', 0], ['MOVED 2', 'MOVED', 2], ['MERGX 1', 'MERGX', 1], ['SEX 1', 'SEX', 1],
+    ['SELECX 1', 'SELECX', 1], ['DELETED 1', 'DELETED', 1], ['FETCHES 1', 'FETCHES', 1], ['END', 'END', 0], ['ENDS', 'ENDS', 0],
+    ['DEALLOCATE ALL', 'DEALLOCATE', 0], ['B', 'B', 0]]
   for (const [tag, command, rowCount] of tags) {
     const p3 = request(r, OP_EXEC, {})
     r.feed(msg.bind, msg.done(tag), msg.ready())
