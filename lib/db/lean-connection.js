@@ -5,7 +5,7 @@ import pg from 'pg'
 import { Socket } from 'node:net'
 import copyStreams from 'pg-copy-streams'
 import { inlineParameters } from './connection.js'
-import { MessageWriter, bindPrefix } from './message-writer.js'
+import { MessageWriter, bindPrefix, bindExecuteConstant } from './message-writer.js'
 import { ResponseParser } from './response-parser.js'
 import { ResponseReader, connectionLost, OP_EXEC, OP_SIMPLE, OP_PREPARE, OP_PIPELINE, STMT_NEW, STMT_SENT } from './response-reader.js'
 
@@ -23,6 +23,8 @@ class StatementEntry {
     this.state = STMT_NEW
     /** @type {string[]|undefined} field names, learnt from the first Describe */
     this.fields = undefined
+    /** @type {Buffer|null} Bind/Execute/Sync without parameters, once made: the same bytes every time */
+    this.constant = null
   }
 }
 
@@ -171,8 +173,7 @@ export class LeanConnection {
     if (this.protocol === 'simple') return this.simpleQuery(inlineParameters(stmt.text, values))
     if (this._gone()) return this._lostPromise()
     const op = this._op(OP_EXEC)
-    this._writeExecute(op, stmt, values)
-    return this._send(op)
+    return this._send(op, this._writeExecute(op, stmt, values))
   }
 
   /**
@@ -193,8 +194,7 @@ export class LeanConnection {
     const op = this._reader.acquire(OP_EXEC)
     op.receiver = receiver
     op.keepRows = rows
-    this._writeExecute(op, stmt, values)
-    this._send(op)
+    this._send(op, this._writeExecute(op, stmt, values))
   }
 
   /**
@@ -270,15 +270,22 @@ export class LeanConnection {
     return e
   }
 
-  // One statement for execute/executeTo, per the protocol (prepared or extended), with its Sync.
+  // One statement for execute/executeTo, per the protocol (prepared or extended), with its Sync:
+  // written into the writer (returns null), or, for a prepared statement without parameters
+  // (BEGIN, END), the entry's constant message, which no writer work has to rebuild.
   _writeExecute (op, stmt, values) {
     if (this.protocol === 'prepared') {
       const e = this._entries[stmt.id] ?? this._entry(stmt)
       op.entry = e
+      if (values.length === 0 && e.state !== STMT_NEW && e.fields !== undefined) {
+        if (e.constant === null) e.constant = bindExecuteConstant(e.prefix)
+        return e.constant
+      }
       this._writeNamed(e, values, true)
     } else {
       this._writeUnnamed(stmt.text, values, true)
     }
+    return null
   }
 
   // Parse once per connection (with a Describe to learn the field names), then Bind/Execute.
@@ -310,15 +317,17 @@ export class LeanConnection {
     return Promise.reject(connectionLost(this._reader.deadError ?? new Error('connection closed')))
   }
 
-  // Write what the writer holds, one socket write; queue the op for its responses.
-  _send (op) {
+  // Write what the writer holds (or `constant`, a message never modified), one socket write;
+  // queue the op for its responses.
+  _send (op, constant = null) {
     const promise = op.promise
     if (this._pgMode || this._copyPending) {
-      const bytes = Buffer.from(this._writer.take())
+      const bytes = constant ?? Buffer.from(this._writer.take())
       this._waiting.push(() => this._write(op, bytes, false))
       return promise
     }
-    this._write(op, this._writer.take(), true)
+    if (constant !== null) this._write(op, constant, false)
+    else this._write(op, this._writer.take(), true)
     return promise
   }
 

@@ -26,10 +26,23 @@ export function bindPrefix (name) {
   return b
 }
 
+/**
+ * Bind (no parameters, text results), Execute and Sync for a prepared statement, as a Buffer of
+ * its own: a statement without parameters sends these same bytes every time.
+ * @param {Buffer} prefix from `bindPrefix(name)`
+ * @returns {Buffer}
+ */
+export function bindExecuteConstant (prefix) {
+  const w = new MessageWriter(64)
+  w.bindExecute(prefix, [], false, true)
+  return Buffer.from(w.take())
+}
+
 /** A growable output buffer for one connection; `take()` hands out what was written. */
 export class MessageWriter {
-  constructor () {
-    this.buf = Buffer.allocUnsafe(INITIAL_BYTES)
+  /** @param {number} [bytes] starting size */
+  constructor (bytes = INITIAL_BYTES) {
+    this.buf = Buffer.allocUnsafe(bytes)
     this.off = 0
     /** @type {(Buffer|undefined)[]} views of `buf` by length, valid while `buf` is kept */
     this.views = []

@@ -204,9 +204,16 @@ test('prepared: each statement is parsed once per connection, named P_<id>', asy
     assert.deepEqual(many.map(r => r.rows.length), Array.from({ length: 50 }, (_, i) => [3, 3, 2, 1][i % 4]))
     const names = await lean.simpleQuery('SELECT name, statement FROM pg_prepared_statements ORDER BY name')
     assert.deepEqual(names.rows, [[a.name, a.text], [readAll.name, readAll.text]].sort((x, y) => x[0] < y[0] ? -1 : 1))
+    // A statement without parameters: after its first execute it is sent as a constant message.
+    const now = defineStatement('SELECT 7 AS seven')
+    for (let i = 0; i < 3; i++) assert.deepEqual(await lean.execute(now), { command: 'SELECT', rowCount: 1, fields: ['seven'], rows: [['7']] })
+    const burst = await Promise.all(Array.from({ length: 20 }, (_, i) => i % 2 ? lean.execute(now) : lean.execute(a, [i])))
+    assert.deepEqual(burst.map(r => r.rows[0][0]), Array.from({ length: 20 }, (_, i) => i % 2 ? '7' : String(i + 1)))
     // DISCARD ALL drops them: they are parsed again.
     await lean.simpleQuery('DISCARD ALL')
     assert.deepEqual((await lean.execute(a, [41])).rows, [['42']])
+    assert.deepEqual((await lean.execute(now)).rows, [['7']])
+    assert.deepEqual((await lean.execute(now)).rows, [['7']])
   } finally {
     await lean.close()
   }

@@ -4,7 +4,7 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { serialize } from 'pg-protocol'
-import { MessageWriter, bindPrefix } from '../../../lib/db/message-writer.js'
+import { MessageWriter, bindPrefix, bindExecuteConstant } from '../../../lib/db/message-writer.js'
 
 // Frontend messages as comparable objects, Bind format codes normalised to one per value.
 function decode (buf) {
@@ -60,6 +60,14 @@ test('Bind/Execute/Sync with text values matches pg-protocol byte for byte', () 
     ])
     assert.deepEqual(decode(got), decode(want), JSON.stringify(values, (k, v) => typeof v === 'bigint' ? String(v) : v))
   }
+})
+
+test('the constant message of a statement without parameters is its Bind/Execute/Sync', () => {
+  const c = bindExecuteConstant(bindPrefix('P_7'))
+  const w = new MessageWriter()
+  w.bindExecute(bindPrefix('P_7'), [], false, true)
+  assert.deepEqual(c, Buffer.from(w.take()))
+  assert.deepEqual(decode(c), decode(Buffer.concat([serialize.bind({ statement: 'P_7', values: [] }), serialize.execute(), serialize.sync()])))
 })
 
 test('Parse, Describe, Bind without Sync (with and without Describe), Query and CopyFail match pg-protocol', () => {
