@@ -15,6 +15,22 @@ import copyStreams from 'pg-copy-streams'
 let nextStatementId = 0
 
 /**
+ * A protocol name as the literal constant. A name from the command line is a string of its own,
+ * and each `protocol === 'prepared'` on it compares characters; against the constant it compares
+ * references, as the hot path checks it on every statement.
+ * @param {string} name
+ * @returns {Protocol}
+ */
+export function protocolConstant (name) {
+  switch (name) {
+    case 'simple': return 'simple'
+    case 'extended': return 'extended'
+    case 'prepared': return 'prepared'
+  }
+  throw new Error(`unknown protocol ${JSON.stringify(name)}`)
+}
+
+/**
  * Define a statement once (at load time); connections prepare it lazily as `P_<id>`.
  * @param {string} text
  * @returns {Statement}
@@ -80,7 +96,7 @@ export class PgConnection {
    */
   constructor (client, protocol) {
     this.client = client
-    this.protocol = protocol
+    this.protocol = protocolConstant(protocol)
     /** @type {Result[]} all results of the last simpleQuery */
     this.lastResults = []
     this.closed = false

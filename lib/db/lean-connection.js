@@ -4,7 +4,7 @@
 import pg from 'pg'
 import { Socket } from 'node:net'
 import copyStreams from 'pg-copy-streams'
-import { inlineParameters } from './connection.js'
+import { inlineParameters, protocolConstant } from './connection.js'
 import { MessageWriter, bindPrefix, bindExecuteConstant } from './message-writer.js'
 import { ResponseParser } from './response-parser.js'
 import { ResponseReader, connectionLost, OP_EXEC, OP_SIMPLE, OP_PREPARE, OP_PIPELINE, STMT_NEW, STMT_SENT } from './response-reader.js'
@@ -40,7 +40,7 @@ const MAX_CACHED_VIEW = 4096 // cache views of the read buffer for reads up to t
 export class LeanConnection {
   /** @param {Protocol} protocol */
   constructor (protocol) {
-    this.protocol = protocol
+    this.protocol = protocolConstant(protocol)
     /** @type {import('pg').Client} */
     this.client = null
     /** @type {Result[]} all results of the last simpleQuery */

@@ -2,7 +2,7 @@
 // (simple: text pieces around :variables; extended/prepared: $n parameters and a Statement).
 
 import { PgloadError } from '../errors.js'
-import { defineStatement } from '../db/connection.js'
+import { defineStatement, protocolConstant } from '../db/connection.js'
 import { parseScript } from './parser.js'
 
 const MAX_PARAMS = 255
@@ -57,6 +57,7 @@ export function splitVariables (sql) {
  */
 export function compileScript (source, { protocol = 'simple' } = {}) {
   if (!PROTOCOLS.has(protocol)) throw new PgloadError(`invalid query mode (-M): "${protocol}"`, { code: 'BAD_PROTOCOL' })
+  protocol = protocolConstant(protocol) // the interpreter compares it on every statement
   const desc = source.desc ?? source.file ?? source.name
   let text = source.text
   if (typeof text !== 'string') {
