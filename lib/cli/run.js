@@ -12,6 +12,7 @@ import { formatSummary } from '../output/summary.js'
 import { createLogger } from '../log.js'
 import { writeResults } from '../results/write.js'
 import { redact } from '../server/target.js'
+import { PROTOCOLS } from '../db/connection.js'
 import { formatServerStatsSummary } from '../server/stats-sampler.js'
 import { TOOL_VERSION } from '../version.js'
 
@@ -29,8 +30,6 @@ export const RUN_DEFAULTS = {
   intervalS: 1, // seconds per entry of the time series
   warmupS: 0 // seconds excluded from all statistics
 }
-
-const PROTOCOLS = ['simple', 'extended', 'prepared']
 
 /**
  * pgbench options that `pgload run` refuses, each with its reason: pgbench's init-only options

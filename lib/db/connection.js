@@ -14,6 +14,9 @@ import copyStreams from 'pg-copy-streams'
 
 let nextStatementId = 0
 
+/** The query protocols (pgbench's -M), as literal constants. */
+export const PROTOCOLS = Object.freeze(['simple', 'extended', 'prepared'])
+
 /**
  * A protocol name as the literal constant. A name from the command line is a string of its own,
  * and each `protocol === 'prepared'` on it compares characters; against the constant it compares
@@ -22,12 +25,9 @@ let nextStatementId = 0
  * @returns {Protocol}
  */
 export function protocolConstant (name) {
-  switch (name) {
-    case 'simple': return 'simple'
-    case 'extended': return 'extended'
-    case 'prepared': return 'prepared'
-  }
-  throw new Error(`unknown protocol ${JSON.stringify(name)}`)
+  const i = PROTOCOLS.indexOf(name)
+  if (i < 0) throw new Error(`unknown protocol ${JSON.stringify(name)}`)
+  return /** @type {Protocol} */ (PROTOCOLS[i])
 }
 
 /**

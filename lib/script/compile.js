@@ -2,11 +2,10 @@
 // (simple: text pieces around :variables; extended/prepared: $n parameters and a Statement).
 
 import { PgloadError } from '../errors.js'
-import { defineStatement, protocolConstant } from '../db/connection.js'
+import { PROTOCOLS, defineStatement, protocolConstant } from '../db/connection.js'
 import { parseScript } from './parser.js'
 
 const MAX_PARAMS = 255
-const PROTOCOLS = new Set(['simple', 'extended', 'prepared'])
 const NAME_START = /[A-Za-z_\x80-\uffff]/
 const NAME_CONT = /[A-Za-z0-9_\x80-\uffff]/
 
@@ -56,7 +55,7 @@ export function splitVariables (sql) {
  * @returns {CompiledScript}
  */
 export function compileScript (source, { protocol = 'simple' } = {}) {
-  if (!PROTOCOLS.has(protocol)) throw new PgloadError(`invalid query mode (-M): "${protocol}"`, { code: 'BAD_PROTOCOL' })
+  if (!PROTOCOLS.includes(protocol)) throw new PgloadError(`invalid query mode (-M): "${protocol}"`, { code: 'BAD_PROTOCOL' })
   protocol = protocolConstant(protocol) // the interpreter compares it on every statement
   const desc = source.desc ?? source.file ?? source.name
   let text = source.text
