@@ -1,8 +1,8 @@
 // The Node.js floor for vs-pgbench: the least a Node client can do to run one of pgbench's
 // built-in scripts from one event loop. It sends the same prepared statements with the same
 // random values as pgbench, but each Bind/Execute/Sync is built by hand into a reused buffer and
-// written with socket.write, and the replies are only framed to find ReadyForQuery and
-// ErrorResponse: no rows decoded, no script interpreter, no statistics. What pgload loses
+// written straight to the socket's handle as pgload writes, and the replies are only framed to
+// find ReadyForQuery and ErrorResponse: no rows decoded, no script interpreter, no statistics. What pgload loses
 // against pgbench beyond this floor is pgload's own; what the floor loses is the runtime's.
 // Prints one JSON line: { tps, transactions, errors, cpuUsPerTxn, userUsPerTxn, systemUsPerTxn }.
 // Usage: node bench/node-floor-worker.js <select-only|tpcb-like|simple-update> <clients> <seconds> <url>
@@ -56,7 +56,7 @@ const finished = new Promise((resolve) => { finish = resolve })
 
 /** One client: its socket, its variables and where it is in the script. */
 function startClient (conn) {
-  const socket = conn._socket
+  const out = conn._out // pgload's own socket writes (lib/db/handle-writer.js): the cheapest Node.js offers
   const names = statements.map((s) => Buffer.from(conn._entries[s.id].name + '\0'))
   const vars = new Int32Array(4)
   let buf = Buffer.allocUnsafe(BUF_BYTES)
@@ -89,8 +89,7 @@ function startClient (conn) {
     buf[o++] = 0x53; buf.writeInt32BE(4, o); o += 4 // Sync
     let view = views[o]
     if (view === undefined) view = views[o] = buf.subarray(0, o)
-    socket.write(view)
-    if (socket.writableLength > 0) { buf = Buffer.allocUnsafe(BUF_BYTES); views.length = 0 } // still queued: keep it
+    if (!out.write(view)) { buf = Buffer.allocUnsafe(BUF_BYTES); views.length = 0 } // still held: keep it
   }
 
   function readyForQuery () {

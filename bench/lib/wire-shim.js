@@ -6,6 +6,7 @@
 // without the kernel or a server. The answers are canned-answers.js's.
 
 import { LeanConnection } from '../../lib/db/lean-connection.js'
+import { HandleWriter } from '../../lib/db/handle-writer.js'
 import { resultFor } from './canned-answers.js'
 export * from '../../lib/db/connection.js'
 
@@ -191,6 +192,7 @@ export async function openLeanConnection (target, { protocol = 'prepared' } = {}
   conn.client = { processID: 1, end: async () => {} }
   conn._readBuf = Buffer.allocUnsafe(READ_BYTES)
   conn._socket = new WireSocket(conn)
+  conn._out = new HandleWriter(conn._socket, false) // no handle: writes go to the in-memory socket
   conn._pgMode = false
   return conn
 }

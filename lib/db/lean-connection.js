@@ -6,6 +6,7 @@ import { Socket } from 'node:net'
 import copyStreams from 'pg-copy-streams'
 import { inlineParameters, protocolConstant } from './connection.js'
 import { MessageWriter, bindPrefix, bindExecuteConstant } from './message-writer.js'
+import { HandleWriter } from './handle-writer.js'
 import { ResponseParser } from './response-parser.js'
 import { ResponseReader, connectionLost, OP_EXEC, OP_SIMPLE, OP_PREPARE, OP_PIPELINE, STMT_NEW, STMT_SENT } from './response-reader.js'
 
@@ -49,6 +50,8 @@ export class LeanConnection {
     this._con = null
     this._socket = null
     this._writer = new MessageWriter()
+    /** @type {HandleWriter|null} the socket's writes, once taken over */
+    this._out = null
     /** @type {((notice: any) => void) | null} server NOTICE/WARNING messages */
     this.onNotice = null
     this._reader = new ResponseReader(this)
@@ -129,6 +132,8 @@ export class LeanConnection {
     socket.on('close', () => this._reader.lost(this.closed ? new Error('connection closed') : new Error('server closed the connection')))
     socket.on('error', (err) => { this._reader.socketError ??= err })
     this._txStatus = this.client._txStatus ?? 'I'
+    // straight to the handle only on our own plain socket (TLS encrypts in its stream)
+    this._out = new HandleWriter(socket, this._readBuf !== null)
     this._pgMode = false
   }
 
@@ -333,10 +338,9 @@ export class LeanConnection {
 
   _write (op, bytes, fromWriter) {
     if (this._reader.deadError !== null) { this._reader.failLost(op); return }
-    const socket = this._socket
     this._reader.push(op)
-    socket.write(bytes)
-    if (fromWriter) this._writer.release(socket.writableLength === 0)
+    const free = this._out.write(bytes)
+    if (fromWriter) this._writer.release(free)
   }
 
   // Hand the socket to node-postgres for the pending COPY.
@@ -381,7 +385,7 @@ export class LeanConnection {
   // A COPY FROM STDIN reached the simple protocol: refuse it (the server answers with an error).
   _copyFail (message) {
     this._writer.copyFail(message)
-    this._socket.write(Buffer.from(this._writer.take()))
+    this._out.write(Buffer.from(this._writer.take()))
   }
 
   // After DEALLOCATE ALL / DISCARD ALL every statement must be parsed again.
