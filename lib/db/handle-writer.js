@@ -12,7 +12,9 @@ const binding = loadStreamBinding()
 function loadStreamBinding () {
   // process.binding is a documentation-only deprecation; under --pending-deprecation it would
   // print a warning, so do without it there.
-  if (process.execArgv.includes('--pending-deprecation') || process.env.NODE_PENDING_DEPRECATION === '1') return null
+  const pending = process.execArgv.includes('--pending-deprecation') ||
+    process.env.NODE_PENDING_DEPRECATION === '1' || /(^|\s)--pending-deprecation(\s|$)/.test(process.env.NODE_OPTIONS ?? '')
+  if (pending) return null
   try {
     // eslint-disable-next-line n/no-deprecated-api -- the one way to a WriteWrap; guarded, with a fallback
     const b = process.binding('stream_wrap')
