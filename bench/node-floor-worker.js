@@ -2,8 +2,9 @@
 // built-in scripts from one event loop. It sends the same prepared statements with the same
 // random values as pgbench, but each Bind/Execute/Sync is built by hand into a reused buffer and
 // written straight to the socket's handle as pgload writes, and the replies are only framed to
-// find ReadyForQuery and ErrorResponse: no rows decoded, no script interpreter, no statistics. What pgload loses
-// against pgbench beyond this floor is pgload's own; what the floor loses is the runtime's.
+// find ReadyForQuery and ErrorResponse: no rows decoded, no script interpreter, no statistics.
+// What pgload loses against pgbench beyond this floor is pgload's own; what the floor loses is
+// the runtime's.
 // Prints one JSON line: { tps, transactions, errors, cpuUsPerTxn, userUsPerTxn, systemUsPerTxn }.
 // Usage: node bench/node-floor-worker.js <select-only|tpcb-like|simple-update> <clients> <seconds> <url>
 

@@ -83,8 +83,9 @@ function afterQueuedWrite (status) {
   writer.queued--
   const socket = writer.socket
   if (status < 0 && !socket.destroyed) {
-    const err = new Error(`write ${getSystemErrorName(status)}`)
-    err.code = getSystemErrorName(status)
+    const code = getSystemErrorName(status)
+    const err = new Error(`write ${code}`)
+    err.code = code
     err.errno = status
     err.syscall = 'write'
     socket.destroy(err)
