@@ -5,15 +5,23 @@ import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { createServer, connect } from 'node:net'
 import { once } from 'node:events'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { HandleWriter, handleWritesAvailable } from '../../../lib/db/handle-writer.js'
 
-/** A connected pair: our client socket and the server side's, paused until `resume()`. */
-async function socketPair () {
+/**
+ * A connected pair over TCP loopback or a Unix socket: our client socket and the server side's,
+ * paused until `resume()`.
+ * @param {'tcp'|'unix'} transport
+ */
+async function socketPair (transport = 'tcp') {
   const server = createServer({ pauseOnConnect: true })
-  server.listen(0, '127.0.0.1')
+  const path = join(tmpdir(), `pgload-hw-${process.pid}-${++pairs}.sock`)
+  if (transport === 'unix') server.listen(path)
+  else server.listen(0, '127.0.0.1')
   await once(server, 'listening')
   const accepted = once(server, 'connection')
-  const client = connect(server.address().port, '127.0.0.1')
+  const client = transport === 'unix' ? connect(path) : connect(server.address().port, '127.0.0.1')
   await once(client, 'connect')
   const [peer] = await accepted
   server.close()
@@ -23,6 +31,7 @@ async function socketPair () {
 }
 
 const bytes = (n, fill) => Buffer.alloc(n, fill)
+let pairs = 0
 
 test('this Node.js offers the handle writes (the fast path the driver relies on), unless deprecations are pending', () => {
   const pending = process.execArgv.includes('--pending-deprecation') || process.env.NODE_PENDING_DEPRECATION === '1' ||
@@ -31,9 +40,9 @@ test('this Node.js offers the handle writes (the fast path the driver relies on)
   assert.equal(handleWritesAvailable, typeof process.binding === 'function' && !pending)
 })
 
-for (const direct of [true, false]) {
-  test(`${direct ? 'direct' : 'stream'}: small writes, a write the kernel cannot take at once, stream writes between: all arrive in order`, async () => {
-    const { client, peer, received } = await socketPair()
+for (const [direct, transport] of [[true, 'tcp'], [true, 'unix'], [false, 'tcp']]) {
+  test(`${direct ? 'direct' : 'stream'}, ${transport}: small writes, a write the kernel cannot take at once, stream writes between: all arrive in order`, async () => {
+    const { client, peer, received } = await socketPair(transport)
     const w = new HandleWriter(client, direct)
     const expected = []
     const put = (b) => { expected.push(b); return w.write(b) }
