@@ -9,6 +9,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { HandleWriter, handleWritesAvailable } from '../../../lib/db/handle-writer.js'
 
+let pairs = 0 // names each pair's Unix socket
+
 /**
  * A connected pair over TCP loopback or a Unix socket: our client socket and the server side's,
  * paused until `resume()`.
@@ -31,7 +33,6 @@ async function socketPair (transport = 'tcp') {
 }
 
 const bytes = (n, fill) => Buffer.alloc(n, fill)
-let pairs = 0
 
 test('this Node.js offers the handle writes (the fast path the driver relies on), unless deprecations are pending', () => {
   const pending = process.execArgv.includes('--pending-deprecation') || process.env.NODE_PENDING_DEPRECATION === '1' ||
