@@ -35,7 +35,6 @@ let pendingReject = null
 function capture (resolve, reject) { pendingResolve = resolve; pendingReject = reject }
 
 const READ_BYTES = 64 * 1024 // the socket's read buffer, reused for every read
-const MAX_CACHED_VIEW = 4096 // cache views of the read buffer for reads up to this many bytes
 
 /** A PostgreSQL connection speaking the protocol itself on a socket opened by node-postgres. */
 export class LeanConnection {
@@ -65,8 +64,6 @@ export class LeanConnection {
     this._copyPending = null
     this._txStatus = 'I'
     this._readBuf = null
-    /** @type {(Buffer|undefined)[]} views of _readBuf by length */
-    this._readViews = []
   }
 
   /**
@@ -85,28 +82,16 @@ export class LeanConnection {
   }
 
   // The parser is done with the buffer when it returns (it copies what it keeps), so the same
-  // buffer takes every read.
+  // buffer takes every read; it reads up to nread, so no view of the buffer is made.
   _onRead (nread, buf) {
-    let view
-    if (nread === buf.length) {
-      view = buf
-    } else if (nread <= MAX_CACHED_VIEW) {
-      view = this._readViews[nread]
-      if (view === undefined) {
-        view = buf.subarray(0, nread)
-        this._readViews[nread] = view
-      }
-    } else {
-      view = buf.subarray(0, nread)
-    }
-    this._parse(view)
+    this._parse(buf, nread)
   }
 
   // A protocol error or a bug while handling a message leaves the stream out of step: end the
   // connection, so that every waiting request fails with CONNECTION_LOST instead of hanging.
-  _parse (buf) {
+  _parse (buf, end) {
     try {
-      this._parser.parse(buf)
+      this._parser.parse(buf, end)
     } catch (err) {
       this._reader.socketError ??= err
       ;(this._socket ?? this._con.stream).destroy(err)
@@ -127,7 +112,7 @@ export class LeanConnection {
       // TLS (or a stream of the caller's): the seam is pg-protocol's one 'data' listener, which
       // feeds node-postgres' Connection events. Replace it by ours.
       for (const l of socket.listeners('data')) socket.removeListener('data', l)
-      socket.on('data', (buf) => this._parse(buf))
+      socket.on('data', (buf) => this._parse(buf, buf.length))
     }
     socket.on('close', () => this._reader.lost(this.closed ? new Error('connection closed') : new Error('server closed the connection')))
     socket.on('error', (err) => { this._reader.socketError ??= err })
@@ -184,8 +169,9 @@ export class LeanConnection {
   /**
    * `execute` without a promise: the result goes to `receiver.onResult(result)`, an error to
    * `receiver.onError(err)`, always after this returns. The receiver must not throw.
-   * With `rows` false the caller reads only `command` and `rowCount`: the rows are not decoded
-   * and the result is an object of the connection's, valid only during `onResult`.
+   * With `rows` false the caller reads nothing of the result (a script's statement without
+   * \gset): neither the rows nor the command tag are decoded, and `onResult` gets an empty result
+   * of the connection's (command '', rowCount 0), valid only during the call.
    * @param {Statement} stmt
    * @param {ReadonlyArray<any>} values
    * @param {{ onResult: (r: Result) => void, onError: (err: any) => void }} receiver

@@ -124,6 +124,13 @@ export function decodeCommandTag (b, s, e, out) {
   out.rowCount = n
 }
 
+// Whether a tag [s, e) may be DEALLOCATE ALL or DISCARD ALL, after which the connection must
+// parse its statements again. The tag of a request that reads no result is decoded only then.
+function maybeForget (b, s, e) {
+  const n = e - s
+  return b[s] === 0x44 && (n === 14 || n === 11)
+}
+
 /** Frames backend messages for one LeanConnection and hands them to its reader or to node-postgres. */
 export class ResponseParser {
   /** @param {import('./lean-connection.js').LeanConnection} conn */
@@ -140,15 +147,16 @@ export class ResponseParser {
   }
 
   /**
-   * Parse what was read. The caller may reuse the buffer once this returns: an incomplete
-   * message at the end is copied aside.
+   * Parse what was read, the buffer's first `n` bytes (all of it by default). The caller may
+   * reuse the buffer once this returns: an incomplete message at the end is copied aside.
    * @param {Buffer} buf
+   * @param {number} [n]
    */
-  parse (buf) {
+  parse (buf, n = buf.length) {
     let b = buf
-    let end = buf.length
+    let end = n
     if (this.carryLen > 0) {
-      b = this._append(buf)
+      b = this._append(buf, n)
       end = this.carryLen
     }
     let o = 0
@@ -178,9 +186,9 @@ export class ResponseParser {
     this.carryLen = n
   }
 
-  // Append a read to the carry; returns the carry buffer.
-  _append (buf) {
-    const need = this.carryLen + buf.length
+  // Append a read (its first n bytes) to the carry; returns the carry buffer.
+  _append (buf, n) {
+    const need = this.carryLen + n
     if (need > this.carry.length) {
       let size = this.carry.length * 2
       while (size < need) size *= 2
@@ -188,7 +196,7 @@ export class ResponseParser {
       this.carry.copy(next, 0, 0, this.carryLen)
       this.carry = next
     }
-    buf.copy(this.carry, this.carryLen)
+    buf.copy(this.carry, this.carryLen, 0, n)
     this.carryLen = need
     return this.carry
   }
@@ -207,6 +215,10 @@ export class ResponseParser {
       case 0x32: reader.bindComplete(); return // '2'
       case 0x44: if (reader.rowsWanted()) reader.dataRow(decodeDataRow(b, at)); return // 'D'
       case 0x43: { // 'C'
+        if (!reader.rowsWanted()) { // the request reads nothing: only a tag that forgets statements counts
+          reader.commandComplete('', 0, maybeForget(b, at, next - 1) ? b.toString('latin1', at, next - 1) : null)
+          return
+        }
         const t = this.tag
         decodeCommandTag(b, at, next - 1, t)
         reader.commandComplete(t.command, t.rowCount, t.tag)

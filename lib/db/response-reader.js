@@ -31,7 +31,7 @@ export class Op {
     this.reject = null
     /** @type {{ onResult: Function, onError: Function }|null} instead of a promise (executeTo) */
     this.receiver = null
-    this.keepRows = true // false: rows are skipped and the result is the reader's scratch one (executeTo)
+    this.keepRows = true // false: nothing is decoded and the result is the reader's empty scratch one (executeTo)
     this.entry = null // statement entry (prepared execute or prepare)
     this.result = null // result being filled
     this.error = null // first server error
@@ -78,8 +78,9 @@ export class ResponseReader {
     this.deadError = null
     this.socketError = null
     this.fatal = null
-    // The one Result handed to receivers that read no rows: nothing is allocated per statement.
-    this.scratch = { command: '', rowCount: 0, fields: EMPTY, rows: EMPTY }
+    // The one Result handed to receivers that read none: nothing is allocated per statement, and
+    // it stays empty (no rows, fields or command tag are decoded for them).
+    this.scratch = Object.freeze({ command: '', rowCount: 0, fields: EMPTY, rows: EMPTY })
   }
 
   /** @param {number} kind @returns {Op} */
@@ -137,11 +138,10 @@ export class ResponseReader {
 
   bindComplete () {
     const op = this.head
-    const fields = this.entryOf(op)?.fields ?? EMPTY
-    op.result = op.keepRows ? newResult(fields) : this._lend(fields)
+    op.result = op.keepRows ? newResult(this.entryOf(op)?.fields ?? EMPTY) : this.scratch
   }
 
-  /** Whether the request being answered keeps its rows (else the parser skips them). */
+  /** Whether the request being answered reads its result (else the parser skips rows and tag). */
   rowsWanted () {
     return this.head.keepRows
   }
@@ -159,6 +159,7 @@ export class ResponseReader {
   commandComplete (command, rowCount, tag) {
     if (tag === 'DEALLOCATE ALL' || tag === 'DISCARD ALL') this.conn._forgetStatements()
     const r = this.complete(this.head)
+    if (r === this.scratch) return
     r.command = command
     r.rowCount = rowCount
   }
@@ -211,7 +212,7 @@ export class ResponseReader {
     if (op.kind === OP_SIMPLE) { op.result = newResult(names); return }
     const e = this.entryOf(op)
     if (e !== null) e.fields = names
-    if (op.result !== null) op.result.fields = names
+    if (op.result !== null && op.result !== this.scratch) op.result.fields = names
   }
 
   // The statement in progress is over: its Result (made when no row or description came),
@@ -228,16 +229,6 @@ export class ResponseReader {
     } else {
       op.result = r
     }
-    return r
-  }
-
-  // The scratch Result, reset: one request at a time has it, as each one's ReadyForQuery (which
-  // hands it to the receiver) comes before the next one's BindComplete.
-  _lend (fields) {
-    const r = this.scratch
-    r.fields = fields
-    r.command = ''
-    r.rowCount = 0
     return r
   }
 

@@ -311,20 +311,25 @@ function executeToCount (conn, stmt, values) {
 }
 
 for (const protocol of ['prepared', 'extended']) {
-  test(`${protocol}: executeTo without rows gives the command and row count, decodes no row, and keeps the stream in step`, async () => {
+  test(`${protocol}: executeTo without rows decodes neither rows nor tag, keeps the stream in step, and still sees DEALLOCATE ALL`, async () => {
     const lean = await openLeanConnection(target, { protocol })
     try {
       const full = await lean.execute(readAll, [1])
       assert.equal(full.rows.length, 3)
-      assert.deepEqual(await executeToCount(lean, readAll, [1]), { command: 'SELECT', rowCount: 3, rows: 0, fields: full.fields })
+      const empty = { command: '', rowCount: 0, rows: 0, fields: [] }
+      assert.deepEqual(await executeToCount(lean, readAll, [1]), empty)
       // interleaved with requests that keep their rows, several in flight
       const [a, b, c] = await Promise.all([executeToCount(lean, readAll, [2]), executeTo(lean, readAll, [2]), executeToCount(lean, echo, echoValues)])
-      assert.deepEqual([a.rowCount, a.rows, b.rows.length, c.rowCount, c.rows], [2, 0, 2, 1, 0])
+      assert.deepEqual([a, c], [empty, empty])
       assert.deepEqual(b.rows, full.rows.slice(1))
-      const upd = await executeToCount(lean, defineStatement('UPDATE lean_types SET ch = ch WHERE id <= $1'), [2])
-      assert.deepEqual([upd.command, upd.rowCount, upd.rows], ['UPDATE', 2, 0])
+      const update = defineStatement('UPDATE lean_types SET ch = ch WHERE id <= $1')
+      assert.deepEqual(await executeToCount(lean, update, [2]), empty)
+      assert.deepEqual(await executeTo(lean, update, [2]), { command: 'UPDATE', rowCount: 2, rows: [], fields: [] })
       await assert.rejects(executeToCount(lean, defineStatement('SELECT 1 / $1::int'), [0]), { code: '22012' })
       assert.deepEqual((await lean.execute(readAll, [3])).rows, full.rows.slice(2))
+      // the server forgets the prepared statements: so must the connection, tag decoded or not
+      await executeToCount(lean, defineStatement('DEALLOCATE ALL'), [])
+      assert.deepEqual((await executeTo(lean, readAll, [3])).rows, full.rows.slice(2))
     } finally {
       await lean.close()
     }

@@ -20,11 +20,12 @@ function setup (chunk = 0) {
   r.feed = (...messages) => {
     const bytes = Buffer.concat(messages)
     if (chunk === 0) { parser.parse(bytes); return }
-    // a reused read buffer, overwritten after each parse, as the socket's
-    const readBuf = Buffer.alloc(chunk)
+    // a reused read buffer larger than each read, overwritten after each parse, as the socket's:
+    // the parser reads only the n bytes it is given
+    const readBuf = Buffer.alloc(chunk + 16, 0xee)
     for (let o = 0; o < bytes.length; o += chunk) {
       const n = bytes.copy(readBuf, 0, o, o + chunk)
-      parser.parse(readBuf.subarray(0, n))
+      parser.parse(readBuf, n)
       readBuf.fill(0xee)
     }
   }
@@ -103,7 +104,7 @@ async function executeCase (chunk) {
   }
 }
 
-test('without rows (executeTo(..., false)): no row decoded, one scratch result lent per request in turn', async () => {
+test('without rows (executeTo(..., false)): no row or tag decoded, one empty result lent per request in turn; DEALLOCATE ALL still forgets statements', async () => {
   for (const chunk of [0, 1, 3]) {
     const { r } = setup(chunk)
     const entry = { state: STMT_PARSED, fields: ['a'] }
@@ -120,11 +121,24 @@ test('without rows (executeTo(..., false)): no row decoded, one scratch result l
     r.feed(msg.bind, msg.row('1'), msg.row('2'), msg.done('SELECT 2'), msg.ready('T'),
       msg.bind, msg.row('3'), msg.done('SELECT 1'), msg.ready('T'),
       msg.bind, msg.desc('x', 'y'), msg.done('UPDATE 4'), msg.ready())
-    assert.deepEqual(await a, { command: 'SELECT', rowCount: 2, fields: ['a'], rows: 0 })
+    assert.deepEqual(await a, { command: '', rowCount: 0, fields: [], rows: 0 })
     assert.deepEqual(await b, { command: 'SELECT', rowCount: 1, fields: ['a'], rows: [['3']] })
-    assert.deepEqual(await c, { command: 'UPDATE', rowCount: 4, fields: ['x', 'y'], rows: 0 })
+    assert.deepEqual(await c, { command: '', rowCount: 0, fields: [], rows: 0 })
     assert.equal(seen[0], seen[1], 'the same object is lent each time')
-    assert.ok(Object.isFrozen(seen[0].rows))
+    assert.ok(Object.isFrozen(seen[0]) && Object.isFrozen(seen[0].rows))
+    // the tags that make the connection parse its statements again count without rows too
+    const { conn: c2, r: r2 } = setup(chunk)
+    const lent2 = (extra) => new Promise((resolve, reject) => {
+      const op = r2.acquire(OP_EXEC)
+      op.receiver = { onResult: (res) => resolve(res.command), onError: reject }
+      Object.assign(op, { keepRows: false }, extra)
+      r2.push(op)
+    })
+    const tags = ['DEALLOCATE ALL', 'DISCARD ALL', 'DEALLOCATE', 'DELETE 12345', 'DISCARD PLANS', 'DEALLOCATE AL1']
+    const done = tags.map(() => lent2({}))
+    r2.feed(...tags.flatMap((t) => [msg.bind, msg.done(t), msg.ready()]))
+    assert.deepEqual(await Promise.all(done), tags.map(() => ''))
+    assert.equal(c2.forgot, 2, 'DEALLOCATE ALL and DISCARD ALL')
   }
 })
 
