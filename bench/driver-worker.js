@@ -7,6 +7,9 @@ import pg from 'pg'
 import { openConnection, defineStatement } from '../lib/db/connection.js'
 import { openLeanConnection } from '../lib/db/lean-connection.js'
 import { resolveTarget } from '../lib/server/target.js'
+import { applyDriverV8Flags } from '../lib/engine/v8-flags.js'
+
+applyDriverV8Flags() // the runtime settings of pgload's command line
 
 const [driver, connArg, secArg, warmArg, url] = process.argv.slice(2)
 const connections = Number(connArg)

@@ -11,6 +11,9 @@
 import { openLeanConnection } from '../lib/db/lean-connection.js'
 import { defineStatement } from '../lib/db/connection.js'
 import { resolveTarget } from '../lib/server/target.js'
+import { applyDriverV8Flags } from '../lib/engine/v8-flags.js'
+
+applyDriverV8Flags() // the runtime settings of pgload's command line
 
 const [builtin, clientArg, secArg, url] = process.argv.slice(2)
 const clients = Number(clientArg)

@@ -5,6 +5,9 @@
 import { PerformanceObserver, constants } from 'node:perf_hooks'
 import { runBenchmark } from '../lib/benchmark.js'
 import { runOptionsFromArgv } from '../lib/cli/run.js'
+import { applyDriverV8Flags } from '../lib/engine/v8-flags.js'
+
+applyDriverV8Flags() // the runtime settings of pgload's command line
 
 const o = JSON.parse(process.argv[2])
 const gc = globalThis.gc ?? (() => {})

@@ -5,6 +5,9 @@ import yargs from 'yargs'
 import { hideBin } from 'yargs/helpers'
 import { TOOL_VERSION } from '../lib/version.js'
 import { commands } from '../lib/cli/index.js'
+import { applyDriverV8Flags } from '../lib/engine/v8-flags.js'
+
+applyDriverV8Flags() // before any run's hot path is optimized (lib/engine/v8-flags.js)
 
 const argv = hideBin(process.argv)
 const verbose = argv.includes('--verbose')
