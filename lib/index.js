@@ -2,6 +2,7 @@
 
 export { runBenchmark } from './benchmark.js'
 export { Run } from './engine/run.js'
+export { applyDriverV8Flags } from './engine/v8-flags.js' // the command line's V8 settings, for runs in your process
 export { openConnection, defineStatement } from './db/connection.js'
 export { resolveTarget } from './server/target.js'
 export { ensureEmbeddedServer, startServer, stopServer, serverStatus } from './server/embedded.js'

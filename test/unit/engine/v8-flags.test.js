@@ -19,3 +19,8 @@ test('a flag the user gave node, on its command line or in NODE_OPTIONS, in eith
   // a longer flag that merely starts with the same words is another flag
   assert.deepEqual(applyDriverV8Flags({ execArgv: [`${name}-absolute=9000`], nodeOptions: '' }), DRIVER_V8_FLAGS)
 })
+
+test('the library exports it, for programs that run pgload in their own process', async () => {
+  const lib = await import('../../../lib/index.js')
+  assert.equal(lib.applyDriverV8Flags, applyDriverV8Flags)
+})
