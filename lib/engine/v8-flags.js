@@ -3,7 +3,7 @@
 // interpreter → connection → message writer). With V8's default inlining budget, 920 bytes of
 // bytecode inlined into one optimized function, TurboFan stops inlining that chain half-way, and
 // every call left costs its own cold-cache misses against a server that evicts the client's
-// caches between replies. A budget of 3000 measured 1.1-1.6 us less client CPU per transaction
+// caches between replies. A budget of 3000 measured 1.0-1.6 us less client CPU per transaction
 // on pgbench's write scripts (perf samples of V8's generated code, docs/architecture.md).
 
 import { setFlagsFromString } from 'node:v8'
