@@ -6,14 +6,14 @@
 // binding: where that is not to be had, every write goes through net.Socket as before.
 
 import { getSystemErrorName } from 'node:util'
+import { nodeOptionGiven } from '../node-options.js'
 
 const binding = loadStreamBinding()
 
 function loadStreamBinding () {
   // process.binding is a documentation-only deprecation; under --pending-deprecation it would
   // print a warning, so do without it there.
-  const pending = process.execArgv.includes('--pending-deprecation') ||
-    process.env.NODE_PENDING_DEPRECATION === '1' || /(^|\s)--pending-deprecation(\s|$)/.test(process.env.NODE_OPTIONS ?? '')
+  const pending = nodeOptionGiven('--pending-deprecation') || process.env.NODE_PENDING_DEPRECATION === '1'
   if (pending) return null
   try {
     // eslint-disable-next-line n/no-deprecated-api -- the one way to a WriteWrap; guarded, with a fallback

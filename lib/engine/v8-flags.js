@@ -7,6 +7,7 @@
 // on pgbench's write scripts (perf samples of V8's generated code, docs/architecture.md).
 
 import { setFlagsFromString } from 'node:v8'
+import { nodeOptionGiven } from '../node-options.js'
 
 /** The flags, each `--name=value`. */
 export const DRIVER_V8_FLAGS = Object.freeze(['--max-inlined-bytecode-size-cumulative=3000'])
@@ -20,10 +21,7 @@ export const DRIVER_V8_FLAGS = Object.freeze(['--max-inlined-bytecode-size-cumul
 export function applyDriverV8Flags ({ execArgv = process.execArgv, nodeOptions = process.env.NODE_OPTIONS ?? '' } = {}) {
   const set = []
   for (const flag of DRIVER_V8_FLAGS) {
-    const name = flag.slice(0, flag.indexOf('='))
-    const spellings = [name, name.replaceAll('-', '_')]
-    const given = (arg) => spellings.some((s) => arg === s || arg.startsWith(s + '='))
-    if (execArgv.some(given) || nodeOptions.split(/\s+/).some(given)) continue
+    if (nodeOptionGiven(flag.slice(0, flag.indexOf('=')), { execArgv, nodeOptions })) continue
     setFlagsFromString(flag)
     set.push(flag)
   }
