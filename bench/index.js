@@ -4,6 +4,7 @@
 //   vs-pgbench  pgbench and `pgload run` side by side: tps and client CPU per transaction
 //   terminals   100,000 think-time terminals: schedule lag, heap per terminal, RSS slope
 //   engine      pgload on in-memory connections: the engine's own CPU per transaction
+//   warmup      the first seconds of pgbench and pgload runs: throughput and p99 per quarter second
 // Each takes --url (default: the embedded server) and --smoke (a few seconds, tiny settings).
 
 import { PgloadError } from '../lib/errors.js'
@@ -12,7 +13,8 @@ const benches = {
   driver: () => import('./driver.js'),
   'vs-pgbench': () => import('./vs-pgbench.js'),
   terminals: () => import('./terminals.js'),
-  engine: () => import('./engine.js')
+  engine: () => import('./engine.js'),
+  warmup: () => import('./warmup.js')
 }
 
 const [name, ...rest] = process.argv.slice(2)

@@ -78,6 +78,23 @@ test('engine --smoke runs pgload on in-memory connections and on the lean driver
   assert.match(r.stdout, new RegExp(`^select-only\\s+2\\s+${number}\\s+${number}\\s+${number}\\s+${number}$`, 'm'), r.stdout)
 })
 
+test('warmup --smoke prints the first two seconds of pgbench and pgload by quarter second, and the throughput each lost', { skip: hasPgbench ? false : 'pgbench is not installed', timeout: 180_000 }, async () => {
+  const { url } = await getTestServer()
+  const r = await bench(['warmup', '--smoke', '--url', url, '--json'])
+  assert.equal(r.code, 0, r.stderr)
+  const out = JSON.parse(r.stdout)
+  assert.equal(out.buckets.length, 8)
+  assert.equal(out.buckets[7].toS, 2)
+  for (const who of ['pgbench', 'pgload']) {
+    assert.ok(out[who].steadyTps > 0 && Number.isFinite(out[who].lostS) && out[who].steadyP99Ms > 0, r.stdout)
+    assert.ok(out.buckets.every((b) => b[who].relTps >= 0), r.stdout)
+  }
+  const text = await bench(['warmup', '--smoke', '--url', url])
+  assert.equal(text.code, 0, text.stderr)
+  assert.match(text.stdout, new RegExp(`^0\\.00-0\\.25\\s+${number}\\s+${number}\\s+${number}\\s+${number}$`, 'm'), text.stdout)
+  assert.match(text.stdout, /throughput lost in the first 2 s/)
+})
+
 test('an unknown bench name is refused with the list', async () => {
   const r = await bench(['nope'])
   assert.equal(r.code, 1)
