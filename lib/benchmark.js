@@ -4,6 +4,7 @@
 import os from 'node:os'
 import { openConnection } from './db/connection.js'
 import { openLeanConnection } from './db/lean-connection.js'
+import { warmDriver } from './engine/driver-warmup.js'
 import { connectTarget } from './server/connect-target.js'
 import { PgloadError } from './errors.js'
 import { explainConnectError } from './server/target.js'
@@ -38,6 +39,7 @@ import { silentLogger } from './log.js'
  * @property {boolean} [exitOnAbort]
  * @property {boolean} [connect] pgbench -C: a new connection for every transaction
  * @property {boolean} [serverStats]
+ * @property {boolean} [jitWarmup] warm pgload's code up against a stand-in server first (default true)
  * @property {string} [out]
  * @property {boolean} [writeFile] default true
  * @property {string} [command] the command line, for the record
@@ -98,6 +100,9 @@ export async function runBenchmark (options, { log = silentLogger, env = process
     if (workload.prepare) await workload.prepare(conn, options)
 
     const open = options.driver === 'pg' ? openConnection : openLeanConnection
+    // Before the clock: V8 optimizes the statement path on a stand-in server, not in the run.
+    const jitWarmup = options.jitWarmup === false ? null : await warmDriver(workload, { open, target, protocol: options.protocol, log })
+    if (jitWarmup) onPhase('jit-warmup', jitWarmup)
     const openRunConnection = async () => {
       try {
         return await open(target, { protocol: options.protocol })
@@ -146,6 +151,7 @@ export async function runBenchmark (options, { log = silentLogger, env = process
     onRun?.(run)
     onPhase('running', { terminals: run.terminalCount, connections: run.poolSize })
     const outcome = await run.execute()
+    if (outcome.client) outcome.client.jitWarmup = jitWarmup
 
     let extra = null
     if (workload.afterRun) {

@@ -84,6 +84,7 @@ export const runCommand = {
       .option('report', { type: 'boolean', describe: 'write the HTML report next to the results file' })
       .option('threshold', { type: 'string', array: true, describe: "pass/fail criterion checked at the end, k6 syntax, e.g. 'latency: p(99) < 50ms' (exit 99 when one fails)" })
       .option('interval', { type: 'string', describe: 'seconds per entry of the time series [default: 1]' })
+      .option('jit-warmup', { type: 'boolean', describe: 'before the run, warm pgload\'s own code up for 0.4 s against a stand-in server in the process, not the database (--no-jit-warmup to skip) [default: true]' })
       .option('server-stats', { type: 'boolean', describe: 'sample server statistics during the run (--no-server-stats to disable) [default: true]' })
       .option('builtin', { alias: 'b', type: 'string', array: true, describe: 'pgbench built-in script name[@weight]: tpcb-like, simple-update, select-only; "list" lists them' })
       .option('file', { alias: 'f', type: 'string', array: true, describe: 'pgbench script file[@weight]' })
@@ -370,6 +371,7 @@ export async function runOptionsFromArgv (argv, { rawArgs } = {}) {
     verboseErrors: Boolean(argv.verboseErrors),
     failuresDetailed: Boolean(argv.failuresDetailed),
     serverStats: argv.serverStats !== false,
+    jitWarmup: argv.jitWarmup !== false,
     out: argv.out,
     thresholds: await validThresholds(argv.threshold ?? []),
     command: ['pgload', ...process.argv.slice(2)].map(redact).join(' '),

@@ -72,8 +72,9 @@ export class ResponseReader {
     this.head = null
     /** @type {Op|null} */
     this.tail = null
-    /** @type {Op[]} */
-    this.pool = []
+    /** @type {Op|null} released requests, linked by `next`: no array, whose elements kind a
+     * fresh connection would change on its first release (optimized code would be thrown away) */
+    this.spare = null
     /** @type {any} why the connection is gone, once it is */
     this.deadError = null
     this.socketError = null
@@ -85,7 +86,9 @@ export class ResponseReader {
 
   /** @param {number} kind @returns {Op} */
   acquire (kind) {
-    const op = this.pool.length > 0 ? this.pool.pop() : new Op()
+    let op = this.spare
+    if (op === null) op = new Op()
+    else { this.spare = op.next; op.next = null }
     op.kind = kind
     return op
   }
@@ -96,8 +99,8 @@ export class ResponseReader {
     op.entry = op.result = op.error = op.results = null
     op.batches = op.entries = op.out = op.cur = null
     op.bi = op.fi = 0
-    op.next = null
-    this.pool.push(op)
+    op.next = this.spare
+    this.spare = op
   }
 
   /** @param {Op} op a request just written */

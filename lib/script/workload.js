@@ -55,6 +55,13 @@ export class ScriptTerminal {
   }
 }
 
+// Whether a script can run against the stand-in server with no effect outside this process.
+function warmable (script) {
+  return script.commands.every((c) => c.type === 'sql'
+    ? c.meta !== 'gset' && c.meta !== 'aset' && !c.isCopy
+    : c.meta !== 'shell' && c.meta !== 'setshell')
+}
+
 /**
  * Build the Workload of a set of compiled scripts.
  * @param {import('./compile.js').CompiledScript[]} compiled
@@ -181,6 +188,35 @@ export function scriptWorkload (compiled, options = {}) {
         errs.length = 0
       }
       if (logWriter !== null) logWriter.transaction(st.clientId, st.txnCount, typeIndex.get(info.type) ?? 0, info)
+    },
+
+    /**
+     * The driver's warm-up (lib/engine/driver-warmup.js): the same scripts as a workload of its
+     * own, so that nothing of this one (generators, statistics, --log, variables) is touched.
+     * None when a script needs what a stand-in server cannot give (rows for \gset or \aset,
+     * COPY) or has effects outside the database (\shell, \setshell).
+     * @param {number} clients
+     * @returns {object|null}
+     */
+    warmupTwin (clients) {
+      if (!compiled.every(warmable)) return null
+      const twin = scriptWorkload(compiled, {
+        ...options,
+        clients,
+        randomSeed: 0n,
+        seeds: undefined,
+        logWriter: null,
+        pgbenchLog: undefined,
+        debugWrite: () => {},
+        runShell: undefined,
+        usesBuiltin: false,
+        noVacuum: true,
+        log: undefined
+      })
+      // The shape this workload was given by its creator (workloads/tpcb adds its scale): code
+      // optimized on the twin then meets the same object layout in the run.
+      for (const k of Object.keys(this)) if (!Object.hasOwn(twin, k)) twin[k] = this[k]
+      return twin
     },
 
     /** Per-command statistics for the results document. */

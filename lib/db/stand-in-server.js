@@ -1,0 +1,278 @@
+// A stand-in PostgreSQL server in this process, on a loopback port: it speaks protocol 3.0 well
+// enough for a client to connect and run statements, and answers each one
+// from its first word alone (no SQL is run, no data is kept). A statement that reads gets one row
+// of one column ("0"); BEGIN and COMMIT move the transaction status as a server would.
+// Given a password, it authenticates as PostgreSQL's default does (SCRAM-SHA-256, the client's
+// proof taken on trust), so that the client goes through the steps, and builds the objects, it
+// will with the real server.
+// The driver's warm-up runs a workload against it, so that V8 compiles the statement path before
+// a measured run starts (lib/engine/driver-warmup.js).
+
+import { createServer } from 'node:net'
+import { createHmac, pbkdf2Sync, randomBytes } from 'node:crypto'
+
+const SSL_REQUEST = 80877103
+const GSSENC_REQUEST = 80877104
+const CANCEL_REQUEST = 80877102
+const TEXT_OID = 25
+
+// Backend messages.
+function message (code, body = Buffer.alloc(0)) {
+  const m = Buffer.allocUnsafe(5 + body.length)
+  m[0] = code
+  m.writeInt32BE(4 + body.length, 1)
+  body.copy(m, 5)
+  return m
+}
+const cstr = (s) => Buffer.from(s + '\0', 'utf8')
+const int32 = (n) => { const b = Buffer.alloc(4); b.writeInt32BE(n); return b }
+const int16 = (n) => { const b = Buffer.alloc(2); b.writeInt16BE(n); return b }
+
+const AUTH_OK = message(0x52, int32(0))
+const PARAMETERS = Buffer.concat([
+  ['server_version', '18.0 (pgload stand-in)'], ['server_encoding', 'UTF8'], ['client_encoding', 'UTF8'],
+  ['DateStyle', 'ISO, MDY'], ['integer_datetimes', 'on'], ['standard_conforming_strings', 'on'], ['TimeZone', 'UTC']
+].map(([k, v]) => message(0x53, Buffer.concat([cstr(k), cstr(v)]))))
+const PARSE_COMPLETE = message(0x31)
+const BIND_COMPLETE = message(0x32)
+const CLOSE_COMPLETE = message(0x33)
+const NO_DATA = message(0x6e)
+const EMPTY_QUERY = message(0x49)
+const ROW_DESCRIPTION = message(0x54, Buffer.concat([int16(1), cstr('?column?'), int32(0), int16(0), int32(TEXT_OID), int16(-1), int32(-1), int16(0)]))
+const DATA_ROW = message(0x44, Buffer.concat([int16(1), int32(1), Buffer.from('0')]))
+const READY = { I: message(0x5a, Buffer.from('I')), T: message(0x5a, Buffer.from('T')), E: message(0x5a, Buffer.from('E')) }
+
+const SCRAM_ITERATIONS = 4096 // PostgreSQL's default
+
+const READS = new Set(['SELECT', 'WITH', 'VALUES', 'SHOW', 'TABLE', 'FETCH'])
+const TAGS = { INSERT: 'INSERT 0 1', UPDATE: 'UPDATE 1', DELETE: 'DELETE 1', MERGE: 'MERGE 1', END: 'COMMIT', ABORT: 'ROLLBACK' }
+
+/** How the stand-in answers one statement, from its first word. */
+class Answer {
+  /** @param {string} sql */
+  constructor (sql) {
+    const word = (/^[\s(]*([A-Za-z]+)/.exec(sql)?.[1] ?? '').toUpperCase()
+    this.empty = word === ''
+    this.reads = READS.has(word)
+    this.status = word === 'BEGIN' || word === 'START' ? 'T' : word === 'COMMIT' || word === 'END' || word === 'ROLLBACK' || word === 'ABORT' ? 'I' : null
+    const tag = this.reads ? 'SELECT 1' : TAGS[word] ?? word
+    this.complete = message(0x43, cstr(tag))
+    // parameters $1..$n, for a Describe of the statement
+    let n = 0
+    for (const m of sql.matchAll(/\$(\d+)/g)) n = Math.max(n, Number(m[1]))
+    this.parameters = message(0x74, Buffer.concat([int16(n), ...Array.from({ length: n }, () => int32(TEXT_OID))]))
+  }
+}
+
+/** One client's session: statements by name, the unnamed portal, the transaction status. */
+class Session {
+  /** @param {import('node:net').Socket} socket @param {number} pid @param {string|undefined} password */
+  constructor (socket, pid, password) {
+    this.socket = socket
+    this.pid = pid
+    this.password = password
+    /** @type {{ bare: string, serverFirst: string, salt: Buffer }|null} SCRAM exchange under way */
+    this.scram = null
+    this.started = false
+    this.pending = null // bytes not yet a whole message
+    this.out = []
+    /** @type {Map<string, Answer>} */
+    this.statements = new Map()
+    /** @type {Map<string, Answer>} */
+    this.portals = new Map()
+    this.status = 'I'
+    this.failed = false // after an error, skip to Sync as a server does
+  }
+
+  /** @param {Buffer} chunk */
+  onData (chunk) {
+    let buf = this.pending === null ? chunk : Buffer.concat([this.pending, chunk])
+    let at = 0
+    for (;;) {
+      if (!this.started) {
+        if (buf.length - at < 8) break
+        const len = buf.readInt32BE(at)
+        if (buf.length - at < len) break
+        this.startup(buf.readInt32BE(at + 4))
+        at += len
+        continue
+      }
+      if (buf.length - at < 5) break
+      const len = buf.readInt32BE(at + 1)
+      if (buf.length - at < 1 + len) break
+      this.handle(buf[at], buf.subarray(at + 5, at + 1 + len))
+      at += 1 + len
+    }
+    this.pending = at < buf.length ? Buffer.from(buf.subarray(at)) : null
+    buf = null
+    this.flush()
+  }
+
+  startup (code) {
+    if (code === SSL_REQUEST || code === GSSENC_REQUEST) { this.out.push(Buffer.from('N')); return }
+    if (code === CANCEL_REQUEST) { this.socket.end(); return }
+    this.started = true
+    if (typeof this.password === 'string' && this.password !== '') {
+      this.out.push(message(0x52, Buffer.concat([int32(10), cstr('SCRAM-SHA-256'), Buffer.from([0])])))
+      return
+    }
+    this.ready()
+  }
+
+  // After authentication: what a server sends before the first query.
+  ready () {
+    // A secret key past V8's small integers, as most of a server's random ones are: the client's
+    // field then holds a double from the start, as it will in the run.
+    this.out.push(AUTH_OK, PARAMETERS, message(0x4b, Buffer.concat([int32(this.pid), int32(0x40000000 + this.pid)])), READY.I)
+  }
+
+  /** @param {number} type @param {Buffer} body */
+  handle (type, body) {
+    if (type === 0x53) { // Sync
+      this.failed = false
+      this.out.push(READY[this.status])
+      return
+    }
+    if (type === 0x58) { this.socket.end(); return } // Terminate
+    if (type === 0x48) return // Flush: onData flushes
+    if (type === 0x51) { this.query(cstring(body, 0).text); return }
+    if (type === 0x70) { this.sasl(body); return }
+    if (this.failed) return
+    switch (type) {
+      case 0x50: { // Parse: name, text, parameter types
+        const name = cstring(body, 0)
+        this.statements.set(name.text, new Answer(cstring(body, name.end).text))
+        this.out.push(PARSE_COMPLETE)
+        return
+      }
+      case 0x42: { // Bind: portal, statement, ...
+        const portal = cstring(body, 0)
+        const stmt = cstring(body, portal.end)
+        const answer = this.statements.get(stmt.text)
+        if (answer === undefined) return this.error('26000', `prepared statement "${stmt.text}" does not exist`)
+        this.portals.set(portal.text, answer)
+        this.out.push(BIND_COMPLETE)
+        return
+      }
+      case 0x44: { // Describe: 'S' statement or 'P' portal
+        const name = cstring(body, 1).text
+        const answer = (body[0] === 0x53 ? this.statements : this.portals).get(name)
+        if (answer === undefined) return this.error('26000', `"${name}" does not exist`)
+        if (body[0] === 0x53) this.out.push(answer.parameters)
+        this.out.push(answer.reads ? ROW_DESCRIPTION : NO_DATA)
+        return
+      }
+      case 0x45: { // Execute
+        const answer = this.portals.get(cstring(body, 0).text)
+        if (answer === undefined) return this.error('34000', 'portal does not exist')
+        this.execute(answer)
+        return
+      }
+      case 0x43: // Close
+        this.out.push(CLOSE_COMPLETE)
+        return
+      default:
+        this.error('0A000', `the stand-in server does not take message type ${String.fromCharCode(type)}`)
+    }
+  }
+
+  /** SASLInitialResponse, then SASLResponse: the server's side of SCRAM-SHA-256 (RFC 5802). */
+  sasl (body) {
+    if (this.scram === null) {
+      const mechanism = cstring(body, 0)
+      const clientFirst = body.toString('utf8', mechanism.end + 4)
+      const bare = clientFirst.slice(clientFirst.indexOf(',', clientFirst.indexOf(',') + 1) + 1)
+      const nonce = /(?:^|,)r=([^,]*)/.exec(bare)?.[1] ?? ''
+      const salt = randomBytes(16)
+      const serverFirst = `r=${nonce}${randomBytes(18).toString('base64')},s=${salt.toString('base64')},i=${SCRAM_ITERATIONS}`
+      this.scram = { bare, serverFirst, salt }
+      this.out.push(message(0x52, Buffer.concat([int32(11), Buffer.from(serverFirst)])))
+      return
+    }
+    const clientFinal = body.toString('utf8')
+    const { bare, serverFirst, salt } = this.scram
+    const authMessage = `${bare},${serverFirst},${clientFinal.slice(0, clientFinal.lastIndexOf(',p='))}`
+    const salted = pbkdf2Sync(this.password.normalize('NFKC'), salt, SCRAM_ITERATIONS, 32, 'sha256')
+    const serverKey = createHmac('sha256', salted).update('Server Key').digest()
+    const signature = createHmac('sha256', serverKey).update(authMessage).digest('base64')
+    this.out.push(message(0x52, Buffer.concat([int32(12), Buffer.from(`v=${signature}`)])))
+    this.scram = null
+    this.ready()
+  }
+
+  /** Simple protocol: every statement of the text, then ReadyForQuery. */
+  query (text) {
+    const parts = text.split(';').filter((s) => s.trim() !== '')
+    if (parts.length === 0) this.out.push(EMPTY_QUERY)
+    for (const sql of parts) {
+      const answer = new Answer(sql)
+      if (answer.reads) this.out.push(ROW_DESCRIPTION)
+      this.execute(answer)
+    }
+    this.failed = false
+    this.out.push(READY[this.status])
+  }
+
+  execute (answer) {
+    if (answer.empty) { this.out.push(EMPTY_QUERY); return }
+    if (answer.reads) this.out.push(DATA_ROW)
+    this.out.push(answer.complete)
+    if (answer.status !== null) this.status = answer.status
+  }
+
+  error (sqlstate, text) {
+    this.failed = true
+    if (this.status === 'T') this.status = 'E'
+    this.out.push(message(0x45, Buffer.concat([Buffer.from('S'), cstr('ERROR'), Buffer.from('C'), cstr(sqlstate), Buffer.from('M'), cstr(text), Buffer.from([0])])))
+  }
+
+  flush () {
+    if (this.out.length === 0 || this.socket.destroyed) return
+    this.socket.write(this.out.length === 1 ? this.out[0] : Buffer.concat(this.out))
+    this.out.length = 0
+  }
+}
+
+function cstring (buf, at) {
+  const end = buf.indexOf(0, at)
+  const stop = end < 0 ? buf.length : end
+  return { text: buf.toString('utf8', at, stop), end: stop + 1 }
+}
+
+/**
+ * @typedef {object} StandInServer
+ * @property {number} port
+ * @property {import('./connection.js').Target} target a target for openConnection / openLeanConnection
+ * @property {() => Promise<void>} close closes the listener and every session
+ */
+
+/**
+ * Start a stand-in server on 127.0.0.1 (a free port).
+ * @param {{ password?: string }} [opts] authenticate with SCRAM-SHA-256 for this password
+ * @returns {Promise<StandInServer>}
+ */
+export async function startStandInServer ({ password } = {}) {
+  const sockets = new Set()
+  let pid = 1
+  const server = createServer({ noDelay: true }, (socket) => {
+    sockets.add(socket)
+    const session = new Session(socket, pid++, password)
+    socket.on('data', (chunk) => session.onData(chunk))
+    socket.on('error', () => {}) // a client gone mid-write: nothing to keep
+    socket.on('close', () => sockets.delete(socket))
+  })
+  await new Promise((resolve, reject) => {
+    server.once('error', reject)
+    server.listen(0, '127.0.0.1', resolve)
+  })
+  const port = server.address().port
+  const config = { host: '127.0.0.1', port, user: 'pgload', database: 'pgload', password, ssl: false }
+  return {
+    port,
+    target: { config, display: `stand-in server 127.0.0.1:${port}`, embedded: false },
+    async close () {
+      for (const s of sockets) s.destroy()
+      await new Promise((resolve) => server.close(() => resolve()))
+    }
+  }
+}
