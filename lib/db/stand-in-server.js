@@ -2,14 +2,13 @@
 // enough for a client to connect and run statements, and answers each one
 // from its first word alone (no SQL is run, no data is kept). A statement that reads gets one row
 // of one column ("0"); BEGIN and COMMIT move the transaction status as a server would.
-// Given a password, it authenticates as PostgreSQL's default does (SCRAM-SHA-256, the client's
-// proof taken on trust), so that the client goes through the steps, and builds the objects, it
-// will with the real server.
+// Given a password, it authenticates as PostgreSQL's default does (SCRAM-SHA-256), so that the
+// client goes through the steps, and builds the objects, it will with the real server.
 // The driver's warm-up runs a workload against it, so that V8 compiles the statement path before
-// a measured run starts (lib/engine/driver-warmup.js).
+// a measured run starts (lib/engine/driver-warmup.js); it listens on 127.0.0.1 only meanwhile.
 
 import { createServer } from 'node:net'
-import { createHmac, pbkdf2Sync, randomBytes } from 'node:crypto'
+import { createHash, createHmac, pbkdf2Sync, randomBytes, timingSafeEqual } from 'node:crypto'
 
 const SSL_REQUEST = 80877103
 const GSSENC_REQUEST = 80877104
@@ -191,12 +190,26 @@ class Session {
     }
     const clientFinal = body.toString('utf8')
     const { bare, serverFirst, salt } = this.scram
-    const authMessage = `${bare},${serverFirst},${clientFinal.slice(0, clientFinal.lastIndexOf(',p='))}`
-    const salted = pbkdf2Sync(this.password.normalize('NFKC'), salt, SCRAM_ITERATIONS, 32, 'sha256')
-    const serverKey = createHmac('sha256', salted).update('Server Key').digest()
-    const signature = createHmac('sha256', serverKey).update(authMessage).digest('base64')
-    this.out.push(message(0x52, Buffer.concat([int32(12), Buffer.from(`v=${signature}`)])))
     this.scram = null
+    const at = clientFinal.lastIndexOf(',p=')
+    const authMessage = `${bare},${serverFirst},${clientFinal.slice(0, at)}`
+    const salted = pbkdf2Sync(this.password.normalize('NFKC'), salt, SCRAM_ITERATIONS, 32, 'sha256')
+    const hmac = (key, text) => createHmac('sha256', key).update(text).digest()
+    // The client's proof is checked as the server does: the server's signature is only for a
+    // client that knows the password (it would let anyone else guess the password offline).
+    const storedKey = createHash('sha256').update(hmac(salted, 'Client Key')).digest()
+    const proof = Buffer.from(at < 0 ? '' : clientFinal.slice(at + 3), 'base64')
+    const clientKey = Buffer.alloc(32)
+    const clientSignature = hmac(storedKey, authMessage)
+    for (let i = 0; i < 32; i++) clientKey[i] = proof[i] ^ clientSignature[i]
+    if (proof.length !== 32 || !timingSafeEqual(createHash('sha256').update(clientKey).digest(), storedKey)) {
+      this.error('28P01', 'password authentication failed')
+      this.flush()
+      this.socket.end()
+      return
+    }
+    const signature = hmac(hmac(salted, 'Server Key'), authMessage).toString('base64')
+    this.out.push(message(0x52, Buffer.concat([int32(12), Buffer.from(`v=${signature}`)])))
     this.ready()
   }
 
