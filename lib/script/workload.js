@@ -55,11 +55,12 @@ export class ScriptTerminal {
   }
 }
 
-// Whether a script can run against the stand-in server with no effect outside this process.
+// Whether a script can run against the stand-in server with no effect outside this process, and
+// without sleeping (a \sleep would hold the run's start for as long, and warms nothing).
 function warmable (script) {
   return script.commands.every((c) => c.type === 'sql'
     ? c.meta !== 'gset' && c.meta !== 'aset' && !c.isCopy
-    : c.meta !== 'shell' && c.meta !== 'setshell')
+    : c.meta !== 'shell' && c.meta !== 'setshell' && c.meta !== 'sleep')
 }
 
 /**
@@ -194,7 +195,7 @@ export function scriptWorkload (compiled, options = {}) {
      * The driver's warm-up (lib/engine/driver-warmup.js): the same scripts as a workload of its
      * own, so that nothing of this one (generators, statistics, --log, variables) is touched.
      * None when a script needs what a stand-in server cannot give (rows for \gset or \aset,
-     * COPY) or has effects outside the database (\shell, \setshell).
+     * COPY), has effects outside the database (\shell, \setshell) or sleeps (\sleep).
      * @param {number} clients
      * @returns {object|null}
      */

@@ -67,12 +67,13 @@ test('every protocol runs against the stand-in server', async () => {
   }
 })
 
-test('no twin for scripts the stand-in cannot answer or with effects outside the database', async () => {
+test('no twin for scripts the stand-in cannot answer, with effects outside the database, or that sleep', async () => {
   for (const text of [
     'select 1 as one \\gset\n',
     'select 1 as one \\aset\n',
     '\\shell true\n',
     '\\setshell x echo 1\n',
+    'select 1;\n\\sleep 10 s\n',
     'copy t from stdin;\n'
   ]) {
     const w = customWorkload(text)
