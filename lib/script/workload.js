@@ -55,6 +55,8 @@ export class ScriptTerminal {
   }
 }
 
+function discard () {}
+
 // Whether a script can run against the stand-in server with no effect outside this process, and
 // without sleeping (a \sleep would hold the run's start for as long, and warms nothing).
 function warmable (script) {
@@ -206,8 +208,9 @@ export function scriptWorkload (compiled, options = {}) {
         clients,
         randomSeed: 0n,
         seeds: undefined,
-        logWriter: null,
-        pgbenchLog: undefined,
+        // --log's formatting runs too, into nothing
+        logWriter: undefined,
+        pgbenchLog: opts.pgbenchLog ? { ...opts.pgbenchLog, write: discard } : undefined,
         debugWrite: () => {},
         runShell: undefined,
         usesBuiltin: false,

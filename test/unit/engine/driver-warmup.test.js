@@ -21,7 +21,7 @@ function customWorkload (text) {
 for (const [driver, open] of [['lean', openLeanConnection], ['pg', openConnection]]) {
   test(`${driver} driver: the twin runs transactions; the run's generators, statistics and log are untouched`, async () => {
     const logged = []
-    const w = builtinWorkload('tpcb-like', 'prepared', { logWriter: { transaction: (...a) => logged.push(a), close () {} } })
+    const w = builtinWorkload('tpcb-like', 'prepared', { pgbenchLog: { write: (line) => logged.push(line) } })
     const states = w.seeds.clientPrngs.map((p) => p.getState())
     const choose = w.seeds.choose.getState()
     const warm = await warmDriver(w, { open, protocol: 'prepared', ms: 150, clients: 2 })
