@@ -211,7 +211,7 @@ export function scriptWorkload (compiled, options = {}) {
         // --log's formatting runs too, into nothing
         logWriter: undefined,
         pgbenchLog: opts.pgbenchLog ? { ...opts.pgbenchLog, write: discard } : undefined,
-        debugWrite: () => {},
+        debugWrite: discard,
         runShell: undefined,
         usesBuiltin: false,
         noVacuum: true,
