@@ -8,49 +8,11 @@
 import { LeanConnection } from '../../lib/db/lean-connection.js'
 import { HandleWriter } from '../../lib/db/handle-writer.js'
 import { resultFor } from './canned-answers.js'
+import { BIND_COMPLETE, NO_DATA, PARSE_COMPLETE, READY, cstr, dataRow, message, parameterDescription, rowDescription } from '../../lib/db/backend-messages.js'
 export * from '../../lib/db/connection.js'
 
-const TEXT_OID = 25
 const READ_BYTES = 64 * 1024
-
-// Backend messages, built once per statement text.
-function message (code, body) {
-  const m = Buffer.allocUnsafe(5 + body.length)
-  m[0] = code
-  m.writeInt32BE(4 + body.length, 1)
-  body.copy(m, 5)
-  return m
-}
-const cstr = (s) => Buffer.from(s + '\0')
-const PARSE_COMPLETE = message(0x31, Buffer.alloc(0))
-const BIND_COMPLETE = message(0x32, Buffer.alloc(0))
-const NO_DATA = message(0x6e, Buffer.alloc(0))
-const NO_PARAMETERS = message(0x74, Buffer.from([0, 0]))
-const READY = { I: message(0x5a, Buffer.from('I')), T: message(0x5a, Buffer.from('T')), E: message(0x5a, Buffer.from('E')) }
-
-function rowDescription (fields) {
-  const parts = [Buffer.from([fields.length >> 8, fields.length & 0xff])]
-  for (const f of fields) {
-    const meta = Buffer.alloc(18)
-    meta.writeInt32BE(TEXT_OID, 6)
-    meta.writeInt16BE(-1, 10)
-    meta.writeInt32BE(-1, 12)
-    parts.push(cstr(f), meta)
-  }
-  return message(0x54, Buffer.concat(parts))
-}
-
-function dataRow (row) {
-  const parts = [Buffer.from([row.length >> 8, row.length & 0xff])]
-  for (const v of row) {
-    const len = Buffer.alloc(4)
-    if (v === null) { len.writeInt32BE(-1); parts.push(len); continue }
-    const b = Buffer.from(v)
-    len.writeInt32BE(b.length)
-    parts.push(len, b)
-  }
-  return message(0x44, Buffer.concat(parts))
-}
+const NO_PARAMETERS = parameterDescription(0)
 
 function commandTag (command, rowCount) {
   if (command === 'SELECT' || command === 'UPDATE' || command === 'DELETE') return `${command} ${rowCount}`

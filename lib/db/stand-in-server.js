@@ -9,37 +9,21 @@
 
 import { createServer } from 'node:net'
 import { createHash, createHmac, pbkdf2Sync, randomBytes, timingSafeEqual } from 'node:crypto'
+import { BIND_COMPLETE, NO_DATA, PARSE_COMPLETE, READY, cstr, dataRow, int32, message, parameterDescription, rowDescription } from './backend-messages.js'
 
 const SSL_REQUEST = 80877103
 const GSSENC_REQUEST = 80877104
 const CANCEL_REQUEST = 80877102
-const TEXT_OID = 25
-
-// Backend messages.
-function message (code, body = Buffer.alloc(0)) {
-  const m = Buffer.allocUnsafe(5 + body.length)
-  m[0] = code
-  m.writeInt32BE(4 + body.length, 1)
-  body.copy(m, 5)
-  return m
-}
-const cstr = (s) => Buffer.from(s + '\0', 'utf8')
-const int32 = (n) => { const b = Buffer.alloc(4); b.writeInt32BE(n); return b }
-const int16 = (n) => { const b = Buffer.alloc(2); b.writeInt16BE(n); return b }
 
 const AUTH_OK = message(0x52, int32(0))
 const PARAMETERS = Buffer.concat([
   ['server_version', '18.0 (pgload stand-in)'], ['server_encoding', 'UTF8'], ['client_encoding', 'UTF8'],
   ['DateStyle', 'ISO, MDY'], ['integer_datetimes', 'on'], ['standard_conforming_strings', 'on'], ['TimeZone', 'UTC']
 ].map(([k, v]) => message(0x53, Buffer.concat([cstr(k), cstr(v)]))))
-const PARSE_COMPLETE = message(0x31)
-const BIND_COMPLETE = message(0x32)
 const CLOSE_COMPLETE = message(0x33)
-const NO_DATA = message(0x6e)
 const EMPTY_QUERY = message(0x49)
-const ROW_DESCRIPTION = message(0x54, Buffer.concat([int16(1), cstr('?column?'), int32(0), int16(0), int32(TEXT_OID), int16(-1), int32(-1), int16(0)]))
-const DATA_ROW = message(0x44, Buffer.concat([int16(1), int32(1), Buffer.from('0')]))
-const READY = { I: message(0x5a, Buffer.from('I')), T: message(0x5a, Buffer.from('T')), E: message(0x5a, Buffer.from('E')) }
+const ROW_DESCRIPTION = rowDescription(['?column?'])
+const DATA_ROW = dataRow(['0'])
 
 const SCRAM_ITERATIONS = 4096 // PostgreSQL's default
 
@@ -59,7 +43,7 @@ class Answer {
     // parameters $1..$n, for a Describe of the statement
     let n = 0
     for (const m of sql.matchAll(/\$(\d+)/g)) n = Math.max(n, Number(m[1]))
-    this.parameters = message(0x74, Buffer.concat([int16(n), ...Array.from({ length: n }, () => int32(TEXT_OID))]))
+    this.parameters = parameterDescription(n)
   }
 }
 
