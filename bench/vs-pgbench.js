@@ -19,6 +19,7 @@ import { benchServer } from './lib/server.js'
 import { formatTable } from './lib/table.js'
 import { finiteMedian as median, finiteRange } from './lib/stats.js'
 import { runMeasured, parsePgbenchOutput } from './lib/child.js'
+import { schedPerTxn } from './lib/runner-sched.js'
 import { ensureTpcb } from './lib/tpcb-data.js'
 import { driverArgs } from './lib/driver-select.js'
 import { targetVerdict } from './lib/target-verdict.js'
@@ -121,10 +122,17 @@ export async function main (argv, io) {
       })) + '\n')
       io.out('\n' + formatTable(['workload', 'clients', ...runners.flatMap((d) => [`${d} user us/txn`, `${d} kernel us/txn`])],
         rows.map((x) => [x.builtin, x.clients, ...runners.flatMap((d) => [x[d].userUsPerTxn, x[d].systemUsPerTxn])])) + '\n')
+      io.out('\n' + formatTable(['workload', 'clients', ...runners.flatMap((d) => [`${d} on-cpu us/txn`, `${d} cpu-wait us/txn`, `${d} runnable %`])],
+        rows.map((x) => [x.builtin, x.clients, ...runners.flatMap((d) => {
+          const t = x[d].sched
+          return [t.onCpuUsPerTxn, t.cpuWaitUsPerTxn, Math.round(100 * (t.onCpuShare + t.cpuWaitShare))]
+        })])) + '\n')
       io.out('\n' + formatTable(['workload', 'clients', 'runner', 'tps ratio', 'interval', 'target', 'verdict', 'cpu ratio', 'interval', 'target', 'verdict'],
         verdictRows(rows, others)) + '\n')
       io.out(`pg / lean: pgload run on node-postgres / on the lean connection; ratio = runner / pgbench${rounds > 1 ? `, medians of ${rounds} rounds (min, max: the rounds' lowest and highest tps ratio)` : ''}\n`)
       io.out('user / kernel: each runner\'s client CPU per transaction split into user time (the client\'s own work) and kernel time (mostly its sockets\'); medians over the rounds\n')
+      io.out('on-cpu / cpu-wait: each runner\'s main thread on a CPU and runnable but waiting for one, per transaction, from 2 s after its start to 0.5 s before its end (Linux schedstat, sampled every 0.1 s; transactions = tps x window); ' +
+        'runnable %: both over the wall time. Near 100 %, the runner is held back by its CPU share on a machine it shares with the server, and its tps follows its CPU per transaction\n')
       io.out('interval: the median ratio\'s distribution-free confidence interval over the rounds (order statistics; its confidence in brackets); ' +
         'a target is met or missed only when the whole interval is on one side of it, else the verdict is "within noise"\n')
       if (a.floor) io.out('floor: the Node.js floor (bench/node-floor-worker.js), pgbench\'s statements from a minimal Node client: what the runtime allows here\n')
@@ -140,7 +148,9 @@ export async function main (argv, io) {
 // of the per-round ratios against pgbench.
 function summarizeCase (builtin, clients, rounds, drivers) {
   const pick = (who, key) => median(rounds.map(r => r[who][key]))
-  const row = { builtin, clients, rounds, pgbench: { tps: pick('pgbench', 'tps'), cpuUsPerTxn: pick('pgbench', 'cpuUsPerTxn'), userUsPerTxn: pick('pgbench', 'userUsPerTxn'), systemUsPerTxn: pick('pgbench', 'systemUsPerTxn') } }
+  const pickSched = (who, key) => median(rounds.map(r => r[who].sched?.[key] ?? null).filter(v => v !== null))
+  const sched = (who) => ({ onCpuUsPerTxn: pickSched(who, 'onCpuUsPerTxn'), cpuWaitUsPerTxn: pickSched(who, 'cpuWaitUsPerTxn'), onCpuShare: pickSched(who, 'onCpuShare'), cpuWaitShare: pickSched(who, 'cpuWaitShare') })
+  const row = { builtin, clients, rounds, pgbench: { tps: pick('pgbench', 'tps'), cpuUsPerTxn: pick('pgbench', 'cpuUsPerTxn'), userUsPerTxn: pick('pgbench', 'userUsPerTxn'), systemUsPerTxn: pick('pgbench', 'systemUsPerTxn'), sched: sched('pgbench') } }
   for (const d of drivers) {
     const tpsRatios = rounds.map(r => r[d].tps / r.pgbench.tps)
     const cpuRatios = rounds.map(r => r[d].cpuUsPerTxn / r.pgbench.cpuUsPerTxn)
@@ -154,7 +164,8 @@ function summarizeCase (builtin, clients, rounds, drivers) {
       // the spread says how far one round's verdict can be trusted on this machine
       tpsRatioMin: spread.min,
       tpsRatioMax: spread.max,
-      cpuRatio: median(cpuRatios)
+      cpuRatio: median(cpuRatios),
+      sched: sched(d)
     }
     const target = tpsTarget(builtin, clients)
     if (target !== null) {
@@ -190,27 +201,27 @@ function parseCases (text) {
 
 async function runPgbench (server, builtin, clients, durationS) {
   const args = ['-b', builtin, '-M', 'prepared', '-j', '1', '-c', String(clients), '-T', String(durationS), ...server.pgbenchArgs, server.database]
-  const r = await runMeasured('pgbench', args, { env: server.env, timeoutMs: (durationS + 120) * 1000 })
+  const r = await runMeasured('pgbench', args, { env: server.env, timeoutMs: (durationS + 120) * 1000, sched: true })
   if (r.code !== 0) throw new Error(`pgbench ${args.join(' ')} failed (${r.code}): ${r.stderr.trim().split('\n').pop()}`)
   const p = parsePgbenchOutput(r.stdout)
   const txns = p.transactions + p.failed
-  return { tps: p.tps, transactions: p.transactions, failed: p.failed, cpuUs: r.cpuUs, cpuUsPerTxn: r.cpuUs / txns, userUsPerTxn: r.userUs / txns, systemUsPerTxn: r.systemUs / txns }
+  return { tps: p.tps, transactions: p.transactions, failed: p.failed, cpuUs: r.cpuUs, cpuUsPerTxn: r.cpuUs / txns, userUsPerTxn: r.userUs / txns, systemUsPerTxn: r.systemUs / txns, sched: steadySched(r, p.tps, durationS) }
 }
 
 async function runFloor (server, builtin, clients, durationS) {
   const args = [FLOOR, builtin, String(clients), String(durationS), server.url]
-  const r = await runMeasured(process.execPath, args, { timeoutMs: (durationS + 120) * 1000 })
+  const r = await runMeasured(process.execPath, args, { timeoutMs: (durationS + 120) * 1000, sched: true })
   if (r.code !== 0) throw new Error(`node-floor-worker ${builtin} -c ${clients} failed (${r.code}): ${r.stderr.trim().split('\n').pop()}`)
   const f = JSON.parse(r.stdout.trim().split('\n').pop())
   if (f.errors > 0) throw new Error(`node-floor-worker ${builtin} -c ${clients}: ${f.errors} statement(s) failed`)
   // Like pgload's, its CPU is counted over the run only (not module loading and connecting).
-  return { tps: f.tps, transactions: f.transactions, failed: 0, cpuUsPerTxn: f.cpuUsPerTxn, userUsPerTxn: f.userUsPerTxn, systemUsPerTxn: f.systemUsPerTxn, processCpuUsPerTxn: r.cpuUs / f.transactions }
+  return { tps: f.tps, transactions: f.transactions, failed: 0, cpuUsPerTxn: f.cpuUsPerTxn, userUsPerTxn: f.userUsPerTxn, systemUsPerTxn: f.systemUsPerTxn, processCpuUsPerTxn: r.cpuUs / f.transactions, sched: steadySched(r, f.tps, durationS) }
 }
 
 async function runPgload (server, builtin, clients, durationS, out, { nodeArgs, runArgs }, extra) {
   const args = [...nodeArgs, PGLOAD, 'run', 'tpcb', '-b', builtin, '-M', 'prepared', '-c', String(clients), '-T', `${durationS}s`,
     '--url', server.url, '--out', out, '--no-server-stats', ...runArgs, ...extra]
-  const r = await runMeasured(process.execPath, args, { timeoutMs: (durationS + 120) * 1000 })
+  const r = await runMeasured(process.execPath, args, { timeoutMs: (durationS + 120) * 1000, sched: true })
   if (r.code !== 0) throw new Error(`pgload run tpcb -b ${builtin} -c ${clients} failed (${r.code}): ${r.stderr.trim().split('\n').pop()}`)
   const results = JSON.parse(await readFile(out, 'utf8'))
   const txns = results.summary.transactions + (results.summary.failed ?? 0)
@@ -223,6 +234,14 @@ async function runPgload (server, builtin, clients, durationS, out, { nodeArgs, 
     userUsPerTxn: results.client?.userUsPerTxn ?? r.userUs / txns,
     systemUsPerTxn: results.client?.systemUsPerTxn ?? r.systemUs / txns,
     processCpuUsPerTxn: r.cpuUs / txns,
-    eventLoopUtilization: results.client?.eventLoopUtilization ?? null
+    eventLoopUtilization: results.client?.eventLoopUtilization ?? null,
+    sched: steadySched(r, results.summary.tps, durationS)
   }
+}
+
+// The runner's main thread per transaction over the steady seconds, the same window for every
+// runner: from 2 s after its start (pgload's start-up and JIT warm-up take about 1 s) to 0.5 s
+// before its run would end if it had started at once. Runs shorter than 4 s have none.
+function steadySched (r, tps, durationS) {
+  return durationS >= 4 ? schedPerTxn(r.schedPoints, { fromMs: 2000, toMs: (durationS - 0.5) * 1000, tps }) : null
 }

@@ -2,20 +2,24 @@
 // and prints its `times` (user and system CPU of its children) on an extra pipe.
 
 import { spawn } from 'node:child_process'
+import { sampleChildSched } from './runner-sched.js'
 
 /**
  * @param {string} file
  * @param {string[]} args
- * @param {{ env?: Record<string,string>, timeoutMs?: number }} [opts]
- * @returns {Promise<{ code: number|null, stdout: string, stderr: string, cpuUs: number, userUs: number, systemUs: number, wallMs: number }>}
+ * @param {{ env?: Record<string,string>, timeoutMs?: number, sched?: boolean }} [opts] sched: sample the
+ *   program's scheduler accounting while it runs (runner-sched.js; Linux)
+ * @returns {Promise<{ code: number|null, stdout: string, stderr: string, cpuUs: number, userUs: number, systemUs: number, wallMs: number,
+ *   schedPoints: import('./runner-sched.js').SchedPoint[] }>}
  */
-export function runMeasured (file, args, { env = {}, timeoutMs = 0 } = {}) {
+export function runMeasured (file, args, { env = {}, timeoutMs = 0, sched = false } = {}) {
   return new Promise((resolve, reject) => {
     const t0 = performance.now()
     const child = spawn('bash', ['-c', '"$@" 3>&-; s=$?; times >&3; exit $s', 'bash', file, ...args], {
       env: { ...process.env, ...env },
       stdio: ['ignore', 'pipe', 'pipe', 'pipe']
     })
+    const sampler = sched ? sampleChildSched(child.pid) : null
     let stdout = ''
     let stderr = ''
     let times = ''
@@ -26,8 +30,9 @@ export function runMeasured (file, args, { env = {}, timeoutMs = 0 } = {}) {
     child.on('error', reject)
     child.on('close', (code) => {
       if (timer) clearTimeout(timer)
+      sampler?.stop()
       const { userUs, systemUs } = childrenCpu(times)
-      resolve({ code, stdout, stderr, cpuUs: userUs + systemUs, userUs, systemUs, wallMs: performance.now() - t0 })
+      resolve({ code, stdout, stderr, cpuUs: userUs + systemUs, userUs, systemUs, wallMs: performance.now() - t0, schedPoints: sampler?.points ?? [] })
     })
   })
 }

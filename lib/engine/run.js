@@ -7,6 +7,7 @@ import { Scheduler } from './scheduler.js'
 import { ConnectionPool } from './pool.js'
 import { Terminal } from './terminal.js'
 import { Recorder } from '../metrics/recorder.js'
+import { sampleThreadSched, threadSchedShares } from '../metrics/thread-schedstat.js'
 import { deriveSeeds } from '../random/seeding.js'
 import { formatServerError, ClientAbortError } from '../errors.js'
 
@@ -241,6 +242,7 @@ export class Run extends EventEmitter {
     const intervalUs = this.intervalS * 1e6
     this._cpuStart = null
     this._eluStart = null
+    this._schedStart = null
     let nextUs = this.measureStartUs + intervalUs
     let warm = this.measureStartUs <= this.startUs
     if (warm) this._beginMeasuring()
@@ -265,6 +267,7 @@ export class Run extends EventEmitter {
   _beginMeasuring () {
     this._cpuStart = process.cpuUsage()
     this._eluStart = performance.eventLoopUtilization()
+    this._schedStart = sampleThreadSched()
     this.emit('measuring')
   }
 
@@ -295,6 +298,7 @@ export class Run extends EventEmitter {
     if (this._cpuStart) {
       const cpu = process.cpuUsage(this._cpuStart)
       const elu = performance.eventLoopUtilization(this._eluStart)
+      const sched = threadSchedShares(this._schedStart, sampleThreadSched())
       const txns = summary.transactions + summary.failed
       const perTxn = (us) => txns > 0 ? Math.round(us / txns * 100) / 100 : null
       client = {
@@ -304,7 +308,11 @@ export class Run extends EventEmitter {
         // work is the user share
         userUsPerTxn: perTxn(cpu.user),
         systemUsPerTxn: perTxn(cpu.system),
-        eventLoopUtilization: Math.round(elu.utilization * 1000) / 1000
+        eventLoopUtilization: Math.round(elu.utilization * 1000) / 1000,
+        // the driver's thread (Linux): on a CPU, and runnable but waiting for one
+        onCpuShare: sched && Math.round(sched.onCpuShare * 1000) / 1000,
+        cpuWaitShare: sched && Math.round(sched.cpuWaitShare * 1000) / 1000,
+        cpuWaitUsPerTxn: sched && perTxn(sched.cpuWaitUs)
       }
     }
     return {

@@ -63,7 +63,10 @@ export function formatSummary (results, { description } = {}) {
   if (results.client?.cpuUsPerTxn) lines.push(`client CPU per transaction = ${results.client.cpuUsPerTxn.toFixed(1)} us (${cpuSplit(results.client)}event loop ${Math.round(100 * (results.client.eventLoopUtilization ?? 0))}% busy)`)
   const jit = results.client?.jitWarmup
   if (jit) lines.push(`JIT warm-up = ${(jit.ms / 1000).toFixed(2)} s before the run (${jit.transactions} transactions against an in-process stand-in server, none on the database)`)
-  if (results.client?.eventLoopUtilization > 0.9 && run.durationS >= 2) lines.push('warning: the client event loop was saturated: the driver, not the server, may be the bottleneck')
+  const thread = driverThreadLine(results.client)
+  if (thread) lines.push(thread)
+  const busy = driverBusyWarning(results.client, run.durationS)
+  if (busy) lines.push(busy)
   if (s.queueMs?.p99 !== null && s.queueMs?.p99 > 0.05) lines.push(`connection queue wait: p50 ${f3(s.queueMs.p50)} ms, p99 ${f3(s.queueMs.p99)} ms, max ${f3(s.queueMs.max)} ms`)
   if (scripts) lines.push(...formatScripts(results))
   lines.push('')
@@ -71,6 +74,36 @@ export function formatSummary (results, { description } = {}) {
   if (results.tpcc) lines.push('', formatTpcc(results))
   return lines.join('\n') + '\n'
 }
+
+// The driver thread's time on a CPU and waiting for one (Linux), when the results file has it.
+function driverThreadLine (client) {
+  if (typeof client?.onCpuShare !== 'number' || typeof client?.cpuWaitShare !== 'number') return null
+  const perTxn = typeof client.cpuWaitUsPerTxn === 'number' ? ` (${client.cpuWaitUsPerTxn.toFixed(1)} us per transaction)` : ''
+  return `driver thread: on a CPU ${percent(client.onCpuShare)} of the run, waiting for one ${percent(client.cpuWaitShare)}${perTxn}`
+}
+
+// Saturated: the driver's thread was runnable (on a CPU or waiting for one) nearly all the run,
+// or, where the kernel gives no accounting, its event loop was nearly always busy. Starved: it
+// waited for a CPU a quarter of the run or more, which client and server sharing too few CPUs
+// does; the wait is in every latency measured, and the driver's CPU share caps the throughput.
+const SATURATED = 0.9
+const STARVED = 0.25
+
+function driverBusyWarning (client, durationS) {
+  if (!client || !(durationS >= 2)) return null
+  const hasThread = typeof client.onCpuShare === 'number' && typeof client.cpuWaitShare === 'number'
+  const runnable = hasThread ? client.onCpuShare + client.cpuWaitShare : null
+  if (client.eventLoopUtilization > SATURATED || runnable >= SATURATED) {
+    const why = hasThread ? `its thread was runnable ${percent(Math.min(1, runnable))} of the run, waiting for a CPU ${percent(client.cpuWaitShare)}` : `its event loop was busy ${percent(client.eventLoopUtilization)} of the run`
+    return `warning: the driver was saturated (${why}): the client, not the server, may be the bottleneck`
+  }
+  if (hasThread && client.cpuWaitShare >= STARVED) {
+    return `warning: the driver's thread waited for a CPU ${percent(client.cpuWaitShare)} of the run: client and server compete for this machine's CPUs, and the wait is in the latencies measured`
+  }
+  return null
+}
+
+const percent = (share) => `${Math.round(100 * share)}%`
 
 /**
  * The TPC-C block: throughput figures, mix, measured waits and the 5.2.5.3 response-time check.

@@ -66,6 +66,12 @@ test('a tpcb-like run: committed transactions equal the growth of pgbench_histor
   assert.ok(c.userUsPerTxn > 0 && c.systemUsPerTxn >= 0, JSON.stringify(c))
   assert.ok(Math.abs(c.userUsPerTxn + c.systemUsPerTxn - c.cpuUsPerTxn) <= 0.02, JSON.stringify(c))
   assert.match(r.stdout, /^client CPU per transaction = [\d.]+ us \([\d.]+ user, [\d.]+ kernel; event loop \d+% busy\)$/m)
+  if (process.platform === 'linux') {
+    // the driver thread's time on a CPU matches the process's CPU time (other threads idle)
+    assert.ok(c.onCpuShare > 0 && c.cpuWaitShare >= 0 && c.onCpuShare + c.cpuWaitShare <= 1.001, JSON.stringify(c))
+    assert.ok(c.cpuWaitUsPerTxn >= 0, JSON.stringify(c))
+    assert.match(r.stdout, /^driver thread: on a CPU \d+% of the run, waiting for one \d+% \([\d.]+ us per transaction\)$/m)
+  }
   // the summary speaks pgbench
   assert.match(r.stdout, /number of transactions actually processed: \d+/)
   assert.match(r.stdout, /latency average = [\d.]+ ms/)
