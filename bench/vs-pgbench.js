@@ -20,6 +20,7 @@ import { formatTable } from './lib/table.js'
 import { finiteMedian as median, finiteRange } from './lib/stats.js'
 import { runMeasured, parsePgbenchOutput } from './lib/child.js'
 import { schedPerTxn } from './lib/runner-sched.js'
+import { parsePin, pinServer, onCpus } from './lib/cpu-pinning.js'
 import { ensureTpcb } from './lib/tpcb-data.js'
 import { driverArgs } from './lib/driver-select.js'
 import { targetVerdict } from './lib/target-verdict.js'
@@ -66,6 +67,7 @@ export async function main (argv, io) {
     'pgload-arg': { type: 'string', multiple: true, default: [] }, // extra argument for pgload run, repeatable
     floor: { type: 'boolean', default: false }, // also run the Node.js floor
     'no-checkpoint': { type: 'boolean', default: false }, // no CHECKPOINT before each run
+    pin: { type: 'string' }, // CLIENT:SERVER CPU lists: each runner on CLIENT, the server's processes on SERVER
     smoke: { type: 'boolean', default: false },
     json: { type: 'boolean', default: false }
   })
@@ -76,11 +78,13 @@ export async function main (argv, io) {
   const cases = a.cases ? parseCases(a.cases) : a.smoke ? DEFAULTS.smokeCases : DEFAULTS.cases
   const rounds = a.smoke ? 1 : Number(a.repeat)
   if (!Number.isInteger(rounds) || rounds < 1) throw new PgloadError(`--repeat must be an integer >= 1, got ${JSON.stringify(a.repeat)}`)
+  const pin = a.pin === undefined ? null : parsePin(a.pin)
   const drivers = a.driver === 'both' ? DRIVERS : [a.driver]
   if (!drivers.every(d => DRIVERS.includes(d))) throw new PgloadError(`--driver must be pg, lean or both, got ${JSON.stringify(a.driver)}`)
   const server = await benchServer(a.url)
   const dir = await mkdtemp(join(tmpdir(), 'pgload-bench-'))
   let checkpoints = null
+  let pinned = null
   try {
     const scale = await ensureTpcb(server, { scale: a.smoke ? DEFAULTS.smokeScale : Number(a.scale), log: io.err })
     io.err(`vs-pgbench: scale ${scale}, ${durationS} s per run, ${cases.length} case(s), ${rounds} round(s), ${server.target.display}\n`)
@@ -88,6 +92,11 @@ export async function main (argv, io) {
     const runners = ['pgbench', ...others]
     const samples = cases.map(() => [])
     checkpoints = a['no-checkpoint'] ? null : await checkpointBetweenRuns(server.target, { log: io.err })
+    if (pin) {
+      pinned = await pinServer(server.target, pin.server)
+      io.err(`vs-pgbench: the server (postmaster ${pinned.postmasterPid} and its processes) on CPUs ${pin.server}, each runner on CPUs ${pin.client}\n`)
+    }
+    const measure = (file, args, opts) => pin ? runMeasured(...onCpus(pin.client, file, args), opts) : runMeasured(file, args, opts)
     for (let round = 0; round < rounds; round++) {
       for (const [i, [builtin, clients]] of cases.entries()) {
         // Rotate who goes first, so that neither side always gets the warmer server.
@@ -97,17 +106,17 @@ export async function main (argv, io) {
           await checkpoints?.before()
           io.err(`vs-pgbench: round ${round + 1}/${rounds}, ${who === 'pgbench' || who === 'floor' ? who : `pgload (${who})`} ${builtin} -c ${clients}\n`)
           r[who] = who === 'pgbench'
-            ? await runPgbench(server, builtin, clients, durationS)
+            ? await runPgbench(measure, server, builtin, clients, durationS)
             : who === 'floor'
-              ? await runFloor(server, builtin, clients, durationS)
-              : await runPgload(server, builtin, clients, durationS, join(dir, `${i}-${who}.json`), driverArgs(who), a['pgload-arg'])
+              ? await runFloor(measure, server, builtin, clients, durationS)
+              : await runPgload(measure, server, builtin, clients, durationS, join(dir, `${i}-${who}.json`), driverArgs(who), a['pgload-arg'])
         }
         samples[i].push(r)
       }
     }
     const rows = cases.map(([builtin, clients], i) => summarizeCase(builtin, clients, samples[i], others))
     if (a.json) {
-      io.out(JSON.stringify({ scale, durationS, rounds, rows }, null, 1) + '\n')
+      io.out(JSON.stringify({ scale, durationS, rounds, pin, rows }, null, 1) + '\n')
     } else {
       const header = ['workload', 'clients', 'pgbench tps']
       for (const d of others) header.push(`${d} tps`, `${d} ratio`, `${d} ratio min`, `${d} ratio max`)
@@ -135,9 +144,11 @@ export async function main (argv, io) {
         'runnable %: both over the wall time. Near 100 %, the runner is held back by its CPU share on a machine it shares with the server, and its tps follows its CPU per transaction\n')
       io.out('interval: the median ratio\'s distribution-free confidence interval over the rounds (order statistics; its confidence in brackets); ' +
         'a target is met or missed only when the whole interval is on one side of it, else the verdict is "within noise"\n')
+      if (pin) io.out(`pinned: each runner on CPUs ${pin.client}, the server's processes on CPUs ${pin.server} (taskset); client and server do not compete for a CPU\n`)
       if (a.floor) io.out('floor: the Node.js floor (bench/node-floor-worker.js), pgbench\'s statements from a minimal Node client: what the runtime allows here\n')
     }
   } finally {
+    pinned?.restore()
     await checkpoints?.close()
     await rm(dir, { recursive: true, force: true })
     await server.stop()
@@ -199,18 +210,18 @@ function parseCases (text) {
   })
 }
 
-async function runPgbench (server, builtin, clients, durationS) {
+async function runPgbench (measure, server, builtin, clients, durationS) {
   const args = ['-b', builtin, '-M', 'prepared', '-j', '1', '-c', String(clients), '-T', String(durationS), ...server.pgbenchArgs, server.database]
-  const r = await runMeasured('pgbench', args, { env: server.env, timeoutMs: (durationS + 120) * 1000, sched: true })
+  const r = await measure('pgbench', args, { env: server.env, timeoutMs: (durationS + 120) * 1000, sched: true })
   if (r.code !== 0) throw new Error(`pgbench ${args.join(' ')} failed (${r.code}): ${r.stderr.trim().split('\n').pop()}`)
   const p = parsePgbenchOutput(r.stdout)
   const txns = p.transactions + p.failed
   return { tps: p.tps, transactions: p.transactions, failed: p.failed, cpuUs: r.cpuUs, cpuUsPerTxn: r.cpuUs / txns, userUsPerTxn: r.userUs / txns, systemUsPerTxn: r.systemUs / txns, sched: steadySched(r, p.tps, durationS) }
 }
 
-async function runFloor (server, builtin, clients, durationS) {
+async function runFloor (measure, server, builtin, clients, durationS) {
   const args = [FLOOR, builtin, String(clients), String(durationS), server.url]
-  const r = await runMeasured(process.execPath, args, { timeoutMs: (durationS + 120) * 1000, sched: true })
+  const r = await measure(process.execPath, args, { timeoutMs: (durationS + 120) * 1000, sched: true })
   if (r.code !== 0) throw new Error(`node-floor-worker ${builtin} -c ${clients} failed (${r.code}): ${r.stderr.trim().split('\n').pop()}`)
   const f = JSON.parse(r.stdout.trim().split('\n').pop())
   if (f.errors > 0) throw new Error(`node-floor-worker ${builtin} -c ${clients}: ${f.errors} statement(s) failed`)
@@ -218,10 +229,10 @@ async function runFloor (server, builtin, clients, durationS) {
   return { tps: f.tps, transactions: f.transactions, failed: 0, cpuUsPerTxn: f.cpuUsPerTxn, userUsPerTxn: f.userUsPerTxn, systemUsPerTxn: f.systemUsPerTxn, processCpuUsPerTxn: r.cpuUs / f.transactions, sched: steadySched(r, f.tps, durationS) }
 }
 
-async function runPgload (server, builtin, clients, durationS, out, { nodeArgs, runArgs }, extra) {
+async function runPgload (measure, server, builtin, clients, durationS, out, { nodeArgs, runArgs }, extra) {
   const args = [...nodeArgs, PGLOAD, 'run', 'tpcb', '-b', builtin, '-M', 'prepared', '-c', String(clients), '-T', `${durationS}s`,
     '--url', server.url, '--out', out, '--no-server-stats', ...runArgs, ...extra]
-  const r = await runMeasured(process.execPath, args, { timeoutMs: (durationS + 120) * 1000, sched: true })
+  const r = await measure(process.execPath, args, { timeoutMs: (durationS + 120) * 1000, sched: true })
   if (r.code !== 0) throw new Error(`pgload run tpcb -b ${builtin} -c ${clients} failed (${r.code}): ${r.stderr.trim().split('\n').pop()}`)
   const results = JSON.parse(await readFile(out, 'utf8'))
   const txns = results.summary.transactions + (results.summary.failed ?? 0)

@@ -4,9 +4,13 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { spawnSync } from 'node:child_process'
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { getTestServer } from '../helpers/server.js'
 import { runNode } from '../helpers/cli.js'
+import { openConnection } from '../../lib/db/connection.js'
+import { resolveTarget } from '../../lib/server/target.js'
 
 const BENCH = fileURLToPath(new URL('../../bench/index.js', import.meta.url))
 const hasPgbench = spawnSync('pgbench', ['--version']).status === 0
@@ -39,6 +43,9 @@ test('vs-pgbench --smoke --floor prints pgbench, pgload and Node floor figures f
     const row = lines.slice(split + 2).find(l => l.startsWith(w))
     assert.match(row ?? '', new RegExp(`^${w}\\s+${c}(\\s+${number}){8}$`), r.stdout)
   }
+  // each runner's main thread on a CPU and waiting for one: a smoke run is too short to have them
+  const sched = lines.findIndex(l => /^workload\s+clients\s+pgbench on-cpu us\/txn\s+pgbench cpu-wait us\/txn\s+pgbench runnable %\s+pg on-cpu us\/txn/.test(l))
+  assert.ok(sched > 0, r.stdout)
   // the verdicts: one line per runner for the case with a target; one round decides nothing
   const at = lines.findIndex(l => /^workload\s+clients\s+runner\s+tps ratio\s+interval\s+target\s+verdict\s+cpu ratio\s+interval\s+target\s+verdict$/.test(l))
   assert.ok(at > 0, r.stdout)
@@ -47,6 +54,30 @@ test('vs-pgbench --smoke --floor prints pgbench, pgload and Node floor figures f
   for (const l of verdicts) {
     assert.match(l, new RegExp(`^select-only\\s+1\\s+\\w+\\s+${number}\\s+-\\s+>= 0\\.9\\s+within noise\\s+${number}\\s+-\\s+<= 1\\.5\\s+within noise$`), l)
   }
+})
+
+test('vs-pgbench --pin runs every runner on the client CPUs and gives the server its CPU affinity back', {
+  skip: !hasPgbench ? 'pgbench is not installed' : spawnSync('taskset', ['-V']).status !== 0 ? 'taskset is not installed' : process.env.PGLOAD_TEST_URL ? 'the server may not be on this machine' : false,
+  timeout: 120_000
+}, async () => {
+  const { url } = await getTestServer()
+  const conn = await openConnection(resolveTarget({ url }), { protocol: 'simple' })
+  const dataDir = (await conn.simpleQuery('SHOW data_directory')).rows[0][0]
+  await conn.close()
+  const postmaster = readFileSync(join(dataDir, 'postmaster.pid'), 'latin1').split('\n')[0]
+  const mask = () => /affinity mask: (\w+)/.exec(spawnSync('taskset', ['-p', postmaster], { encoding: 'utf8' }).stdout)?.[1]
+  const before = mask()
+  assert.ok(before, 'the postmaster\'s mask is readable')
+  // CPU 0 for both: every machine has it
+  const r = await bench(['vs-pgbench', '--smoke', '--driver', 'lean', '--cases', 'select-only:1', '--pin', '0:0', '--url', url])
+  assert.equal(r.code, 0, r.stderr)
+  assert.match(r.stderr, /the server \(postmaster \d+ and its processes\) on CPUs 0, each runner on CPUs 0/)
+  assert.match(r.stdout, /^pinned: each runner on CPUs 0, the server's processes on CPUs 0 \(taskset\)/m)
+  assert.match(r.stdout, new RegExp(`^select-only\\s+1(\\s+${number}){8}$`, 'm'))
+  assert.equal(mask(), before)
+  const bad = await bench(['vs-pgbench', '--smoke', '--pin', '0', '--url', url])
+  assert.notEqual(bad.code, 0)
+  assert.match(bad.stderr, /--pin must be CLIENT:SERVER CPU lists such as 0:1 or 0:1-3, got "0"/)
 })
 
 test('driver --smoke prints tps and CPU per query for both drivers', { timeout: 120_000 }, async () => {
