@@ -147,6 +147,15 @@ function missingBlock (ss) {
   return missing.length ? `<p class="note">Not collected: ${missing.map((m) => h(m)).join('; ')}</p>` : ''
 }
 
+// pgload's own cost: a reader of the report sees whether the driver, not the server, set the pace.
+function clientFact (c) {
+  if (!c || !isNum(c.cpuUsPerTxn)) return undefined
+  const parts = [`${fmt(c.cpuUsPerTxn, 1)} us CPU per transaction` + (isNum(c.userUsPerTxn) && isNum(c.systemUsPerTxn) ? ` (${fmt(c.userUsPerTxn, 1)} user, ${fmt(c.systemUsPerTxn, 1)} kernel)` : '')]
+  if (isNum(c.eventLoopUtilization)) parts.push(`event loop ${Math.round(100 * c.eventLoopUtilization)}% busy`)
+  if (isNum(c.onCpuShare) && isNum(c.cpuWaitShare)) parts.push(`driver thread on a CPU ${Math.round(100 * c.onCpuShare)}% of the run, waiting for one ${Math.round(100 * c.cpuWaitShare)}%`)
+  return parts.join('; ')
+}
+
 /**
  * The header section of one run.
  * @param {any} doc a validated results document
@@ -172,7 +181,8 @@ export function runHeaderHtml (doc, label) {
     ['server', [server.version ?? ss.settings?.serverVersion ? `PostgreSQL ${server.version ?? ss.settings.serverVersion}` : '', server.embedded ? '(embedded)' : '', redact(server.target)].filter(Boolean).join(' ')],
     ['host', doc.host ? `${doc.host.cpus ?? '?'} CPUs, ${bytes(doc.host.memoryBytes)} memory, ${doc.host.platform ?? ''}` : undefined],
     ['pgload', doc.tool ? `${doc.tool.version ?? ''} on Node.js ${doc.tool.node ?? ''}` : undefined],
-    ['throughput', isNum(doc.summary?.tps) ? `${fmt(doc.summary.tps, 1)} tps` : undefined]
+    ['throughput', isNum(doc.summary?.tps) ? `${fmt(doc.summary.tps, 1)} tps` : undefined],
+    ['client', clientFact(doc.client)]
   ])
   const options = Object.entries(run.options ?? {}).map(([k, v]) => [k, typeof v === 'object' ? JSON.stringify(v) : String(v)])
   const parts = [

@@ -110,3 +110,12 @@ test('report command: handler writes the requested formats into --out', async ()
   assert.ok(lines.includes(join(dir, 'tpcc.svg')) && lines.includes(join(dir, 'report.html')))
   await assert.rejects(reportCommand.handler({ results: [join(out, 'nope.json')] }), PgloadError)
 })
+
+test('the run header says what the driver cost and whether its thread waited for a CPU', async () => {
+  const doc = fixture('tpcb-a.json')
+  const before = await html([doc], 'client-old.html')
+  assert.match(before, /<dt>client<\/dt><dd>21\.3 us CPU per transaction; event loop 41% busy<\/dd>/)
+  doc.client = { cpuUs: 1, cpuUsPerTxn: 45.1, userUsPerTxn: 13.2, systemUsPerTxn: 31.9, eventLoopUtilization: 0.55, onCpuShare: 0.356, cpuWaitShare: 0.422, cpuWaitUsPerTxn: 52.4 }
+  const text = await html([doc], 'client-new.html')
+  assert.match(text, /<dt>client<\/dt><dd>45\.1 us CPU per transaction \(13\.2 user, 31\.9 kernel\); event loop 55% busy; driver thread on a CPU 36% of the run, waiting for one 42%<\/dd>/)
+})
