@@ -159,7 +159,7 @@ export async function main (argv, io) {
 // of the per-round ratios against pgbench.
 function summarizeCase (builtin, clients, rounds, drivers) {
   const pick = (who, key) => median(rounds.map(r => r[who][key]))
-  const pickSched = (who, key) => median(rounds.map(r => r[who].sched?.[key] ?? null).filter(v => v !== null))
+  const pickSched = (who, key) => median(rounds.map(r => r[who].sched?.[key] ?? NaN))
   const sched = (who) => ({ onCpuUsPerTxn: pickSched(who, 'onCpuUsPerTxn'), cpuWaitUsPerTxn: pickSched(who, 'cpuWaitUsPerTxn'), onCpuShare: pickSched(who, 'onCpuShare'), cpuWaitShare: pickSched(who, 'cpuWaitShare') })
   const row = { builtin, clients, rounds, pgbench: { tps: pick('pgbench', 'tps'), cpuUsPerTxn: pick('pgbench', 'cpuUsPerTxn'), userUsPerTxn: pick('pgbench', 'userUsPerTxn'), systemUsPerTxn: pick('pgbench', 'systemUsPerTxn'), sched: sched('pgbench') } }
   for (const d of drivers) {

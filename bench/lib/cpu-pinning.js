@@ -9,6 +9,7 @@ import { join } from 'node:path'
 import { spawnSync } from 'node:child_process'
 import { openConnection } from '../../lib/db/connection.js'
 import { PgloadError } from '../../lib/errors.js'
+import { childPids } from './runner-sched.js'
 
 /**
  * Parse `CLIENT:SERVER`, each a CPU list as taskset takes it (`0`, `0,2`, `1-3`).
@@ -77,14 +78,6 @@ export async function pinServer (target, cpus) {
  */
 export function onCpus (cpus, file, args) {
   return ['taskset', ['-c', cpus, file, ...args]]
-}
-
-function childPids (pid) {
-  try {
-    return readFileSync(`/proc/${pid}/task/${pid}/children`, 'latin1').trim().split(/\s+/).filter(Boolean).map(Number)
-  } catch {
-    return []
-  }
 }
 
 // A process that ended meanwhile (quiet) is no error: the pins that matter are the postmaster's.

@@ -4,24 +4,25 @@
 // held back by its CPU share, and its tps then follows its CPU per transaction.
 
 import { readFileSync } from 'node:fs'
+import { sampleThreadSched } from '../../lib/metrics/thread-schedstat.js'
 
 /** @typedef {{ ms: number, onCpuNs: number, waitNs: number }} SchedPoint */
 
 /**
  * Samples the first child of `parentPid` (the program bash runs) every `everyMs`.
  * @param {number} parentPid
- * @param {{ everyMs?: number, now?: () => number }} [opts]
+ * @param {{ everyMs?: number }} [opts]
  */
-export function sampleChildSched (parentPid, { everyMs = 100, now = () => performance.now() } = {}) {
-  const t0 = now()
+export function sampleChildSched (parentPid, { everyMs = 100 } = {}) {
+  const t0 = performance.now()
   /** @type {SchedPoint[]} */
   const points = []
-  let pid = null
+  let pid
   const timer = setInterval(() => {
-    pid ??= firstChild(parentPid)
-    if (pid === null) return
-    const s = readSchedstat(pid)
-    if (s !== null) points.push({ ms: now() - t0, ...s })
+    pid ??= childPids(parentPid)[0]
+    if (pid === undefined) return
+    const s = sampleThreadSched(`/proc/${pid}/task/${pid}/schedstat`)
+    if (s !== null) points.push({ ms: s.wallNs / 1e6 - t0, onCpuNs: s.onCpuNs, waitNs: s.waitNs })
   }, everyMs)
   timer.unref()
   return {
@@ -30,21 +31,16 @@ export function sampleChildSched (parentPid, { everyMs = 100, now = () => perfor
   }
 }
 
-function firstChild (pid) {
+/**
+ * The processes `pid` has forked and that still run (Linux; empty elsewhere).
+ * @param {number} pid
+ * @returns {number[]}
+ */
+export function childPids (pid) {
   try {
-    const first = readFileSync(`/proc/${pid}/task/${pid}/children`, 'latin1').trim().split(/\s+/)[0]
-    return first ? Number(first) : null
+    return readFileSync(`/proc/${pid}/task/${pid}/children`, 'latin1').trim().split(/\s+/).filter(Boolean).map(Number)
   } catch {
-    return null
-  }
-}
-
-function readSchedstat (pid) {
-  try {
-    const [onCpu, wait] = readFileSync(`/proc/${pid}/task/${pid}/schedstat`, 'latin1').trim().split(/\s+/).map(Number)
-    return Number.isFinite(onCpu) && Number.isFinite(wait) ? { onCpuNs: onCpu, waitNs: wait } : null
-  } catch {
-    return null
+    return []
   }
 }
 

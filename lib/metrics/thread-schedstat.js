@@ -18,8 +18,8 @@ const PATH = '/proc/thread-self/schedstat'
  */
 
 /**
- * Read the calling thread's accounting.
- * @param {string} [path] the schedstat file (tests)
+ * Read a thread's accounting: by default the calling thread's.
+ * @param {string} [path] another schedstat file (/proc/<pid>/task/<tid>/schedstat)
  * @returns {SchedSample|null} null where the kernel does not provide it
  */
 export function sampleThreadSched (path = PATH) {
