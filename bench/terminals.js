@@ -84,7 +84,8 @@ export async function main (argv, io) {
       ['GC minor: count / max ms', `${r.gc.minor.count} / ${r.gc.minor.maxMs}`],
       ['GC major: count / max ms', `${r.gc.major.count} / ${r.gc.major.maxMs}`],
       ['client cpu us/txn', r.client?.cpuUsPerTxn ?? NaN],
-      ['event loop utilization', r.client?.eventLoopUtilization ?? NaN]
+      ['event loop utilization', r.client?.eventLoopUtilization ?? NaN],
+      ['driver thread on a CPU / waiting %', typeof r.client?.onCpuShare === 'number' ? `${Math.round(100 * r.client.onCpuShare)} / ${Math.round(100 * r.client.cpuWaitShare)}` : NaN]
     ]) + '\n')
   } finally {
     await server.stop()

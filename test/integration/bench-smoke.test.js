@@ -101,6 +101,7 @@ test('terminals --smoke reports lag, heap per terminal, memory slopes and GC pau
   assert.ok(Number.isFinite(out.rssSlopeMBPerMin) && Number.isFinite(out.heapSlopeMBPerMin), r.stdout)
   assert.ok(out.gc.minor.count >= 0 && out.gc.major.maxMs >= 0, r.stdout)
   assert.match(out.intervalsWithLagP99Over2ms, /^\d+ of \d+$/)
+  if (process.platform === 'linux') assert.ok(out.client.onCpuShare > 0 && out.client.cpuWaitShare >= 0, JSON.stringify(out.client))
 })
 
 test('engine --smoke runs pgload on in-memory connections and on the lean driver with an in-memory server', { timeout: 120_000 }, async () => {
