@@ -15,10 +15,19 @@ const verbose = argv.includes('--verbose')
 function fail (err) {
   const exitCode = typeof err?.exitCode === 'number' ? err.exitCode : 1
   const userError = err?.name === 'PgloadError' || err?.name === 'ClientAbortError' || err?.name === 'YError'
-  process.stderr.write(`pgload: ${userError ? err.message : (err?.message ?? String(err))}\n`)
+  if (userError) process.stderr.write(`pgload: ${err.message}\n`)
+  else process.stderr.write(`pgload: internal error: ${String(err?.message ?? err).split('\n')[0]}\n`)
   if (err?.hint) process.stderr.write(`hint: ${err.hint}\n`)
-  if (verbose || !userError) process.stderr.write(`${err?.stack ?? ''}\n`)
+  // a stack helps only whoever debugs pgload: never without --verbose
+  if (verbose) process.stderr.write(`${err?.stack ?? ''}\n`)
+  else if (!userError) process.stderr.write('hint: run again with --verbose for the stack trace\n')
   process.exitCode = exitCode
+}
+
+// the last resort for an error outside a command's own handling: one line, as above
+if (!verbose) {
+  process.on('uncaughtException', (err) => { fail(err); process.exit(process.exitCode) })
+  process.on('unhandledRejection', (err) => { fail(err); process.exit(process.exitCode) })
 }
 
 const cli = yargs(argv)
