@@ -10,7 +10,8 @@ import { PgloadError } from '../../lib/errors.js'
 import { DEFAULTS } from './defaults.js'
 import { FastRandom } from './fast-random.js'
 import { TextPool, generateUnit, loadPhases, expectedRows } from './generator.js'
-import { META_TABLE, CREATE_META, TPCC_TABLES, checkServerVersion, existingTables, writeMeta } from './meta.js'
+import { CREATE_META, TPCC_TABLES, ALL_TABLES, SCHEMA_SQL, checkServerVersion, tpccShapes, writeMeta } from './meta.js'
+import { findTables, refuseForeignTables, dropOwnTables, markTablesSql } from '../own-tables.js'
 import { NURAND_A } from './nurand.js'
 import { runChecks } from './checks.js'
 
@@ -73,16 +74,19 @@ export async function loadTpcc (ctx, rawOpts) {
   await checkServerVersion(conn)
 
   const steps = []
-  const existing = await existingTables(conn)
+  // Every table is checked before anything is dropped: a same-named table of the user's stops it all.
+  const existing = await findTables(conn, ALL_TABLES)
   if (existing.length > 0) {
+    refuseForeignTables(existing, { workload: 'tpcc', shapes: await tpccShapes(conn), label: 'a TPC-C table', owners: 'pgload\'s own TPC-C tables' })
+    const names = existing.map(t => t.qualified).join(', ')
     if (!opts.force) {
-      throw new PgloadError(`TPC-C tables already exist (${existing.join(', ')}): use --force to drop and reload them`, { code: 'TABLES_EXIST' })
+      throw new PgloadError(`TPC-C tables already exist (${names}): use --force to drop and reload them`, { code: 'TABLES_EXIST' })
     }
-    log?.info?.({ tables: existing }, `--force: dropping ${existing.join(', ')}`)
-    await timed(steps, 'drop tables', () => conn.query(`DROP TABLE IF EXISTS ${[...TPCC_TABLES, META_TABLE].join(', ')}`))
+    log?.info?.({ tables: names }, `--force: dropping ${names}`)
+    await timed(steps, 'drop tables', () => dropOwnTables(conn, existing))
   }
-  await conn.query(sqlFile('schema.sql'))
-  await conn.query(CREATE_META)
+  // Created marked incomplete, in the same implicit transaction: an interrupted load is recognised.
+  await conn.query(`${SCHEMA_SQL}\n${CREATE_META};\n${markTablesSql('tpcc', ALL_TABLES, 'incomplete')}`)
 
   const cLoad = FastRandom.fromKeys(opts.seed, 0).int(0, NURAND_A.cLast)
   const load = {
@@ -150,7 +154,15 @@ export async function loadTpcc (ctx, rawOpts) {
     }
   }
   const seconds = (performance.now() - t0) / 1000
-  await writeMeta(conn, { warehouses: opts.warehouses, cLoad, seed: String(opts.seed), foreignKeys: opts.foreignKeys, seconds, rows, steps, version: VERSION })
+  await conn.query('BEGIN')
+  try {
+    await writeMeta(conn, { warehouses: opts.warehouses, cLoad, seed: String(opts.seed), foreignKeys: opts.foreignKeys, seconds, rows, steps, version: VERSION })
+    await conn.query(markTablesSql('tpcc', ALL_TABLES, 'complete'))
+    await conn.query('COMMIT')
+  } catch (err) {
+    await conn.query('ROLLBACK').catch(() => {})
+    throw err
+  }
   return {
     steps,
     rows,
