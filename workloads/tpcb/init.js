@@ -40,7 +40,8 @@ const SECTIONS = parseSections(readFileSync(new URL('./schema.sql', import.meta.
 
 /**
  * Create and load pgbench's tables.
- * @param {{ conn: import('../../lib/db/connection.js').PgConnection, progress?: import('../../lib/output/progress.js').Progress, log?: any }} ctx
+ * @param {{ conn: import('../../lib/db/connection.js').PgConnection, progress?: import('../../lib/output/progress.js').Progress, log?: any,
+ *   onStep?: (name: string) => void }} ctx onStep: told each step's name as it starts
  * @param {{ scale?: number, fillfactor?: number, force?: boolean, unlogged?: boolean, foreignKeys?: boolean, noVacuum?: boolean }} [options]
  * @returns {Promise<{ steps: { name: string, seconds: number }[], rows: number }>}
  */
@@ -63,6 +64,7 @@ export async function initTpcb (ctx, options = {}) {
   const steps = []
   const step = async (name, message, fn) => {
     log.info(message)
+    ctx.onStep?.(name)
     const t0 = performance.now()
     try {
       await fn()

@@ -61,7 +61,8 @@ export function initOptionsFrom (opts) {
 
 /**
  * Load the TPC-C database.
- * @param {{ conn: any, target: any, openConnection: Function, progress?: any, log?: any }} ctx
+ * @param {{ conn: any, target: any, openConnection: Function, progress?: any, log?: any, onStep?: (name: string) => void }} ctx
+ *   onStep: told each step's name as it starts
  * @param {object} rawOpts init options (warehouses, jobs, force, foreignKeys, check/noCheck, seed)
  * @returns {Promise<{ steps: { name: string, seconds: number, rows?: number }[], rows: number, seconds: number, rowsPerS: number, warehouses: number, cLoad: number, seed: string, checks?: object[] }>}
  */
@@ -83,7 +84,7 @@ export async function loadTpcc (ctx, rawOpts) {
       throw new PgloadError(`TPC-C tables already exist (${names}): use --force to drop and reload them`, { code: 'TABLES_EXIST' })
     }
     log?.info?.({ tables: names }, `--force: dropping ${names}`)
-    await timed(steps, 'drop tables', () => dropOwnTables(conn, existing))
+    await timed(steps, 'drop tables', () => dropOwnTables(conn, existing), ctx.onStep)
   }
   // Created marked incomplete, in the same implicit transaction: an interrupted load is recognised.
   await conn.query(`${SCHEMA_SQL}\n${CREATE_META};\n${markTablesSql('tpcc', ALL_TABLES, 'incomplete')}`)
@@ -104,6 +105,7 @@ export async function loadTpcc (ctx, rawOpts) {
     for (const phase of loadPhases(opts.warehouses)) {
       const ts = performance.now()
       const before = rows
+      ctx.onStep?.(`loading ${phase.name}`)
       progress.start(phase.name, phaseRows(phase), 'rows')
       let next = 0
       const perPhase = { rows: 0, bytes: 0 }
@@ -128,10 +130,10 @@ export async function loadTpcc (ctx, rawOpts) {
       parallel(conns, splitStatements(sqlFile('indexes.sql')).sort(bySize), async (c, sql) => {
         await c.query(`SET maintenance_work_mem = '${DEFAULTS.maintenanceWorkMem}'`)
         await c.query(sql)
-      }))
+      }), ctx.onStep)
     if (opts.foreignKeys) {
       // Foreign keys take SHARE ROW EXCLUSIVE locks on both tables: one at a time.
-      await timed(steps, 'foreign keys', () => parallel([conn], splitStatements(sqlFile('foreign-keys.sql')), (c, sql) => c.query(sql)))
+      await timed(steps, 'foreign keys', () => parallel([conn], splitStatements(sqlFile('foreign-keys.sql')), (c, sql) => c.query(sql)), ctx.onStep)
     }
     // VACUUM sets hint bits and the visibility map once, here: otherwise the first minutes of a
     // run do it page by page (a 100-warehouse run stalled for two minutes after an ANALYZE-only load).
@@ -139,7 +141,7 @@ export async function loadTpcc (ctx, rawOpts) {
     await timed(steps, opts.vacuum ? 'vacuum analyze' : 'analyze', () => parallel(conns, TPCC_TABLES.slice().sort(bySize), async (c, t) => {
       await c.query(`SET maintenance_work_mem = '${DEFAULTS.maintenanceWorkMem}'`)
       await c.query(`${vacuum} ${t}`)
-    }))
+    }), ctx.onStep)
   } finally {
     for (const c of conns.slice(1)) await c.close()
   }
@@ -147,7 +149,7 @@ export async function loadTpcc (ctx, rawOpts) {
   const dataSeconds = steps.filter(s => s.rows !== undefined).reduce((a, s) => a + s.seconds, 0)
   let checks
   if (opts.check) {
-    await timed(steps, 'consistency checks', async () => { checks = await runChecks(conn, { fresh: true }) })
+    await timed(steps, 'consistency checks', async () => { checks = await runChecks(conn, { fresh: true }) }, ctx.onStep)
     const failed = checks.filter(c => !c.pass)
     if (failed.length > 0) {
       throw new PgloadError(`consistency check failed after load: ${failed.map(c => `${c.name} (${c.violations} violations)`).join(', ')}`, { code: 'CHECK_FAILED' })
@@ -188,7 +190,8 @@ function bySize (a, b) {
   return rank(a) - rank(b)
 }
 
-async function timed (steps, name, fn) {
+async function timed (steps, name, fn, onStep) {
+  onStep?.(name)
   const t = performance.now()
   await fn()
   steps.push({ name, seconds: (performance.now() - t) / 1000 })
