@@ -7,6 +7,7 @@ import { connectTarget } from '../server/connect-target.js'
 import { openConnection } from '../db/connection.js'
 import { createProgress } from '../output/progress.js'
 import { InterruptibleLoad } from './interruptible-load.js'
+import { createLogger } from '../log.js'
 import { loadState } from '../../workloads/own-tables.js'
 
 // Each workload's init options, grouped per workload in --help. Loaded once; a workload whose
@@ -143,7 +144,7 @@ export async function handler (argv) {
   }
   process.on('SIGINT', onSignal).on('SIGTERM', onSignal)
   try {
-    await initCommand({ workload: argv.workload, url: argv.url, options, log: argv.log, signal: controller.signal })
+    await initCommand({ workload: argv.workload, url: argv.url, options, log: createLogger(argv), signal: controller.signal })
   } finally {
     process.off('SIGINT', onSignal).off('SIGTERM', onSignal)
   }

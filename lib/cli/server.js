@@ -5,6 +5,7 @@
 // `PGPASSFILE=<that file> psql "$(pgload server url)"` works; where the file is goes to stderr.
 
 import { PgloadError } from '../errors.js'
+import { createLogger } from '../log.js'
 import { startServer, stopServer, serverStatus, ensureEmbeddedServer } from '../server/embedded.js'
 
 export const command = 'server <action>'
@@ -81,7 +82,7 @@ export async function serverCommand (action, { env = process.env, out = process.
 
 /** @param {any} argv */
 export async function handler (argv) {
-  await serverCommand(argv.action, { showPassword: argv.showPassword === true, json: argv.json === true, log: argv.log })
+  await serverCommand(argv.action, { showPassword: argv.showPassword === true, json: argv.json === true, log: createLogger(argv) })
 }
 
 export default { command, describe, builder, handler }
