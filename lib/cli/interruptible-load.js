@@ -60,7 +60,7 @@ export class InterruptibleLoad {
   /** What the load was doing, in words: "client-side generate (generating pgbench_accounts)". */
   get activity () {
     if (!this.step) return this.detail || 'the set-up'
-    return this.detail && this.detail !== this.step ? `${this.step} (${this.detail})` : this.step
+    return this.detail && !this.step.includes(this.detail) ? `${this.step} (${this.detail})` : this.step
   }
 
   /** Stop the load: statements running on the server are cancelled, later ones refused. */
