@@ -18,7 +18,7 @@
 // "orphaned". The next command adopts it (same data directory and password, so it is the same
 // server) and stops it when done, as if it had started it; see adoptOrphan().
 
-import { mkdir, open, readFile, rm, stat, writeFile, rename } from 'node:fs/promises'
+import { mkdir, readFile, rm, writeFile, rename } from 'node:fs/promises'
 import { existsSync } from 'node:fs'
 import { homedir, userInfo } from 'node:os'
 import { dirname, join } from 'node:path'
@@ -26,14 +26,16 @@ import { spawnSync } from 'node:child_process'
 import { PgloadError } from '../errors.js'
 import { openConnection } from '../db/connection.js'
 import { displayUrl } from './target.js'
+import { acquireLock, pidAlive } from './home-lock.js'
 import {
   binaries, serverUser, giveToServerUser, freePort, generatePassword,
   initCluster, startCluster, stopCluster, clusterPid, SERVER_OS_USER
 } from './cluster.js'
 
+export { pidAlive } // part of this module's interface before the lock had its own
+
 const SUPERUSER = 'postgres'
 const DATABASE = 'postgres'
-const LOCK_WAIT_MS = 120_000 // how long a command waits for another one starting the server
 // postgresql.conf additions at initdb: room for the "few hundred connections" of DESIGN.md.
 const SERVER_SETTINGS = { max_connections: 300 }
 const silentLog = { info () {}, debug () {}, warn () {}, error () {} }
@@ -357,43 +359,4 @@ async function readPassword (paths) {
   }
   const line = text.split('\n')[0]
   return line.slice(line.indexOf(`:${SUPERUSER}:`) + SUPERUSER.length + 2).replace(/\\(.)/g, '$1')
-}
-
-// A lock file holding the owner's pid; a lock whose owner died is taken over.
-async function acquireLock (file) {
-  const deadline = Date.now() + LOCK_WAIT_MS
-  for (;;) {
-    try {
-      const fh = await open(file, 'wx', 0o600)
-      await fh.writeFile(String(process.pid))
-      await fh.close()
-      return () => rm(file, { force: true })
-    } catch (err) {
-      if (err.code !== 'EEXIST') throw err
-    }
-    const owner = Number(await readFile(file, 'utf8').catch(() => ''))
-    const age = await stat(file).then(s => Date.now() - s.mtimeMs, () => 0)
-    if (!pidAlive(owner) && age > 1000) {
-      await rm(file, { force: true })
-      continue
-    }
-    if (Date.now() > deadline) {
-      throw new PgloadError(`the embedded server is busy (lock ${file} held by pid ${owner})`, { code: 'EMBEDDED_LOCK', hint: `remove ${file} if no pgload is running` })
-    }
-    await new Promise((resolve) => setTimeout(resolve, 200))
-  }
-}
-
-/**
- * Whether a process exists (signal 0; EPERM means it exists but is not ours).
- * @param {number} pid
- */
-export function pidAlive (pid) {
-  if (!Number.isInteger(pid) || pid <= 0) return false
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch (err) {
-    return err.code === 'EPERM'
-  }
 }
