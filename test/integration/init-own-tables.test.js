@@ -153,13 +153,14 @@ test('tpcb: Ctrl-C during the load says what is left incomplete; run refuses unt
 
 test('tpcb: SIGINT to the CLI during init exits 130 with one line', async () => {
   await clean()
+  let sent = false
   const r = await runCli(['init', 'tpcb', '--scale', '20', '--url', url], {
     timeoutMs: 60_000,
     onSpawn (child) {
       let err = ''
       child.stderr.on('data', (d) => {
         err += d
-        if (/generating data/.test(err) && !child.sent) { child.sent = true; child.kill('SIGINT') }
+        if (/generating data/.test(err) && !sent) { sent = true; child.kill('SIGINT') }
       })
     }
   })
