@@ -6,6 +6,9 @@ import { workloadNames, loadWorkload } from '../../workloads/index.js'
 import { connectTarget } from '../server/connect-target.js'
 import { openConnection } from '../db/connection.js'
 import { createProgress } from '../output/progress.js'
+import { InterruptibleLoad } from './interruptible-load.js'
+import { createLogger } from '../log.js'
+import { loadState } from '../../workloads/own-tables.js'
 
 // Each workload's init options, grouped per workload in --help. Loaded once; a workload whose
 // module fails to load still appears by name and reports its error when chosen.
@@ -51,11 +54,12 @@ export function builder (y) {
 /**
  * Run `init` for a workload.
  * @param {{ workload: string, url?: string, env?: Record<string, string|undefined>,
- *   options?: Record<string, any>, stderr?: { write(s: string): any, isTTY?: boolean }, log?: any }} opts
- *   options: the workload's initOptions, camelCased
+ *   options?: Record<string, any>, stderr?: { write(s: string): any, isTTY?: boolean }, log?: any, signal?: AbortSignal }} opts
+ *   options: the workload's initOptions, camelCased; signal: aborting it (Ctrl-C) stops the load,
+ *   which then fails with code INTERRUPTED (exit code 130) naming the tables it left incomplete
  * @returns {Promise<{ steps: { name: string, seconds: number }[], rows: number, target: string, seconds: number }>}
  */
-export async function initCommand ({ workload, url, env = process.env, options = {}, stderr = process.stderr, log }) {
+export async function initCommand ({ workload, url, env = process.env, options = {}, stderr = process.stderr, log, signal }) {
   if (!workloadNames.includes(workload)) {
     throw new PgloadError(`unknown workload ${JSON.stringify(workload)}: valid workloads are ${workloadNames.join(', ')}`)
   }
@@ -83,15 +87,40 @@ export async function initCommand ({ workload, url, env = process.env, options =
   const { target, conn } = session
   if (session.embedded) say(`${session.reused ? 'using' : 'started'} the embedded PostgreSQL at ${target.display}`)
   const t0 = performance.now()
+  const load = new InterruptibleLoad({ target, openConnection, signal })
   try {
-    const progress = createProgress({ stream: stderr })
-    const result = await mod.init({ conn, target, openConnection, progress, log: stepLog }, options)
+    const bar = createProgress({ stream: stderr })
+    const progress = { ...bar, start (label, ...rest) { load.onProgress(label); bar.start(label, ...rest) } }
+    const ctx = { conn: load.wrap(conn), target, openConnection: (t, o) => load.openConnection(t, o), progress, log: stepLog, onStep: (name) => load.onStep(name) }
+    let result
+    try {
+      result = await mod.init(ctx, options)
+    } catch (err) {
+      if (load.interrupted) throw await interruptedError(load, conn, mod, err)
+      throw err
+    }
     const seconds = (performance.now() - t0) / 1000
     say(`done in ${seconds.toFixed(2)} s (${result.steps.map(s => `${s.name} ${s.seconds.toFixed(2)} s`).join(', ')}).`)
     return { ...result, target: target.display, seconds }
   } finally {
     await session.release()
   }
+}
+
+// One line on what an interrupted load left: the tables still marked incomplete.
+async function interruptedError (load, conn, mod, cause) {
+  await load.cancelled
+  let left = null
+  try {
+    if (conn.transactionStatus !== 'I') await conn.simpleQuery('rollback')
+    left = (await loadState(conn, mod.name, [...mod.tables, ...(mod.metaTable ? [mod.metaTable] : [])])).tables
+  } catch { /* the server is gone too: say what is known */ }
+  const what = left === null
+    ? 'its tables may be incomplete'
+    : left.length ? `${left.join(', ')} ${left.length === 1 ? 'is' : 'are'} left incomplete` : 'no incomplete tables were left'
+  return new PgloadError(`init interrupted during ${load.activity}: ${what}; run pgload init ${mod.name} --force again`, {
+    code: 'INTERRUPTED', exitCode: 130, cause
+  })
 }
 
 /** @param {any} argv */
@@ -102,7 +131,23 @@ export async function handler (argv) {
     const camel = key.replace(/-([a-z])/g, (_, c) => c.toUpperCase())
     if (argv[camel] !== undefined) options[camel] = argv[camel]
   }
-  await initCommand({ workload: argv.workload, url: argv.url, options, log: argv.log })
+  // Ctrl-C stops the load and reports what it left; a second one ends pgload at once.
+  const controller = new AbortController()
+  const onSignal = (sig) => {
+    if (controller.signal.aborted) {
+      process.off('SIGINT', onSignal).off('SIGTERM', onSignal)
+      process.kill(process.pid, sig)
+      return
+    }
+    process.stderr.write('\npgload: stopping init (Ctrl-C again to quit at once)\n')
+    controller.abort()
+  }
+  process.on('SIGINT', onSignal).on('SIGTERM', onSignal)
+  try {
+    await initCommand({ workload: argv.workload, url: argv.url, options, log: createLogger(argv), signal: controller.signal })
+  } finally {
+    process.off('SIGINT', onSignal).off('SIGTERM', onSignal)
+  }
 }
 
 export default { command, describe, builder, handler }

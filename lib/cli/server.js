@@ -5,6 +5,7 @@
 // `PGPASSFILE=<that file> psql "$(pgload server url)"` works; where the file is goes to stderr.
 
 import { PgloadError } from '../errors.js'
+import { createLogger } from '../log.js'
 import { startServer, stopServer, serverStatus, ensureEmbeddedServer } from '../server/embedded.js'
 
 export const command = 'server <action>'
@@ -50,8 +51,12 @@ export async function serverCommand (action, { env = process.env, out = process.
         out.write(JSON.stringify(st, null, 2) + '\n')
         return
       }
-      if (st.running) {
-        out.write(`running: ${st.url} (PostgreSQL ${st.version}, pid ${st.pid}${st.startedAt ? `, since ${st.startedAt}` : ''})\n`)
+      if (st.orphaned) {
+        out.write(`orphaned: a PostgreSQL server (pid ${st.pid}) started by a pgload that is gone (pid ${st.owner}) is running on port ${st.port}` +
+          `${st.startedAt ? ` since ${st.startedAt}` : ''}; the next pgload command adopts it and stops it when done, or stop it now: pgload server stop\n`)
+      } else if (st.running) {
+        const until = st.keep === false && st.owner ? `, until pgload pid ${st.owner} ends` : ''
+        out.write(`running: ${st.url} (PostgreSQL ${st.version}, pid ${st.pid}${st.startedAt ? `, since ${st.startedAt}` : ''}${until})\n`)
       } else {
         out.write(`not running${st.initialised ? '' : ' (not initialised yet)'}\n`)
       }
@@ -81,7 +86,7 @@ export async function serverCommand (action, { env = process.env, out = process.
 
 /** @param {any} argv */
 export async function handler (argv) {
-  await serverCommand(argv.action, { showPassword: argv.showPassword === true, json: argv.json === true, log: argv.log })
+  await serverCommand(argv.action, { showPassword: argv.showPassword === true, json: argv.json === true, log: createLogger(argv) })
 }
 
 export default { command, describe, builder, handler }

@@ -8,11 +8,17 @@
 // Contents:
 //   pg<major>/     the data directory (initdb'd once; data survives between commands)
 //   pgpass         the superuser password in .pgpass format, mode 0600 (PGPASSFILE=<it> psql ...)
-//   server.json    state of the running server: { pid, port, dataDir, version, startedAt }
+//   server.json    state of the running server: { pid, port, dataDir, startedAt, owner, keep }:
+//                  owner is the pid of the pgload that started (or adopted) it, keep whether it
+//                  stays up after that pgload ends (`pgload server start`)
 //   server.log     the server's log (pg_ctl -l)
 //   lock           held while a command starts or stops the server
+//
+// A server whose owner is gone while keep is false was left by a pgload that was killed: it is
+// "orphaned". The next command adopts it (same data directory and password, so it is the same
+// server) and stops it when done, as if it had started it; see adoptOrphan().
 
-import { mkdir, open, readFile, rm, stat, writeFile, rename } from 'node:fs/promises'
+import { mkdir, readFile, rm, writeFile, rename } from 'node:fs/promises'
 import { existsSync } from 'node:fs'
 import { homedir, userInfo } from 'node:os'
 import { dirname, join } from 'node:path'
@@ -20,14 +26,16 @@ import { spawnSync } from 'node:child_process'
 import { PgloadError } from '../errors.js'
 import { openConnection } from '../db/connection.js'
 import { displayUrl } from './target.js'
+import { acquireLock, pidAlive } from './home-lock.js'
 import {
   binaries, serverUser, giveToServerUser, freePort, generatePassword,
   initCluster, startCluster, stopCluster, clusterPid, SERVER_OS_USER
 } from './cluster.js'
 
+export { pidAlive } // part of this module's interface before the lock had its own
+
 const SUPERUSER = 'postgres'
 const DATABASE = 'postgres'
-const LOCK_WAIT_MS = 120_000 // how long a command waits for another one starting the server
 // postgresql.conf additions at initdb: room for the "few hundred connections" of DESIGN.md.
 const SERVER_SETTINGS = { max_connections: 300 }
 const silentLog = { info () {}, debug () {}, warn () {}, error () {} }
@@ -69,8 +77,9 @@ export async function embeddedPaths (home) {
  * @param {{ keep?: boolean, env?: Record<string, string|undefined>, log?: any }} [opts]
  *   keep: leave it running after this command (`pgload server start`)
  * @returns {Promise<{ target: import('../db/connection.js').Target, owned: boolean, reused: boolean,
- *   startMs: number, stop: () => Promise<boolean> }>} stop() stops it only when this call started it
- *   and keep was false, and no other client is connected; resolves true when it stopped it.
+ *   adopted: boolean, startMs: number, stop: () => Promise<boolean> }>} stop() stops it only when this
+ *   call started or adopted it and keep was false, and no other client is connected; resolves true
+ *   when it stopped it. adopted: an orphaned server (see the top of this file) became this call's.
  */
 export async function ensureEmbeddedServer ({ keep = false, env = process.env, log = silentLog } = {}) {
   const paths = await embeddedPaths(pgloadHome({ env }))
@@ -80,23 +89,29 @@ export async function ensureEmbeddedServer ({ keep = false, env = process.env, l
   const release = await acquireLock(paths.lock)
   let running
   let reused = true
+  let adopted = false
   try {
     running = await runningServer(paths, ids)
-    if (!running) {
+    if (running?.orphaned) {
+      adopted = true
+      await adoptOrphan(paths, running, keep, log)
+    } else if (!running) {
       reused = false
-      running = await startServerLocked(paths, ids, log)
+      await stopUnreachable(paths, ids, log)
+      running = await startServerLocked(paths, ids, keep, log)
     }
   } finally {
     await release()
   }
   const startMs = performance.now() - t0
-  const owned = !reused && !keep
+  const owned = (!reused || adopted) && !keep
   const target = targetFor(running.port, running.password)
   log.info({ target: target.display, reused, startMs: Math.round(startMs) }, reused ? 'using the running embedded server' : 'started the embedded server')
   return {
     target,
     owned,
     reused,
+    adopted,
     startMs,
     async stop () {
       if (!owned) return false
@@ -142,7 +157,9 @@ export async function stopServer ({ env = process.env } = {}) {
  * Describe the embedded server.
  * @param {{ env?: Record<string, string|undefined> }} [opts]
  * @returns {Promise<{ running: boolean, home: string, dataDir: string, initialised: boolean,
- *   pgpass: string, logFile: string, pid?: number, port?: number, url?: string, version?: string, startedAt?: string }>}
+ *   pgpass: string, logFile: string, pid?: number, port?: number, url?: string, version?: string, startedAt?: string,
+ *   owner?: number, keep?: boolean, orphaned?: boolean }>} owner: the pgload that started or adopted
+ *   it; orphaned: that pgload is gone and did not mean to keep it running (see the top of this file)
  */
 export async function serverStatus ({ env = process.env } = {}) {
   const paths = await embeddedPaths(pgloadHome({ env }))
@@ -165,7 +182,10 @@ export async function serverStatus ({ env = process.env } = {}) {
     port: running.port,
     url: targetFor(running.port, running.password).display,
     version: running.version,
-    startedAt: running.startedAt
+    startedAt: running.startedAt,
+    owner: running.owner,
+    keep: running.keep,
+    orphaned: running.orphaned
   }
 }
 
@@ -233,11 +253,48 @@ async function runningServer (paths, ids) {
   } catch {
     return null
   }
-  const state = JSON.parse(await readFile(paths.state, 'utf8').catch(() => '{}'))
-  return { pid, port, password, version, startedAt: state.pid === pid ? state.startedAt : undefined }
+  const state = await readState(paths, pid)
+  // A server with no owner on record (started by an older pgload, or by hand) is never orphaned.
+  const orphaned = state.keep === false && Number.isInteger(state.owner) && !pidAlive(state.owner)
+  return { pid, port, password, version, startedAt: state.startedAt, owner: state.owner, keep: state.keep, orphaned }
 }
 
-async function startServerLocked (paths, ids, log) {
+// server.json when it describes the running postmaster, else {} (stale after a crash).
+async function readState (paths, pid) {
+  const state = JSON.parse(await readFile(paths.state, 'utf8').catch(() => '{}'))
+  return state.pid === pid ? state : {}
+}
+
+async function writeState (paths, state) {
+  await writeFile(paths.state + '.tmp', JSON.stringify(state, null, 2) + '\n', { mode: 0o600 })
+  await rename(paths.state + '.tmp', paths.state)
+}
+
+// The orphan becomes this command's: the same data directory and password (it answered with
+// them), so it is the server this command would start, minus the start. Stopping it instead would
+// also cut off another pgload that reused it meanwhile; stop() still leaves it to those.
+async function adoptOrphan (paths, running, keep, log) {
+  const state = await readState(paths, running.pid)
+  await writeState(paths, { ...state, owner: process.pid, keep })
+  log.warn({ pid: running.pid, port: running.port, owner: running.owner },
+    `the embedded PostgreSQL (pid ${running.pid}, port ${running.port}) was left running by a pgload that is gone (pid ${running.owner}): ` +
+    (keep ? 'it stays running (pgload server stop)' : 'using it, and stopping it when this command ends'))
+  running.owner = process.pid
+  running.keep = keep
+  running.orphaned = false
+}
+
+// A postmaster of this data directory that is alive but did not answer (hung, or its state is
+// lost): stop it (fast shutdown) before starting a fresh one, which would fail next to it.
+async function stopUnreachable (paths, ids, log) {
+  if (!existsSync(join(paths.dataDir, 'PG_VERSION'))) return
+  const pid = await clusterPid({ dataDir: paths.dataDir, ids })
+  if (!pid) return
+  log.warn({ pid }, `the embedded PostgreSQL (pid ${pid}) runs but does not answer: stopping it (fast) to start it again`)
+  await stopCluster({ dataDir: paths.dataDir, ids })
+}
+
+async function startServerLocked (paths, ids, keep, log) {
   let password
   if (!existsSync(join(paths.dataDir, 'PG_VERSION'))) {
     if (existsSync(paths.dataDir)) await rm(paths.dataDir, { recursive: true, force: true }) // a failed initdb
@@ -253,9 +310,8 @@ async function startServerLocked (paths, ids, log) {
     try {
       await startCluster({ dataDir: paths.dataDir, port, logFile: paths.log, ids })
       const pid = await clusterPid({ dataDir: paths.dataDir, ids })
-      const state = { pid, port, dataDir: paths.dataDir, startedAt: new Date().toISOString() }
-      await writeFile(paths.state + '.tmp', JSON.stringify(state, null, 2) + '\n', { mode: 0o600 })
-      await rename(paths.state + '.tmp', paths.state)
+      const state = { pid, port, dataDir: paths.dataDir, startedAt: new Date().toISOString(), owner: process.pid, keep }
+      await writeState(paths, state)
       const version = await serverVersion(targetFor(port, password))
       return { pid, port, password, version, startedAt: state.startedAt }
     } catch (err) {
@@ -303,43 +359,4 @@ async function readPassword (paths) {
   }
   const line = text.split('\n')[0]
   return line.slice(line.indexOf(`:${SUPERUSER}:`) + SUPERUSER.length + 2).replace(/\\(.)/g, '$1')
-}
-
-// A lock file holding the owner's pid; a lock whose owner died is taken over.
-async function acquireLock (file) {
-  const deadline = Date.now() + LOCK_WAIT_MS
-  for (;;) {
-    try {
-      const fh = await open(file, 'wx', 0o600)
-      await fh.writeFile(String(process.pid))
-      await fh.close()
-      return () => rm(file, { force: true })
-    } catch (err) {
-      if (err.code !== 'EEXIST') throw err
-    }
-    const owner = Number(await readFile(file, 'utf8').catch(() => ''))
-    const age = await stat(file).then(s => Date.now() - s.mtimeMs, () => 0)
-    if (!pidAlive(owner) && age > 1000) {
-      await rm(file, { force: true })
-      continue
-    }
-    if (Date.now() > deadline) {
-      throw new PgloadError(`the embedded server is busy (lock ${file} held by pid ${owner})`, { code: 'EMBEDDED_LOCK', hint: `remove ${file} if no pgload is running` })
-    }
-    await new Promise((resolve) => setTimeout(resolve, 200))
-  }
-}
-
-/**
- * Whether a process exists (signal 0; EPERM means it exists but is not ours).
- * @param {number} pid
- */
-export function pidAlive (pid) {
-  if (!Number.isInteger(pid) || pid <= 0) return false
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch (err) {
-    return err.code === 'EPERM'
-  }
 }

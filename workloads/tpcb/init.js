@@ -5,8 +5,22 @@ import { readFileSync } from 'node:fs'
 import { Readable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import { PgloadError, formatServerError } from '../../lib/errors.js'
+import { findTables, refuseForeignTables, dropOwnTables, markTablesSql } from '../own-tables.js'
 
 export const TABLES = ['pgbench_accounts', 'pgbench_branches', 'pgbench_history', 'pgbench_tellers']
+
+// pgbench's columns as format_type() spells them; aid is bigint from scale 20000 on. pgbench
+// -i --partitions makes pgbench_accounts a partitioned table of the same columns: it is pgbench's
+// too, and DROP TABLE removes its partitions with it (they are part of it, not dependants).
+const AID_TYPES = ['integer', 'bigint']
+const PGBENCH_SHAPES = {
+  pgbench_accounts: AID_TYPES.map(t => [`aid ${t}`, 'bid integer', 'abalance integer', 'filler character(84)']),
+  pgbench_branches: [['bid integer', 'bbalance integer', 'filler character(88)']],
+  pgbench_history: AID_TYPES.map(t => ['tid integer', 'bid integer', `aid ${t}`, 'delta integer', 'mtime timestamp without time zone', 'filler character(22)']),
+  pgbench_tellers: [['tid integer', 'bid integer', 'tbalance integer', 'filler character(84)']]
+}
+/** What `init --force` may replace: see workloads/own-tables.js. */
+export const OWN_TABLES = { workload: 'tpcb', shapes: PGBENCH_SHAPES, label: 'a pgbench table', owners: 'pgload\'s and pgbench\'s own tables' }
 
 const DEFAULTS = {
   scale: 1, // pgbench -s: 1 branch, 10 tellers, 100,000 accounts per unit
@@ -26,7 +40,8 @@ const SECTIONS = parseSections(readFileSync(new URL('./schema.sql', import.meta.
 
 /**
  * Create and load pgbench's tables.
- * @param {{ conn: import('../../lib/db/connection.js').PgConnection, progress?: import('../../lib/output/progress.js').Progress, log?: any }} ctx
+ * @param {{ conn: import('../../lib/db/connection.js').PgConnection, progress?: import('../../lib/output/progress.js').Progress, log?: any,
+ *   onStep?: (name: string) => void }} ctx onStep: told each step's name as it starts
  * @param {{ scale?: number, fillfactor?: number, force?: boolean, unlogged?: boolean, foreignKeys?: boolean, noVacuum?: boolean }} [options]
  * @returns {Promise<{ steps: { name: string, seconds: number }[], rows: number }>}
  */
@@ -36,9 +51,11 @@ export async function initTpcb (ctx, options = {}) {
   const log = ctx.log ?? { info () {} }
   const progress = ctx.progress ?? { start () {}, update () {}, end () {} }
 
-  const existing = await existingTables(conn)
+  // Every table is checked before anything is dropped: a same-named table of the user's stops it all.
+  const existing = await findTables(conn, TABLES)
+  refuseForeignTables(existing, OWN_TABLES)
   if (existing.length > 0 && !opts.force) {
-    throw new PgloadError(`tables already exist: ${existing.join(', ')}; pgload init tpcb will not touch them`, {
+    throw new PgloadError(`tables already exist: ${[...new Set(existing.map(t => t.name))].join(', ')}; pgload init tpcb will not touch them`, {
       code: 'TABLES_EXIST', hint: 'add --force to drop and re-create the pgbench_* tables (only those)'
     })
   }
@@ -47,6 +64,7 @@ export async function initTpcb (ctx, options = {}) {
   const steps = []
   const step = async (name, message, fn) => {
     log.info(message)
+    ctx.onStep?.(name)
     const t0 = performance.now()
     try {
       await fn()
@@ -60,15 +78,15 @@ export async function initTpcb (ctx, options = {}) {
     steps.push({ name, seconds: (performance.now() - t0) / 1000 })
   }
 
-  await step('drop tables', 'dropping old tables...', () =>
-    conn.simpleQuery(`drop table if exists ${TABLES.join(', ')}`))
+  await step('drop tables', 'dropping old tables...', () => dropOwnTables(conn, existing))
 
+  // Created marked incomplete, in the same implicit transaction: an interrupted load is recognised.
   await step('create tables', 'creating tables...', () =>
     conn.simpleQuery(fill(SECTIONS['create tables'], {
       unlogged: opts.unlogged ? 'unlogged ' : '',
       with: ` with (fillfactor=${opts.fillfactor})`,
       aid: opts.scale >= SCALE_32BIT_THRESHOLD ? 'bigint' : 'int'
-    })))
+    }) + markTablesSql('tpcb', TABLES, 'incomplete')))
 
   let rows = 0
   await step('client-side generate', 'generating data (client-side)...', async () => {
@@ -96,6 +114,7 @@ export async function initTpcb (ctx, options = {}) {
   if (opts.foreignKeys) {
     await step('foreign keys', 'creating foreign keys...', () => runEach(conn, SECTIONS['foreign keys']))
   }
+  await conn.simpleQuery(markTablesSql('tpcb', TABLES, 'complete'))
 
   return { steps, rows }
 }
@@ -128,17 +147,6 @@ async function copyRows (conn, progress, table, total, freeze, row) {
 
 async function runEach (conn, sql) {
   for (const stmt of sql.split(';').map(s => s.trim()).filter(Boolean)) await conn.simpleQuery(stmt)
-}
-
-/**
- * Which of pgbench's tables are visible in the search path.
- * @param {{ simpleQuery(text: string): Promise<{ rows: any[][] }> }} conn
- * @returns {Promise<string[]>}
- */
-export async function existingTables (conn) {
-  const list = TABLES.map(t => `'${t}'`).join(', ')
-  const r = await conn.simpleQuery(`select t from unnest(array[${list}]) as t where to_regclass(t) is not null order by t`)
-  return r.rows.map(x => x[0])
 }
 
 function validate (o) {

@@ -2,6 +2,8 @@
 // checks the pgbench tables exist when a built-in script needs them, and detects the scale.
 
 import { PgloadError } from '../../lib/errors.js'
+import { loadState, incompleteLoadError } from '../own-tables.js'
+import { TABLES } from './init.js'
 
 /**
  * @param {{ conn: any, log?: any }} ctx
@@ -15,6 +17,8 @@ export async function createTpcbWorkload (ctx, opts) {
   const usesBuiltin = opts.scripts.some((s) => s.kind === 'builtin')
   let scale = opts.scale ?? 1
   if (usesBuiltin) {
+    const load = await loadState(conn, 'tpcb', TABLES)
+    if (load.state === 'incomplete') throw incompleteLoadError('tpcb', load.tables, 'pgload init tpcb --scale N --force')
     const r = await conn.simpleQuery("select to_regclass('pgbench_branches') is not null and to_regclass('pgbench_accounts') is not null")
     if (r.rows[0][0] !== 't') {
       throw new PgloadError('the pgbench tables are missing (no pgbench_branches or pgbench_accounts)', { code: 'NO_SCHEMA', hint: 'run `pgload init tpcb --scale N` first' })

@@ -10,7 +10,8 @@ import { PgloadError } from '../../lib/errors.js'
 import { DEFAULTS } from './defaults.js'
 import { FastRandom } from './fast-random.js'
 import { TextPool, generateUnit, loadPhases, expectedRows } from './generator.js'
-import { META_TABLE, CREATE_META, TPCC_TABLES, checkServerVersion, existingTables, writeMeta } from './meta.js'
+import { CREATE_META, TPCC_TABLES, ALL_TABLES, SCHEMA_SQL, checkServerVersion, tpccShapes, writeMeta } from './meta.js'
+import { findTables, refuseForeignTables, dropOwnTables, markTablesSql } from '../own-tables.js'
 import { NURAND_A } from './nurand.js'
 import { runChecks } from './checks.js'
 
@@ -60,7 +61,8 @@ export function initOptionsFrom (opts) {
 
 /**
  * Load the TPC-C database.
- * @param {{ conn: any, target: any, openConnection: Function, progress?: any, log?: any }} ctx
+ * @param {{ conn: any, target: any, openConnection: Function, progress?: any, log?: any, onStep?: (name: string) => void }} ctx
+ *   onStep: told each step's name as it starts
  * @param {object} rawOpts init options (warehouses, jobs, force, foreignKeys, check/noCheck, seed)
  * @returns {Promise<{ steps: { name: string, seconds: number, rows?: number }[], rows: number, seconds: number, rowsPerS: number, warehouses: number, cLoad: number, seed: string, checks?: object[] }>}
  */
@@ -73,16 +75,19 @@ export async function loadTpcc (ctx, rawOpts) {
   await checkServerVersion(conn)
 
   const steps = []
-  const existing = await existingTables(conn)
+  // Every table is checked before anything is dropped: a same-named table of the user's stops it all.
+  const existing = await findTables(conn, ALL_TABLES)
   if (existing.length > 0) {
+    refuseForeignTables(existing, { workload: 'tpcc', shapes: await tpccShapes(conn), label: 'a TPC-C table', owners: 'pgload\'s own TPC-C tables' })
+    const names = existing.map(t => t.qualified).join(', ')
     if (!opts.force) {
-      throw new PgloadError(`TPC-C tables already exist (${existing.join(', ')}): use --force to drop and reload them`, { code: 'TABLES_EXIST' })
+      throw new PgloadError(`TPC-C tables already exist (${names}): use --force to drop and reload them`, { code: 'TABLES_EXIST' })
     }
-    log?.info?.({ tables: existing }, `--force: dropping ${existing.join(', ')}`)
-    await timed(steps, 'drop tables', () => conn.query(`DROP TABLE IF EXISTS ${[...TPCC_TABLES, META_TABLE].join(', ')}`))
+    log?.info?.({ tables: names }, `--force: dropping ${names}`)
+    await timed(steps, 'drop tables', () => dropOwnTables(conn, existing), ctx.onStep)
   }
-  await conn.query(sqlFile('schema.sql'))
-  await conn.query(CREATE_META)
+  // Created marked incomplete, in the same implicit transaction: an interrupted load is recognised.
+  await conn.query(`${SCHEMA_SQL}\n${CREATE_META};\n${markTablesSql('tpcc', ALL_TABLES, 'incomplete')}`)
 
   const cLoad = FastRandom.fromKeys(opts.seed, 0).int(0, NURAND_A.cLast)
   const load = {
@@ -100,6 +105,7 @@ export async function loadTpcc (ctx, rawOpts) {
     for (const phase of loadPhases(opts.warehouses)) {
       const ts = performance.now()
       const before = rows
+      ctx.onStep?.(`loading ${phase.name}`)
       progress.start(phase.name, phaseRows(phase), 'rows')
       let next = 0
       const perPhase = { rows: 0, bytes: 0 }
@@ -124,10 +130,10 @@ export async function loadTpcc (ctx, rawOpts) {
       parallel(conns, splitStatements(sqlFile('indexes.sql')).sort(bySize), async (c, sql) => {
         await c.query(`SET maintenance_work_mem = '${DEFAULTS.maintenanceWorkMem}'`)
         await c.query(sql)
-      }))
+      }), ctx.onStep)
     if (opts.foreignKeys) {
       // Foreign keys take SHARE ROW EXCLUSIVE locks on both tables: one at a time.
-      await timed(steps, 'foreign keys', () => parallel([conn], splitStatements(sqlFile('foreign-keys.sql')), (c, sql) => c.query(sql)))
+      await timed(steps, 'foreign keys', () => parallel([conn], splitStatements(sqlFile('foreign-keys.sql')), (c, sql) => c.query(sql)), ctx.onStep)
     }
     // VACUUM sets hint bits and the visibility map once, here: otherwise the first minutes of a
     // run do it page by page (a 100-warehouse run stalled for two minutes after an ANALYZE-only load).
@@ -135,7 +141,7 @@ export async function loadTpcc (ctx, rawOpts) {
     await timed(steps, opts.vacuum ? 'vacuum analyze' : 'analyze', () => parallel(conns, TPCC_TABLES.slice().sort(bySize), async (c, t) => {
       await c.query(`SET maintenance_work_mem = '${DEFAULTS.maintenanceWorkMem}'`)
       await c.query(`${vacuum} ${t}`)
-    }))
+    }), ctx.onStep)
   } finally {
     for (const c of conns.slice(1)) await c.close()
   }
@@ -143,14 +149,22 @@ export async function loadTpcc (ctx, rawOpts) {
   const dataSeconds = steps.filter(s => s.rows !== undefined).reduce((a, s) => a + s.seconds, 0)
   let checks
   if (opts.check) {
-    await timed(steps, 'consistency checks', async () => { checks = await runChecks(conn, { fresh: true }) })
+    await timed(steps, 'consistency checks', async () => { checks = await runChecks(conn, { fresh: true }) }, ctx.onStep)
     const failed = checks.filter(c => !c.pass)
     if (failed.length > 0) {
       throw new PgloadError(`consistency check failed after load: ${failed.map(c => `${c.name} (${c.violations} violations)`).join(', ')}`, { code: 'CHECK_FAILED' })
     }
   }
   const seconds = (performance.now() - t0) / 1000
-  await writeMeta(conn, { warehouses: opts.warehouses, cLoad, seed: String(opts.seed), foreignKeys: opts.foreignKeys, seconds, rows, steps, version: VERSION })
+  await conn.query('BEGIN')
+  try {
+    await writeMeta(conn, { warehouses: opts.warehouses, cLoad, seed: String(opts.seed), foreignKeys: opts.foreignKeys, seconds, rows, steps, version: VERSION })
+    await conn.query(markTablesSql('tpcc', ALL_TABLES, 'complete'))
+    await conn.query('COMMIT')
+  } catch (err) {
+    await conn.query('ROLLBACK').catch(() => {})
+    throw err
+  }
   return {
     steps,
     rows,
@@ -176,7 +190,8 @@ function bySize (a, b) {
   return rank(a) - rank(b)
 }
 
-async function timed (steps, name, fn) {
+async function timed (steps, name, fn, onStep) {
+  onStep?.(name)
   const t = performance.now()
   await fn()
   steps.push({ name, seconds: (performance.now() - t) / 1000 })

@@ -1,8 +1,10 @@
 // The small metadata table a TPC-C load leaves behind (pgload_tpcc_meta): how many warehouses,
 // the load seed and the C_LAST load constant that `run` needs for clause 2.1.6.1.
 
+import { readFileSync } from 'node:fs'
 import { PgloadError } from '../../lib/errors.js'
 import { DEFAULTS } from './defaults.js'
+import { loadState, incompleteLoadError } from '../own-tables.js'
 
 export const META_TABLE = 'pgload_tpcc_meta'
 
@@ -23,20 +25,6 @@ export async function checkServerVersion (conn) {
   return num
 }
 
-/**
- * Which of the TPC-C tables (and the meta table) exist in the current schema.
- * @param {{ query(text: string, values?: any[]): Promise<{ rows: any[][] }> }} conn
- * @returns {Promise<string[]>}
- */
-export async function existingTables (conn) {
-  const names = [...TPCC_TABLES, META_TABLE]
-  const r = await conn.query(
-    `SELECT c.relname FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
-      WHERE n.nspname = current_schema() AND c.relname = ANY($1::text[]) ORDER BY c.relname`,
-    ['{' + names.join(',') + '}'])
-  return r.rows.map(row => row[0])
-}
-
 /** SQL creating the meta table. */
 export const CREATE_META = `CREATE TABLE ${META_TABLE} (
   warehouses int NOT NULL,
@@ -49,6 +37,31 @@ export const CREATE_META = `CREATE TABLE ${META_TABLE} (
   steps jsonb, -- [{ name, seconds, rows? }] per load step
   pgload_version text
 )`
+
+/** The SQL of the nine tables (schema.sql). */
+export const SCHEMA_SQL = readFileSync(new URL('./schema.sql', import.meta.url), 'utf8')
+
+/** Every table a TPC-C load creates: the nine and the meta table. */
+export const ALL_TABLES = Object.freeze([...TPCC_TABLES, META_TABLE])
+
+/**
+ * The columns of pgload's own TPC-C tables, as the server spells them: our DDL run as temporary
+ * tables in a rolled-back transaction, so schema.sql stays the only description of them.
+ * @param {{ query(text: string): Promise<{ rows: any[][] }> }} conn outside a transaction
+ * @returns {Promise<Record<string, string[][]>>} per table, one accepted column list
+ */
+export async function tpccShapes (conn) {
+  await conn.query('BEGIN')
+  try {
+    await conn.query(`${SCHEMA_SQL}\n${CREATE_META}`.replace(/CREATE TABLE/g, 'CREATE TEMPORARY TABLE'))
+    const r = await conn.query(`SELECT c.relname, string_agg(a.attname || ' ' || format_type(a.atttypid, a.atttypmod), ',' ORDER BY a.attnum)
+      FROM pg_class c JOIN pg_attribute a ON a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped
+      WHERE c.relnamespace = pg_my_temp_schema() AND c.relkind = 'r' GROUP BY c.relname`)
+    return Object.fromEntries(r.rows.map(([name, cols]) => [name, [cols.split(',')]]))
+  } finally {
+    await conn.query('ROLLBACK')
+  }
+}
 
 /**
  * Record a finished load.
@@ -68,6 +81,8 @@ export async function writeMeta (conn, m) {
  * @returns {Promise<{ warehouses: number, cLoad: number, seed: string, foreignKeys: boolean, loadedAt: string }>}
  */
 export async function readMeta (conn) {
+  const load = await loadState(conn, 'tpcc', ALL_TABLES)
+  if (load.state === 'incomplete') throw incompleteLoadError('tpcc', load.tables, 'pgload init tpcc --warehouses N --force')
   const exists = await conn.query(`SELECT to_regclass('${META_TABLE}') IS NOT NULL, to_regclass('warehouse') IS NOT NULL`)
   if (exists.rows[0][0] !== 't') {
     const hint = exists.rows[0][1] === 't'
