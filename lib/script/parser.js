@@ -134,7 +134,8 @@ function parseBackslash (sc, desc, bs) {
     } catch (e) {
       if (!(e instanceof ExprParseError) && !(e instanceof LexError)) throw e
       sc.skipToEndOfLine()
-      fail(e.message, e.more, e.offset - bs, true)
+      // a too deep expression is a long line: its location says enough
+      fail(e.message, e.more, e.offset - bs, e.tooDeep !== true)
     }
     cmd.firstLine = sc.substring(bs)
     return cmd
