@@ -6,6 +6,7 @@ import { ClientAbortError, classifySqlState, formatServerError } from '../errors
 import { truth } from './expr-eval.js'
 import { K, atoi } from './link.js'
 import { EvalError, validVariableName } from './values.js'
+import { MAX_SLEEP_TEXT, sleepTooLong } from './sleep-time.js'
 
 const SHELL_COMMAND_SIZE = 256
 
@@ -29,7 +30,7 @@ function abortCommand (st, script, c, message, detail) {
 }
 
 function evalFailed (st, script, c, e) {
-  if (!(e instanceof EvalError)) throw e
+  if (!(e instanceof EvalError || e instanceof RangeError)) throw e // RangeError: a stack overflow, say
   return abortCommand(st, script, c, 'evaluation of meta-command failed', e.message)
 }
 
@@ -258,6 +259,7 @@ function sleepUs (st, script, c) {
     if (s === undefined) throw abortCommand(st, script, c, 'execution of meta-command failed', `sleep: undefined variable "${c.varName}"`)
     us = atoi(s)
     if (us === 0 && !/^[0-9]/.test(s)) throw abortCommand(st, script, c, 'execution of meta-command failed', `sleep: invalid sleep time "${s}" for variable "${c.varName}"`)
+    if (sleepTooLong(s, c.sleepUnit)) throw abortCommand(st, script, c, 'execution of meta-command failed', `sleep: sleep time "${s}" for variable "${c.varName}" is too long, must be ${MAX_SLEEP_TEXT}`)
   } else us = c.sleepUs
   return us * c.sleepUnit
 }
