@@ -4,6 +4,7 @@
 import { compileExpr } from './expr-eval.js'
 import { validVariableName } from './values.js'
 import { scriptError } from './parser.js'
+import { sleepCount } from './sleep-time.js'
 
 export const K = {
   SQL: 0,
@@ -31,12 +32,6 @@ const META_KIND = {
   startpipeline: K.STARTPIPE,
   syncpipeline: K.SYNCPIPE,
   endpipeline: K.ENDPIPE
-}
-
-/** C's atoi(). */
-export function atoi (s) {
-  const m = /^[ \t\n\v\f\r]*([+-]?[0-9]+)/.exec(s)
-  return m ? Number(m[1]) | 0 : 0
 }
 
 // Nesting is bounded when parsing (expr-parser.js); should compiling still overflow the stack,
@@ -99,7 +94,7 @@ export function linkScript (compiled, scriptIndex, registry, counter) {
         lc.varName = c.argv[1].slice(1)
         lc.sleepSlot = slotOf(lc.varName)
       } else {
-        lc.sleepUs = atoi(c.argv[1])
+        lc.sleepUs = sleepCount(c.argv[1])
       }
       if (c.argv.length > 2) {
         const u = c.argv[2].toLowerCase()

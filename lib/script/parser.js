@@ -4,7 +4,7 @@
 import { PgloadError } from '../errors.js'
 import { LexError, ScriptScanner } from './lexer.js'
 import { ExprParseError, parseExpression } from './expr-parser.js'
-import { MAX_SLEEP_TEXT, sleepTooLong } from './sleep-time.js'
+import { MAX_SLEEP_TEXT, sleepCount, sleepTooLong } from './sleep-time.js'
 
 const MAX_ARGS = 256
 const SLEEP_UNIT_US = { us: 1, ms: 1000, s: 1000000 }
@@ -172,7 +172,7 @@ function parseBackslash (sc, desc, bs) {
       if (argv.length === 3 && !['us', 'ms', 's'].includes(argv[2].toLowerCase())) {
         fail('unrecognized time unit, must be us, ms or s', argv[2], offsets[2] - bs, true)
       }
-      if (argv[1][0] !== ':' && sleepTooLong(argv[1], SLEEP_UNIT_US[argv[2]?.toLowerCase() ?? 's'])) {
+      if (argv[1][0] !== ':' && sleepTooLong(sleepCount(argv[1]), SLEEP_UNIT_US[argv[2]?.toLowerCase() ?? 's'])) {
         fail(`sleep time too long, must be ${MAX_SLEEP_TEXT}`, argv.slice(1).join(' '), offsets[1] - bs, true)
       }
       break

@@ -50,7 +50,7 @@ const REPEATED = ['(', 'abs(', 'not ', '- ', '~', 'case when true then ', ' + 1'
 const NESTED = [['(', ')'], ['abs(', ')'], ['case when true then ', ' end'], ['not ', ''], ['- ', ''], ['least(2, ', ')'],
   ['1 + ', ''], ['true and ', ''], ['false or ', ''], ['1 * ', ''], ['0 | ', ''], ['2 - (', ')'], ['1 isnull = ', '']]
 
-/** A `\\set` or `\\if` line whose expression nests or chains up to 6000 times. */
+/** A `\set` or `\if` line whose expression nests or chains up to 6000 times. */
 function expressionLine (r) {
   const [open, close] = r.pick(NESTED)
   const count = Math.floor(Math.exp(r.next() * Math.log(6000)))
