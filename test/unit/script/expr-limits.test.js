@@ -3,6 +3,7 @@
 
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
+import { spawnSync } from 'node:child_process'
 import { ClientAbortError, PgloadError } from '../../../lib/errors.js'
 import { compileScript } from '../../../lib/script/index.js'
 import { MAX_EXPR_DEPTH } from '../../../lib/script/expr-parser.js'
@@ -51,6 +52,22 @@ for (const [name, [make, value]] of Object.entries(NESTINGS)) {
     }
   })
 }
+
+test('expressions at the limit need well under half of Node\'s default stack', () => {
+  // the default is 984 KB; a run on 400 KB shows the limit leaves room for whatever is below it
+  const code = `
+    import { makeRun } from ${JSON.stringify(new URL('./fake.js', import.meta.url).href)}
+    const make = ${JSON.stringify(Object.fromEntries(Object.entries(NESTINGS).map(([name, [make]]) => [name, make(MAX_EXPR_DEPTH - 2)])))}
+    for (const [name, expr] of Object.entries(make)) {
+      const { workload, ctx, debug } = makeRun([{ text: '\\\\set x debug(' + expr + ')\\n' }])
+      await workload.transactions[0].run(ctx)
+      console.log(name, debug[0].trim().replace(/^.*: /, ''))
+    }`
+  const r = spawnSync(process.execPath, ['--stack-size=400', '--input-type=module', '-e', code], { encoding: 'utf8', timeout: 60_000 })
+  assert.equal(r.status, 0, r.stderr)
+  const k = MAX_EXPR_DEPTH - 2
+  assert.deepEqual(r.stdout.trim().split('\n'), Object.entries(NESTINGS).map(([name, [, value]]) => `${name} ${value(k)}`))
+})
 
 test('the column of a too deep expression is where the limit is crossed', () => {
   // `\set x ` is 7 columns; the top level and 255 parentheses are 256 levels
