@@ -54,14 +54,14 @@ export const MAX_EXPR_DEPTH = 256
 
 // A run of same-precedence left-associative operators (`1 + 2 - 3 ...`) longer than this becomes
 // one `chain` node evaluated by a loop; shorter runs stay nested binary nodes (the faster closures).
-export const CHAIN_NEST_MAX = 16
+const CHAIN_NEST_MAX = 16
 
 const cnst = (t, v) => ({ k: 'const', t, v, d: 1 })
 const nullConst = () => cnst(T_NULL, null)
 const seedVar = () => ({ k: 'var', name: 'default_seed', d: 1 })
 
 /** The message of an expression over MAX_EXPR_DEPTH (the caller prints it without the line). */
-export const TOO_DEEP = 'expression nested too deeply'
+const TOO_DEEP = 'expression nested too deeply'
 
 /**
  * Parse one expression from the scanner's position to the end of the line.
