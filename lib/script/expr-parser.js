@@ -53,7 +53,8 @@ const BINARY = new Map([
 export const MAX_EXPR_DEPTH = 256
 
 // A run of same-precedence left-associative operators (`1 + 2 - 3 ...`) longer than this becomes
-// one `chain` node evaluated by a loop; shorter runs stay nested binary nodes (the faster closures).
+// one `chain` node evaluated by a loop; shorter runs stay nested binary nodes, whose closures
+// took about half the time per term of the loop's in a micro-benchmark.
 const CHAIN_NEST_MAX = 16
 
 const cnst = (t, v) => ({ k: 'const', t, v, d: 1 })
