@@ -4,10 +4,10 @@
 import { exponentialRand, gaussianRand, zipfianRand } from '../random/distributions.js'
 import { hashFnv1a, hashMurmur2 } from '../random/hash.js'
 import { permute } from '../random/permute.js'
-import {
-  EvalError, T_BOOL, T_DBL, T_INT, T_NONE, T_NULL, T_STR, TYPE_NAMES, INT64_MIN,
-  checkInt64, debugString, doubleToInt, formatF, intToDouble, normInt, stringToValue, toBig
-} from './values.js'
+import { EvalError, T_BOOL, T_DBL, T_INT, T_NONE, T_NULL, T_STR, debugString, formatF, normInt, stringToValue, toBig } from './values.js'
+import { OPS, bitOp, numericOp, toBool, toDouble, toInt, truth } from './operators.js'
+
+export { toDouble, toInt, truth }
 
 const MAX_FARGS = 16
 
@@ -16,125 +16,6 @@ const MAX_FARGS = 16
  * @typedef {{ t: number, vars: import('./variables.js').VarStore, random: import('../random/prng.js').Prng,
  *   scriptIndex: number, commandIndex: number, debugWrite: (line: string) => void, conv: { v: any } }} EvalState
  */
-
-export function toInt (t, v) {
-  if (t === T_INT) return v
-  if (t === T_DBL) return doubleToInt(v)
-  throw new EvalError(`cannot coerce ${TYPE_NAMES[t]} to int`)
-}
-
-export function toDouble (t, v) {
-  if (t === T_DBL) return v
-  if (t === T_INT) return intToDouble(v)
-  throw new EvalError(`cannot coerce ${TYPE_NAMES[t]} to double`)
-}
-
-function toBool (t, v) {
-  if (t === T_BOOL) return v
-  throw new EvalError(`cannot coerce ${TYPE_NAMES[t]} to boolean`)
-}
-
-/** valueTruth(): NULL false, boolean itself, numbers non-zero. */
-export function truth (t, v) {
-  switch (t) {
-    case T_BOOL: return v
-    case T_INT: return v !== 0 && v !== 0n
-    case T_DBL: return v !== 0
-    default: return false
-  }
-}
-
-// Integer arithmetic: numbers while exact, BigInt with int64 checks otherwise.
-function iadd (a, b) {
-  if (typeof a === 'number' && typeof b === 'number') {
-    const r = a + b
-    if (Number.isSafeInteger(r)) return r + 0
-  }
-  return checkInt64(toBig(a) + toBig(b), 'add')
-}
-function isub (a, b) {
-  if (typeof a === 'number' && typeof b === 'number') {
-    const r = a - b
-    if (Number.isSafeInteger(r)) return r + 0
-  }
-  return checkInt64(toBig(a) - toBig(b), 'sub')
-}
-function imul (a, b) {
-  if (typeof a === 'number' && typeof b === 'number') {
-    const r = a * b
-    if (Number.isSafeInteger(r)) return r + 0
-  }
-  return checkInt64(toBig(a) * toBig(b), 'mul')
-}
-function idiv (a, b, isMod) {
-  if (b === 0 || b === 0n) throw new EvalError('division by zero')
-  if (b === -1 || b === -1n) {
-    if (isMod) return 0
-    if (a === INT64_MIN) throw new EvalError('bigint div out of range')
-    return typeof a === 'number' ? -a + 0 : normInt(-a)
-  }
-  if (typeof a === 'number' && typeof b === 'number') {
-    const m = a % b
-    return isMod ? m + 0 : (a - m) / b + 0
-  }
-  const A = toBig(a)
-  const B = toBig(b)
-  return normInt(isMod ? A % B : A / B)
-}
-
-const OPS = { '+': 0, '-': 1, '*': 2, '/': 3, mod: 4, '=': 5, '<>': 6, '<=': 7, '<': 8 }
-
-/** The overloaded arithmetic and comparison operators (double if either side is double). */
-function numericOp (op, st, ta, a, tb, b) {
-  if (ta === T_NULL || tb === T_NULL) { st.t = T_NULL; return null }
-  if ((ta === T_DBL || tb === T_DBL) && op !== 4) {
-    const x = toDouble(ta, a)
-    const y = toDouble(tb, b)
-    switch (op) {
-      case 0: st.t = T_DBL; return x + y
-      case 1: st.t = T_DBL; return x - y
-      case 2: st.t = T_DBL; return x * y
-      case 3: st.t = T_DBL; return x / y
-      case 5: st.t = T_BOOL; return x === y
-      case 6: st.t = T_BOOL; return x !== y
-      case 7: st.t = T_BOOL; return x <= y
-      default: st.t = T_BOOL; return x < y
-    }
-  }
-  const x = toInt(ta, a)
-  const y = toInt(tb, b)
-  switch (op) {
-    case 0: st.t = T_INT; return iadd(x, y)
-    case 1: st.t = T_INT; return isub(x, y)
-    case 2: st.t = T_INT; return imul(x, y)
-    case 3: st.t = T_INT; return idiv(x, y, false)
-    case 4: st.t = T_INT; return idiv(x, y, true)
-    case 5: st.t = T_BOOL; return x === y
-    case 6: st.t = T_BOOL; return x !== y
-    case 7: st.t = T_BOOL; return x <= y
-    default: st.t = T_BOOL; return x < y
-  }
-}
-
-function bitOp (f, x, y) {
-  if (f !== '<<' && f !== '>>' && typeof x === 'number' && typeof y === 'number' &&
-      x === (x | 0) && y === (y | 0)) {
-    if (f === '&') return x & y
-    if (f === '|') return x | y
-    return x ^ y
-  }
-  const A = toBig(x)
-  const B = toBig(y)
-  let r
-  switch (f) {
-    case '&': r = A & B; break
-    case '|': r = A | B; break
-    case '#': r = A ^ B; break
-    case '<<': r = A << (B & 63n); break
-    default: r = A >> (B & 63n)
-  }
-  return normInt(BigInt.asIntN(64, r))
-}
 
 function pow (x, y) {
   if (x === 1) return 1
@@ -164,8 +45,16 @@ export function compileExpr (node, slotOf) {
       return (st) => { st.t = t; return v }
     }
     case 'var': return compileVar(node.name, slotOf(node.name))
+    case 'chain': return compileChain(node, slotOf)
     default: return compileFunc(node, slotOf)
   }
+}
+
+// A plain loop, not map(): compiling recurses once per nesting level, and each frame counts.
+function compileArgs (nodes, slotOf) {
+  const out = new Array(nodes.length)
+  for (let i = 0; i < nodes.length; i++) out[i] = compileExpr(nodes[i], slotOf)
+  return out
 }
 
 function compileVar (name, slot) {
@@ -184,9 +73,54 @@ function compileVar (name, slot) {
   }
 }
 
+// A long run of one precedence level (`1 + 2 - 3 ...`, `a and b and ...`): a loop over the
+// operands, in the order and with the result of the nested binary nodes pgbench evaluates.
+function compileChain (node, slotOf) {
+  const args = compileArgs(node.args, slotOf)
+  const n = args.length
+  const fs = node.fs
+  if (fs[0] === '!and' || fs[0] === '!or') {
+    // a NULL operand makes the rest NULL; false ends an AND chain, true an OR chain
+    const isAnd = fs[0] === '!and'
+    return (st) => {
+      for (let i = 0; i < n; i++) {
+        const v = args[i](st)
+        if (st.t === T_NULL) return null
+        const b = toBool(st.t, v)
+        if (isAnd ? !b : b) { st.t = T_BOOL; return b }
+      }
+      st.t = T_BOOL
+      return isAnd
+    }
+  }
+  const ops = fs.map(chainOp)
+  return (st) => {
+    let acc = args[0](st)
+    let ta = st.t
+    for (let i = 1; i < n; i++) {
+      const b = args[i](st)
+      acc = ops[i - 1](st, ta, acc, st.t, b)
+      ta = st.t
+    }
+    return acc
+  }
+}
+
+/** One binary operator of a chain as (st, ta, a, tb, b) → value, its type left in st.t. */
+function chainOp (f) {
+  const op = OPS[f]
+  if (op !== undefined) return (st, ta, a, tb, b) => numericOp(op, st, ta, a, tb, b)
+  return (st, ta, a, tb, b) => {
+    if (ta === T_NULL || tb === T_NULL) { st.t = T_NULL; return null }
+    const r = bitOp(f, toInt(ta, a), toInt(tb, b))
+    st.t = T_INT
+    return r
+  }
+}
+
 function compileFunc (node, slotOf) {
   const f = node.f
-  const args = node.args.map(a => compileExpr(a, slotOf))
+  const args = compileArgs(node.args, slotOf)
   const n = args.length
 
   // lazy ones

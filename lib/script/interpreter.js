@@ -4,8 +4,9 @@
 import { spawn } from 'node:child_process'
 import { ClientAbortError, classifySqlState, formatServerError } from '../errors.js'
 import { truth } from './expr-eval.js'
-import { K, atoi } from './link.js'
+import { K } from './link.js'
 import { EvalError, validVariableName } from './values.js'
+import { MAX_SLEEP_TEXT, sleepCount, sleepTooLong } from './sleep-time.js'
 
 const SHELL_COMMAND_SIZE = 256
 
@@ -29,7 +30,7 @@ function abortCommand (st, script, c, message, detail) {
 }
 
 function evalFailed (st, script, c, e) {
-  if (!(e instanceof EvalError)) throw e
+  if (!(e instanceof EvalError || e instanceof RangeError)) throw e // RangeError: a stack overflow, say
   return abortCommand(st, script, c, 'evaluation of meta-command failed', e.message)
 }
 
@@ -256,8 +257,9 @@ function sleepUs (st, script, c) {
   if (c.sleepSlot >= 0) {
     const s = st.vars.getString(c.sleepSlot)
     if (s === undefined) throw abortCommand(st, script, c, 'execution of meta-command failed', `sleep: undefined variable "${c.varName}"`)
-    us = atoi(s)
+    us = sleepCount(s)
     if (us === 0 && !/^[0-9]/.test(s)) throw abortCommand(st, script, c, 'execution of meta-command failed', `sleep: invalid sleep time "${s}" for variable "${c.varName}"`)
+    if (sleepTooLong(us, c.sleepUnit)) throw abortCommand(st, script, c, 'execution of meta-command failed', `sleep: sleep time "${s}" for variable "${c.varName}" is too long, must be ${MAX_SLEEP_TEXT}`)
   } else us = c.sleepUs
   return us * c.sleepUnit
 }

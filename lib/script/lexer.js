@@ -7,6 +7,8 @@ const VAR_CHAR = /[A-Za-z0-9_\x80-\uffff]/
 const DOLQ_START = /[A-Za-z_\x80-\uffff]/
 const DOLQ_CONT = /[A-Za-z0-9_\x80-\uffff]/
 const SPACE = /[ \t\n\r\f\v]/
+// a number token at lastIndex, however long (sticky: no copy of the rest of the line)
+const NUMBER = /[0-9]+(?:\.[0-9]*)?(?:[eE][-+]?[0-9]+)?|\.[0-9]+(?:[eE][-+]?[0-9]+)?/y
 
 /** Expression token kinds. */
 export const TK = {
@@ -302,7 +304,8 @@ export class ScriptScanner {
       while (j < s.length && VAR_CHAR.test(s[j])) j++
       if (j > i + 1) { this.pos = j; return { kind: TK.VAR, value: s.slice(i + 1, j), text: s.slice(i, j), end: j } }
     }
-    const num = /^(?:[0-9]+(?:\.[0-9]*)?(?:[eE][-+]?[0-9]+)?|\.[0-9]+(?:[eE][-+]?[0-9]+)?)/.exec(s.slice(i, i + 400))
+    NUMBER.lastIndex = i
+    const num = NUMBER.exec(s)
     if (num) {
       const t = num[0]
       const end = i + t.length

@@ -3,6 +3,8 @@
 
 import { compileExpr } from './expr-eval.js'
 import { validVariableName } from './values.js'
+import { scriptError } from './parser.js'
+import { sleepCount } from './sleep-time.js'
 
 export const K = {
   SQL: 0,
@@ -32,10 +34,15 @@ const META_KIND = {
   endpipeline: K.ENDPIPE
 }
 
-/** C's atoi(). */
-export function atoi (s) {
-  const m = /^[ \t\n\v\f\r]*([+-]?[0-9]+)/.exec(s)
-  return m ? Number(m[1]) | 0 : 0
+// Nesting is bounded when parsing (expr-parser.js); should compiling still overflow the stack,
+// it is this command's script error, not a crash.
+function compileAt (desc, c, slotOf) {
+  try {
+    return compileExpr(c.expr, slotOf)
+  } catch (e) {
+    if (!(e instanceof RangeError)) throw e
+    throw scriptError({ source: desc, line: c.line, fileColumn: c.column, command: c.argv[0], msg: e.message })
+  }
 }
 
 /**
@@ -77,17 +84,17 @@ export function linkScript (compiled, scriptIndex, registry, counter) {
       lc.sqlId = counter.nextSqlId++
       lc.paramSlots = Int32Array.from(c.names.map(slotOf))
     } else if (c.meta === 'set') {
-      lc.expr = compileExpr(c.expr, slotOf)
+      lc.expr = compileAt(compiled.desc, c, slotOf)
       lc.varName = c.varName
       lc.slot = validVariableName(c.varName) ? slotOf(c.varName) : -1
     } else if (c.meta === 'if' || c.meta === 'elif') {
-      lc.expr = compileExpr(c.expr, slotOf)
+      lc.expr = compileAt(compiled.desc, c, slotOf)
     } else if (c.meta === 'sleep') {
       if (c.argv[1][0] === ':') {
         lc.varName = c.argv[1].slice(1)
         lc.sleepSlot = slotOf(lc.varName)
       } else {
-        lc.sleepUs = atoi(c.argv[1])
+        lc.sleepUs = sleepCount(c.argv[1])
       }
       if (c.argv.length > 2) {
         const u = c.argv[2].toLowerCase()

@@ -4,8 +4,10 @@
 import { PgloadError } from '../errors.js'
 import { LexError, ScriptScanner } from './lexer.js'
 import { ExprParseError, parseExpression } from './expr-parser.js'
+import { MAX_SLEEP_TEXT, sleepCount, sleepTooLong } from './sleep-time.js'
 
 const MAX_ARGS = 256
+const SLEEP_UNIT_US = { us: 1, ms: 1000, s: 1000000 }
 const META = new Set(['set', 'setshell', 'shell', 'sleep', 'if', 'elif', 'else', 'endif', 'gset', 'aset',
   'startpipeline', 'syncpipeline', 'endpipeline'])
 
@@ -132,9 +134,12 @@ function parseBackslash (sc, desc, bs) {
     try {
       cmd.expr = parseExpression(sc)
     } catch (e) {
-      if (!(e instanceof ExprParseError) && !(e instanceof LexError)) throw e
       sc.skipToEndOfLine()
-      fail(e.message, e.more, e.offset - bs, true)
+      // a stack overflow despite the nesting limit is still this command's error
+      if (e instanceof RangeError) fail(e.message, null, -1, false)
+      if (!(e instanceof ExprParseError) && !(e instanceof LexError)) throw e
+      // a too deep expression is a long line: its location says enough
+      fail(e.message, e.more, e.offset - bs, e.tooDeep !== true)
     }
     cmd.firstLine = sc.substring(bs)
     return cmd
@@ -166,6 +171,9 @@ function parseBackslash (sc, desc, bs) {
       }
       if (argv.length === 3 && !['us', 'ms', 's'].includes(argv[2].toLowerCase())) {
         fail('unrecognized time unit, must be us, ms or s', argv[2], offsets[2] - bs, true)
+      }
+      if (argv[1][0] !== ':' && sleepTooLong(sleepCount(argv[1]), SLEEP_UNIT_US[argv[2]?.toLowerCase() ?? 's'])) {
+        fail(`sleep time too long, must be ${MAX_SLEEP_TEXT}`, argv.slice(1).join(' '), offsets[1] - bs, true)
       }
       break
     }

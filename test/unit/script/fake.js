@@ -45,8 +45,16 @@ export class FakeConnection {
  * Compile scripts and build a workload plus one terminal context.
  * @returns {{ workload: any, ctx: any, debug: string[], conn: FakeConnection }}
  */
-export function makeRun (scripts, { protocol = 'simple', respond, variables, randomSeed = 5432n, clients = 1, terminalId = 0, ...rest } = {}) {
+export function makeRun (scripts, { protocol = 'simple', ...rest } = {}) {
   const compiled = scripts.map((s, i) => compileScript({ name: s.name ?? `s${i}.sql`, text: s.text, weight: s.weight }, { protocol }))
+  return makeCompiledRun(compiled, { protocol, ...rest })
+}
+
+/**
+ * A workload and one terminal context for scripts already compiled (with `protocol`).
+ * @returns {{ workload: any, ctx: any, debug: string[], conn: FakeConnection }}
+ */
+export function makeCompiledRun (compiled, { protocol = 'simple', respond, variables, randomSeed = 5432n, clients = 1, terminalId = 0, ...rest } = {}) {
   const debug = []
   const workload = scriptWorkload(compiled, { randomSeed, clients, variables, debugWrite: (l) => debug.push(l), ...rest })
   const conn = new FakeConnection(protocol, respond)
