@@ -172,33 +172,48 @@ function dropEmptyLayers (node, datasets) {
 
 /**
  * Every chart for a list of runs: filled specs plus the charts skipped with their reasons.
- * One run gives charts 1-6; several give the overlay first, then each run's charts.
- * @param {{ doc: any, label: string }[]} runs
+ * One run gives charts 1-6. Several give, per group of runs that share axes (same workload and
+ * transaction types), the overlay of the group when it has more than one run, then each run's
+ * charts; runs of different workloads are never drawn on one axis.
+ * @param {{ runs: { doc: any, label: string, slug: string, group?: number }[], groups?: { workload: string, indexes: number[] }[] }} labelled from labelRuns
  * @param {{ logScale?: boolean }} [opts]
- * @returns {{ charts: { id: string, name: string, title: string, run: string|null, spec: any }[], skipped: { id: string, title: string, run: string|null, reason: string }[] }}
+ * @returns {{ charts: { id: string, name: string, title: string, run: string|null, section: string|null, spec: any }[], skipped: { id: string, title: string, run: string|null, reason: string }[] }}
  */
-export function buildCharts (runs, opts = {}) {
+export function buildCharts ({ runs, groups = [{ workload: null, indexes: runs.map((_, i) => i) }] }, opts = {}) {
   const charts = []
   const skipped = []
   const several = runs.length > 1
-  if (several) {
-    const d = COMPARE_CHART.data(runs)
-    const reason = COMPARE_CHART.skip(d)
-    if (reason) skipped.push({ id: 'compare', title: COMPARE_CHART.title, run: null, reason })
-    else charts.push({ id: 'compare', name: 'compare', title: COMPARE_CHART.title, run: null, spec: fillSpec(COMPARE_CHART, d, opts) })
-  }
-  for (const { doc, label, slug } of runs) {
-    for (const chart of RUN_CHARTS) {
-      const d = chart.data(doc)
-      const reason = chart.skip(d, doc)
-      const run = several ? label : null
-      if (reason) {
-        skipped.push({ id: chart.id, title: chart.title, run, reason })
-        continue
+  const workloads = groups.map((g) => g.workload)
+  groups.forEach((group, k) => {
+    const members = group.indexes.map((i) => runs[i])
+    if (members.length > 1) {
+      const named = groups.length > 1 ? `${COMPARE_CHART.title}: ${group.workload}` : COMPARE_CHART.title
+      const twice = workloads.indexOf(group.workload) !== workloads.lastIndexOf(group.workload)
+      const name = groups.length > 1 ? `compare-${group.workload}${twice ? `-${k + 1}` : ''}` : 'compare'
+      const d = COMPARE_CHART.data(members)
+      const reason = COMPARE_CHART.skip(d)
+      if (reason) skipped.push({ id: 'compare', title: named, run: null, reason })
+      else {
+        const spec = fillSpec(COMPARE_CHART, d, opts)
+        spec.title = { ...spec.title, text: named }
+        charts.push({ id: 'compare', name, title: named, run: null, section: groups.length > 1 ? `${group.workload} runs compared` : 'All runs', spec })
       }
-      const name = several ? `${slug}-${chart.id}` : chart.id
-      charts.push({ id: chart.id, name, title: chart.title, run, spec: fillSpec(chart, d, { ...opts, runLabel: run ?? undefined }) })
     }
-  }
+    for (const { doc, label, slug } of members) runCharts(doc, several ? label : null, slug, opts, charts, skipped)
+  })
   return { charts, skipped }
+}
+
+/** Charts 1-6 of one run, appended to `charts` and `skipped`. */
+function runCharts (doc, run, slug, opts, charts, skipped) {
+  for (const chart of RUN_CHARTS) {
+    const d = chart.data(doc)
+    const reason = chart.skip(d, doc)
+    if (reason) {
+      skipped.push({ id: chart.id, title: chart.title, run, reason })
+      continue
+    }
+    const name = run ? `${slug}-${chart.id}` : chart.id
+    charts.push({ id: chart.id, name, title: chart.title, run, section: null, spec: fillSpec(chart, d, { ...opts, runLabel: run ?? undefined }) })
+  }
 }
