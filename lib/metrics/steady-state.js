@@ -10,19 +10,23 @@ export const STEADY_STATE_DEFAULTS = {
   tailShare: 0.5, // the steady-state median is taken over this last share of the intervals
   band: 0.1, // throughput within +/- this fraction of that median counts as steady (10 %)
   graceS: 2, // seconds: out-of-band stretches up to this long (a checkpoint dip) are tolerated
-  minIntervals: 4 // fewer intervals than this: too short to tell
+  minIntervals: 4, // fewer (buckets of) intervals than this: too short to tell
+  // Transactions per bucket of intervals at least: counting noise (1/sqrt(n) = 5 %) is then
+  // half the band, so that chance alone rarely leaves it. Sparse runs use longer buckets.
+  bucketTransactions: 400
 }
 
 const isNum = (v) => typeof v === 'number' && Number.isFinite(v)
 
 /**
- * @typedef {{ startS: number, tps: number }} ThroughputPoint one interval: its start (seconds
- *   since the measured window began) and its throughput (transactions per second)
+ * @typedef {{ startS: number, tps: number, n?: number, lengthS?: number }} ThroughputPoint one
+ *   interval: its start (seconds since the measured window began), its throughput (transactions
+ *   per second) and, for bucketing, its transactions and length
  * @typedef {{ timeS: number|null, medianTps: number|null, band: number, graceS: number,
- *   medianFromS: number|null, reason: string|null }} SteadyState
+ *   bucketS: number|null, medianFromS: number|null, reason: string|null }} SteadyState
  *   timeS: start of the first interval from which throughput stays in the band (null: never or
- *   not computable, see reason); medianTps: the steady-state level; medianFromS: where the
- *   intervals of the median begin
+ *   not computable, see reason); medianTps: the steady-state level; bucketS: the length of the
+ *   buckets of intervals judged; medianFromS: where the buckets of the median begin
  */
 
 function median (values) {
@@ -34,6 +38,8 @@ function median (values) {
 /**
  * Time to steady state of a throughput series.
  *
+ * Intervals are first added up into buckets of at least `bucketTransactions` transactions on
+ * average (one interval each at ordinary rates); "interval" below means such a bucket.
  * steady-state median M = median per-interval throughput of the last `tailShare` of the
  * intervals. Time to steady state = the start of the first interval i that is inside
  * [M (1 - band), M (1 + band)] and after which every stretch of consecutive intervals outside
@@ -46,23 +52,27 @@ function median (values) {
 export function timeToSteadyState (points, options = {}) {
   const o = { ...STEADY_STATE_DEFAULTS }
   for (const [k, v] of Object.entries(options)) if (v !== undefined) o[k] = v
-  const result = (timeS, medianTps, medianFromS, reason) => ({ timeS, medianTps, band: o.band, graceS: o.graceS, medianFromS, reason })
-  const n = points.length
-  if (n < o.minIntervals) return result(null, null, null, `fewer than ${o.minIntervals} intervals`)
+  const buckets = bucketed(points, o.bucketTransactions)
+  const bucketS = buckets.length > 1 ? (buckets[buckets.length - 1].startS - buckets[0].startS) / (buckets.length - 1) : null
+  const result = (timeS, medianTps, medianFromS, reason) => ({ timeS, medianTps, band: o.band, graceS: o.graceS, bucketS, medianFromS, reason })
+  const n = buckets.length
+  if (n < o.minIntervals) {
+    const sparse = buckets.length < points.length ? ` of ${o.bucketTransactions} transactions` : ''
+    return result(null, null, null, `fewer than ${o.minIntervals} intervals${sparse}`)
+  }
   const from = Math.min(n - 1, Math.floor(n * (1 - o.tailShare)))
-  const m = median(points.slice(from).map((p) => p.tps))
-  const medianFromS = points[from].startS
+  const m = median(buckets.slice(from).map((p) => p.tps))
+  const medianFromS = buckets[from].startS
   if (!(m > 0)) return result(null, m, medianFromS, 'no throughput in the steady-state part')
   const lo = m * (1 - o.band)
   const hi = m * (1 + o.band)
-  const stepS = n > 1 ? (points[n - 1].startS - points[0].startS) / (n - 1) : 1
-  const graceIntervals = Math.max(1, Math.floor(o.graceS / stepS + 1e-9))
+  const graceIntervals = Math.max(1, Math.floor(o.graceS / bucketS + 1e-9))
   // Walk back from the end: `start` is the earliest in-band interval reachable without
   // crossing an out-of-band stretch longer than the grace.
   let start = -1
   let outside = 0
   for (let i = n - 1; i >= 0; i--) {
-    const tps = points[i].tps
+    const tps = buckets[i].tps
     if (tps >= lo && tps <= hi) {
       start = i
       outside = 0
@@ -73,13 +83,37 @@ export function timeToSteadyState (points, options = {}) {
   const band = `±${Math.round(o.band * 100)} % of the median`
   if (start < 0) return result(null, m, medianFromS, `never within ${band}`)
   // Settling inside the part the median came from contradicts the premise that it was steady.
-  if (start > from) return result(null, m, medianFromS, `within ${band} only from ${points[start].startS} s, after the steady-state part began (${medianFromS} s): run longer`)
-  return result(points[start].startS, m, medianFromS, null)
+  if (start > from) return result(null, m, medianFromS, `settled only at ${buckets[start].startS} s, after the median's part began at ${medianFromS} s: run longer`)
+  return result(buckets[start].startS, m, medianFromS, null)
+}
+
+/**
+ * Consecutive intervals added up into buckets of equal length holding at least `perBucket`
+ * transactions on average (all the intervals when they carry no counts: as given).
+ * @param {ThroughputPoint[]} points
+ * @param {number} perBucket
+ * @returns {ThroughputPoint[]}
+ */
+function bucketed (points, perBucket) {
+  if (points.length === 0 || !points.every((p) => isNum(p.n) && isNum(p.lengthS))) return points
+  const mean = points.reduce((sum, p) => sum + p.n, 0) / points.length
+  const k = mean > 0 ? Math.ceil(perBucket / mean) : 1
+  if (k <= 1) return points
+  const out = []
+  // Whole buckets only: a partial one at the end would be noisier than the rest.
+  for (let i = 0; i + k <= points.length; i += k) {
+    let n = 0
+    let lengthS = 0
+    for (let j = i; j < i + k; j++) { n += points[j].n; lengthS += points[j].lengthS }
+    out.push({ startS: points[i].startS, tps: n / lengthS, n, lengthS })
+  }
+  return out
 }
 
 /**
  * The total throughput series of a results document's intervals: every interval at least half
- * a step long (the run's ragged last one is left out), its start and its transactions per second.
+ * a step long (the run's ragged last one is left out): its start, transactions per second,
+ * transactions and length.
  * @param {any[]} intervals results `intervals[]` ({ t: end in s, lengthS, count: { type: n } })
  * @param {number} stepS the interval length of the run
  * @returns {ThroughputPoint[]}
@@ -92,7 +126,7 @@ export function throughputSeries (intervals, stepS) {
     if (lengthS < stepS / 2) continue
     let n = 0
     for (const v of Object.values(iv.count)) if (isNum(v)) n += v
-    points.push({ startS: Math.round((iv.t - lengthS) * 1000) / 1000, tps: n / lengthS })
+    points.push({ startS: Math.round((iv.t - lengthS) * 1000) / 1000, tps: n / lengthS, n, lengthS })
   }
   return points
 }

@@ -6,7 +6,7 @@ import { buildResults } from '../../../lib/results/build.js'
 
 /** A finished run of 20 one-second intervals, ramping up over the first five. */
 function input (options) {
-  const counts = [10, 40, 70, 95, 100, 100, 98, 101, 100, 99, 100, 102, 100, 97, 100, 100, 103, 100, 99, 100]
+  const counts = [100, 400, 700, 950, 1000, 1000, 980, 1010, 1000, 990, 1000, 1020, 1000, 970, 1000, 1000, 1030, 1000, 990, 1000]
   const intervals = counts.map((n, i) => ({ t: i + 1, lengthS: 1, count: { 'tpcb-like': n } }))
   return {
     toolVersion: '0.0.0',
@@ -17,7 +17,7 @@ function input (options) {
     embedded: true,
     serverVersion: { version: '18.0', num: 180000 },
     host: {},
-    outcome: { summary: { transactions: counts.reduce((a, b) => a + b, 0), tps: 90 }, transactions: {}, intervals, durationS: 20, terminals: 4, connections: 4 },
+    outcome: { summary: { transactions: counts.reduce((a, b) => a + b, 0), tps: 900 }, transactions: {}, intervals, durationS: 20, terminals: 4, connections: 4 },
     serverStats: null,
     extra: null
   }
@@ -30,6 +30,6 @@ test('the --label of a run is recorded in run.label, null without one', () => {
 
 test('the summary records the time to steady state computed from the intervals', () => {
   const doc = buildResults(input({}))
-  assert.deepEqual(doc.summary.steadyState, { timeS: 3, medianTps: 100, band: 0.1, graceS: 2, medianFromS: 10, reason: null })
-  assert.equal(doc.summary.tps, 90, 'the rest of the summary is kept')
+  assert.deepEqual(doc.summary.steadyState, { timeS: 3, medianTps: 1000, band: 0.1, graceS: 2, bucketS: 1, medianFromS: 10, reason: null })
+  assert.equal(doc.summary.tps, 900, 'the rest of the summary is kept')
 })
