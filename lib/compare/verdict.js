@@ -134,7 +134,7 @@ function multiRunRows (as, bs, metrics, o, warnings) {
     const test = mannWhitneyU(va, vb)
     const shift = relativeShift(va, vb, o.confidence)
     // A time of 0 s (steady at once) has no relative change: the p-value alone is shown.
-    if (!shift && m.id === 'steady-state') row.note = [row.note, 'A median 0 s: no relative change'].filter(Boolean).join('; ')
+    if (!shift && m.id === 'steady-state' && vb.some(v => v !== 0)) row.note = [row.note, 'A median 0 s: no relative change'].filter(Boolean).join('; ')
     return {
       ...row,
       a: { median: ia.median, lo: ia.lo, hi: ia.hi, n: ia.n, confidence: ia.confidence },
