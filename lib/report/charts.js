@@ -172,7 +172,10 @@ export const COMPARE_CHART = {
     const compareThroughput = []
     const compareLatency = []
     const compareSpectrum = []
+    const compareSteady = []
     for (const { doc, label } of runs) {
+      const steady = steadyStateOf(doc)
+      compareSteady.push(...(steady.timeS === null ? [] : [{ run: label, t: steady.timeS, label: `${steady.timeS} s` }]))
       const dt = intervalSeconds(doc)
       for (const iv of timeIntervals(doc)) {
         const n = Object.values(iv.count ?? {}).reduce((a, v) => a + (typeof v === 'number' ? v : 0), 0)
@@ -182,7 +185,7 @@ export const COMPARE_CHART = {
       const all = mergeHistograms(Object.values(doc.transactions).map((t) => t.histogram).filter((h) => typeof h === 'string'))
       for (const r of spectrumRows(all)) compareSpectrum.push({ run: label, ...r })
     }
-    return { compareThroughput, compareLatency, compareSpectrum }
+    return { compareThroughput, compareSteady, compareLatency, compareSpectrum }
   },
   skip: (d) => (d.compareThroughput.length === 0 && d.compareSpectrum.length === 0 ? 'the runs have neither intervals nor histograms' : null),
   tune: (spec, d, opts) => {

@@ -66,3 +66,14 @@ test('TPC-C tpmC: a 30 s rolling mean drawn bold over the faint per-interval lin
   doc.intervals = doc.intervals.slice(0, 20)
   assert.deepEqual([...new Set(chart(doc, 'tpcc').spec.datasets.tpmcLines.map((r) => r.series))], ['per 1 s interval', '20 s rolling mean'])
 })
+
+test('the overlay of several runs marks each run\'s time to steady state in its colour', () => {
+  const cold = warmingRun()
+  cold.run.label = 'cold'
+  const warm = fixture('results/tpcb-a.json')
+  warm.run.label = 'warm'
+  warm.intervals.forEach((iv) => { iv.count = { 'tpcb-like': 600 } })
+  const overlay = buildCharts(labelRuns([cold, warm])).charts.find((c) => c.id === 'compare')
+  assert.deepEqual(overlay.spec.datasets.compareSteady, [{ run: 'cold', t: 8, label: '8 s' }, { run: 'warm', t: 0, label: '0 s' }])
+  assert.equal(overlay.spec.vconcat[0].layer[1].encoding.color.field, 'run')
+})
