@@ -84,8 +84,12 @@ export function runDifferences (as, bs) {
   return { blocking, informative: diff(INFORMATIVE) }
 }
 
+/** Where a server listens and keeps its files: not a tuning, and new with every embedded server start. */
+const ADDRESS_SETTINGS = new Set(['port', 'listen_addresses', 'unix_socket_directories', 'data_directory', 'config_file', 'hba_file', 'ident_file', 'external_pid_file', 'cluster_name'])
+
 /**
- * Server settings as name -> "value unit" from a results document's settings snapshot, which
+ * Server settings as name -> "value unit" from a results document's settings snapshot (the
+ * server's address and file locations left out), which
  * may map names to values or to pg_settings rows, or be an array of rows.
  * @param {object} doc
  * @returns {Map<string, string>}
@@ -95,7 +99,7 @@ export function settingsOf (doc) {
   const out = new Map()
   if (!raw || typeof raw !== 'object') return out
   const put = (name, v) => {
-    if (v === null || v === undefined) return
+    if (v === null || v === undefined || ADDRESS_SETTINGS.has(name)) return
     if (typeof v === 'object') {
       const val = v.setting ?? v.value
       if (val === undefined) return

@@ -34,6 +34,9 @@ test('runs that differ in nothing fall back to their index and start time', () =
   const a = fixture('results/tpcb-a.json')
   const b = fixture('results/tpcb-a.json')
   b.run.startTime = '2026-01-01T10:05:30.000Z'
+  // The embedded server listens on a new port at each start: that is no difference of set-up.
+  a.serverStats.settings = { port: { value: '41001', source: 'command line' } }
+  b.serverStats.settings = { port: { value: '41002', source: 'command line' } }
   assert.deepEqual(labels([a, b]), [`tpcb #1 ${a.run.startTime.slice(11, 19)}`, 'tpcb #2 10:05:30'])
   assert.deepEqual(labels([a]), ['tpcb'])
 })
