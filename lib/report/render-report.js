@@ -79,7 +79,7 @@ export async function renderReport (results, opts = {}) {
   const labelled = labelRuns(results, opts.names)
   const runs = labelled.runs
   // Runs of different workloads never share an axis; say so once, as compare does.
-  if (labelled.note && opts.notes) opts.notes.push(`${labelled.note}: each is charted on its own`)
+  if (labelled.note && opts.notes) opts.notes.push(`${labelled.note}; each workload is charted on its own`)
   const built = await time('build', () => buildCharts(labelled, { logScale: opts.logScale ?? REPORT_DEFAULTS.logScale }))
   try {
     await mkdir(outDir, { recursive: true })

@@ -15,7 +15,7 @@ test('report of a tpcb and a tpcc run says they are not comparable and overlays 
   const out = join(tmp, 'mixed')
   const r = await runNode(BIN, ['report', F('tpcb-a'), F('tpcc'), '--format', 'svg', '--out', out])
   assert.equal(r.code, 0, r.stderr)
-  assert.equal(r.stderr, 'pgload: runs are not comparable: workload tpcb vs tpcc: each is charted on its own\n')
+  assert.equal(r.stderr, 'pgload: runs are not comparable: workload tpcb vs tpcc; each workload is charted on its own\n')
   const files = readdirSync(out)
   assert.ok(!files.some((f) => f.startsWith('compare')), files.join(' '))
   assert.ok(files.includes('a-throughput.svg') && files.includes('b-tpcc.svg'))
