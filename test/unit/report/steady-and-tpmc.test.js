@@ -77,3 +77,12 @@ test('the overlay of several runs marks each run\'s time to steady state in its 
   assert.deepEqual(overlay.spec.datasets.compareSteady, [{ run: 'cold', t: 8, label: '8 s' }, { run: 'warm', t: 0, label: '0 s' }])
   assert.equal(overlay.spec.vconcat[0].layer[1].encoding.color.field, 'run')
 })
+
+test('the HTML run header gives the label and the time to steady state', async () => {
+  const { runHeaderHtml } = await import('../../../lib/report/header.js')
+  const doc = warmingRun()
+  doc.run.label = 'cold cache'
+  const html = runHeaderHtml(doc, null)
+  assert.match(html, /<dt>label<\/dt><dd>cold cache<\/dd>/)
+  assert.match(html, /<dt>time to steady state<\/dt><dd>8 s \(then within ±10 % of 600 tps\)<\/dd>/)
+})
