@@ -10,7 +10,7 @@ export const describe = 'Draw charts of results files: one self-contained HTML f
 /** @param {import('yargs').Argv} yargs */
 export function builder (yargs) {
   return yargs
-    .positional('results', { type: 'string', array: true, describe: 'results JSON files written by pgload run (several: overlaid, A, B, ...)' })
+    .positional('results', { type: 'string', array: true, describe: 'results JSON files written by pgload run (several: overlaid per workload, named by their --label or by what differs)' })
     .option('format', { alias: 'f', type: 'string', describe: 'comma-separated output formats: html, svg, png [default: html]' })
     .option('out', { alias: 'o', type: 'string', describe: 'output directory [default: current directory]' })
     .option('log-scale', { type: 'boolean', describe: 'logarithmic latency axes (latency over time, percentile spectrum)' })
@@ -22,14 +22,17 @@ export async function handler (argv) {
   const docs = []
   for (const file of files) docs.push(await readResultsFile(file))
   const timings = {}
+  const notes = []
   const t0 = performance.now()
   const written = await renderReport(docs, {
     formats: argv.format ?? REPORT_DEFAULTS.formats,
     outDir: argv.out ?? REPORT_DEFAULTS.outDir,
     logScale: argv.logScale ?? REPORT_DEFAULTS.logScale,
-    names: files.map((f) => basename(f, '.json')),
+    sources: files.map((f) => basename(f)),
+    notes,
     timings
   })
+  for (const note of notes) console.error(`pgload: ${note}`)
   for (const file of written) console.log(file)
   if (argv.verbose) {
     const parts = Object.entries(timings).map(([k, v]) => `${k} ${Math.round(v)} ms`).join(', ')

@@ -80,6 +80,7 @@ export const runCommand = {
       .option('max-tries', { type: 'string', describe: 'tries per transaction on serialization failures and deadlocks (0 = unlimited)' })
       .option('exit-on-abort', { type: 'boolean', describe: 'stop the whole run at the first aborted client or failed transaction' })
       .option('out', { alias: 'o', type: 'string', describe: 'results file [default: ./pgload-results/<UTC time>-<workload>.json]' })
+      .option('label', { type: 'string', describe: 'name of the run in reports and comparisons, stored in the results file [default: the workload and the options that differ]' })
       .option('json', { type: 'boolean', describe: 'print the results document on stdout instead of the summary' })
       .option('report', { type: 'boolean', describe: 'write the HTML report next to the results file' })
       .option('threshold', { type: 'string', array: true, describe: "pass/fail criterion checked at the end, k6 syntax, e.g. 'latency: p(99) < 50ms' (exit 99 when one fails)" })
@@ -373,10 +374,25 @@ export async function runOptionsFromArgv (argv, { rawArgs } = {}) {
     serverStats: argv.serverStats !== false,
     jitWarmup: argv.jitWarmup !== false,
     out: argv.out,
+    label: runLabel(argv.label),
     thresholds: await validThresholds(argv.threshold ?? []),
     command: ['pgload', ...process.argv.slice(2)].map(redact).join(' '),
     workloadOptions
   }
+}
+
+/**
+ * The --label text: one line, not empty, so that legends and tables stay readable.
+ * @param {unknown} label
+ * @returns {string|undefined}
+ */
+export function runLabel (label) {
+  if (label === undefined) return undefined
+  const text = Array.isArray(label) ? label.at(-1) : label
+  if (typeof text !== 'string' || text.trim() === '' || /[\r\n]/.test(text) || text.length > 80) {
+    throw new PgloadError(`--label must be one line of 1 to 80 characters, got ${JSON.stringify(text)}`, { code: 'BAD_OPTION' })
+  }
+  return text.trim()
 }
 
 const SHORT_WITH_VALUE = new Set('bcdfhjopstwDIFMPRLTU')

@@ -235,7 +235,9 @@ export class AbRunner {
         const file = join(o.outDir, `${String(i + 1).padStart(2, '0')}-${side}.json`)
         const { url, env } = server.runConnection(session)
         o.onEvent('run', { side, index: i, total: sequence.length, file })
-        const r = await o.runBenchmark({ ...o.runOptions, url, out: file, writeFile: true }, {
+        // Reports and comparisons of these files name each run by its side and settings.
+        const label = [side, ...sides[side].map(v => `${v.name}=${v.value}`)].join(' ')
+        const r = await o.runBenchmark({ ...o.runOptions, url, out: file, writeFile: true, label }, {
           log: o.log,
           env,
           onRun: (run) => {

@@ -12,6 +12,29 @@ const REQUIRED = [
   ['transaction types', (d) => d.run.transactionTypes ? [...d.run.transactionTypes].sort().join(',') : Object.keys(d.transactions ?? {}).sort().join(',')]
 ]
 
+/** The required facts that decide whether runs can share an axis at all (report draws the rest apart). */
+const SAME_AXIS = REQUIRED.filter(([name]) => name === 'workload' || name === 'transaction types')
+
+/**
+ * Runs grouped by workload and transaction types, in first-seen order, and a one-line note
+ * naming what differs when there is more than one group (null otherwise).
+ * @param {object[]} docs
+ * @returns {{ groups: { key: string, workload: string, indexes: number[] }[], note: string|null }}
+ */
+export function sameAxisGroups (docs) {
+  const byKey = new Map()
+  docs.forEach((d, i) => {
+    const key = SAME_AXIS.map(([, get]) => show(get(d))).join('\u0000')
+    if (!byKey.has(key)) byKey.set(key, { key, workload: show(d.run.workload), indexes: [] })
+    byKey.get(key).indexes.push(i)
+  })
+  const groups = [...byKey.values()]
+  if (groups.length < 2) return { groups, note: null }
+  // Different workloads have different transaction types anyway: name the first fact that differs.
+  const [name, get] = SAME_AXIS.find(([, g]) => distinct(docs, g).length > 1)
+  return { groups, note: `runs are not comparable: ${name} ${distinct(docs, get).join(' vs ')}` }
+}
+
 /** Facts that are shown when they differ but do not block the comparison. */
 const INFORMATIVE = [
   ['connections', (d) => d.run.connections],
@@ -61,8 +84,12 @@ export function runDifferences (as, bs) {
   return { blocking, informative: diff(INFORMATIVE) }
 }
 
+/** Where a server listens and keeps its files: not a tuning, and new with every embedded server start. */
+const ADDRESS_SETTINGS = new Set(['port', 'listen_addresses', 'unix_socket_directories', 'data_directory', 'config_file', 'hba_file', 'ident_file', 'external_pid_file', 'cluster_name'])
+
 /**
- * Server settings as name -> "value unit" from a results document's settings snapshot, which
+ * Server settings as name -> "value unit" from a results document's settings snapshot (the
+ * server's address and file locations left out), which
  * may map names to values or to pg_settings rows, or be an array of rows.
  * @param {object} doc
  * @returns {Map<string, string>}
@@ -72,7 +99,7 @@ export function settingsOf (doc) {
   const out = new Map()
   if (!raw || typeof raw !== 'object') return out
   const put = (name, v) => {
-    if (v === null || v === undefined) return
+    if (v === null || v === undefined || ADDRESS_SETTINGS.has(name)) return
     if (typeof v === 'object') {
       const val = v.setting ?? v.value
       if (val === undefined) return

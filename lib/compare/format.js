@@ -18,10 +18,11 @@ function side (s) {
 
 function change (c) {
   if (!c) return '-'
+  if (c.lo === null || c.hi === null) return fmtPct(c.estimate)
   return `${fmtPct(c.estimate)} [${fmtPct(c.lo)}, ${fmtPct(c.hi)}]`
 }
 
-const metricName = (r) => r.unit === 'ms' ? `${r.metric} ms` : r.metric
+const metricName = (r) => r.unit === 'ms' || r.unit === 's' ? `${r.metric} ${r.unit}` : r.metric
 const txnName = (r) => r.txn ?? (r.unit === 'ms' ? '(all)' : '')
 const pName = (r) => r.p === null || r.p === undefined ? '-' : r.p < 0.001 ? '<0.001' : r.p.toFixed(3)
 const VERDICT_MARK = { better: 'better', worse: 'WORSE', '~': '~' }

@@ -7,6 +7,7 @@ import { bootstrapRuns, bootstrapInterval } from './bootstrap.js'
 import { measuredIntervals } from './interval-series.js'
 import { runDifferences, settingsDifferences } from './comparable.js'
 import { label } from './input.js'
+import { steadyStateOf } from '../metrics/steady-state.js'
 
 /** Defaults of `pgload compare` (one table, units in the names). */
 export const COMPARE_DEFAULTS = {
@@ -31,6 +32,8 @@ function metricList (docs, warnings) {
   if (docs.every(d => typeof d.tpcc?.tpmC === 'number')) {
     list.push({ id: 'tpmC', metric: 'tpmC', txn: null, unit: 'tpmC', better: 'higher', get: d => d.tpcc.tpmC })
   }
+  // Lower is better; runs that never settled have no value (their count is noted in the row).
+  list.push({ id: 'steady-state', metric: 'steady-state', txn: null, unit: 's', better: 'lower', get: d => steadyStateOf(d).timeS })
   const sets = docs.map(d => new Set(typesOf(d)))
   const all = [...new Set(docs.flatMap(typesOf))]
   const common = all.filter(t => sets.every(s => s.has(t)))
@@ -121,13 +124,17 @@ function multiRunRows (as, bs, metrics, o, warnings) {
     const va = as.map(m.get).filter(num)
     const vb = bs.map(m.get).filter(num)
     const row = baseRow(m)
+    const unsettled = m.id === 'steady-state' ? as.length - va.length + bs.length - vb.length : 0
+    if (unsettled) row.note = `${unsettled} run${unsettled === 1 ? '' : 's'} never steady, left out`
     if (va.length === 0 || vb.length === 0) {
-      return { ...row, a: null, b: null, change: null, p: null, note: 'no data' }
+      return { ...row, a: null, b: null, change: null, p: null, note: unsettled ? `${row.note}: no data` : 'no data' }
     }
     const ia = medianInterval(va, o.confidence)
     const ib = medianInterval(vb, o.confidence)
     const test = mannWhitneyU(va, vb)
     const shift = relativeShift(va, vb, o.confidence)
+    // A time of 0 s (steady at once) has no relative change: the p-value alone is shown.
+    if (!shift && m.id === 'steady-state' && vb.some(v => v !== 0)) row.note = [row.note, 'A median 0 s: no relative change'].filter(Boolean).join('; ')
     return {
       ...row,
       a: { median: ia.median, lo: ia.lo, hi: ia.hi, n: ia.n, confidence: ia.confidence },
@@ -154,7 +161,7 @@ function singleRunRows (a, b, metrics, o, warnings) {
       if (na && nb && rate(a, na) > 0 && rate(b, nb) > 0 && na === nb) {
         specs.push({ id: m.id, kind: 'rate', txn: na, scale: [a.tpcc.tpmC / rate(a, na), b.tpcc.tpmC / rate(b, nb)] })
       }
-    } else if (m.metric !== 'max') specs.push({ id: m.id, kind: 'latency', txn: m.txn, stat: m.metric })
+    } else if (m.metric !== 'max' && m.metric !== 'steady-state') specs.push({ id: m.id, kind: 'latency', txn: m.txn, stat: m.metric })
   }
   const boot = usable ? bootstrapRuns(a, b, specs, { iterations: o.iterations, seed: o.seed, blockLength: o.blockLength }) : null
   if (boot && boot.blockLength[0] <= 1) warnings.push('runs shorter than 4 intervals per block: the bootstrap treats seconds as independent')
@@ -162,6 +169,7 @@ function singleRunRows (a, b, metrics, o, warnings) {
     const row = baseRow(m)
     const va = m.get(a)
     const vb = m.get(b)
+    if (m.id === 'steady-state') return singleRunSteadyState(row, a, b)
     if (!num(va) || !num(vb)) return { ...row, a: null, b: null, change: null, p: null, note: 'no data' }
     const s = boot?.samples.get(m.id)
     const ci = s ? bootstrapInterval(s.a, s.b, o.confidence) : null
@@ -176,4 +184,18 @@ function singleRunRows (a, b, metrics, o, warnings) {
       p: ci ? ci.p : null
     }
   })
+}
+
+/**
+ * Time to steady state from one run per side: both values, no interval and so no verdict
+ * (resampling a run's seconds scrambles the order a ramp-up is made of).
+ */
+function singleRunSteadyState (row, a, b) {
+  const sa = steadyStateOf(a)
+  const sb = steadyStateOf(b)
+  const side = (s) => (num(s.timeS) ? { median: s.timeS, lo: null, hi: null, n: 1, confidence: 0 } : null)
+  const never = [['A', sa], ['B', sb]].filter(([, s]) => !num(s.timeS)).map(([x, s]) => `${x}: ${s.reason}`)
+  const note = never.length ? `no steady state (${never.join('; ')})` : 'no interval from one run per side: give several runs'
+  const change = num(sa.timeS) && num(sb.timeS) && sa.timeS > 0 ? { estimate: sb.timeS / sa.timeS - 1, lo: null, hi: null, confidence: 0 } : null
+  return { ...row, a: side(sa), b: side(sb), change, p: null, note }
 }

@@ -60,6 +60,8 @@ export function formatSummary (results, { description } = {}) {
     lines.push(`initial connection time = ${f3(s.initialConnectionMs)} ms`)
     lines.push(`tps = ${(s.tps ?? 0).toFixed(6)} (without initial connection time)`)
   }
+  const steady = steadyStateLine(s.steadyState)
+  if (steady) lines.push(steady)
   if (results.client?.cpuUsPerTxn) lines.push(`client CPU per transaction = ${results.client.cpuUsPerTxn.toFixed(1)} us (${cpuSplit(results.client)}event loop ${Math.round(100 * (results.client.eventLoopUtilization ?? 0))}% busy)`)
   const thread = driverThreadLine(results.client)
   if (thread) lines.push(thread)
@@ -73,6 +75,14 @@ export function formatSummary (results, { description } = {}) {
   lines.push(formatPercentileTable(results))
   if (results.tpcc) lines.push('', formatTpcc(results))
   return lines.join('\n') + '\n'
+}
+
+// Time to steady state (lib/metrics/steady-state.js), when the results file has it.
+function steadyStateLine (st) {
+  if (!st || typeof st !== 'object') return null
+  const band = `±${Math.round(st.band * 100)} %`
+  if (st.timeS === null) return `time to steady state: none (${st.reason})`
+  return `time to steady state = ${st.timeS.toFixed(1)} s (throughput from then on within ${band} of ${st.medianTps.toFixed(1)} tps, the median from ${st.medianFromS} s on)`
 }
 
 // The driver thread's time on a CPU and waiting for one (Linux), when the results file has it.

@@ -8,6 +8,9 @@ import {
   spectrumByType, distributionByType, thresholdRows, tpmcRows, responseTimeRows
 } from './datasets.js'
 import { mergeHistograms } from '../metrics/histogram.js'
+import { steadyStateOf } from '../metrics/steady-state.js'
+import { layoutMarkerLabels } from './marker-labels.js'
+import { rollingMean, effectiveWindowS, TPMC_WINDOW_S } from './rolling-mean.js'
 
 const SPEC_DIR = new URL('../../reports/', import.meta.url)
 const specCache = new Map()
@@ -30,6 +33,26 @@ function spectrumDomain (rows) {
   return [1, Math.max(100, 10 ** Math.ceil(Math.log10(maxInv) - 1e-9))]
 }
 
+/**
+ * The time-to-steady-state marker: one row, its label on the side of the rule with room.
+ * @param {import('../metrics/steady-state.js').SteadyState} steady
+ * @param {number} maxT
+ */
+function steadyStateRows (steady, maxT) {
+  if (steady.timeS === null) return []
+  const tps = Math.round(steady.medianTps).toLocaleString('en-US')
+  const label = `steady from ${steady.timeS} s (±${Math.round(steady.band * 100)} % of ${tps} tps)`
+  return [{ t: steady.timeS, label, align: steady.timeS > maxT * 0.55 ? 'right' : 'left' }]
+}
+
+/** The steady-state band (median ± band) from the time to steady state to the end. */
+function steadyBandRows (steady, maxT) {
+  if (steady.timeS === null) return []
+  const lo = round3(steady.medianTps * (1 - steady.band))
+  const hi = round3(steady.medianTps * (1 + steady.band))
+  return [{ t: steady.timeS, t2: Math.max(steady.timeS, maxT), lo, hi, label: `${Math.round(lo)}-${Math.round(hi)} tps` }]
+}
+
 function useLog (scale) {
   scale.type = 'log'
   delete scale.zero
@@ -37,14 +60,36 @@ function useLog (scale) {
 
 /**
  * Per-run charts in report order. `data(doc)` returns the named datasets; `skip(data, doc)`
- * returns the reason the chart is left out, or null; `tune(spec, data, opts)` adjusts the copy.
+ * returns the reason the chart is left out, or null; `tune(spec, data, opts, doc)` adjusts the copy.
  */
 export const RUN_CHARTS = [
   {
     id: 'throughput',
     title: 'Throughput over time',
-    data: (doc) => ({ throughput: throughputRows(doc), ...markerSets(doc) }),
-    skip: (d) => (d.throughput.length === 0 ? 'no interval series (intervals) in the results' : null)
+    data: (doc) => {
+      const throughput = throughputRows(doc)
+      const { checkpoints, instants, markers } = markerSets(doc)
+      const maxT = Math.max(0, ...throughput.map((r) => r.t), ...markers.map((m) => m.t2))
+      const steady = steadyStateOf(doc)
+      return {
+        throughput,
+        checkpoints,
+        instants,
+        markerLabels: layoutMarkerLabels(markers, maxT).labels,
+        steadyState: steadyStateRows(steady, maxT),
+        // The band is in total transactions per second: drawn only where one line is the total.
+        steadyBand: new Set(throughput.map((r) => r.type)).size === 1 ? steadyBandRows(steady, maxT) : []
+      }
+    },
+    skip: (d) => (d.throughput.length === 0 ? 'no interval series (intervals) in the results' : null),
+    tune: (spec, d, opts, doc) => {
+      const lines = [spec.title.subtitle].flat()
+      const hidden = d.checkpoints.length + d.instants.length - d.markerLabels.reduce((n, l) => n + l.count, 0)
+      if (hidden > 0) lines.push(`${hidden} more event${hidden === 1 ? '' : 's'} without a label: hover the lines`)
+      const steady = steadyStateOf(doc)
+      if (steady.timeS === null) lines.push(`no steady state: ${steady.reason}`)
+      spec.title.subtitle = lines
+    }
   },
   {
     id: 'latency-over-time',
@@ -94,11 +139,26 @@ export const RUN_CHARTS = [
         const eff = doc.tpcc?.efficiency
         summary.push({ tpmC, label: `tpmC ${tpmC.toLocaleString('en-US')}` + (typeof eff === 'number' ? ` · efficiency ${eff.toFixed(1)} %` : '') })
       }
-      return { tpmc, tpccSummary: summary, responseTime: responseTimeRows(doc) }
+      // The faint per-interval line first (drawn behind), then the rolling mean over it.
+      const dt = intervalSeconds(doc)
+      const windowS = effectiveWindowS(tpmc, TPMC_WINDOW_S, dt)
+      const tpmcLines = [
+        ...tpmc.map((r) => ({ t: r.t, tpmC: r.tpmC, series: `per ${dt} s interval` })),
+        ...rollingMean(tpmc, 'tpmC', windowS).map((r) => ({ t: r.t, tpmC: r.value, series: `${windowS} s rolling mean` }))
+      ]
+      return { tpmcLines, tpccSummary: summary, responseTime: responseTimeRows(doc) }
+    },
+    tune: (spec, d) => {
+      // The legend and subtitle state the window and the interval the lines stand for.
+      const names = [...new Set(d.tpmcLines.map((r) => r.series))]
+      const { encoding } = spec.vconcat[0].layer[0]
+      encoding.color.scale.domain = names
+      encoding.strokeWidth.scale.domain = names
+      if (names[1]) spec.title.subtitle[0] = `tpmC: centred ${names[1]} (bold) over the tpmC ${names[0]} (faint); dashed: whole-run tpmC`
     },
     skip: (d, doc) => {
       if (doc.run.workload !== 'tpcc' && !doc.tpcc) return 'not a TPC-C run'
-      return d.tpmc.length === 0 && d.responseTime.length === 0 ? 'no New-Order counts or response times in the results' : null
+      return d.tpmcLines.length === 0 && d.responseTime.length === 0 ? 'no New-Order counts or response times in the results' : null
     }
   }
 ]
@@ -112,7 +172,10 @@ export const COMPARE_CHART = {
     const compareThroughput = []
     const compareLatency = []
     const compareSpectrum = []
+    const compareSteady = []
     for (const { doc, label } of runs) {
+      const steady = steadyStateOf(doc)
+      compareSteady.push(...(steady.timeS === null ? [] : [{ run: label, t: steady.timeS, label: `${steady.timeS} s` }]))
       const dt = intervalSeconds(doc)
       for (const iv of timeIntervals(doc)) {
         const n = Object.values(iv.count ?? {}).reduce((a, v) => a + (typeof v === 'number' ? v : 0), 0)
@@ -122,7 +185,7 @@ export const COMPARE_CHART = {
       const all = mergeHistograms(Object.values(doc.transactions).map((t) => t.histogram).filter((h) => typeof h === 'string'))
       for (const r of spectrumRows(all)) compareSpectrum.push({ run: label, ...r })
     }
-    return { compareThroughput, compareLatency, compareSpectrum }
+    return { compareThroughput, compareSteady, compareLatency, compareSpectrum }
   },
   skip: (d) => (d.compareThroughput.length === 0 && d.compareSpectrum.length === 0 ? 'the runs have neither intervals nor histograms' : null),
   tune: (spec, d, opts) => {
@@ -140,16 +203,17 @@ export const COMPARE_CHART = {
  * @param {{ id: string, tune?: Function }} chart
  * @param {Record<string, any[]>} datasets
  * @param {{ logScale?: boolean, runLabel?: string }} [opts]
+ * @param {any} [doc] the results document of a per-run chart
  * @returns {any} a Vega-Lite spec ready to compile
  */
-export function fillSpec (chart, datasets, opts = {}) {
+export function fillSpec (chart, datasets, opts = {}, doc) {
   const spec = loadSpec(chart.id)
   spec.datasets = datasets
   if (opts.runLabel) {
     const title = typeof spec.title === 'string' ? { text: spec.title } : spec.title
     spec.title = { ...title, text: `${opts.runLabel}: ${title.text}` }
   }
-  chart.tune?.(spec, datasets, opts)
+  chart.tune?.(spec, datasets, opts, doc)
   dropEmptyLayers(spec, datasets)
   return spec
 }
@@ -172,33 +236,48 @@ function dropEmptyLayers (node, datasets) {
 
 /**
  * Every chart for a list of runs: filled specs plus the charts skipped with their reasons.
- * One run gives charts 1-6; several give the overlay first, then each run's charts.
- * @param {{ doc: any, label: string }[]} runs
+ * One run gives charts 1-6. Several give, per group of runs that share axes (same workload and
+ * transaction types), the overlay of the group when it has more than one run, then each run's
+ * charts; runs of different workloads are never drawn on one axis.
+ * @param {{ runs: { doc: any, label: string, slug: string, group?: number }[], groups?: { workload: string, indexes: number[] }[] }} labelled from labelRuns
  * @param {{ logScale?: boolean }} [opts]
- * @returns {{ charts: { id: string, name: string, title: string, run: string|null, spec: any }[], skipped: { id: string, title: string, run: string|null, reason: string }[] }}
+ * @returns {{ charts: { id: string, name: string, title: string, run: string|null, section: string|null, spec: any }[], skipped: { id: string, title: string, run: string|null, reason: string }[] }}
  */
-export function buildCharts (runs, opts = {}) {
+export function buildCharts ({ runs, groups = [{ workload: null, indexes: runs.map((_, i) => i) }] }, opts = {}) {
   const charts = []
   const skipped = []
   const several = runs.length > 1
-  if (several) {
-    const d = COMPARE_CHART.data(runs)
-    const reason = COMPARE_CHART.skip(d)
-    if (reason) skipped.push({ id: 'compare', title: COMPARE_CHART.title, run: null, reason })
-    else charts.push({ id: 'compare', name: 'compare', title: COMPARE_CHART.title, run: null, spec: fillSpec(COMPARE_CHART, d, opts) })
-  }
-  for (const { doc, label, slug } of runs) {
-    for (const chart of RUN_CHARTS) {
-      const d = chart.data(doc)
-      const reason = chart.skip(d, doc)
-      const run = several ? label : null
-      if (reason) {
-        skipped.push({ id: chart.id, title: chart.title, run, reason })
-        continue
+  const workloads = groups.map((g) => g.workload)
+  groups.forEach((group, k) => {
+    const members = group.indexes.map((i) => runs[i])
+    if (members.length > 1) {
+      const named = groups.length > 1 ? `${COMPARE_CHART.title}: ${group.workload}` : COMPARE_CHART.title
+      const twice = workloads.indexOf(group.workload) !== workloads.lastIndexOf(group.workload)
+      const name = groups.length > 1 ? `compare-${group.workload}${twice ? `-${k + 1}` : ''}` : 'compare'
+      const d = COMPARE_CHART.data(members)
+      const reason = COMPARE_CHART.skip(d)
+      if (reason) skipped.push({ id: 'compare', title: named, run: null, reason })
+      else {
+        const spec = fillSpec(COMPARE_CHART, d, opts)
+        spec.title = { ...spec.title, text: named }
+        charts.push({ id: 'compare', name, title: named, run: null, section: groups.length > 1 ? `${group.workload} runs compared` : 'All runs', spec })
       }
-      const name = several ? `${slug}-${chart.id}` : chart.id
-      charts.push({ id: chart.id, name, title: chart.title, run, spec: fillSpec(chart, d, { ...opts, runLabel: run ?? undefined }) })
     }
-  }
+    for (const { doc, label, slug } of members) runCharts(doc, several ? label : null, slug, opts, charts, skipped)
+  })
   return { charts, skipped }
+}
+
+/** Charts 1-6 of one run, appended to `charts` and `skipped`. */
+function runCharts (doc, run, slug, opts, charts, skipped) {
+  for (const chart of RUN_CHARTS) {
+    const d = chart.data(doc)
+    const reason = chart.skip(d, doc)
+    if (reason) {
+      skipped.push({ id: chart.id, title: chart.title, run, reason })
+      continue
+    }
+    const name = run ? `${slug}-${chart.id}` : chart.id
+    charts.push({ id: chart.id, name, title: chart.title, run, section: null, spec: fillSpec(chart, d, { ...opts, runLabel: run ?? undefined }, doc) })
+  }
 }

@@ -3,6 +3,7 @@
 
 import { escapeHtml as h } from './escape.js'
 import { transactionTypes } from './datasets.js'
+import { steadyStateOf } from '../metrics/steady-state.js'
 
 /** Settings shown first when the results list them, because they shape most benchmarks. */
 const KEY_SETTINGS = [
@@ -147,6 +148,11 @@ function missingBlock (ss) {
   return missing.length ? `<p class="note">Not collected: ${missing.map((m) => h(m)).join('; ')}</p>` : ''
 }
 
+function steadyFact (st) {
+  if (st.timeS === null) return st.reason ? `none (${st.reason})` : undefined
+  return `${fmt(st.timeS, 1)} s (then within ±${Math.round(st.band * 100)} % of ${fmt(st.medianTps, 1)} tps)`
+}
+
 // pgload's own cost: a reader of the report sees whether the driver, not the server, set the pace.
 function clientFact (c) {
   if (!c || !isNum(c.cpuUsPerTxn)) return undefined
@@ -181,7 +187,9 @@ export function runHeaderHtml (doc, label) {
     ['server', [server.version ?? ss.settings?.serverVersion ? `PostgreSQL ${server.version ?? ss.settings.serverVersion}` : '', server.embedded ? '(embedded)' : '', redact(server.target)].filter(Boolean).join(' ')],
     ['host', doc.host ? `${doc.host.cpus ?? '?'} CPUs, ${bytes(doc.host.memoryBytes)} memory, ${doc.host.platform ?? ''}` : undefined],
     ['pgload', doc.tool ? `${doc.tool.version ?? ''} on Node.js ${doc.tool.node ?? ''}` : undefined],
+    ['label', run.label],
     ['throughput', isNum(doc.summary?.tps) ? `${fmt(doc.summary.tps, 1)} tps` : undefined],
+    ['time to steady state', steadyFact(steadyStateOf(doc))],
     ['client', clientFact(doc.client)]
   ])
   const options = Object.entries(run.options ?? {}).map(([k, v]) => [k, typeof v === 'object' ? JSON.stringify(v) : String(v)])

@@ -41,8 +41,9 @@ export function buildHtml (runs, built, opts = {}) {
   // Charts carry their own titles; with several runs a heading opens each run's group.
   let group
   const charts = built.charts.map((c, i) => {
-    const heading = several && c.run !== group ? `<h3>${h(c.run ? `Run ${c.run}` : 'All runs')}</h3>\n` : ''
-    group = c.run
+    const key = c.run ?? c.section ?? 'All runs'
+    const heading = several && key !== group ? `<h3>${h(c.run ? `Run ${c.run}` : key)}</h3>\n` : ''
+    group = key
     return `${heading}<div class="chart" id="chart-${i}" role="img" aria-label="${h(c.run ? `${c.run}: ${c.title}` : c.title)}"></div>`
   }).join('\n')
   // $schema is a URL and only informs editors; vega-embed is told the mode instead.

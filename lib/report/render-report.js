@@ -9,6 +9,8 @@ import { buildCharts } from './charts.js'
 import { renderSvg } from './svg.js'
 import { svgToPng } from './png.js'
 import { buildHtml } from './html.js'
+import { runNames } from './run-names.js'
+import { sameAxisGroups } from '../compare/comparable.js'
 
 /** Output formats and their defaults. */
 export const REPORT_DEFAULTS = {
@@ -20,17 +22,23 @@ export const REPORT_DEFAULTS = {
 export const FORMATS = ['html', 'svg', 'png']
 
 /**
- * Labels and file-name prefixes for the runs: "A", "B", ... plus the caller's names.
+ * The runs of a report with their legend labels, file-name prefixes ("a", "b", ...) and the
+ * group of runs they share axes with (same workload and transaction types).
+ * Labels: the caller's name (e.g. "A1" from compare), then the run's --label or a name made
+ * from what differs (lib/report/run-names.js).
  * @param {any[]} docs
  * @param {string[]} [names]
- * @returns {{ doc: any, label: string, slug: string }[]}
+ * @returns {{ runs: { doc: any, label: string, slug: string, group: number }[], groups: { workload: string, indexes: number[] }[], note: string|null }}
  */
 export function labelRuns (docs, names = []) {
-  return docs.map((doc, i) => {
-    const letter = i < 26 ? String.fromCharCode(65 + i) : `R${i + 1}`
-    const name = names[i]
-    return { doc, label: name ? `${letter} ${name}` : letter, slug: letter.toLowerCase() }
+  const { groups, note } = sameAxisGroups(docs)
+  const auto = runNames(docs, groups)
+  const groupOf = new Map(groups.flatMap((g, k) => g.indexes.map((i) => [i, k])))
+  const runs = docs.map((doc, i) => {
+    const letter = i < 26 ? String.fromCharCode(97 + i) : `r${i + 1}`
+    return { doc, label: names[i] ? `${names[i]}: ${auto[i]}` : auto[i], slug: letter, group: groupOf.get(i) }
   })
+  return { runs, groups, note }
 }
 
 async function writeAtomic (file, data) {
@@ -52,9 +60,10 @@ function checkFormats (formats) {
 /**
  * Render the report of one or several results documents.
  * @param {any[]} results parsed results documents (each validated here)
- * @param {{ formats?: string[]|string, outDir?: string, names?: string[], logScale?: boolean, htmlName?: string, timings?: Record<string, number>, warnings?: string[] }} [opts]
- *   names: labels for the runs (e.g. file names); timings: filled with ms per step when given;
- *   warnings: filled with vega's warnings while rendering SVG/PNG when given
+ * @param {{ formats?: string[]|string, outDir?: string, names?: string[], logScale?: boolean, htmlName?: string, timings?: Record<string, number>, warnings?: string[], notes?: string[], sources?: string[] }} [opts]
+ *   names: prefixes of the run labels (e.g. A1, B1); timings: filled with ms per step when given;
+ *   warnings: filled with vega's warnings while rendering SVG/PNG when given; notes: filled with
+ *   notes for the user (runs that are not comparable); sources: file names for error messages
  * @returns {Promise<string[]>} paths of the files written
  */
 export async function renderReport (results, opts = {}) {
@@ -66,9 +75,12 @@ export async function renderReport (results, opts = {}) {
     const t0 = performance.now()
     try { return await fn() } finally { timings[key] = (timings[key] ?? 0) + performance.now() - t0 }
   }
-  results.forEach((doc, i) => validateResults(doc, opts.names?.[i] ?? `results #${i + 1}`))
-  const runs = labelRuns(results, opts.names)
-  const built = await time('build', () => buildCharts(runs, { logScale: opts.logScale ?? REPORT_DEFAULTS.logScale }))
+  results.forEach((doc, i) => validateResults(doc, opts.sources?.[i] ?? `results #${i + 1}`))
+  const labelled = labelRuns(results, opts.names)
+  const runs = labelled.runs
+  // Runs of different workloads never share an axis; say so once, as compare does.
+  if (labelled.note && opts.notes) opts.notes.push(`${labelled.note}; each workload is charted on its own`)
+  const built = await time('build', () => buildCharts(labelled, { logScale: opts.logScale ?? REPORT_DEFAULTS.logScale }))
   try {
     await mkdir(outDir, { recursive: true })
   } catch (err) {

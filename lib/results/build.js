@@ -1,6 +1,7 @@
 // Assemble the results document (docs/architecture.md, "Results document") from a finished run.
 
 import { SCHEMA_VERSION } from './read.js'
+import { timeToSteadyState, throughputSeries } from '../metrics/steady-state.js'
 
 const SECRET_KEYS = /pass(word)?|secret|token/i
 
@@ -41,6 +42,7 @@ export function buildResults ({ toolVersion, options, workloadName, workload, ta
     tool: { name: 'pgload', version: toolVersion, node: process.version },
     run: {
       workload: workloadName,
+      label: options.label ?? null,
       command: options.command ?? null,
       options: recordedOptions(options),
       seed: options.seed,
@@ -70,7 +72,7 @@ export function buildResults ({ toolVersion, options, workloadName, workload, ta
     },
     host,
     client: outcome.client,
-    summary: outcome.summary,
+    summary: { ...outcome.summary, steadyState: timeToSteadyState(throughputSeries(outcome.intervals, options.intervalS ?? 1)) },
     transactions: outcome.transactions,
     intervals: outcome.intervals
   }

@@ -94,6 +94,8 @@ test('ab applies user, sighup and postmaster settings per side, verifies them, a
   for (const r of outcome.runs) {
     assert.ok(existsSync(r.file))
     assert.ok(r.results.summary.transactions > 0)
+    // Named by side and settings, so that reports and comparisons tell A from B.
+    assert.equal(r.results.run.label, `${r.side} ${(r.side === 'A' ? A : B).split(',').join(' ')}`)
   }
   const state = await serverState()
   assert.deepEqual(state.show, originals)

@@ -100,7 +100,7 @@ test('table and markdown show every row and the verdict', () => {
   assert.match(text, /p99 ms\s+tpcb-like.*WORSE/)
   assert.match(text, /work_mem: 4096 kB -> 65536 kB/)
   const md = formatCompareMarkdown(v)
-  assert.equal(md.split('\n').filter(l => /^\| (tps|p\d+ ms|max ms) /.test(l)).length, v.rows.length)
+  assert.equal(md.split('\n').filter(l => /^\| (tps|steady-state s|p\d+ ms|max ms) /.test(l)).length, v.rows.length)
   assert.match(md, /:red_circle: \*\*worse\*\*/)
 })
 

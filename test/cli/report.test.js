@@ -1,0 +1,32 @@
+// `pgload report` with runs of different workloads: a note on stderr, charts drawn apart.
+
+import { test } from 'node:test'
+import assert from 'node:assert/strict'
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { runNode, BIN } from '../helpers/cli.js'
+
+const F = (n) => new URL(`../fixtures/results/${n}.json`, import.meta.url).pathname
+const tmp = mkdtempSync(join(tmpdir(), 'pgload-report-cli-'))
+test.after(() => rmSync(tmp, { recursive: true, force: true }))
+
+test('report of a tpcb and a tpcc run says they are not comparable and overlays neither', async () => {
+  const out = join(tmp, 'mixed')
+  const r = await runNode(BIN, ['report', F('tpcb-a'), F('tpcc'), '--format', 'svg', '--out', out])
+  assert.equal(r.code, 0, r.stderr)
+  assert.equal(r.stderr, 'pgload: runs are not comparable: workload tpcb vs tpcc; each workload is charted on its own\n')
+  const files = readdirSync(out)
+  assert.ok(!files.some((f) => f.startsWith('compare')), files.join(' '))
+  assert.ok(files.includes('a-throughput.svg') && files.includes('b-tpcc.svg'))
+  assert.match(readFileSync(join(out, 'b-tpcc.svg'), 'utf8'), />tpcc: TPC-C</)
+})
+
+test('report of two tpcb runs overlays them under names that tell them apart', async () => {
+  const out = join(tmp, 'same')
+  const r = await runNode(BIN, ['report', F('tpcb-a'), F('tpcb-b'), '--format', 'svg', '--out', out])
+  assert.equal(r.code, 0, r.stderr)
+  assert.equal(r.stderr, '')
+  const svg = readFileSync(join(out, 'compare.svg'), 'utf8')
+  assert.ok(svg.includes('>tpcb seed=101<') && svg.includes('>tpcb seed=202<'))
+})
