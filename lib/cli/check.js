@@ -42,8 +42,8 @@ export function checkOptionsFromArgv (argv) {
  * @returns {Promise<object[]>} the threshold results
  */
 export async function checkCommand (opts, { out = process.stdout, env = process.env } = {}) {
-  const results = await loadResults(opts.file, 'results file')
-  const baseline = opts.baseline === null ? null : await loadResults(opts.baseline, '--baseline')
+  const results = await loadResults(opts.file)
+  const baseline = opts.baseline === null ? null : await loadResults(opts.baseline)
   const evaluated = evaluateThresholds(results, opts.thresholds, { baseline, allowEmpty: opts.allowEmpty })
   if (opts.format === 'json') out.write(JSON.stringify(evaluated, null, 2) + '\n')
   else if (opts.format === 'markdown') out.write(formatCheckMarkdown(evaluated))

@@ -118,8 +118,8 @@ export function compareOptionsFromArgv (argv) {
  * @returns {Promise<object>} the verdict
  */
 export async function compareCommand (opts, { out = process.stdout, env = process.env } = {}) {
-  const as = await Promise.all(opts.a.map(f => loadResults(f, 'A')))
-  const bs = await Promise.all(opts.b.map(f => loadResults(f, 'B')))
+  const as = await Promise.all(opts.a.map(f => loadResults(f)))
+  const bs = await Promise.all(opts.b.map(f => loadResults(f)))
   const verdict = compareRuns(as, bs, opts)
   if (opts.format === 'json') out.write(JSON.stringify(verdict, null, 2) + '\n')
   else if (opts.format === 'markdown') out.write(formatCompareMarkdown(verdict))

@@ -1,7 +1,7 @@
 // `pgload report <results..>`: charts of one or several results files as HTML, SVG and PNG.
 
 import { basename } from 'node:path'
-import { readResultsFile } from '../report/input.js'
+import { readResults } from '../results/read.js'
 import { renderReport, REPORT_DEFAULTS } from '../report/render-report.js'
 
 export const command = 'report <results..>'
@@ -20,7 +20,7 @@ export function builder (yargs) {
 export async function handler (argv) {
   const files = argv.results
   const docs = []
-  for (const file of files) docs.push(await readResultsFile(file))
+  for (const file of files) docs.push(await readResults(file))
   const timings = {}
   const t0 = performance.now()
   const written = await renderReport(docs, {
