@@ -4,6 +4,7 @@
 import { appendFile, writeFile } from 'node:fs/promises'
 import { PgloadError } from '../errors.js'
 import { loadResults } from '../compare/input.js'
+import { parseOutputPath } from '../options/parse.js'
 import { parseThreshold, evaluateThresholds } from '../compare/thresholds.js'
 import { formatCheckText, formatCheckMarkdown } from '../compare/format.js'
 import { junitXml } from '../compare/junit.js'
@@ -29,7 +30,7 @@ export function checkOptionsFromArgv (argv) {
     baseline: argv.baseline === undefined ? null : String(argv.baseline),
     thresholds: exprs.map(parseThreshold),
     allowEmpty: argv.allowEmpty === true,
-    junit: argv.junit === undefined ? null : String(argv.junit),
+    junit: parseOutputPath(argv.junit, '--junit') ?? null,
     format: argv.json ? 'json' : argv.markdown ? 'markdown' : 'text'
   }
 }

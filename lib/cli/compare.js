@@ -4,6 +4,7 @@
 import { appendFile } from 'node:fs/promises'
 import { PgloadError } from '../errors.js'
 import { loadResults } from '../compare/input.js'
+import { parseOutputPath } from '../options/parse.js'
 import { compareRuns, COMPARE_DEFAULTS } from '../compare/verdict.js'
 import { formatCompareText, formatCompareMarkdown } from '../compare/format.js'
 
@@ -106,7 +107,7 @@ export function compareOptionsFromArgv (argv) {
     blockLength: positiveInt(argv.block, '--block'),
     force: argv.force === true,
     format: argv.json ? 'json' : argv.markdown ? 'markdown' : 'text',
-    report: argv.report,
+    report: parseOutputPath(argv.report, '--report'),
     failOnRegression: argv.failOnRegression === true
   }
 }

@@ -2,6 +2,7 @@
 
 import { basename } from 'node:path'
 import { readResults } from '../results/read.js'
+import { parseOutputPath } from '../options/parse.js'
 import { renderReport, REPORT_DEFAULTS } from '../report/render-report.js'
 
 export const command = 'report <results..>'
@@ -19,13 +20,14 @@ export function builder (yargs) {
 /** @param {any} argv */
 export async function handler (argv) {
   const files = argv.results
+  const outDir = parseOutputPath(argv.out, '--out', 'directory') ?? REPORT_DEFAULTS.outDir
   const docs = []
   for (const file of files) docs.push(await readResults(file))
   const timings = {}
   const t0 = performance.now()
   const written = await renderReport(docs, {
     formats: argv.format ?? REPORT_DEFAULTS.formats,
-    outDir: argv.out ?? REPORT_DEFAULTS.outDir,
+    outDir,
     logScale: argv.logScale ?? REPORT_DEFAULTS.logScale,
     names: files.map((f) => basename(f, '.json')),
     timings
