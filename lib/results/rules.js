@@ -39,8 +39,8 @@ export function describe (v) {
   if (v === null) return 'null'
   if (Array.isArray(v)) return 'an array'
   if (typeof v === 'object') return 'an object'
-  if (typeof v === 'number' && !Number.isFinite(v)) return 'a number too large for a double'
-  const text = JSON.stringify(v)
+  if (typeof v === 'number' && !Number.isFinite(v)) return Number.isNaN(v) ? 'NaN' : 'a number too large for a double'
+  const text = JSON.stringify(v) ?? String(v)
   return text.length > 40 ? `${text.slice(0, 37)}..."` : text
 }
 
@@ -106,8 +106,9 @@ export function object (fields, { required = [], nullable = false } = {}) {
   return (v, path) => {
     if (v === null && nullable) return
     if (!isObject(v)) fail(path, nullable ? 'an object or null' : 'an object', v)
-    for (const key of required) if (!Object.hasOwn(v, key)) throw new FieldProblem(memberPath(path, key), 'missing')
-    for (const [key, rule] of known) if (Object.hasOwn(v, key)) rule(v[key], memberPath(path, key))
+    // undefined is absent, as in the JSON text (documents are checked in memory too, by run --report)
+    for (const key of required) if (v[key] === undefined || !Object.hasOwn(v, key)) throw new FieldProblem(memberPath(path, key), 'missing')
+    for (const [key, rule] of known) if (v[key] !== undefined && Object.hasOwn(v, key)) rule(v[key], memberPath(path, key))
   }
 }
 
@@ -121,7 +122,7 @@ export function mapOf (rule, { nullable = false } = {}) {
   return (v, path) => {
     if (v === null && nullable) return
     if (!isObject(v)) fail(path, nullable ? 'an object or null' : 'an object', v)
-    for (const key of Object.keys(v)) rule(v[key], memberPath(path, key))
+    for (const key of Object.keys(v)) if (v[key] !== undefined) rule(v[key], memberPath(path, key))
   }
 }
 

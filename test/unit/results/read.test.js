@@ -119,6 +119,9 @@ const jsonError = (t) => { try { JSON.parse(t) } catch (e) { return e.message } 
 
 test('validateResults names the source it is given', () => {
   assert.equal(validateResults(base(), 'a.json').schemaVersion, 1)
+  // in memory (run --report checks the document it built), undefined is an absent field
+  assert.equal(validateResults(damaged((d) => { d.run.abortReason = undefined; d.client = undefined }), 'a.json').run.abortReason, undefined)
+  assert.throws(() => validateResults(damaged((d) => { d.summary.tps = NaN }), 'a.json'), { message: 'a.json: summary.tps: expected a number >= 0 or null, got NaN' })
   assert.throws(() => validateResults(damaged((d) => { d.run = null }), 'a.json'), { message: 'a.json: run: expected an object, got null' })
 })
 
