@@ -98,10 +98,19 @@ const interval = object({
   histograms: mapOf(histogram)
 }, { required: ['t'] })
 
-// Interval ends (t) never go back: the report draws them in order and compare windows them.
+// Slack for lengths and times rounded to milliseconds by the writer.
+const ROUNDING_S = 0.01
+const round3 = (x) => Math.round(x * 1000) / 1000
+
+// Interval ends (t) never go back, and an interval lasts no longer than the time since the one
+// before it ended: the report draws them in order, compare turns counts into rates by lengthS.
 const intervals = refine(arrayOf(interval), (list) => {
-  for (let i = 1; i < list.length; i++) {
-    if (list[i].t < list[i - 1].t) return `interval ${i} ends at t = ${list[i].t}, before interval ${i - 1} (t = ${list[i - 1].t})`
+  for (let i = 0; i < list.length; i++) {
+    const prevT = i === 0 ? 0 : list[i - 1].t
+    if (list[i].t < prevT) return `interval ${i} ends at t = ${list[i].t}, before interval ${i - 1} (t = ${prevT})`
+    if (list[i].lengthS > list[i].t - prevT + ROUNDING_S) {
+      return `interval ${i} lasts ${list[i].lengthS} s but ends ${round3(list[i].t - prevT)} s after ${i === 0 ? 'the start' : `interval ${i - 1}`}`
+    }
   }
   return null
 })

@@ -88,6 +88,11 @@ test('numbers: finite, non-negative counts and figures, integers where counted',
 test('intervals: objects with a time, in order', async () => {
   await refused(damaged((d) => { delete d.intervals[1].t }), 'intervals[1].t: missing')
   await refused(damaged((d) => { d.intervals.reverse() }), 'intervals: interval 1 ends at t = 29, before interval 0 (t = 30)')
+  await refused(damaged((d) => { d.intervals[4].lengthS = 3 }), 'intervals: interval 4 lasts 3 s but ends 1 s after interval 3')
+  await refused(damaged((d) => { d.intervals[0].lengthS = 2 }), 'intervals: interval 0 lasts 2 s but ends 1 s after the start')
+  // the last interval may be shorter, and lengths are rounded to milliseconds
+  const short = damaged((d) => { d.intervals[29].t = 29.4; d.intervals[29].lengthS = 0.405 })
+  assert.equal(validateResults(short, 'a.json').intervals[29].lengthS, 0.405)
   await refused(damaged((d) => { d.intervals[0].histograms = [] }), 'intervals[0].histograms: expected an object, got an array')
 })
 
