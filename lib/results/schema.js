@@ -132,7 +132,7 @@ const tpcc = object({
   nopm: amountOrNull,
   efficiency: amountOrNull,
   warehouses: countOrNull,
-  responseTime: mapOf(object({ p90Ms: amountOrNull }, { nullable: true })),
+  responseTime: mapOf(object({ p90Ms: amountOrNull, limitMs: amountOrNull }, { nullable: true })),
   mix: object({})
 }, { nullable: true })
 
