@@ -6,12 +6,13 @@
 // Each case in its own process.
 
 import { fileURLToPath } from 'node:url'
-import { mkdtemp, readFile, rm } from 'node:fs/promises'
+import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { parseBenchArgs, parseSeconds } from './lib/args.js'
 import { formatTable } from './lib/table.js'
 import { runMeasured } from './lib/child.js'
+import { readResults } from '../lib/results/read.js'
 
 const PGLOAD = fileURLToPath(new URL('../bin/pgload.js', import.meta.url))
 const FAKE = fileURLToPath(new URL('./lib/fake-register.js', import.meta.url))
@@ -53,7 +54,7 @@ async function runOn (register, builtin, clients, durationS, out) {
   const r = await runMeasured(process.execPath, ['--import', register, PGLOAD, 'run', 'tpcb', '-b', builtin, '-c', String(clients), '-T', `${durationS}s`,
     '--url', 'postgres://fake@127.0.0.1:1/fake', '--out', out, '--no-server-stats'])
   if (r.code !== 0) throw new Error(`pgload on in-memory connections (${register}) failed (${r.code}): ${r.stderr.trim().split('\n').pop()}`)
-  const results = JSON.parse(await readFile(out, 'utf8'))
+  const results = await readResults(out)
   // the stand-in servers answer every statement: a failure is a bug in the shim or in pgload
   if (!(results.summary.transactions > 0) || results.summary.failed > 0) throw new Error(`pgload on in-memory connections (${register}): ${results.summary.transactions} transactions, ${results.summary.failed} failed`)
   return results

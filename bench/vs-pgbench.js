@@ -9,7 +9,7 @@
 // --floor adds a third runner, the Node.js floor (node-floor-worker.js): the same statements
 // from the least a Node client can do, so the table also shows what the runtime itself allows.
 
-import { mkdtemp, readFile, rm } from 'node:fs/promises'
+import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { spawnSync } from 'node:child_process'
@@ -26,6 +26,7 @@ import { driverArgs } from './lib/driver-select.js'
 import { targetVerdict } from './lib/target-verdict.js'
 import { checkpointBetweenRuns } from './lib/checkpoint-between-runs.js'
 import { PgloadError } from '../lib/errors.js'
+import { readResults } from '../lib/results/read.js'
 
 const PGLOAD = fileURLToPath(new URL('../bin/pgload.js', import.meta.url))
 const FLOOR = fileURLToPath(new URL('./node-floor-worker.js', import.meta.url))
@@ -234,7 +235,7 @@ async function runPgload (measure, server, builtin, clients, durationS, out, { n
     '--url', server.url, '--out', out, '--no-server-stats', ...runArgs, ...extra]
   const r = await measure(process.execPath, args, { timeoutMs: (durationS + 120) * 1000, sched: true })
   if (r.code !== 0) throw new Error(`pgload run tpcb -b ${builtin} -c ${clients} failed (${r.code}): ${r.stderr.trim().split('\n').pop()}`)
-  const results = JSON.parse(await readFile(out, 'utf8'))
+  const results = await readResults(out)
   const txns = results.summary.transactions + (results.summary.failed ?? 0)
   return {
     tps: results.summary.tps,

@@ -2,6 +2,7 @@
 // every field and stack for --verbose; JSON to --log-file. Secrets redacted.
 
 import pino from 'pino'
+import { parseOutputPath } from './options/parse.js'
 
 /** @typedef {import('pino').Logger} Logger */
 
@@ -17,6 +18,7 @@ const LABELS = [[50, 'error'], [40, 'warning'], [30, 'info'], [0, 'debug']]
  * @returns {Logger}
  */
 export function createLogger ({ verbose = false, logFile, stream = process.stderr, env = process.env } = {}) {
+  parseOutputPath(logFile, '--log-file') // an empty name would log to stderr without a word
   const level = verbose ? 'debug' : (env.PGLOAD_LOG_LEVEL ?? 'warn')
   if (logFile) return pino({ level, redact: REDACT, base: { pid: process.pid } }, pino.destination({ dest: logFile, sync: false }))
   if (!verbose) return pino({ level, redact: REDACT }, humanLines(stream))

@@ -10,6 +10,7 @@ import { parseSettingList } from '../compare/ab-settings.js'
 import { compareRuns } from '../compare/verdict.js'
 import { formatCompareText, formatCompareMarkdown } from '../compare/format.js'
 import { parsePercent, REGRESSION_EXIT_CODE } from './compare.js'
+import { parseOutputPath } from '../options/parse.js'
 
 const ORDERS = ['abba', 'random']
 
@@ -65,7 +66,7 @@ export async function abOptionsFromArgv (argv) {
     order,
     seed,
     restartCommand: argv.restartCommand,
-    outDir: argv.outDir ?? defaultAbDir(),
+    outDir: parseOutputPath(argv.outDir, '--out-dir', 'directory') ?? defaultAbDir(),
     runOptions: { ...runOptions, command: ['pgload', ...process.argv.slice(2)].join(' ').replace(/(postgres(?:ql)?:\/\/[^:/@]*:)[^@]*@/g, '$1***@') },
     compare: { noise: parsePercent(argv.noise, '--noise'), alpha: argv.alpha, seed },
     format: argv.json ? 'json' : argv.markdown ? 'markdown' : 'text',

@@ -4,6 +4,7 @@
 import { appendFile, writeFile } from 'node:fs/promises'
 import { PgloadError } from '../errors.js'
 import { loadResults } from '../compare/input.js'
+import { parseOutputPath } from '../options/parse.js'
 import { parseThreshold, evaluateThresholds } from '../compare/thresholds.js'
 import { formatCheckText, formatCheckMarkdown } from '../compare/format.js'
 import { junitXml } from '../compare/junit.js'
@@ -29,7 +30,7 @@ export function checkOptionsFromArgv (argv) {
     baseline: argv.baseline === undefined ? null : String(argv.baseline),
     thresholds: exprs.map(parseThreshold),
     allowEmpty: argv.allowEmpty === true,
-    junit: argv.junit === undefined ? null : String(argv.junit),
+    junit: parseOutputPath(argv.junit, '--junit') ?? null,
     format: argv.json ? 'json' : argv.markdown ? 'markdown' : 'text'
   }
 }
@@ -42,8 +43,8 @@ export function checkOptionsFromArgv (argv) {
  * @returns {Promise<object[]>} the threshold results
  */
 export async function checkCommand (opts, { out = process.stdout, env = process.env } = {}) {
-  const results = await loadResults(opts.file, 'results file')
-  const baseline = opts.baseline === null ? null : await loadResults(opts.baseline, '--baseline')
+  const results = await loadResults(opts.file)
+  const baseline = opts.baseline === null ? null : await loadResults(opts.baseline)
   const evaluated = evaluateThresholds(results, opts.thresholds, { baseline, allowEmpty: opts.allowEmpty })
   if (opts.format === 'json') out.write(JSON.stringify(evaluated, null, 2) + '\n')
   else if (opts.format === 'markdown') out.write(formatCheckMarkdown(evaluated))

@@ -4,6 +4,7 @@
 import { appendFile } from 'node:fs/promises'
 import { PgloadError } from '../errors.js'
 import { loadResults } from '../compare/input.js'
+import { parseOutputPath } from '../options/parse.js'
 import { compareRuns, COMPARE_DEFAULTS } from '../compare/verdict.js'
 import { formatCompareText, formatCompareMarkdown } from '../compare/format.js'
 
@@ -106,7 +107,7 @@ export function compareOptionsFromArgv (argv) {
     blockLength: positiveInt(argv.block, '--block'),
     force: argv.force === true,
     format: argv.json ? 'json' : argv.markdown ? 'markdown' : 'text',
-    report: argv.report,
+    report: parseOutputPath(argv.report, '--report'),
     failOnRegression: argv.failOnRegression === true
   }
 }
@@ -118,8 +119,8 @@ export function compareOptionsFromArgv (argv) {
  * @returns {Promise<object>} the verdict
  */
 export async function compareCommand (opts, { out = process.stdout, env = process.env } = {}) {
-  const as = await Promise.all(opts.a.map(f => loadResults(f, 'A')))
-  const bs = await Promise.all(opts.b.map(f => loadResults(f, 'B')))
+  const as = await Promise.all(opts.a.map(f => loadResults(f)))
+  const bs = await Promise.all(opts.b.map(f => loadResults(f)))
   const verdict = compareRuns(as, bs, opts)
   if (opts.format === 'json') out.write(JSON.stringify(verdict, null, 2) + '\n')
   else if (opts.format === 'markdown') out.write(formatCompareMarkdown(verdict))

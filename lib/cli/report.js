@@ -1,7 +1,8 @@
 // `pgload report <results..>`: charts of one or several results files as HTML, SVG and PNG.
 
 import { basename } from 'node:path'
-import { readResultsFile } from '../report/input.js'
+import { readResults } from '../results/read.js'
+import { parseOutputPath } from '../options/parse.js'
 import { renderReport, REPORT_DEFAULTS } from '../report/render-report.js'
 
 export const command = 'report <results..>'
@@ -19,14 +20,15 @@ export function builder (yargs) {
 /** @param {any} argv */
 export async function handler (argv) {
   const files = argv.results
+  const outDir = parseOutputPath(argv.out, '--out', 'directory') ?? REPORT_DEFAULTS.outDir
   const docs = []
-  for (const file of files) docs.push(await readResultsFile(file))
+  for (const file of files) docs.push(await readResults(file))
   const timings = {}
   const notes = []
   const t0 = performance.now()
   const written = await renderReport(docs, {
     formats: argv.format ?? REPORT_DEFAULTS.formats,
-    outDir: argv.out ?? REPORT_DEFAULTS.outDir,
+    outDir,
     logScale: argv.logScale ?? REPORT_DEFAULTS.logScale,
     sources: files.map((f) => basename(f)),
     notes,

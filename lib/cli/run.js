@@ -3,7 +3,7 @@
 import { readFile } from 'node:fs/promises'
 import { hideBin } from 'yargs/helpers'
 import { PgloadError, formatServerError } from '../errors.js'
-import { parseDurationS, parseInteger, parseNumber } from '../options/parse.js'
+import { parseDurationS, parseInteger, parseNumber, parseOutputPath } from '../options/parse.js'
 import { parseDistribution } from '../options/distribution.js'
 import { runBenchmark } from '../benchmark.js'
 import { workloads, workloadNames, loadWorkload } from '../../workloads/index.js'
@@ -373,7 +373,7 @@ export async function runOptionsFromArgv (argv, { rawArgs } = {}) {
     failuresDetailed: Boolean(argv.failuresDetailed),
     serverStats: argv.serverStats !== false,
     jitWarmup: argv.jitWarmup !== false,
-    out: argv.out,
+    out: parseOutputPath(argv.out, '--out'),
     label: runLabel(argv.label),
     thresholds: await validThresholds(argv.threshold ?? []),
     command: ['pgload', ...process.argv.slice(2)].map(redact).join(' '),

@@ -53,3 +53,19 @@ export function parseNumber (value, flag, { min = -Infinity, exclusiveMin = fals
 function shown (value) {
   return typeof value === 'string' ? JSON.stringify(value) : String(value)
 }
+
+/**
+ * A file or directory to write to, when the flag was given: an empty name (`-o ""`) would
+ * otherwise mean "no output" or "the current directory" without a word.
+ * @param {unknown} value
+ * @param {string} flag
+ * @param {'file' | 'directory'} [kind]
+ * @returns {string | undefined}
+ */
+export function parseOutputPath (value, flag, kind = 'file') {
+  if (value === undefined) return undefined
+  if (typeof value !== 'string' || value.trim() === '') {
+    throw new PgloadError(`${flag} needs a ${kind} name, got ${shown(value)}`, { code: 'BAD_OPTION' })
+  }
+  return value
+}

@@ -4,7 +4,7 @@
 import { mkdir, writeFile, rename } from 'node:fs/promises'
 import { dirname, join, resolve } from 'node:path'
 import { PgloadError } from '../errors.js'
-import { validateResults } from './input.js'
+import { validateResults } from '../results/read.js'
 import { buildCharts } from './charts.js'
 import { renderSvg } from './svg.js'
 import { svgToPng } from './png.js'

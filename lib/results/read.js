@@ -1,44 +1,55 @@
-// Read a results document and check it is one pgload can use.
+// Reading a results file: the one reader behind report, compare and check. Any file pgload cannot
+// use fails here with one line naming the file (and the field): never later, inside a chart.
 
 import { readFile } from 'node:fs/promises'
+import { gunzip } from 'node:zlib'
+import { promisify } from 'node:util'
 import { PgloadError } from '../errors.js'
+import { validateResults, SCHEMA_VERSION, RESULTS_INVALID } from './schema.js'
 
-/** The results schema version this build writes and reads. */
-export const SCHEMA_VERSION = 1
+export { validateResults, SCHEMA_VERSION, RESULTS_INVALID }
+
+const gunzipAsync = promisify(gunzip)
+// A results document gzipped (`results.json.gz`) is read as well: files are often archived so.
+const isGzip = (buf) => buf.length >= 2 && buf[0] === 0x1f && buf[1] === 0x8b
+// Bound on a decompressed document, so a damaged or hostile file cannot exhaust memory.
+const MAX_GUNZIPPED_BYTES = 1 << 30
+
+const oneLine = (err) => String(err?.message ?? err).replace(/\s+/g, ' ').trim()
 
 /**
+ * Read, parse and deeply check one results file (plain or gzipped JSON).
  * @param {string} file
- * @returns {Promise<object>}
+ * @returns {Promise<object>} the results document
+ * @throws {PgloadError} code RESULTS_INVALID, exit code 1: `FILE: FIELD: what is wrong`
  */
 export async function readResults (file) {
-  let text
+  let buf
   try {
-    text = await readFile(file, 'utf8')
+    buf = await readFile(file)
   } catch (err) {
-    throw new PgloadError(`cannot read results file ${file}: ${err.code === 'ENOENT' ? 'no such file' : err.message}`, { code: 'RESULTS_UNREADABLE' })
+    const why = err.code === 'ENOENT' ? 'no such file' : err.code === 'EISDIR' ? 'a directory, not a results file' : err.code === 'EACCES' ? 'permission denied' : oneLine(err)
+    throw new PgloadError(`${file}: cannot read results file: ${why}`, { code: RESULTS_INVALID, cause: err })
+  }
+  if (isGzip(buf)) {
+    try {
+      buf = await gunzipAsync(buf, { maxOutputLength: MAX_GUNZIPPED_BYTES })
+    } catch (err) {
+      throw new PgloadError(`${file}: damaged gzip data (${oneLine(err)})`, { code: RESULTS_INVALID, cause: err })
+    }
   }
   let doc
   try {
-    doc = JSON.parse(text)
+    doc = JSON.parse(buf.toString('utf8'))
   } catch (err) {
-    throw new PgloadError(`${file} is not a pgload results file: invalid JSON (${err.message})`, { code: 'RESULTS_INVALID' })
+    throw new PgloadError(`${file}: not a JSON document (${shortJsonError(err)})`, { code: RESULTS_INVALID, cause: err })
   }
   return validateResults(doc, file)
 }
 
-/**
- * @param {any} doc
- * @param {string} [file]
- */
-export function validateResults (doc, file = 'results') {
-  if (!doc || typeof doc !== 'object' || !('schemaVersion' in doc)) {
-    throw new PgloadError(`${file} is not a pgload results file (no schemaVersion)`, { code: 'RESULTS_INVALID' })
-  }
-  if (doc.schemaVersion !== SCHEMA_VERSION) {
-    throw new PgloadError(`${file} has results schema version ${doc.schemaVersion}; this pgload reads version ${SCHEMA_VERSION}`, { code: 'RESULTS_VERSION' })
-  }
-  for (const key of ['run', 'summary', 'transactions', 'intervals']) {
-    if (!(key in doc)) throw new PgloadError(`${file} is not a complete pgload results file (no ${key})`, { code: 'RESULTS_INVALID' })
-  }
-  return doc
+// V8's JSON messages quote a stretch of the file, newlines and binary bytes included: keep
+// them short and printable.
+function shortJsonError (err) {
+  const msg = oneLine(err).replace(/[^\x20-\x7e]/g, '?')
+  return msg.length > 120 ? `${msg.slice(0, 117)}...` : msg
 }

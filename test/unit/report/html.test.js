@@ -4,7 +4,7 @@ import { readFileSync, mkdtempSync, rmSync, existsSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { renderReport, writeHtmlReport } from '../../../lib/report/render-report.js'
-import { validateResults, readResultsFile } from '../../../lib/report/input.js'
+import { validateResults, readResults } from '../../../lib/results/read.js'
 import { escapeHtml, jsonForScript } from '../../../lib/report/escape.js'
 import { inlineScriptText } from '../../../lib/report/assets.js'
 import * as reportCommand from '../../../lib/cli/report.js'
@@ -88,8 +88,9 @@ test('escaping helpers', () => {
 test('results documents are checked before rendering', async () => {
   assert.throws(() => validateResults({ schemaVersion: 2, run: { workload: 'x' }, transactions: {} }, 'r.json'), (e) => e instanceof PgloadError && /r\.json.*schemaVersion/.test(e.message))
   assert.throws(() => validateResults([], 'r.json'), PgloadError)
-  assert.throws(() => validateResults({ schemaVersion: 1, run: { workload: 'x' }, transactions: { a: { histogram: 5 } } }), /histogram/)
-  await assert.rejects(readResultsFile(join(out, 'missing.json')), (e) => e instanceof PgloadError && /cannot read results file/.test(e.message))
+  const bad = { ...fixture('tpcc.json'), transactions: { a: { count: 1, histogram: 5 } } }
+  assert.throws(() => validateResults(bad, 'r.json'), (e) => e.code === 'RESULTS_INVALID' && /^r\.json: transactions\.a\.histogram: expected a string, got 5$/.test(e.message))
+  await assert.rejects(readResults(join(out, 'missing.json')), (e) => e instanceof PgloadError && /missing\.json: cannot read results file: no such file/.test(e.message))
   await assert.rejects(renderReport([], {}), PgloadError)
   await assert.rejects(renderReport([fixture('tpcc.json')], { formats: 'html,pdf', outDir: out }), (e) => e instanceof PgloadError && /--format/.test(e.message) && /pdf/.test(e.message))
 })

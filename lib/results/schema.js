@@ -1,0 +1,177 @@
+// The results document's schema (docs/results-format.md) as field rules, and the deep check every
+// reader runs: types of every field report, compare and check read, decodable histograms.
+
+import { PgloadError } from '../errors.js'
+import { histogramProblem } from './histogram-check.js'
+import { FieldProblem, number, string, boolean, either, object, mapOf, arrayOf, refine, describe } from './rules.js'
+
+/** The results schema version this build writes and reads. */
+export const SCHEMA_VERSION = 1
+
+/** Error code of every results file pgload cannot use (unreadable, not JSON, wrong field). */
+export const RESULTS_INVALID = 'RESULTS_INVALID'
+
+const count = number({ min: 0, integer: true })
+const countOrNull = number({ min: 0, integer: true, nullable: true })
+const amount = number({ min: 0 })
+const amountOrNull = number({ min: 0, nullable: true })
+const anyNumberOrNull = number({ nullable: true })
+const text = string()
+const textOrNull = string({ nullable: true })
+/** latencyMs, lagMs, queueMs: { mean, stddev, min, p50, ..., max }, null when nothing was measured */
+const figures = mapOf(amountOrNull)
+const counts = mapOf(count)
+const histogram = refine(text, (v) => {
+  const why = histogramProblem(v)
+  return why && `not a readable histogram: ${why}`
+})
+
+const run = object({
+  workload: text,
+  command: textOrNull,
+  options: object({}),
+  seed: either('a string, an integer or null', textOrNull, number({ integer: true })),
+  startTime: textOrNull,
+  endTime: textOrNull,
+  durationS: amountOrNull,
+  warmupS: amountOrNull,
+  clients: countOrNull,
+  terminals: countOrNull,
+  connections: countOrNull,
+  protocol: textOrNull,
+  paced: boolean,
+  scale: amountOrNull,
+  rate: amountOrNull,
+  transactionTypes: arrayOf(text),
+  weights: mapOf(amount),
+  aborted: boolean,
+  abortedClients: countOrNull,
+  abortReason: textOrNull,
+  interrupted: boolean
+}, { required: ['workload'] })
+
+const client = object({
+  cpuUs: amountOrNull,
+  cpuUsPerTxn: amountOrNull,
+  userUsPerTxn: amountOrNull,
+  systemUsPerTxn: amountOrNull,
+  eventLoopUtilization: amountOrNull,
+  onCpuShare: amountOrNull,
+  cpuWaitShare: amountOrNull,
+  cpuWaitUsPerTxn: amountOrNull,
+  jitWarmup: object({ transactions: countOrNull, ms: amountOrNull }, { nullable: true })
+}, { nullable: true })
+
+const outcomeCounts = {
+  failed: count,
+  skipped: count,
+  retried: count,
+  retries: count,
+  late: count,
+  rollbacks: count,
+  tps: amountOrNull,
+  latencyMs: figures,
+  errors: counts
+}
+
+const summary = object({
+  ...outcomeCounts,
+  transactions: count,
+  initialConnectionMs: amountOrNull,
+  lagMs: figures,
+  queueMs: figures
+}, { required: ['transactions', 'tps', 'latencyMs'] })
+
+const wait = object({ mean: amountOrNull }, { nullable: true })
+const transaction = object({ ...outcomeCounts, count, keyingMs: wait, thinkMs: wait, histogram }, { required: ['count'] })
+
+const interval = object({
+  t: amount,
+  lengthS: amount,
+  count: counts,
+  tps: amountOrNull,
+  failed: count,
+  skipped: count,
+  latencyMs: figures,
+  lagMs: figures,
+  queueMs: figures,
+  histograms: mapOf(histogram)
+}, { required: ['t'] })
+
+// Slack for lengths and times rounded to milliseconds by the writer.
+const ROUNDING_S = 0.01
+const round3 = (x) => Math.round(x * 1000) / 1000
+
+// Interval ends (t) never go back, and an interval lasts no longer than the time since the one
+// before it ended: the report draws them in order, compare turns counts into rates by lengthS.
+const intervals = refine(arrayOf(interval), (list) => {
+  for (let i = 0; i < list.length; i++) {
+    const prevT = i === 0 ? 0 : list[i - 1].t
+    if (list[i].t < prevT) return `interval ${i} ends at t = ${list[i].t}, before interval ${i - 1} (t = ${prevT})`
+    if (list[i].lengthS > list[i].t - prevT + ROUNDING_S) {
+      return `interval ${i} lasts ${list[i].lengthS} s but ends ${round3(list[i].t - prevT)} s after ${i === 0 ? 'the start' : `interval ${i - 1}`}`
+    }
+  }
+  return null
+})
+
+const sample = object({ t: anyNumberOrNull, events: arrayOf(object({})) })
+const serverStats = object({
+  deltas: mapOf(anyNumberOrNull),
+  perTransaction: mapOf(anyNumberOrNull),
+  tables: mapOf(object({})),
+  series: arrayOf(sample),
+  events: arrayOf(object({ t: anyNumberOrNull, kind: text })),
+  statements: object({ top: arrayOf(object({})) }),
+  settings: object({}),
+  tableSizes: mapOf(object({}))
+}, { nullable: true })
+
+const tpcc = object({
+  tpmC: amountOrNull,
+  nopm: amountOrNull,
+  efficiency: amountOrNull,
+  warehouses: countOrNull,
+  responseTime: mapOf(object({ p90Ms: amountOrNull, limitMs: amountOrNull }, { nullable: true })),
+  mix: object({})
+}, { nullable: true })
+
+const document = object({
+  tool: object({}),
+  run,
+  server: object({}, { nullable: true }),
+  host: object({}, { nullable: true }),
+  client,
+  summary,
+  transactions: mapOf(transaction),
+  intervals,
+  serverStats,
+  tpcc,
+  script: object({}, { nullable: true }),
+  thresholds: arrayOf(object({}), { nullable: true })
+}, { required: ['run', 'summary', 'transactions', 'intervals'] })
+
+/**
+ * Throw a PgloadError (code RESULTS_INVALID) naming the source and the first wrong field,
+ * `run.json: intervals[0]: expected an object, got null`, unless `doc` is a results document
+ * of this schema version that every reader can use.
+ * @param {any} doc a parsed results document
+ * @param {string} [source] the file name (or label) for the message
+ * @returns {any} the same document
+ */
+export function validateResults (doc, source = 'results') {
+  try {
+    if (doc === null || typeof doc !== 'object' || Array.isArray(doc)) {
+      throw new FieldProblem('(document)', `expected a JSON object, got ${describe(doc)}`)
+    }
+    if (!Object.hasOwn(doc, 'schemaVersion')) throw new FieldProblem('schemaVersion', 'missing (not a pgload results file)')
+    if (doc.schemaVersion !== SCHEMA_VERSION) {
+      throw new FieldProblem('schemaVersion', `this pgload reads version ${SCHEMA_VERSION}, got ${describe(doc.schemaVersion)}`)
+    }
+    document(doc, '')
+  } catch (err) {
+    if (!(err instanceof FieldProblem)) throw err
+    throw new PgloadError(`${source}: ${err.message}`, { code: RESULTS_INVALID })
+  }
+  return doc
+}

@@ -1,0 +1,144 @@
+import { test } from 'node:test'
+import assert from 'node:assert/strict'
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { gzipSync } from 'node:zlib'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { readResults, validateResults, SCHEMA_VERSION } from '../../../lib/results/read.js'
+import { histogramProblem } from '../../../lib/results/histogram-check.js'
+import { createHistogram, recordUs, encodeHistogram } from '../../../lib/metrics/histogram.js'
+import { PgloadError } from '../../../lib/errors.js'
+
+const FIXTURES = new URL('../../fixtures/', import.meta.url)
+const fixtureFiles = ['results', 'compare'].flatMap((d) => readdirSync(new URL(d, FIXTURES)).filter((f) => f.endsWith('.json')).map((f) => new URL(`${d}/${f}`, FIXTURES)))
+const base = () => JSON.parse(readFileSync(new URL('compare/base-1.json', FIXTURES), 'utf8'))
+const dir = mkdtempSync(join(tmpdir(), 'pgload-results-read-'))
+process.on('exit', () => rmSync(dir, { recursive: true, force: true }))
+
+let n = 0
+function write (content) {
+  const file = join(dir, `r${n++}.json`)
+  writeFileSync(file, typeof content === 'string' || Buffer.isBuffer(content) ? content : JSON.stringify(content))
+  return file
+}
+
+async function refused (content, message) {
+  const file = write(content)
+  await assert.rejects(readResults(file), (err) => {
+    assert.ok(err instanceof PgloadError)
+    assert.equal(err.code, 'RESULTS_INVALID')
+    assert.equal(err.exitCode, 1)
+    assert.equal(err.message, `${file}: ${message}`)
+    return true
+  })
+}
+
+function damaged (change) {
+  const doc = base()
+  change(doc)
+  return doc
+}
+
+test('every fixture and the schema version the writer uses are accepted', async () => {
+  assert.equal(SCHEMA_VERSION, 1)
+  assert.ok(fixtureFiles.length >= 20)
+  for (const url of fixtureFiles) {
+    const doc = await readResults(url.pathname)
+    assert.equal(doc.schemaVersion, 1, url.pathname)
+  }
+})
+
+test('the damaged files of the bug report: one line naming the file and the field', async () => {
+  const type = 'tpcb-like'
+  await refused(damaged((d) => { d.transactions[type].histogram = 'HISTFAAAAx' }),
+    `transactions.${type}.histogram: not a readable histogram: not base64 (length 10 is not a multiple of 4)`)
+  await refused(damaged((d) => { d.intervals = [null] }), 'intervals[0]: expected an object, got null')
+  await refused(damaged((d) => { d.summary.tps = 'fast' }), 'summary.tps: expected a number >= 0 or null, got "fast"')
+  await refused(damaged((d) => { d.summary.latencyMs = null }), 'summary.latencyMs: expected an object, got null')
+  // compressed histogram data cut short (its length fixed up, so only the inflate can tell)
+  await refused(damaged((d) => {
+    const buf = Buffer.from(d.intervals[3].histograms[type], 'base64')
+    const cut = buf.subarray(0, buf.length - 10)
+    cut.writeInt32BE(cut.length - 8, 4)
+    d.intervals[3].histograms[type] = cut.toString('base64')
+  }), `intervals[3].histograms.${type}: not a readable histogram: damaged compressed data (unexpected end of file)`)
+})
+
+test('files that are not results documents', async () => {
+  const cut = '{"schemaVersion": 1, "run": {'
+  await refused(cut, `not a JSON document (${jsonError(cut)})`) // V8's words differ between Node versions
+  await refused('[1, 2]', '(document): expected a JSON object, got an array')
+  await refused({ run: {} }, 'schemaVersion: missing (not a pgload results file)')
+  await refused({ ...base(), schemaVersion: 2 }, 'schemaVersion: this pgload reads version 1, got 2')
+  await refused(damaged((d) => { delete d.summary }), 'summary: missing')
+  await refused(damaged((d) => { delete d.run.workload }), 'run.workload: missing')
+  await assert.rejects(readResults(join(dir, 'none.json')), (e) => e.code === 'RESULTS_INVALID' && e.message === `${join(dir, 'none.json')}: cannot read results file: no such file`)
+  await assert.rejects(readResults(dir), (e) => e.code === 'RESULTS_INVALID' && e.message === `${dir}: cannot read results file: a directory, not a results file`)
+})
+
+test('numbers: finite, non-negative counts and figures, integers where counted', async () => {
+  await refused(JSON.stringify(base()).replace('"durationS":30', '"durationS":1e999'), 'run.durationS: expected a number >= 0 or null, got a number too large for a double')
+  await refused(damaged((d) => { d.summary.failed = -1 }), 'summary.failed: expected an integer >= 0, got -1')
+  await refused(damaged((d) => { d.transactions['tpcb-like'].count = 1.5 }), 'transactions.tpcb-like.count: expected an integer >= 0, got 1.5')
+  await refused(damaged((d) => { d.summary.errors['40001'] = 'x' }), 'summary.errors["40001"]: expected an integer >= 0, got "x"')
+  await refused(damaged((d) => { d.intervals[2].latencyMs.p99 = 'NaN' }), 'intervals[2].latencyMs.p99: expected a number >= 0 or null, got "NaN"')
+  await refused(damaged((d) => { d.run.aborted = 'no' }), 'run.aborted: expected true or false, got "no"')
+})
+
+test('intervals: objects with a time, in order', async () => {
+  await refused(damaged((d) => { delete d.intervals[1].t }), 'intervals[1].t: missing')
+  await refused(damaged((d) => { d.intervals.reverse() }), 'intervals: interval 1 ends at t = 29, before interval 0 (t = 30)')
+  await refused(damaged((d) => { d.intervals[4].lengthS = 3 }), 'intervals: interval 4 lasts 3 s but ends 1 s after interval 3')
+  await refused(damaged((d) => { d.intervals[0].lengthS = 2 }), 'intervals: interval 0 lasts 2 s but ends 1 s after the start')
+  // the last interval may be shorter, and lengths are rounded to milliseconds
+  const short = damaged((d) => { d.intervals[29].t = 29.4; d.intervals[29].lengthS = 0.405 })
+  assert.equal(validateResults(short, 'a.json').intervals[29].lengthS, 0.405)
+  await refused(damaged((d) => { d.intervals[0].histograms = [] }), 'intervals[0].histograms: expected an object, got an array')
+})
+
+test('lenient where writers differ: unknown fields, optional parts, nulls for absent measurements', async () => {
+  const doc = damaged((d) => {
+    d.summary.unfinished = 3 // counts other versions add
+    d.transactions['tpcb-like'].outcomeUnknown = 0
+    d.newSection = { anything: [null] }
+    delete d.serverStats
+    delete d.client
+    d.summary.tps = null
+    d.summary.latencyMs = { mean: null, p99: null }
+  })
+  const read = await readResults(write(doc))
+  assert.equal(read.summary.unfinished, 3)
+  assert.deepEqual(read.newSection, { anything: [null] })
+})
+
+test('gzipped results files are read; damaged gzip is one line', async () => {
+  const text = JSON.stringify(base())
+  const gz = gzipSync(text)
+  const doc = await readResults(write(gz))
+  assert.equal(doc.summary.transactions, base().summary.transactions)
+  await refused(gz.subarray(0, gz.length - 20), 'damaged gzip data (unexpected end of file)')
+  await refused(gzipSync(text.slice(0, 100)), `not a JSON document (${jsonError(text.slice(0, 100))})`)
+})
+
+const jsonError = (t) => { try { JSON.parse(t) } catch (e) { return e.message } }
+
+test('validateResults names the source it is given', () => {
+  assert.equal(validateResults(base(), 'a.json').schemaVersion, 1)
+  // in memory (run --report checks the document it built), undefined is an absent field
+  assert.equal(validateResults(damaged((d) => { d.run.abortReason = undefined; d.client = undefined }), 'a.json').run.abortReason, undefined)
+  assert.throws(() => validateResults(damaged((d) => { d.summary.tps = NaN }), 'a.json'), { message: 'a.json: summary.tps: expected a number >= 0 or null, got NaN' })
+  assert.throws(() => validateResults(damaged((d) => { d.run = null }), 'a.json'), { message: 'a.json: run: expected an object, got null' })
+})
+
+test('histogramProblem: pgload histograms pass, others and damaged ones say why', () => {
+  const h = createHistogram()
+  for (let v = 1; v < 5e9; v *= 1.7) recordUs(h, v) // every bucket range, up to the clamp at 1 h
+  const encoded = encodeHistogram(h)
+  assert.equal(histogramProblem(encoded), null)
+  assert.match(histogramProblem(encoded.slice(0, -1)), /not a multiple of 4/)
+  assert.match(histogramProblem(Buffer.from('hello world!').toString('base64')), /no V2 cookie/)
+  const other = Buffer.from(encoded, 'base64')
+  const raw = Buffer.from(other) // a lie in the compressed length
+  raw.writeInt32BE(other.length, 4)
+  assert.match(histogramProblem(raw.toString('base64')), /compressed length \d+ does not match/)
+})
