@@ -197,7 +197,8 @@ export const runCommand = {
         process.stdout.write(JSON.stringify(results, null, 1) + '\n')
       } else {
         process.stdout.write(formatSummary(results))
-        if (results.serverStats?.deltas) process.stdout.write('\n' + formatServerStatsSummary(results.serverStats) + '\n')
+        const server = formatServerStatsSummary(results.serverStats, results.run)
+        if (server) process.stdout.write('\n' + server + '\n')
         for (const t of results.thresholds ?? []) {
           process.stdout.write(`${t.pass ? '✓' : '✗'} ${t.expr}: ${t.actual === null ? 'no data' : `${t.actual}${t.unit ?? ''}`}${t.reason ? ` (${t.reason})` : ''}\n`)
         }

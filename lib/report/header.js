@@ -91,7 +91,8 @@ function summaryTable (doc) {
 function deltasTable (deltas) {
   const rows = Object.entries(deltas ?? {})
     .filter(([, v]) => isNum(v))
-    .map(([k, v]) => [k, /bytes$/i.test(k) ? bytes(v) : fmt(v)])
+    // the ratio is not a change: it says what it divides
+    .map(([k, v]) => k === 'cacheHitRatio' ? ['cache hit (blocks hit / block requests)', `${fmt(v * 100, 2)} %`] : [k, /bytes$/i.test(k) ? bytes(v) : fmt(v)])
   return rows.length ? table(['counter', 'change over the run'], rows, 'numbers deltas') : ''
 }
 
@@ -115,9 +116,17 @@ function thresholdsBlock (thresholds) {
   return `<h3>Thresholds</h3>${table(['threshold', 'actual', 'limit', 'verdict', 'note'], rows)}`
 }
 
+// Each figure named by what it divides: the run's transactions (committed, expected rollbacks, failed).
+const PER_TRANSACTION_LABELS = {
+  walBytes: 'WAL per transaction',
+  blocksRead: 'blocks read per transaction',
+  blocks: 'blocks requested (read + hit) per transaction',
+  tuples: 'tuples (returned + fetched + inserted + updated + deleted) per transaction'
+}
+
 function perTransactionBlock (per) {
   if (!per || typeof per !== 'object') return ''
-  const pairs = Object.entries(per).filter(([, v]) => isNum(v)).map(([k, v]) => [k, /bytes$/i.test(k) ? bytes(v) : fmt(v, 1)])
+  const pairs = Object.entries(per).filter(([, v]) => isNum(v)).map(([k, v]) => [PER_TRANSACTION_LABELS[k] ?? k, /bytes$/i.test(k) ? bytes(v) : fmt(v, 1)])
   return pairs.length ? `<h3>Per transaction (server side)</h3>${dl(pairs)}` : ''
 }
 

@@ -47,6 +47,9 @@ test('the header summarises each run and says which charts were left out', async
   const text = await html([fixture('tpcc.json')], 'tpcc.html')
   assert.ok(text.includes('<title>pgload report: tpcc</title>'), 'title')
   for (const s of ['PostgreSQL 18.4', 'shared_buffers', '2 GB (262144 × 8kB)', 'new-order', 'stock-level', 'tpmC', 'efficiency', 'Server deltas', 'walBytes', 'xactCommit', 'Top statements', 'district']) assert.ok(text.includes(s), s)
+  // server figures say what they divide by what
+  for (const s of ['WAL per transaction', 'blocks requested (read + hit) per transaction', 'cache hit (blocks hit &#47; block requests)</th><td>96.8 %']) assert.ok(text.includes(s), s)
+  assert.ok(!text.includes('<dt>blocks</dt>'), 'no bare "blocks" figure')
   assert.ok(!text.includes('Charts not drawn'), 'nothing skipped for TPC-C')
   const tpcb = fixture('tpcb-a.json')
   delete tpcb.serverStats
