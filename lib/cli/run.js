@@ -162,6 +162,7 @@ export const runCommand = {
           if (phase === 'connected') process.stderr.write(`pgload: ${info.embedded ? 'embedded ' : ''}PostgreSQL ${info.serverVersion.version} at ${info.target}\n`)
           if (phase === 'loading') process.stderr.write(`pgload: the ${info.workload} tables are missing in the embedded server: loading them first (pgload init ${info.workload})\n`)
           if (phase === 'loaded') process.stderr.write(`pgload: loaded in ${info.steps.reduce((t, s) => t + s.seconds, 0).toFixed(2)} s (${info.steps.map((s) => `${s.name} ${s.seconds.toFixed(2)} s`).join(', ')})\n`)
+          if (phase === 'settled') process.stderr.write(`pgload: vacuumed${info.checkpointed ? ' and checkpointed' : `; CHECKPOINT refused (${info.checkpointRefused}): the load's dirty pages may be written during the run`} in ${info.settleS.toFixed(2)} s before the run\n`)
           if (phase === 'running') process.stderr.write(`pgload: running ${info.terminals} terminal${info.terminals === 1 ? '' : 's'} on ${info.connections} connection${info.connections === 1 ? '' : 's'}\n`)
         },
         onRun (run) {
