@@ -18,6 +18,7 @@ import { loadWorkload } from '../workloads/index.js'
 import { TOOL_VERSION } from './version.js'
 import { takeSettingsSnapshot } from './server/settings-snapshot.js'
 import { silentLogger } from './log.js'
+import { coreShares } from './output/client-cpu.js'
 
 /**
  * @typedef {object} BenchmarkOptions
@@ -158,7 +159,11 @@ export async function runBenchmark (options, { log = silentLogger, env = process
     onRun?.(run)
     onPhase('running', { terminals: run.terminalCount, connections: run.poolSize })
     const outcome = await run.execute()
-    if (outcome.client) outcome.client.jitWarmup = jitWarmup
+    if (outcome.client) {
+      outcome.client.jitWarmup = jitWarmup
+      // the share of one core too: per transaction means little at a few transactions per second
+      Object.assign(outcome.client, coreShares(outcome.client, outcome.durationS, outcome.summary.transactions + outcome.summary.failed))
+    }
 
     let extra = null
     if (workload.afterRun) {

@@ -3,6 +3,7 @@
 
 import { escapeHtml as h } from './escape.js'
 import { transactionTypes } from './datasets.js'
+import { clientCpuFact } from '../output/client-cpu.js'
 
 /** Settings shown first when the results list them, because they shape most benchmarks. */
 const KEY_SETTINGS = [
@@ -157,9 +158,11 @@ function missingBlock (ss) {
 }
 
 // pgload's own cost: a reader of the report sees whether the driver, not the server, set the pace.
-function clientFact (c) {
-  if (!c || !isNum(c.cpuUsPerTxn)) return undefined
-  const parts = [`${fmt(c.cpuUsPerTxn, 1)} us CPU per transaction` + (isNum(c.userUsPerTxn) && isNum(c.systemUsPerTxn) ? ` (${fmt(c.userUsPerTxn, 1)} user, ${fmt(c.systemUsPerTxn, 1)} kernel)` : '')]
+function clientFact (doc) {
+  const c = doc.client
+  const cpu = c ? clientCpuFact(doc) : undefined
+  if (!cpu) return undefined
+  const parts = [cpu]
   if (isNum(c.eventLoopUtilization)) parts.push(`event loop ${Math.round(100 * c.eventLoopUtilization)}% busy`)
   if (isNum(c.onCpuShare) && isNum(c.cpuWaitShare)) parts.push(`driver thread on a CPU ${Math.round(100 * c.onCpuShare)}% of the run, waiting for one ${Math.round(100 * c.cpuWaitShare)}%`)
   return parts.join('; ')
@@ -191,7 +194,7 @@ export function runHeaderHtml (doc, label) {
     ['host', doc.host ? `${doc.host.cpus ?? '?'} CPUs, ${bytes(doc.host.memoryBytes)} memory, ${doc.host.platform ?? ''}` : undefined],
     ['pgload', doc.tool ? `${doc.tool.version ?? ''} on Node.js ${doc.tool.node ?? ''}` : undefined],
     ['throughput', isNum(doc.summary?.tps) ? `${fmt(doc.summary.tps, 1)} tps` : undefined],
-    ['client', clientFact(doc.client)]
+    ['client', clientFact(doc)]
   ])
   const options = Object.entries(run.options ?? {}).map(([k, v]) => [k, typeof v === 'object' ? JSON.stringify(v) : String(v)])
   const parts = [
