@@ -4,6 +4,7 @@
 import { escapeHtml as h } from './escape.js'
 import { transactionTypes } from './datasets.js'
 import { clientCpuFact } from '../output/client-cpu.js'
+import { afterLoadText } from '../server/stats/summary.js'
 
 /** Settings shown first when the results list them, because they shape most benchmarks. */
 const KEY_SETTINGS = [
@@ -190,6 +191,7 @@ export function runHeaderHtml (doc, label) {
     ['scale', run.scale],
     ['seed', run.seed],
     ['status', run.aborted ? 'aborted' : run.interrupted ? 'interrupted' : 'completed'],
+    ['after a load', afterLoadText(run.afterLoad)?.replace(/^note: /, '')],
     ['server', [server.version ?? ss.settings?.serverVersion ? `PostgreSQL ${server.version ?? ss.settings.serverVersion}` : '', server.embedded ? '(embedded)' : '', redact(server.target)].filter(Boolean).join(' ')],
     ['host', doc.host ? `${doc.host.cpus ?? '?'} CPUs, ${bytes(doc.host.memoryBytes)} memory, ${doc.host.platform ?? ''}` : undefined],
     ['pgload', doc.tool ? `${doc.tool.version ?? ''} on Node.js ${doc.tool.node ?? ''}` : undefined],

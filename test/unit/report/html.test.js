@@ -122,3 +122,17 @@ test('the run header says what the driver cost and whether its thread waited for
   const text = await html([doc], 'client-new.html')
   assert.match(text, /<dt>client<\/dt><dd>45\.1 us CPU per transaction \(13\.2 user, 31\.9 kernel\); event loop 55% busy; driver thread on a CPU 36% of the run, waiting for one 42%<\/dd>/)
 })
+
+test('the header says when the run followed a load of its tables, and the client CPU as the summary does', async () => {
+  const { runHeaderHtml } = await import('../../../lib/report/header.js')
+  const doc = fixture('tpcb-a.json')
+  doc.run.afterLoad = { loadS: 2.1, vacuumed: true, checkpointed: true, settleS: 0.4 }
+  assert.ok(runHeaderHtml(doc, null).includes('<dt>after a load</dt><dd>this run followed a load of its tables (vacuumed and checkpointed before the clock started)'))
+  delete doc.run.afterLoad
+  assert.ok(!runHeaderHtml(doc, null).includes('after a load'))
+  // 16 transactions in 9.8 s: the share of one core, not per transaction
+  Object.assign(doc.run, { durationS: 9.817 })
+  Object.assign(doc.summary, { transactions: 16, failed: 0 })
+  doc.client = { cpuUs: 32177, cpuUsPerTxn: 2011.06, userUsPerTxn: 1609.06, systemUsPerTxn: 402, eventLoopUtilization: 0.004 }
+  assert.ok(runHeaderHtml(doc, null).includes('<dt>client</dt><dd>CPU 0.3% of one core (0.3% user, 0.1% kernel); event loop 0% busy</dd>'))
+})
