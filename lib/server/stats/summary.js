@@ -1,6 +1,7 @@
 // The server block of the end-of-run summary: a few plain lines from a serverStats object. Every
 // figure in brackets says what it divides by what; "per transaction" is per transaction of the
-// run (committed, rolled back as expected, or failed), as the summary above counts them.
+// run (committed, rolled back as expected, or failed), as the summary above counts them. WAL is
+// the server's (every database, checkpoints); blocks and temp files are the target database's.
 
 /**
  * Format the server statistics for the end-of-run summary.
@@ -18,7 +19,7 @@ export function formatServerStatsSummary (serverStats, run = {}) {
   const per = serverStats.perTransaction ?? {}
   const known = (x) => x !== null && x !== undefined
   const wal = known(d.walBytes)
-    ? `WAL ${mb(d.walBytes)} MB${known(per.walBytes) ? ` (${bytes(per.walBytes)} per transaction)` : ''}`
+    ? `WAL ${mb(d.walBytes)} MB server-wide${known(per.walBytes) ? ` (${bytes(per.walBytes)} per transaction)` : ''}`
     : 'WAL n/a'
   const hit = known(d.cacheHitRatio) ? `${(d.cacheHitRatio * 100).toFixed(2)}% of block requests` : 'n/a'
   lines.push(`server: ${wal}, cache hit ${hit}`)
