@@ -69,6 +69,7 @@ export class StatsSampler {
     this.autovacuum = new AutovacuumTracker()
     this.serverLog = serverLog ? new ServerLogCheckpoints({ path: serverLog }) : null
     this.zeroEpoch = null // the server's clock at run time 0, from the fastest reading
+    this.checkpointsLogged = false // the events' checkpoints come from the server log
     this.inFlight = null
   }
 
@@ -181,7 +182,7 @@ export class StatsSampler {
       tables,
       series: this.series,
       events: this.events.sort((a, b) => a.t - b.t),
-      checkpointSource: this.serverLog ? 'log' : 'samples',
+      checkpointSource: this.checkpointsLogged ? 'log' : 'samples',
       statements,
       sampler: { samples: s.samples, skipped: s.skipped, failed: s.failed, meanMs: s.samples ? round3(s.totalMs / s.samples) : null, maxMs: round3(s.maxMs) },
       missing: [...this.missing].map(([m, n]) => n > 1 ? `${m} (${n} times)` : m)
@@ -296,6 +297,7 @@ export class StatsSampler {
       const ends = (list) => list.filter(e => e.kind === 'checkpoint-end').length
       if (ends(fromSamples) > ends(logged)) throw new Error(`it shows ${ends(logged)} checkpoint ends where the samples saw ${ends(fromSamples)}`)
       this.events = [...this.events.filter(e => !e.kind.startsWith('checkpoint-')), ...logged]
+      this.checkpointsLogged = true
     } catch (err) {
       this.note(`checkpoint times from samples only: server log: ${err.message}`)
       this.serverLog = null
