@@ -83,7 +83,7 @@ test('a CHECKPOINT issued during the run is marked where the server log has it',
   assert.ok(start.t >= issuedAtS - 0.05 && start.t <= end.t && end.t <= results.run.durationS + 0.05, `${JSON.stringify(ckpt)}, sent at ${issuedAtS}`)
   assert.equal(ss.deltas.checkpointsRequested, 1)
   t.diagnostic(`sent at ${issuedAtS} s; ${formatServerStatsSummary(ss).split('\n').find(l => l.includes('checkpoints'))}`)
-  assert.match(formatServerStatsSummary(ss), /checkpoints: 1 in the run \(requested, \d+\.\d s to \d+\.\d s; times from the server log\); server counters in the window: 0 timed, 1 requested/)
+  assert.match(formatServerStatsSummary(ss), /checkpoints: 1 in the run \(requested, \d+\.\d\d s to \d+\.\d\d s; times from the server log\); server counters in the window: 0 timed, 1 requested/)
 })
 
 test('a checkpoint that began before the run is drawn from 0 and labelled so, from the log and from samples', async (t) => {
@@ -120,6 +120,6 @@ test('a checkpoint that began before the run is drawn from 0 and labelled so, fr
   assert.ok(first.beganS < 0, `began ${first.beganS}`)
   const summary = formatServerStatsSummary(ss)
   t.diagnostic(summary.split('\n').find(l => l.includes('checkpoints')))
-  assert.match(summary, /checkpoints: 1 in the run \(timed, in progress when the run started \(began \d+\.\d s before\), (still running at the end|ended at \d+\.\d s); times from the server log\)/)
+  assert.match(summary, /checkpoints: 1 in the run \(timed, in progress when the run started \(began \d+\.\d\d s before\), (still running at the end|ended at \d+\.\d\d s); times from the server log\)/)
   assert.doesNotMatch(summary, /started at/)
 })

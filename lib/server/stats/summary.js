@@ -89,10 +89,12 @@ function checkpointText (d, events, source) {
   }
   if (spans.length === 0) return `checkpoints: ${counted || source ? 'none in the run' : 'n/a'}${counters}`
   const times = source === 'log' ? 'times from the server log' : 'times to the sample'
-  return `checkpoints: ${spans.length} in the run (${spans.map(spanText).join('; ')}; ${times})${counters}`
+  // the log has milliseconds: a CHECKPOINT's few of them still show
+  const secs = (t) => `${fmtNum(t, source === 'log' ? 2 : 1)} s`
+  return `checkpoints: ${spans.length} in the run (${spans.map(s => spanText(s, secs)).join('; ')}; ${times})${counters}`
 }
 
-function spanText (s) {
+function spanText (s, secs) {
   const parts = []
   if (s.cause) parts.push(s.cause)
   if (s.inProgressAtStart) {
@@ -103,8 +105,6 @@ function spanText (s) {
   }
   return parts.join(', ')
 }
-
-const secs = (t) => `${fmtNum(t, 1)} s`
 
 function bytes (n) {
   if (n >= 1048576) return `${fmtNum(n / 1048576, 1)} MB`

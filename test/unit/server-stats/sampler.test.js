@@ -370,7 +370,7 @@ test('with the server log, checkpoints come from its lines: one running before t
     { t: 10.258, kind: 'checkpoint-end', cause: 'requested' },
     { t: 24.996, kind: 'checkpoint-start', cause: 'requested' }
   ])
-  assert.match(formatServerStatsSummary(r), /checkpoints: 3 in the run \(timed, in progress when the run started \(began 39\.9 s before\), ended at 1\.0 s; requested, 10\.2 s to 10\.3 s; requested, from 25\.0 s, still running at the end; times from the server log\)/)
+  assert.match(formatServerStatsSummary(r), /checkpoints: 3 in the run \(timed, in progress when the run started \(began 39\.90 s before\), ended at 1\.04 s; requested, 10\.25 s to 10\.26 s; requested, from 25\.00 s, still running at the end; times from the server log\)/)
 })
 
 test('without log_checkpoints, or when the log lacks an end the samples saw, the samples\' markers stay and the reason is listed', async (t) => {

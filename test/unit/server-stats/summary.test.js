@@ -52,7 +52,7 @@ test('a checkpoint already running when the window opened is said so, and never 
     events: [{ t: 0, kind: 'checkpoint-start', cause: 'timed', inProgressAtStart: true, beganS: -31.25 }],
     checkpointSource: 'log'
   })
-  assert.match(s, /checkpoints: 1 in the run \(timed, in progress when the run started \(began 31\.3 s before\), still running at the end; times from the server log\); server counters in the window: 0 timed, 0 requested/)
+  assert.match(s, /checkpoints: 1 in the run \(timed, in progress when the run started \(began 31\.25 s before\), still running at the end; times from the server log\); server counters in the window: 0 timed, 0 requested/)
   assert.doesNotMatch(s, /started at/)
   // from samples, with no start seen: an end alone
   const ended = formatServerStatsSummary({ deltas: { checkpointsTimed: 0, checkpointsRequested: 0 }, perTransaction: {}, events: [{ t: 7, kind: 'checkpoint-end' }], checkpointSource: 'samples' })
