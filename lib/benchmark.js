@@ -6,6 +6,7 @@ import { openConnection } from './db/connection.js'
 import { openLeanConnection } from './db/lean-connection.js'
 import { warmDriver } from './engine/driver-warmup.js'
 import { connectTarget } from './server/connect-target.js'
+import { embeddedPaths, pgloadHome } from './server/embedded.js'
 import { PgloadError } from './errors.js'
 import { explainConnectError } from './server/target.js'
 import { Run } from './engine/run.js'
@@ -17,6 +18,7 @@ import { loadWorkload } from '../workloads/index.js'
 import { TOOL_VERSION } from './version.js'
 import { takeSettingsSnapshot } from './server/settings-snapshot.js'
 import { silentLogger } from './log.js'
+import { coreShares } from './output/client-cpu.js'
 
 /**
  * @typedef {object} BenchmarkOptions
@@ -86,6 +88,7 @@ export async function runBenchmark (options, { log = silentLogger, env = process
       serverVersionNum: serverVersion.num
     }
     let workload
+    let afterLoad = null // set when the tables were loaded first: the results say so
     try {
       workload = await module.createWorkload(wctx, workloadOptions)
     } catch (err) {
@@ -95,6 +98,9 @@ export async function runBenchmark (options, { log = silentLogger, env = process
       const { createProgress } = await import('./output/progress.js')
       const loaded = await module.init({ ...wctx, progress: createProgress() }, { ...options.workloadOptions, force: false })
       onPhase('loaded', loaded)
+      const { settleAfterLoad } = await import('./server/stats/after-load.js')
+      afterLoad = await settleAfterLoad(conn, module.tables ?? [], { serverVersionNum: serverVersion.num, loadS: loaded?.steps?.reduce((t, s) => t + s.seconds, 0) ?? null })
+      onPhase('settled', afterLoad)
       workload = await module.createWorkload(wctx, workloadOptions)
     }
     if (workload.prepare) await workload.prepare(conn, options)
@@ -116,7 +122,9 @@ export async function runBenchmark (options, { log = silentLogger, env = process
 
     if (options.serverStats !== false) {
       const { StatsSampler } = await import('./server/stats-sampler.js')
-      sampler = new StatsSampler({ openConnection: () => openConnection(target, { protocol: 'simple', applicationName: 'pgload-stats' }), tables: module.tables ?? [], log })
+      // The embedded server's log is on this machine: checkpoint times from its lines.
+      const serverLog = session.embedded ? (await embeddedPaths(pgloadHome({ env }))).log : null
+      sampler = new StatsSampler({ openConnection: () => openConnection(target, { protocol: 'simple', applicationName: 'pgload-stats' }), tables: module.tables ?? [], log, serverLog })
       try {
         await sampler.start()
       } catch (err) {
@@ -151,7 +159,11 @@ export async function runBenchmark (options, { log = silentLogger, env = process
     onRun?.(run)
     onPhase('running', { terminals: run.terminalCount, connections: run.poolSize })
     const outcome = await run.execute()
-    if (outcome.client) outcome.client.jitWarmup = jitWarmup
+    if (outcome.client) {
+      outcome.client.jitWarmup = jitWarmup
+      // the share of one core too: per transaction means little at a few transactions per second
+      Object.assign(outcome.client, coreShares(outcome.client, outcome.durationS, outcome.summary.transactions + outcome.summary.failed))
+    }
 
     let extra = null
     if (workload.afterRun) {
@@ -183,6 +195,7 @@ export async function runBenchmark (options, { log = silentLogger, env = process
       serverStats: { ...serverStats, settings: snapshot.settings, tableSizes: snapshot.tables, missing: [...(serverStats?.missing ?? []), ...snapshot.missing] },
       extra
     })
+    if (afterLoad) results.run.afterLoad = afterLoad
     if (file) await writeResults(file, results)
     const exitCode = outcome.aborted ? 2 : 0
     return { results, file, exitCode, run }

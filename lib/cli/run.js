@@ -163,6 +163,7 @@ export const runCommand = {
           if (phase === 'connected') process.stderr.write(`pgload: ${info.embedded ? 'embedded ' : ''}PostgreSQL ${info.serverVersion.version} at ${info.target}\n`)
           if (phase === 'loading') process.stderr.write(`pgload: the ${info.workload} tables are missing in the embedded server: loading them first (pgload init ${info.workload})\n`)
           if (phase === 'loaded') process.stderr.write(`pgload: loaded in ${info.steps.reduce((t, s) => t + s.seconds, 0).toFixed(2)} s (${info.steps.map((s) => `${s.name} ${s.seconds.toFixed(2)} s`).join(', ')})\n`)
+          if (phase === 'settled') process.stderr.write(`pgload: vacuumed${info.checkpointed ? ' and checkpointed' : `; CHECKPOINT refused (${info.checkpointRefused}): the load's dirty pages may be written during the run`} in ${info.settleS.toFixed(2)} s before the run\n`)
           if (phase === 'running') process.stderr.write(`pgload: running ${info.terminals} terminal${info.terminals === 1 ? '' : 's'} on ${info.connections} connection${info.connections === 1 ? '' : 's'}\n`)
         },
         onRun (run) {
@@ -198,7 +199,8 @@ export const runCommand = {
         process.stdout.write(JSON.stringify(results, null, 1) + '\n')
       } else {
         process.stdout.write(formatSummary(results))
-        if (results.serverStats?.deltas) process.stdout.write('\n' + formatServerStatsSummary(results.serverStats) + '\n')
+        const server = formatServerStatsSummary(results.serverStats, results.run)
+        if (server) process.stdout.write('\n' + server + '\n')
         for (const t of results.thresholds ?? []) {
           process.stdout.write(`${t.pass ? '✓' : '✗'} ${t.expr}: ${t.actual === null ? 'no data' : `${t.actual}${t.unit ?? ''}`}${t.reason ? ` (${t.reason})` : ''}\n`)
         }

@@ -46,6 +46,8 @@ const INFORMATIVE = [
   ['server target', (d) => d.server?.target],
   ['pgload version', (d) => d.tool?.version],
   ['host cpus', (d) => d.host?.cpus],
+  // the first run after a load of its tables measures the load's aftermath as well
+  ['followed a load of its tables', (d) => Boolean(d.run.afterLoad)],
   ['interrupted', (d) => d.run.interrupted],
   ['aborted', (d) => d.run.aborted]
 ]

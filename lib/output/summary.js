@@ -1,6 +1,8 @@
 // The end-of-run summary: pgbench's lines (same labels, same order) and then pgload's
 // per-type percentile table.
 
+import { clientCpuLine } from './client-cpu.js'
+
 const f3 = (v) => v === null || v === undefined ? '-' : v.toFixed(3)
 const pct = (n, d) => d > 0 ? (100 * n / d).toFixed(3) : '0.000'
 
@@ -62,7 +64,8 @@ export function formatSummary (results, { description } = {}) {
   }
   const steady = steadyStateLine(s.steadyState)
   if (steady) lines.push(steady)
-  if (results.client?.cpuUsPerTxn) lines.push(`client CPU per transaction = ${results.client.cpuUsPerTxn.toFixed(1)} us (${cpuSplit(results.client)}event loop ${Math.round(100 * (results.client.eventLoopUtilization ?? 0))}% busy)`)
+  const cpu = clientCpuLine(results)
+  if (cpu) lines.push(cpu)
   const thread = driverThreadLine(results.client)
   if (thread) lines.push(thread)
   const jit = results.client?.jitWarmup
@@ -214,10 +217,4 @@ export function formatScripts (results) {
     }
   })
   return lines
-}
-
-// "9.9 user, 41.9 kernel; " when the results file has the split (older ones do not).
-function cpuSplit (client) {
-  if (typeof client.userUsPerTxn !== 'number' || typeof client.systemUsPerTxn !== 'number') return ''
-  return `${client.userUsPerTxn.toFixed(1)} user, ${client.systemUsPerTxn.toFixed(1)} kernel; `
 }

@@ -100,20 +100,22 @@ export function markerRows (doc) {
   for (const e of valid) {
     const t = round3(e.t)
     if (e.kind === 'checkpoint-start') {
-      open = open ?? { t, cause: e.cause }
+      open = open ?? { t, cause: e.cause, atStart: Boolean(e.inProgressAtStart) }
     } else if (e.kind === 'checkpoint-end') {
-      rows.push({ t: open?.t ?? 0, t2: t, kind: 'checkpoint', label: checkpointLabel(open?.cause ?? e.cause) })
+      // an end without a start: the checkpoint was running before the run
+      rows.push({ t: open?.t ?? 0, t2: t, kind: 'checkpoint', label: checkpointLabel(open?.cause ?? e.cause, open?.atStart ?? true) })
       open = null
     } else {
       const label = e.table ? `${e.kind} ${e.table}` : e.kind
       rows.push({ t, t2: t, kind: e.kind, label })
     }
   }
-  if (open !== null) rows.push({ t: open.t, t2: Math.max(open.t, lastT), kind: 'checkpoint', label: checkpointLabel(open.cause) })
+  if (open !== null) rows.push({ t: open.t, t2: Math.max(open.t, lastT), kind: 'checkpoint', label: checkpointLabel(open.cause, open.atStart) })
   return rows
 }
 
-const checkpointLabel = (cause) => (typeof cause === 'string' && cause ? `checkpoint (${cause})` : 'checkpoint')
+const checkpointLabel = (cause, atStart) => (typeof cause === 'string' && cause ? `checkpoint (${cause})` : 'checkpoint') +
+  (atStart ? ', in progress when the run started' : '')
 
 /**
  * The marker datasets the specs read: all markers (labels), checkpoint spans, and instants.

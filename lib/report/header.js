@@ -4,6 +4,8 @@
 import { escapeHtml as h } from './escape.js'
 import { transactionTypes } from './datasets.js'
 import { steadyStateOf } from '../metrics/steady-state.js'
+import { clientCpuFact } from '../output/client-cpu.js'
+import { afterLoadText } from '../server/stats/summary.js'
 
 /** Settings shown first when the results list them, because they shape most benchmarks. */
 const KEY_SETTINGS = [
@@ -92,7 +94,8 @@ function summaryTable (doc) {
 function deltasTable (deltas) {
   const rows = Object.entries(deltas ?? {})
     .filter(([, v]) => isNum(v))
-    .map(([k, v]) => [k, /bytes$/i.test(k) ? bytes(v) : fmt(v)])
+    // the ratio is not a change: it says what it divides
+    .map(([k, v]) => k === 'cacheHitRatio' ? ['cache hit (blocks hit / block requests)', `${fmt(v * 100, 2)} %`] : [k, /bytes$/i.test(k) ? bytes(v) : fmt(v)])
   return rows.length ? table(['counter', 'change over the run'], rows, 'numbers deltas') : ''
 }
 
@@ -116,9 +119,17 @@ function thresholdsBlock (thresholds) {
   return `<h3>Thresholds</h3>${table(['threshold', 'actual', 'limit', 'verdict', 'note'], rows)}`
 }
 
+// Each figure named by what it divides: the run's transactions (committed, expected rollbacks, failed).
+const PER_TRANSACTION_LABELS = {
+  walBytes: 'WAL per transaction',
+  blocksRead: 'blocks read per transaction',
+  blocks: 'blocks requested (read + hit) per transaction',
+  tuples: 'tuples (returned + fetched + inserted + updated + deleted) per transaction'
+}
+
 function perTransactionBlock (per) {
   if (!per || typeof per !== 'object') return ''
-  const pairs = Object.entries(per).filter(([, v]) => isNum(v)).map(([k, v]) => [k, /bytes$/i.test(k) ? bytes(v) : fmt(v, 1)])
+  const pairs = Object.entries(per).filter(([, v]) => isNum(v)).map(([k, v]) => [PER_TRANSACTION_LABELS[k] ?? k, /bytes$/i.test(k) ? bytes(v) : fmt(v, 1)])
   return pairs.length ? `<h3>Per transaction (server side)</h3>${dl(pairs)}` : ''
 }
 
@@ -154,9 +165,11 @@ function steadyFact (st) {
 }
 
 // pgload's own cost: a reader of the report sees whether the driver, not the server, set the pace.
-function clientFact (c) {
-  if (!c || !isNum(c.cpuUsPerTxn)) return undefined
-  const parts = [`${fmt(c.cpuUsPerTxn, 1)} us CPU per transaction` + (isNum(c.userUsPerTxn) && isNum(c.systemUsPerTxn) ? ` (${fmt(c.userUsPerTxn, 1)} user, ${fmt(c.systemUsPerTxn, 1)} kernel)` : '')]
+function clientFact (doc) {
+  const c = doc.client
+  const cpu = c ? clientCpuFact(doc) : undefined
+  if (!cpu) return undefined
+  const parts = [cpu]
   if (isNum(c.eventLoopUtilization)) parts.push(`event loop ${Math.round(100 * c.eventLoopUtilization)}% busy`)
   if (isNum(c.onCpuShare) && isNum(c.cpuWaitShare)) parts.push(`driver thread on a CPU ${Math.round(100 * c.onCpuShare)}% of the run, waiting for one ${Math.round(100 * c.cpuWaitShare)}%`)
   return parts.join('; ')
@@ -184,13 +197,14 @@ export function runHeaderHtml (doc, label) {
     ['scale', run.scale],
     ['seed', run.seed],
     ['status', run.aborted ? 'aborted' : run.interrupted ? 'interrupted' : 'completed'],
+    ['after a load', afterLoadText(run.afterLoad)?.replace(/^note: /, '')],
     ['server', [server.version ?? ss.settings?.serverVersion ? `PostgreSQL ${server.version ?? ss.settings.serverVersion}` : '', server.embedded ? '(embedded)' : '', redact(server.target)].filter(Boolean).join(' ')],
     ['host', doc.host ? `${doc.host.cpus ?? '?'} CPUs, ${bytes(doc.host.memoryBytes)} memory, ${doc.host.platform ?? ''}` : undefined],
     ['pgload', doc.tool ? `${doc.tool.version ?? ''} on Node.js ${doc.tool.node ?? ''}` : undefined],
     ['label', run.label],
     ['throughput', isNum(doc.summary?.tps) ? `${fmt(doc.summary.tps, 1)} tps` : undefined],
     ['time to steady state', steadyFact(steadyStateOf(doc))],
-    ['client', clientFact(doc.client)]
+    ['client', clientFact(doc)]
   ])
   const options = Object.entries(run.options ?? {}).map(([k, v]) => [k, typeof v === 'object' ? JSON.stringify(v) : String(v)])
   const parts = [

@@ -8,6 +8,7 @@ import { setTimeout as sleep } from 'node:timers/promises'
 import { DATABASE_COUNTERS, computeDeltas, counterDelta, perTransaction, ratePerS, tableDeltas } from './stats/counters.js'
 import { AutovacuumTracker, CheckpointTracker } from './stats/events.js'
 import { StatsReader } from './stats/reader.js'
+import { ServerLogCheckpoints } from './stats/server-log.js'
 import { TOP_STATEMENTS, probeStatements, readStatements, topStatements } from './statements-top.js'
 
 export { formatServerStatsSummary } from './stats/summary.js'
@@ -39,10 +40,12 @@ const silentLog = { debug () {}, info () {}, warn () {}, error () {}, child () {
 export class StatsSampler {
   /**
    * @param {{ openConnection: () => Promise<any>, tables?: string[], log?: any, now?: () => number,
-   *   settleMs?: number, settlePollMs?: number, statementTimeoutMs?: number, lockTimeoutMs?: number,
-   *   reconnectAfterMs?: number, topStatements?: number }} opts
+   *   serverLog?: string|null, settleMs?: number, settlePollMs?: number, statementTimeoutMs?: number,
+   *   lockTimeoutMs?: number, reconnectAfterMs?: number, topStatements?: number }} opts
+   *   serverLog: path of the server's log file when this machine can read it (the embedded
+   *   server's): checkpoint times then come from its lines
    */
-  constructor ({ openConnection, tables = [], log, now = () => performance.now(), ...rest }) {
+  constructor ({ openConnection, tables = [], log, now = () => performance.now(), serverLog = null, ...rest }) {
     this.log = (log ?? silentLog).child?.({ component: 'server-stats' }) ?? log
     this.now = now
     this.tables = [...tables]
@@ -64,6 +67,9 @@ export class StatsSampler {
     this.stats = { samples: 0, skipped: 0, failed: 0, totalMs: 0, maxMs: 0 }
     this.checkpoints = new CheckpointTracker()
     this.autovacuum = new AutovacuumTracker()
+    this.serverLog = serverLog ? new ServerLogCheckpoints({ path: serverLog }) : null
+    this.zeroEpoch = null // the server's clock at run time 0, from the fastest reading
+    this.checkpointsLogged = false // the events' checkpoints come from the server log
     this.inFlight = null
   }
 
@@ -79,6 +85,13 @@ export class StatsSampler {
     this.measuredFrom = measuredFrom > 0 ? measuredFrom : null
     try {
       await this.reader.probe()
+      if (this.serverLog) {
+        const problem = await this.serverLog.probe(this.reader).catch(err => err.message)
+        if (problem) {
+          this.note(`checkpoint times from samples only: ${problem}`)
+          this.serverLog = null
+        }
+      }
       this.statementsInfo = await probeStatements(this.reader).catch(err => ({ available: false, reason: err.message }))
       await this.takeBaseline()
       this.prev = this.base
@@ -117,7 +130,7 @@ export class StatsSampler {
   async resetBaseline () {
     if (!this.started || this.finished) return
     while (this.inFlight) await this.inFlight
-    this.inFlight = this.takeBaseline().then(() => { this.measuring = true }, (err) => {
+    this.inFlight = this.takeBaseline(0).then(() => { this.measuring = true }, (err) => {
       this.log.warn({ err }, 'server statistics: baseline reset failed')
       this.note(`baseline reset: ${err.message}`)
     })
@@ -154,6 +167,7 @@ export class StatsSampler {
           if (v === null && !OPTIONAL_DELTAS.has(k)) this.note(`deltas.${k}: not readable, or reset during the run`)
         }
         tables = tableDeltas(this.base.tables, end.tables, this.tables)
+        await this.checkpointsFromLog(runInfo.durationS)
         statements = await this.statementsResult()
       } catch (err) {
         this.log.warn({ err }, 'server statistics: final reading failed')
@@ -168,6 +182,7 @@ export class StatsSampler {
       tables,
       series: this.series,
       events: this.events.sort((a, b) => a.t - b.t),
+      checkpointSource: this.checkpointsLogged ? 'log' : 'samples',
       statements,
       sampler: { samples: s.samples, skipped: s.skipped, failed: s.failed, meanMs: s.samples ? round3(s.totalMs / s.samples) : null, maxMs: round3(s.maxMs) },
       missing: [...this.missing].map(([m, n]) => n > 1 ? `${m} (${n} times)` : m)
@@ -177,10 +192,16 @@ export class StatsSampler {
 
   // ---- internals ----
 
-  async takeBaseline () {
+  // The window starts at run time t: its deltas, and its checkpoints (one already running is
+  // found from this reading on; those seen before are not in the window).
+  async takeBaseline (t = 0) {
     // Our own earlier transactions must be in the shared statistics before the baseline is read.
     await this.reader.flushOwn()
     this.base = await this.reader.read(true)
+    this.checkpoints = new CheckpointTracker()
+    this.checkpoints.update(this.trackerReading(t, null, this.base))
+    this.events = this.events.filter(e => !e.kind.startsWith('checkpoint-'))
+    if (this.serverLog) await this.serverLog.markWindowStart().catch(() => {})
     if (this.statementsInfo?.available) {
       try {
         this.statementsBase = (await readStatements(this.reader, this.statementsInfo, { withText: false })).rows
@@ -201,12 +222,14 @@ export class StatsSampler {
       const snap = await this.reader.read(false)
       const entry = this.seriesEntry(t, this.prev, snap)
       this.prev = snap
+      if (snap.serverEpoch > 0) this.zeroEpoch = Math.min(this.zeroEpoch ?? Infinity, snap.serverEpoch - t)
       if (!this.measuring && t >= this.measuredFrom) {
-        await this.takeBaseline()
+        await this.takeBaseline(t) // the window's first reading: markers count from it
         this.measuring = true
+      } else {
+        this.detectEvents(t, snap)
       }
       if (!this.measuring) entry.warmup = true
-      this.detectEvents(t, snap)
       this.series.push(entry)
       const ms = this.now() - t0
       this.stats.samples++
@@ -247,12 +270,37 @@ export class StatsSampler {
   detectEvents (t, snap) {
     const prevT = this.series.length ? this.series[this.series.length - 1].t : null
     const found = [
-      ...this.checkpoints.update({ t, prevT, control: snap.control, serverEpoch: snap.serverEpoch, counters: snap.checkpoints, checkpointer: snap.activity?.checkpointer ?? null }),
+      ...this.checkpoints.update(this.trackerReading(t, prevT, snap)),
       ...this.autovacuum.update({ t, running: snap.running, counts: snap.counts })
     ]
     for (const e of found) {
       this.events.push(e)
       this.log.debug?.({ event: e }, 'server event')
+    }
+  }
+
+  trackerReading (t, prevT, snap) {
+    return { t, prevT, control: snap.control, serverEpoch: snap.serverEpoch, counters: snap.checkpoints, checkpointer: snap.activity?.checkpointer ?? null }
+  }
+
+  // The server log's checkpoint lines replace the markers found from samples, unless the samples
+  // saw a checkpoint end that the log does not have (then the log is not this server's, or not
+  // up to date, and the samples stay).
+  async checkpointsFromLog (durationS) {
+    if (!this.serverLog) return
+    const fromSamples = this.events.filter(e => e.kind.startsWith('checkpoint-'))
+    const lastT = this.series.length ? this.series[this.series.length - 1].t : 0
+    // without a sample, the baseline's reading is the nearest to run time 0
+    const zero = this.zeroEpoch ?? this.base.serverEpoch
+    try {
+      const logged = await this.serverLog.events(this.reader, zero, durationS ?? lastT)
+      const ends = (list) => list.filter(e => e.kind === 'checkpoint-end').length
+      if (ends(fromSamples) > ends(logged)) throw new Error(`it shows ${ends(logged)} checkpoint ends where the samples saw ${ends(fromSamples)}`)
+      this.events = [...this.events.filter(e => !e.kind.startsWith('checkpoint-')), ...logged]
+      this.checkpointsLogged = true
+    } catch (err) {
+      this.note(`checkpoint times from samples only: server log: ${err.message}`)
+      this.serverLog = null
     }
   }
 

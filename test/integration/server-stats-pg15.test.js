@@ -40,6 +40,20 @@ test('PostgreSQL 15 as superuser: deltas, CHECKPOINT marker, pg_stat_statements 
     `sample ${run.stats.sampler.meanMs} ms mean, ${run.stats.sampler.maxMs} ms max over ${run.stats.sampler.samples}`)
 })
 
+test('PostgreSQL 15 with its log (log_checkpoints is on by default from 15): the CHECKPOINT\'s times come from the log', { skip: skip ?? false }, async (t) => {
+  const run = await simulateRun({ target: cluster.target, admin, table: scratch.table, durationMs: 2500, serverLog: cluster.logFile })
+  const ss = run.stats
+  assert.equal(ss.checkpointSource, 'log', ss.missing.join('; '))
+  const ckpt = ss.events.filter(e => e.kind.startsWith('checkpoint'))
+  assert.deepEqual(ckpt.map(e => [e.kind, e.cause]), [['checkpoint-start', 'requested'], ['checkpoint-end', 'requested']], JSON.stringify(ss.events))
+  // the log's times, mapped to run time, fall between sending the CHECKPOINT and its return
+  // (the mapping errs early by the fastest reading's latency)
+  assert.ok(ckpt[0].t >= run.checkpointAtS - 0.05 && ckpt[1].t <= run.checkpointDoneS + 0.05 && ckpt[0].t <= ckpt[1].t,
+    `${JSON.stringify(ckpt)}, CHECKPOINT sent at ${run.checkpointAtS} s, returned at ${run.checkpointDoneS} s`)
+  assert.equal(ss.deltas.checkpointsRequested, 1)
+  t.diagnostic(`CHECKPOINT sent at ${run.checkpointAtS} s, returned at ${run.checkpointDoneS} s; log: ${ckpt.map(e => `${e.kind} ${e.t}`).join(', ')}`)
+})
+
 test('PostgreSQL 15 as a role without pg_read_all_stats: completes, lists what is hidden', { skip: skip ?? false }, async () => {
   const run = await simulateRun({ target: scratch.lowTarget, admin, table: scratch.table, durationMs: 2500 })
   checkRunStats(assert, run, { table: scratch.table, lowPrivilege: true })

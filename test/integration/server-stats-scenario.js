@@ -74,6 +74,7 @@ export async function startLocalCluster (bin) {
   }
   return {
     target,
+    logFile,
     async stop () {
       if (stopped) return
       await run(join(bin, 'pg_ctl'), ['stop', '-D', dataDir, '-m', 'fast', '-w', '-t', '60'], ids)
@@ -127,14 +128,15 @@ async function autovacuumRuns (admin) {
 /**
  * A short simulated run: `clients` connections update the scratch table (one autocommit
  * transaction each, plus a rolled-back one every 50th) for `durationMs`, samples every
- * `sampleMs` (not awaited, as the run's tick does), a CHECKPOINT from `admin` half-way.
+ * `sampleMs` (not awaited, as the run's tick does), a CHECKPOINT from `admin` half-way; with
+ * `serverLog` (the cluster's log file) the sampler takes checkpoint times from it.
  * On a slow machine the run goes on (up to 4 times `durationMs`) until a sample begun after the
  * CHECKPOINT returned has been taken. The workload connections are closed before finish(), as
  * the engine does, which is given their backends to wait for.
  */
-export async function simulateRun ({ target, admin, table, clients = 2, durationMs = 3000, sampleMs = 250, checkpoint = true }) {
+export async function simulateRun ({ target, admin, table, clients = 2, durationMs = 3000, sampleMs = 250, checkpoint = true, serverLog = null }) {
   const autovacuumBefore = await autovacuumRuns(admin)
-  const sampler = new StatsSampler({ openConnection: () => openConnection(target, { applicationName: 'pgload-stats' }), tables: [table] })
+  const sampler = new StatsSampler({ openConnection: () => openConnection(target, { applicationName: 'pgload-stats' }), tables: [table], serverLog })
   const started = await sampler.start()
   const conns = await Promise.all(Array.from({ length: clients }, () => openConnection(target)))
   const t0 = performance.now()

@@ -133,8 +133,9 @@ export function cacheHitRatio (hit, read) {
 }
 
 /**
- * Figures per transaction: WAL bytes, blocks (read + hit) and tuples (returned + fetched +
- * inserted + updated + deleted, everything pg_stat_database counts as tuple work).
+ * Figures per transaction: WAL bytes, blocks read (from outside shared buffers), blocks requested
+ * (read + hit) and tuples (returned + fetched + inserted + updated + deleted, everything
+ * pg_stat_database counts as tuple work).
  * @param {Record<string, number|null>} deltas
  * @param {number|undefined} transactions the run's transactions (committed + rolled back by the workload)
  */
@@ -143,6 +144,7 @@ export function perTransaction (deltas, transactions) {
   const sum = (...xs) => xs.some(x => x === null || x === undefined) ? null : xs.reduce((a, b) => a + b, 0)
   return {
     walBytes: per(deltas.walBytes),
+    blocksRead: per(deltas.blksRead),
     blocks: per(sum(deltas.blksRead, deltas.blksHit)),
     tuples: per(sum(deltas.tupReturned, deltas.tupFetched, deltas.tupInserted, deltas.tupUpdated, deltas.tupDeleted))
   }

@@ -12,16 +12,25 @@
 // clamped to the previous sample. The checkpointer reports its counters just after it updates the
 // control file, and a reading may take its statistics snapshot before its control-file read: an
 // end seen before its counters rose is owed them, and their later rise is not a new start.
+// The first reading is the window's start (the baseline): a checkpoint seen busy there and at the
+// next reading without a new count, or ending with a checkpoint_time before the window, was
+// already running when the window opened; it is marked from the window's start and flagged.
 
 /**
- * @typedef {{ t: number, kind: string, table?: string, cause?: string, inferred?: boolean }} StatsEvent
+ * @typedef {{ t: number, kind: string, table?: string, cause?: string, inferred?: boolean,
+ *   inProgressAtStart?: boolean, beganS?: number }} StatsEvent
  */
+
+// pg_control_checkpoint()'s checkpoint_time has whole seconds: a start inferred from it is only
+// known to be before the window when it is more than this before.
+const CHECKPOINT_TIME_RESOLUTION_S = 1
 
 export class CheckpointTracker {
   constructor () {
     this.last = null // previous reading
     this.pending = null // { t, cause } of a start already emitted, awaiting its end
     this.owed = 0 // checkpoints seen ending whose counters have not risen yet
+    this.windowStartT = null // t of the first reading, the window's start
   }
 
   /**
@@ -34,7 +43,11 @@ export class CheckpointTracker {
     const events = []
     const last = this.last
     this.last = r
-    if (!last) return events
+    if (!last) {
+      this.windowStartT = r.t
+      return events
+    }
+    const atWindowStart = last.t === this.windowStartT
     const up = (k) => r.counters?.[k] !== null && r.counters?.[k] !== undefined &&
       last.counters?.[k] !== null && last.counters?.[k] !== undefined && r.counters[k] > last.counters[k]
     const reqUp = up('requested')
@@ -45,7 +58,8 @@ export class CheckpointTracker {
       last.control?.lsn !== null && last.control?.lsn !== undefined && r.control.lsn !== last.control.lsn
 
     if (ended) {
-      if (!reqUp && !timedUp && this.pending?.cause === undefined) this.owed++
+      // (one running at the window's start counted itself before the window: nothing owed)
+      if (!reqUp && !timedUp && this.pending?.cause === undefined && !this.pending?.atStart) this.owed++
       if (this.pending) {
         events.push(withCause({ t: r.t, kind: 'checkpoint-end' }, this.pending.cause ?? cause))
       } else {
@@ -53,9 +67,12 @@ export class CheckpointTracker {
         if (r.control.epoch !== null && r.control.epoch !== undefined && r.serverEpoch !== null && r.serverEpoch !== undefined) {
           startT = r.t - Math.max(0, r.serverEpoch - r.control.epoch)
         }
+        const beforeWindow = startT < this.windowStartT - CHECKPOINT_TIME_RESOLUTION_S
         if (r.prevT !== null && r.prevT !== undefined) startT = Math.max(startT, r.prevT)
-        startT = Math.min(startT, r.t)
-        events.push(withCause({ t: round3(startT), kind: 'checkpoint-start', inferred: true }, cause))
+        startT = Math.max(Math.min(startT, r.t), this.windowStartT)
+        const start = withCause({ t: round3(startT), kind: 'checkpoint-start', inferred: true }, cause)
+        if (beforeWindow) start.inProgressAtStart = true
+        events.push(start)
         events.push(withCause({ t: r.t, kind: 'checkpoint-end' }, cause))
       }
       this.pending = null
@@ -71,6 +88,11 @@ export class CheckpointTracker {
       if (rise <= settled) return events
     }
     const busy = r.checkpointer === 'busy'
+    if (busy && atWindowStart && last.checkpointer === 'busy' && !reqUp && !timedUp) {
+      this.pending = { t: this.windowStartT, atStart: true }
+      events.push({ t: this.windowStartT, kind: 'checkpoint-start', inProgressAtStart: true })
+      return events
+    }
     if (reqUp || (timedUp && buffersUp) || (busy && (buffersUp || last.checkpointer === 'busy'))) {
       this.pending = { t: r.t, cause }
       events.push(withCause({ t: r.t, kind: 'checkpoint-start' }, cause))

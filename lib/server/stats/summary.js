@@ -1,27 +1,36 @@
-// The server block of the end-of-run summary: a few plain lines from a serverStats object.
+// The server block of the end-of-run summary: a few plain lines from a serverStats object. Every
+// figure in brackets says what it divides by what; "per transaction" is per transaction of the
+// run (committed, rolled back as expected, or failed), as the summary above counts them. WAL is
+// the server's (every database, checkpoints); blocks and temp files are the target database's.
 
 /**
  * Format the server statistics for the end-of-run summary.
  * @param {any} serverStats what StatsSampler#finish returned
+ * @param {{ afterLoad?: any }} [run] the results' run section: afterLoad when the run loaded its
+ *   tables first
  * @returns {string} lines separated by '\n' (no trailing newline); '' when there is nothing
  */
-export function formatServerStatsSummary (serverStats) {
-  const d = serverStats?.deltas
-  if (!d) return ''
-  const per = serverStats.perTransaction ?? {}
+export function formatServerStatsSummary (serverStats, run = {}) {
   const lines = []
-  const wal = d.walBytes === null || d.walBytes === undefined
-    ? 'WAL n/a'
-    : `WAL ${mb(d.walBytes)} MB${per.walBytes === null || per.walBytes === undefined ? '' : ` (${fmtNum(per.walBytes, 0)} bytes/txn)`}`
-  const hit = d.cacheHitRatio === null || d.cacheHitRatio === undefined ? 'n/a' : `${(d.cacheHitRatio * 100).toFixed(2)}%`
-  const read = d.blksRead === null || d.blksRead === undefined ? 'n/a' : fmtNum(d.blksRead, 0)
-  lines.push(`server: ${wal}, cache hit ${hit}, blocks read ${read}` +
-    (per.blocks === null || per.blocks === undefined ? '' : ` (${fmtNum(per.blocks, 1)} blocks/txn)`))
-
-  const ckpts = checkpointText(d, serverStats.events)
-  const temp = d.tempBytes === null || d.tempBytes === undefined ? 'n/a' : `${mb(d.tempBytes)} MB in ${fmtNum(d.tempFiles ?? 0, 0)} files`
-  const dl = d.deadlocks === null || d.deadlocks === undefined ? 'n/a' : String(d.deadlocks)
-  lines.push(`        checkpoints ${ckpts}, temp ${temp}, deadlocks ${dl}`)
+  const load = afterLoadText(run?.afterLoad)
+  if (load) lines.push(load)
+  const d = serverStats?.deltas
+  if (!d) return lines.join('\n')
+  const per = serverStats.perTransaction ?? {}
+  const known = (x) => x !== null && x !== undefined
+  const wal = known(d.walBytes)
+    ? `WAL ${mb(d.walBytes)} MB server-wide${known(per.walBytes) ? ` (${bytes(per.walBytes)} per transaction)` : ''}`
+    : 'WAL n/a'
+  const hit = known(d.cacheHitRatio) ? `${(d.cacheHitRatio * 100).toFixed(2)}% of block requests` : 'n/a'
+  lines.push(`server: ${wal}, cache hit ${hit}`)
+  const perRead = [
+    known(per.blocksRead) ? `${fmtNum(per.blocksRead, 1)} per transaction` : null,
+    known(per.blocks) ? `${fmtNum(per.blocks, 1)} read+hit per transaction` : null
+  ].filter(Boolean)
+  lines.push(`        blocks read ${known(d.blksRead) ? fmtNum(d.blksRead, 0) : 'n/a'}${perRead.length ? ` (${perRead.join('; ')})` : ''}`)
+  lines.push(`        ${checkpointText(d, serverStats.events, serverStats.checkpointSource)}`)
+  const temp = known(d.tempBytes) ? `${fmtNum(d.tempFiles ?? 0, 0)} (${mb(d.tempBytes)} MB)` : 'n/a'
+  lines.push(`        temp files ${temp}, deadlocks ${known(d.deadlocks) ? d.deadlocks : 'n/a'}`)
 
   const av = (serverStats.events ?? []).filter(e => e.kind === 'autovacuum' || e.kind === 'autoanalyze')
   if (av.length > 0) {
@@ -32,17 +41,75 @@ export function formatServerStatsSummary (serverStats) {
   return lines.join('\n')
 }
 
-function checkpointText (d, events = []) {
-  const timed = d.checkpointsTimed
-  const requested = d.checkpointsRequested
-  const starts = events.filter(e => e.kind === 'checkpoint-start').map(e => `${fmtNum(e.t, 0)}s`)
-  if ((timed === null || timed === undefined) && (requested === null || requested === undefined)) {
-    return starts.length ? `started at ${starts.join(', ')}` : 'n/a'
+/**
+ * The line saying that the run came right after loading its tables, or null.
+ * @param {any} afterLoad the results' run.afterLoad
+ * @returns {string|null}
+ */
+export function afterLoadText (afterLoad) {
+  if (!afterLoad || typeof afterLoad !== 'object') return null
+  const done = [afterLoad.vacuumed ? 'vacuumed' : null, afterLoad.checkpointed ? 'checkpointed' : null].filter(Boolean)
+  const refused = afterLoad.checkpointed ? '' : `; no CHECKPOINT${afterLoad.checkpointRefused ? `: ${afterLoad.checkpointRefused}` : ''}`
+  return `note: this run followed a load of its tables (${done.length ? done.join(' and ') : 'not vacuumed'} before the clock started${refused}): ` +
+    'its cache and WAL figures are not those of a steady state'
+}
+
+/**
+ * Checkpoint spans from the run's events, in order: start and end in run time (end null while
+ * still running at the end), cause, and whether it was already running when the run started.
+ * @param {any[]} events
+ * @returns {{ start: number, end: number|null, cause?: string, inProgressAtStart: boolean, beganS?: number }[]}
+ */
+export function checkpointSpans (events = []) {
+  const spans = []
+  let open = null
+  for (const e of events) {
+    if (e.kind === 'checkpoint-start') {
+      open = open ?? { start: e.t, end: null, cause: e.cause, inProgressAtStart: Boolean(e.inProgressAtStart), beganS: e.beganS }
+    } else if (e.kind === 'checkpoint-end') {
+      // an end without a start: the checkpoint was running before the window
+      spans.push(open ? { ...open, end: e.t, cause: open.cause ?? e.cause } : { start: 0, end: e.t, cause: e.cause, inProgressAtStart: true })
+      open = null
+    }
   }
-  const n = (timed ?? 0) + (requested ?? 0)
-  let s = `${n} (${timed ?? 'n/a'} timed, ${requested ?? 'n/a'} requested)`
-  if (starts.length) s += ` started at ${starts.join(', ')}`
-  return s
+  if (open) spans.push(open)
+  return spans
+}
+
+function checkpointText (d, events, source) {
+  const spans = checkpointSpans(events ?? [])
+  const known = (x) => x !== null && x !== undefined
+  const counted = known(d.checkpointsTimed) || known(d.checkpointsRequested)
+  let counters = ''
+  if (counted) {
+    counters = `; server counters in the window: ${d.checkpointsTimed ?? 'n/a'} timed, ${d.checkpointsRequested ?? 'n/a'} requested` +
+      (known(d.checkpointsDone) ? `, ${d.checkpointsDone} done` : '')
+    const timedBegun = spans.filter(s => !s.inProgressAtStart && s.cause === 'timed').length
+    if (d.checkpointsTimed > timedBegun && !known(d.checkpointsDone)) counters += ' (timed ones with nothing to write count too)'
+  }
+  if (spans.length === 0) return `checkpoints: ${counted || source ? 'none in the run' : 'n/a'}${counters}`
+  const times = source === 'log' ? 'times from the server log' : 'times to the sample'
+  // the log has milliseconds: a CHECKPOINT's few of them still show
+  const secs = (t) => `${fmtNum(t, source === 'log' ? 2 : 1)} s`
+  return `checkpoints: ${spans.length} in the run (${spans.map(s => spanText(s, secs)).join('; ')}; ${times})${counters}`
+}
+
+function spanText (s, secs) {
+  const parts = []
+  if (s.cause) parts.push(s.cause)
+  if (s.inProgressAtStart) {
+    parts.push(`in progress when the run started${typeof s.beganS === 'number' ? ` (began ${secs(-s.beganS)} before)` : ''}`)
+    parts.push(s.end === null ? 'still running at the end' : `ended at ${secs(s.end)}`)
+  } else {
+    parts.push(s.end === null ? `from ${secs(s.start)}, still running at the end` : `${secs(s.start)} to ${secs(s.end)}`)
+  }
+  return parts.join(', ')
+}
+
+function bytes (n) {
+  if (n >= 1048576) return `${fmtNum(n / 1048576, 1)} MB`
+  if (n >= 1024) return `${fmtNum(n / 1024, 1)} KB`
+  return `${fmtNum(n, 0)} bytes`
 }
 
 function mb (bytes) {

@@ -120,3 +120,11 @@ test('run length: the requested duration or transaction count when recorded, els
   assert.throws(() => compareRuns([withOpts('base-1', {}, 30)], [withOpts('same-1', {}, 40)]), /duration s 30 vs 40/)
   assert.doesNotThrow(() => compareRuns([withOpts('base-1', {}, 30)], [withOpts('same-1', {}, 30.9)]))
 })
+
+test('a run that followed a load of its tables is named among the differences', () => {
+  const loaded = structuredClone(fixture('shift-1'))
+  loaded.run.afterLoad = { loadS: 2.1, vacuumed: true, checkpointed: true, settleS: 0.4 }
+  const v = compareRuns([fixture('base-1')], [loaded])
+  assert.deepEqual(v.differences.informative.find(d => d.name === 'followed a load of its tables'), { name: 'followed a load of its tables', a: ['false'], b: ['true'] })
+  assert.match(formatCompareText(v), /followed a load of its tables: false -> true/)
+})

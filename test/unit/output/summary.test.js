@@ -5,6 +5,7 @@ import assert from 'node:assert/strict'
 import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { formatSummary } from '../../../lib/output/summary.js'
+import { clientCpuFact, coreShares } from '../../../lib/output/client-cpu.js'
 
 const FIXTURE = fileURLToPath(new URL('../../fixtures/results/tpcb-a.json', import.meta.url))
 
@@ -52,4 +53,51 @@ test('driver thread: without the kernel accounting, a busy event loop is the sat
   results.client = { cpuUsPerTxn: 7.5, eventLoopUtilization: 0.95, onCpuShare: null, cpuWaitShare: null, cpuWaitUsPerTxn: null }
   assert.deepEqual(linesFrom(results, 'driver thread'), [])
   assert.deepEqual(linesFrom(results, 'warning'), ['warning: the driver was saturated (its event loop was busy 95% of the run): the client, not the server, may be the bottleneck'])
+})
+
+// A run at 1.6 tps as recorded (--rate 2, 2 clients, 9.8 s): 2,011 us per transaction was the
+// run's fixed cost, not the transactions'.
+function slowRun () {
+  const results = JSON.parse(readFileSync(FIXTURE, 'utf8'))
+  results.run.durationS = 9.817
+  Object.assign(results.summary, { transactions: 16, failed: 0, tps: 1.63 })
+  results.client = { cpuUs: 32177, cpuUsPerTxn: 2011.06, userUsPerTxn: 1609.06, systemUsPerTxn: 402, eventLoopUtilization: 0.004 }
+  return results
+}
+
+test('client CPU at a few transactions per second: a share of one core, not per transaction', () => {
+  const results = slowRun()
+  assert.equal(formatSummary(results).split('\n').find((l) => l.startsWith('client CPU')),
+    'client CPU = 0.3% of one core (0.3% user, 0.1% kernel; event loop 0% busy; too few transactions per second for a per-transaction figure)')
+  assert.equal(cpuLine(results), undefined)
+  // recorded shares are used as they are
+  results.client.cpuCoreShare = 0.0412
+  results.client.userCoreShare = 0.03
+  results.client.systemCoreShare = 0.0112
+  assert.match(formatSummary(results), /^client CPU = 4\.1% of one core \(3\.0% user, 1\.1% kernel;/m)
+})
+
+test('client CPU: the bounds of the per-transaction figure (100 tps and 1,000 transactions)', () => {
+  const results = slowRun()
+  const at = (transactions, durationS) => {
+    results.run.durationS = durationS
+    results.summary.transactions = transactions
+    return formatSummary(results).split('\n').find((l) => l.startsWith('client CPU'))
+  }
+  assert.match(at(1000, 10), /^client CPU per transaction = /)
+  assert.match(at(999, 9.99), /of one core/, 'fewer than 1,000 transactions')
+  assert.match(at(1990, 20), /of one core/, '99.5 tps')
+})
+
+test('coreShares: CPU over the window as shares of one core, split from the per-transaction figures', () => {
+  assert.deepEqual(coreShares({ cpuUs: 500000, userUsPerTxn: 30, systemUsPerTxn: 20 }, 10, 10000), { cpuCoreShare: 0.05, userCoreShare: 0.03, systemCoreShare: 0.02 })
+  assert.deepEqual(coreShares({ cpuUsPerTxn: 50 }, 10, 10000), { cpuCoreShare: 0.05, userCoreShare: null, systemCoreShare: null })
+  assert.deepEqual(coreShares({ cpuUs: 5 }, 0, 1), { cpuCoreShare: null, userCoreShare: null, systemCoreShare: null })
+})
+
+test('the report header follows the same rule', () => {
+  const results = slowRun()
+  assert.equal(clientCpuFact(results), 'CPU 0.3% of one core (0.3% user, 0.1% kernel)')
+  results.summary.transactions = 16000
+  assert.equal(clientCpuFact(results), '2,011.1 us CPU per transaction (1,609.1 user, 402.0 kernel)')
 })

@@ -122,3 +122,15 @@ test('TPC-C rows: tpmC from New-Order counts, p90 against the clause limits', ()
   assert.equal(responseTimeRows(slow).find((r) => r.type === 'delivery').status, 'over limit')
   assert.deepEqual(tpmcRows(fixture('tpcb-a.json')), [])
 })
+
+test('a checkpoint running when the run started is drawn from 0 and labelled so, with or without its start event', () => {
+  const logged = { run: { durationS: 30 }, serverStats: { events: [{ t: 0, kind: 'checkpoint-start', cause: 'timed', inProgressAtStart: true, beganS: -40 }, { t: 12.5, kind: 'checkpoint-end', cause: 'timed' }, { t: 20, kind: 'checkpoint-start', cause: 'requested' }, { t: 20.4, kind: 'checkpoint-end', cause: 'requested' }] } }
+  assert.deepEqual(markerRows(logged), [
+    { t: 0, t2: 12.5, kind: 'checkpoint', label: 'checkpoint (timed), in progress when the run started' },
+    { t: 20, t2: 20.4, kind: 'checkpoint', label: 'checkpoint (requested)' }
+  ])
+  const endOnly = { run: { durationS: 30 }, serverStats: { events: [{ t: 7, kind: 'checkpoint-end' }] } }
+  assert.deepEqual(markerRows(endOnly), [{ t: 0, t2: 7, kind: 'checkpoint', label: 'checkpoint, in progress when the run started' }])
+  const stillRunning = { run: { durationS: 30 }, serverStats: { events: [{ t: 0, kind: 'checkpoint-start', inProgressAtStart: true }] } }
+  assert.deepEqual(markerRows(stillRunning), [{ t: 0, t2: 30, kind: 'checkpoint', label: 'checkpoint, in progress when the run started' }])
+})

@@ -47,6 +47,9 @@ test('the header summarises each run and says which charts were left out', async
   const text = await html([fixture('tpcc.json')], 'tpcc.html')
   assert.ok(text.includes('<title>pgload report: tpcc</title>'), 'title')
   for (const s of ['PostgreSQL 18.4', 'shared_buffers', '2 GB (262144 × 8kB)', 'new-order', 'stock-level', 'tpmC', 'efficiency', 'Server deltas', 'walBytes', 'xactCommit', 'Top statements', 'district']) assert.ok(text.includes(s), s)
+  // server figures say what they divide by what
+  for (const s of ['WAL per transaction', 'blocks requested (read + hit) per transaction', 'cache hit (blocks hit &#47; block requests)</th><td>96.8 %']) assert.ok(text.includes(s), s)
+  assert.ok(!text.includes('<dt>blocks</dt>'), 'no bare "blocks" figure')
   assert.ok(!text.includes('Charts not drawn'), 'nothing skipped for TPC-C')
   const tpcb = fixture('tpcb-a.json')
   delete tpcb.serverStats
@@ -119,4 +122,18 @@ test('the run header says what the driver cost and whether its thread waited for
   doc.client = { cpuUs: 1, cpuUsPerTxn: 45.1, userUsPerTxn: 13.2, systemUsPerTxn: 31.9, eventLoopUtilization: 0.55, onCpuShare: 0.356, cpuWaitShare: 0.422, cpuWaitUsPerTxn: 52.4 }
   const text = await html([doc], 'client-new.html')
   assert.match(text, /<dt>client<\/dt><dd>45\.1 us CPU per transaction \(13\.2 user, 31\.9 kernel\); event loop 55% busy; driver thread on a CPU 36% of the run, waiting for one 42%<\/dd>/)
+})
+
+test('the header says when the run followed a load of its tables, and the client CPU as the summary does', async () => {
+  const { runHeaderHtml } = await import('../../../lib/report/header.js')
+  const doc = fixture('tpcb-a.json')
+  doc.run.afterLoad = { loadS: 2.1, vacuumed: true, checkpointed: true, settleS: 0.4 }
+  assert.ok(runHeaderHtml(doc, null).includes('<dt>after a load</dt><dd>this run followed a load of its tables (vacuumed and checkpointed before the clock started)'))
+  delete doc.run.afterLoad
+  assert.ok(!runHeaderHtml(doc, null).includes('after a load'))
+  // 16 transactions in 9.8 s: the share of one core, not per transaction
+  Object.assign(doc.run, { durationS: 9.817 })
+  Object.assign(doc.summary, { transactions: 16, failed: 0 })
+  doc.client = { cpuUs: 32177, cpuUsPerTxn: 2011.06, userUsPerTxn: 1609.06, systemUsPerTxn: 402, eventLoopUtilization: 0.004 }
+  assert.ok(runHeaderHtml(doc, null).includes('<dt>client</dt><dd>CPU 0.3% of one core (0.3% user, 0.1% kernel); event loop 0% busy</dd>'))
 })

@@ -60,10 +60,10 @@ test('cacheHitRatio is null when no block was touched', () => {
   assert.equal(cacheHitRatio(3, 1), 0.75)
 })
 
-test('perTransaction divides by the run\'s transactions', () => {
+test('perTransaction divides by the run\'s transactions: blocks read alone and read + hit apart', () => {
   const p = perTransaction({ walBytes: 2500, blksRead: 10, blksHit: 290, tupReturned: 100, tupFetched: 50, tupInserted: 10, tupUpdated: 30, tupDeleted: 10 }, 10)
-  assert.deepEqual(p, { walBytes: 250, blocks: 30, tuples: 20 })
-  assert.deepEqual(perTransaction({ walBytes: 2500 }, 0), { walBytes: null, blocks: null, tuples: null })
+  assert.deepEqual(p, { walBytes: 250, blocksRead: 1, blocks: 30, tuples: 20 })
+  assert.deepEqual(perTransaction({ walBytes: 2500 }, 0), { walBytes: null, blocksRead: null, blocks: null, tuples: null })
   assert.equal(perTransaction({ walBytes: null, blksRead: 1, blksHit: null }, 5).blocks, null)
 })
 

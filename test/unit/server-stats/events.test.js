@@ -99,3 +99,38 @@ test('a late counter rise larger than what is owed still marks a start', () => {
   // two requests counted: the owed one and a new checkpoint under way
   assert.deepEqual(c.update(reading(2, { lsn: 200n, requested: 2n, buf: 10n })), [{ t: 2, kind: 'checkpoint-start', cause: 'requested' }])
 })
+
+test('a checkpoint busy at the window\'s first reading and the next is marked from the start, not from the second sample', () => {
+  // the issue's case: the checkpointer already writing when the run began, no count in the window
+  const c = new CheckpointTracker()
+  assert.deepEqual(c.update(reading(0, { cp: 'busy', timed: 3n, buf: 100n })), [])
+  assert.deepEqual(c.update(reading(1, { cp: 'busy', timed: 3n, buf: 140n })), [{ t: 0, kind: 'checkpoint-start', inProgressAtStart: true }])
+  assert.deepEqual(c.update(reading(2, { cp: 'busy', timed: 3n, buf: 180n })), [])
+  assert.deepEqual(c.update(reading(3, { cp: 'idle', timed: 3n, buf: 200n, lsn: 101n })), [{ t: 3, kind: 'checkpoint-end' }])
+  assert.equal(c.owed, 0, 'it counted itself before the window')
+  // so a later request is a start of its own
+  assert.deepEqual(c.update(reading(4, { requested: 1n, buf: 210n, lsn: 101n })), [{ t: 4, kind: 'checkpoint-start', cause: 'requested' }])
+})
+
+test('a checkpoint ending in the window whose checkpoint_time is before it was in progress at the start', () => {
+  const c = new CheckpointTracker()
+  c.update(reading(0, { serverEpoch: 2000 }))
+  c.update(reading(1, { serverEpoch: 2001 }))
+  // ends at t=2; began at server time 1990, 10 s before the window opened
+  const ev = c.update(reading(2, { lsn: 300n, epoch: 1990, serverEpoch: 2002 }))
+  assert.deepEqual(ev, [
+    { t: 1, kind: 'checkpoint-start', inferred: true, inProgressAtStart: true },
+    { t: 2, kind: 'checkpoint-end' }
+  ])
+  // within checkpoint_time's whole second of the window's start: not said to be before it
+  const d = new CheckpointTracker()
+  d.update(reading(0, { serverEpoch: 2000 }))
+  const ev2 = d.update(reading(1, { lsn: 300n, epoch: 1999.5, serverEpoch: 2001 }))
+  assert.deepEqual(ev2[0], { t: 0, kind: 'checkpoint-start', inferred: true })
+})
+
+test('a count rise between the window\'s first reading and the next is a start in the window, even with a busy checkpointer', () => {
+  const c = new CheckpointTracker()
+  c.update(reading(0, { cp: 'busy' }))
+  assert.deepEqual(c.update(reading(1, { cp: 'busy', requested: 1n, buf: 5n })), [{ t: 1, kind: 'checkpoint-start', cause: 'requested' }])
+})

@@ -1,10 +1,13 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { StatsSampler, summarizeActivity } from '../../../lib/server/stats-sampler.js'
+import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { StatsSampler, summarizeActivity, formatServerStatsSummary } from '../../../lib/server/stats-sampler.js'
 
 // A server that answers the sampler's statements from counters the test moves. Every query of
 // the sampler counts as one committed transaction, as the real server does.
-function fakeServer ({ versionNum = '180004', refuse = [], superuser = 't' } = {}) {
+function fakeServer ({ versionNum = '180004', refuse = [], superuser = 't', logCheckpoints = 'on' } = {}) {
   const s = {
     commits: 1000n,
     reads: 50n,
@@ -55,6 +58,12 @@ function fakeServer ({ versionNum = '180004', refuse = [], superuser = 't' } = {
         [['16384', '1', String(s.idx), '0', '0', '0', '0', '10', '3', '0', '0', '0', '0', '8192', '16384']])
     }
     if (text.includes('pg_stat_force_next_flush')) return res(['x'], [['']])
+    if (text.includes("current_setting('log_checkpoints')")) return res(['log_checkpoints', 'lc_messages', 'log_line_prefix'], [[logCheckpoints, 'C', '%m [%p] ']])
+    if (text.includes('s::timestamptz')) {
+      // the server converts its log's stamps (UTC here) to epochs
+      const stamps = [...text.matchAll(/'([^']+) UTC'/g)].map(m => m[1])
+      return res(['epoch'], stamps.map(st => [String(Date.parse(st.replace(' ', 'T') + 'Z') / 1000)]))
+    }
     if (text.includes('FROM pg_extension')) return res(['nspname', 'extversion'], [])
     throw new Error('unexpected statement: ' + text.slice(0, 60))
   }
@@ -329,4 +338,78 @@ test('during the run a statement that times out is tried again; one refused for 
   assert.equal(sampler.reader.queries.walLsn !== undefined, true)
   assert.equal(sampler.reader.queries.control, undefined)
   assert.equal(r.deltas.walBytes, 250)
+})
+
+// Checkpoint times from the server log: the fixture's lines, 12:41:30 UTC being run time 0.
+const LOG_LINES = readFileSync(new URL('../../fixtures/server-log/checkpoints.txt', import.meta.url), 'utf8').split('\n')
+const ZERO_EPOCH = Date.UTC(2026, 10, 25, 12, 41, 30) / 1000
+
+test('with the server log, checkpoints come from its lines: one running before the window drawn from 0, one inside, one open', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'pgload-log-'))
+  t.after(() => rmSync(dir, { recursive: true, force: true }))
+  const file = join(dir, 'server.log')
+  writeFileSync(file, LOG_LINES[0] + '\n') // the timed checkpoint began 39.9 s before the run
+  const srv = fakeServer()
+  const c = clock()
+  const sampler = new StatsSampler({ openConnection: async () => srv.conn, now: c.now, settleMs: 0, serverLog: file })
+  srv.epoch = ZERO_EPOCH - 0.2
+  await sampler.start()
+  appendFileSync(file, LOG_LINES.slice(1, 3).join('\n') + '\n')
+  c.ms = 1000; srv.epoch = ZERO_EPOCH + 1.004; srv.ckptLsn = 600n; srv.ckptEpoch = ZERO_EPOCH - 40
+  await sampler.sample(1)
+  appendFileSync(file, LOG_LINES.slice(3).join('\n'))
+  c.ms = 11000; srv.epoch = ZERO_EPOCH + 11.02; srv.ckptLsn = 700n; srv.ckptEpoch = ZERO_EPOCH + 10; srv.requested = 1n
+  await sampler.sample(11)
+  const r = await sampler.finish({ transactions: 0, durationS: 30 })
+  assert.equal(r.checkpointSource, 'log')
+  // run time 0 is the server's clock minus t at the fastest reading (1.004 - 1): 4 ms off
+  assert.deepEqual(r.events, [
+    { t: 0, kind: 'checkpoint-start', cause: 'timed', inProgressAtStart: true, beganS: -39.904 },
+    { t: 1.041, kind: 'checkpoint-end', cause: 'timed' },
+    { t: 10.246, kind: 'checkpoint-start', cause: 'requested' },
+    { t: 10.258, kind: 'checkpoint-end', cause: 'requested' },
+    { t: 24.996, kind: 'checkpoint-start', cause: 'requested' }
+  ])
+  assert.match(formatServerStatsSummary(r), /checkpoints: 3 in the run \(timed, in progress when the run started \(began 39\.90 s before\), ended at 1\.04 s; requested, 10\.25 s to 10\.26 s; requested, from 25\.00 s, still running at the end; times from the server log\)/)
+})
+
+test('without log_checkpoints, or when the log lacks an end the samples saw, the samples\' markers stay and the reason is listed', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'pgload-log-'))
+  t.after(() => rmSync(dir, { recursive: true, force: true }))
+  const file = join(dir, 'server.log')
+  writeFileSync(file, '')
+  const off = fakeServer({ logCheckpoints: 'off' })
+  const s1 = new StatsSampler({ openConnection: async () => off.conn, now: clock().now, settleMs: 0, serverLog: file })
+  await s1.start()
+  const r1 = await s1.finish({ transactions: 0, durationS: 1 })
+  assert.equal(r1.checkpointSource, 'samples')
+  assert.ok(r1.missing.includes('checkpoint times from samples only: log_checkpoints is off'), r1.missing.join('; '))
+
+  const srv = fakeServer()
+  const c = clock()
+  const s2 = new StatsSampler({ openConnection: async () => srv.conn, now: c.now, settleMs: 0, serverLog: file })
+  await s2.start()
+  c.ms = 1000; srv.epoch += 1; srv.ckptLsn = 900n; srv.ckptEpoch = srv.epoch - 0.5; srv.requested = 1n
+  await s2.sample(1)
+  const r2 = await s2.finish({ transactions: 0, durationS: 2 })
+  assert.equal(r2.checkpointSource, 'samples')
+  assert.deepEqual(r2.events.map(e => e.kind), ['checkpoint-start', 'checkpoint-end'])
+  assert.ok(r2.missing.some(m => /server log: it shows 0 checkpoint ends where the samples saw 1/.test(m)), r2.missing.join('; '))
+})
+
+test('a checkpoint running at the baseline is marked from 0, not from the second sample (no log)', async () => {
+  const srv = fakeServer()
+  srv.activity = [['checkpointer', null, 'Timeout', 'CheckpointWriteDelay', 'f', '1']]
+  const c = clock()
+  const sampler = new StatsSampler({ openConnection: async () => srv.conn, now: c.now, settleMs: 0 })
+  await sampler.start()
+  c.ms = 1000; srv.epoch += 1; srv.buffers += 10n
+  await sampler.sample(1)
+  c.ms = 2000; srv.epoch += 1; srv.buffers += 10n
+  await sampler.sample(2)
+  const r = await sampler.finish({ transactions: 0, durationS: 3 })
+  assert.equal(r.checkpointSource, 'samples')
+  assert.deepEqual(r.events, [{ t: 0, kind: 'checkpoint-start', inProgressAtStart: true }])
+  assert.doesNotMatch(formatServerStatsSummary(r), /started at/)
+  assert.match(formatServerStatsSummary(r), /checkpoints: 1 in the run \(in progress when the run started, still running at the end; times to the sample\); server counters in the window: 0 timed, 0 requested, 0 done/)
 })

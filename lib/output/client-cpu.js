@@ -1,0 +1,94 @@
+// pgload's own CPU over the measured window, as the summary and the report print it: per
+// transaction when the run is fast enough for that to mean the transactions' cost, else as a
+// share of one core.
+
+// Below either bound the per-transaction figure is mostly not the transactions' cost. The run's
+// fixed CPU (its tick, the stats sampler, timers, garbage collection) was about 3 ms per second
+// with 2 clients here: 30 us or more per transaction under 100 tps, a third of a transaction's
+// own cost at full speed, and 2,000 us at 2 tps. The kernel splits user and system time by
+// sampling ticks, so with few transactions the split is noise as well.
+export const PER_TRANSACTION_MIN_TPS = 100
+export const PER_TRANSACTION_MIN_TRANSACTIONS = 1000
+
+/**
+ * The client's CPU as shares of one core over the measured window (0.25 = a quarter of a core).
+ * @param {any} client the results' client section
+ * @param {number} durationS the measured window
+ * @param {number} transactions the run's transactions (committed and failed), which the
+ *   per-transaction figures divide by
+ * @returns {{ cpuCoreShare: number|null, userCoreShare: number|null, systemCoreShare: number|null }}
+ */
+export function coreShares (client, durationS, transactions) {
+  const none = { cpuCoreShare: null, userCoreShare: null, systemCoreShare: null }
+  if (!client || !(durationS > 0)) return none
+  const windowUs = durationS * 1e6
+  const share = (us) => typeof us === 'number' && Number.isFinite(us) ? Math.round(us / windowUs * 10000) / 10000 : null
+  const total = typeof client.cpuUs === 'number' ? client.cpuUs : (client.cpuUsPerTxn ?? NaN) * transactions
+  const split = (perTxn) => typeof perTxn === 'number' && transactions > 0 ? perTxn * transactions : null
+  return { cpuCoreShare: share(total), userCoreShare: share(split(client.userUsPerTxn)), systemCoreShare: share(split(client.systemUsPerTxn)) }
+}
+
+/**
+ * Whether the per-transaction CPU figure means something for this run.
+ * @param {number} transactions
+ * @param {number} durationS
+ */
+export function perTransactionMeaningful (transactions, durationS) {
+  return transactions >= PER_TRANSACTION_MIN_TRANSACTIONS && durationS > 0 && transactions / durationS >= PER_TRANSACTION_MIN_TPS
+}
+
+/**
+ * The summary's client CPU line, or null without CPU figures.
+ * @param {any} results a results document
+ * @returns {string|null}
+ */
+export function clientCpuLine (results) {
+  const c = results.client
+  if (!c?.cpuUsPerTxn && !(c?.cpuUs > 0)) return null
+  const loop = `event loop ${Math.round(100 * (c.eventLoopUtilization ?? 0))}% busy`
+  const { transactions, durationS } = runSize(results)
+  if (c.cpuUsPerTxn && perTransactionMeaningful(transactions, durationS)) {
+    const split = typeof c.userUsPerTxn === 'number' && typeof c.systemUsPerTxn === 'number'
+      ? `${c.userUsPerTxn.toFixed(1)} user, ${c.systemUsPerTxn.toFixed(1)} kernel; `
+      : ''
+    return `client CPU per transaction = ${c.cpuUsPerTxn.toFixed(1)} us (${split}${loop})`
+  }
+  const s = sharesOf(c, durationS, transactions)
+  if (s.cpuCoreShare === null) return null
+  const split = s.userCoreShare !== null && s.systemCoreShare !== null ? `${pct(s.userCoreShare)} user, ${pct(s.systemCoreShare)} kernel; ` : ''
+  return `client CPU = ${pct(s.cpuCoreShare)} of one core (${split}${loop}; too few transactions per second for a per-transaction figure)`
+}
+
+/**
+ * The report header's client CPU words (no line label), or undefined without CPU figures.
+ * @param {any} results
+ * @returns {string|undefined}
+ */
+export function clientCpuFact (results) {
+  const c = results.client
+  const { transactions, durationS } = runSize(results)
+  const num = (v) => typeof v === 'number' && Number.isFinite(v)
+  if (num(c?.cpuUsPerTxn) && perTransactionMeaningful(transactions, durationS)) {
+    const f1 = (v) => v.toLocaleString('en-US', { minimumFractionDigits: 1, maximumFractionDigits: 1 })
+    return `${f1(c.cpuUsPerTxn)} us CPU per transaction` + (num(c.userUsPerTxn) && num(c.systemUsPerTxn) ? ` (${f1(c.userUsPerTxn)} user, ${f1(c.systemUsPerTxn)} kernel)` : '')
+  }
+  const s = sharesOf(c, durationS, transactions)
+  if (s.cpuCoreShare === null) return undefined
+  return `CPU ${pct(s.cpuCoreShare)} of one core` + (s.userCoreShare !== null && s.systemCoreShare !== null ? ` (${pct(s.userCoreShare)} user, ${pct(s.systemCoreShare)} kernel)` : '')
+}
+
+function runSize (results) {
+  const s = results.summary ?? {}
+  return { transactions: (s.transactions ?? 0) + (s.failed ?? 0), durationS: results.run?.durationS ?? 0 }
+}
+
+// Recorded shares when the file has them, else computed from the per-transaction figures.
+function sharesOf (c, durationS, transactions) {
+  if (typeof c?.cpuCoreShare === 'number') return { cpuCoreShare: c.cpuCoreShare, userCoreShare: c.userCoreShare ?? null, systemCoreShare: c.systemCoreShare ?? null }
+  return coreShares(c, durationS, transactions)
+}
+
+function pct (share) {
+  const p = share * 100
+  return `${p.toFixed(p < 10 ? 1 : 0)}%`
+}
