@@ -220,7 +220,7 @@ function afterRunLimit (run, stalled) {
   const onAbort = () => hurry()
   run.on('abort', onAbort)
   let timer
-  const late = new Promise((resolve) => { timer = setTimeout(resolve, stalled ? AFTER_STALL_MS : AFTER_RUN_MS) })
+  const late = new Promise((resolve) => { timer = setTimeout(resolve, stalled ? AFTER_STALL_MS : AFTER_RUN_MS).unref() })
   const LATE = Symbol('late')
   return {
     async within (promise, onLate) {

@@ -22,6 +22,7 @@ export class Canceller {
     this.cancelWaitMs = cancelWaitMs
     this.graceTimer = null
     this.sweepTimer = null
+    this.closed = false
     /** how many transactions were cancelled, by reason */
     this.cancelled = { grace: 0, abort: 0, timeout: 0 }
     /** @type {Set<Promise<void>>} cancels under way */
@@ -30,8 +31,9 @@ export class Canceller {
 
   /** The run stopped: transactions in flight get the grace, then are cancelled. */
   armGrace () {
-    if (this.graceTimer !== null || this.run.aborting) return
+    if (this.graceTimer !== null || this.run.aborting || this.closed) return
     this.graceTimer = setTimeout(() => this.cancelAll('grace'), this.graceMs)
+    this.graceTimer.unref() // what is in flight holds the process; the timer need not
   }
 
   /** With --transaction-timeout: look for transactions over it a few times per timeout. */
@@ -92,6 +94,7 @@ export class Canceller {
    * @param {boolean} [wait] false: do not wait for them (aborting)
    */
   async close (wait = true) {
+    this.closed = true
     clearTimeout(this.graceTimer)
     clearInterval(this.sweepTimer)
     if (wait) await Promise.all(this.pending)
