@@ -41,7 +41,8 @@ export function textCommit (text, txStatus) {
 }
 
 function commitOf (kind, txStatus) {
-  if (kind === KIND_COMMIT) return COMMIT_EXPLICIT
+  // COMMIT of a failed transaction rolls back (its tag says ROLLBACK): nothing to commit
+  if (kind === KIND_COMMIT) return txStatus === 'E' ? COMMIT_NONE : COMMIT_EXPLICIT
   if (kind === KIND_COMPOUND) return COMMIT_IMPLICIT
   if (kind === KIND_OTHER && txStatus === 'I') return COMMIT_IMPLICIT
   return COMMIT_NONE

@@ -8,6 +8,7 @@ test('COMMIT and END commit explicitly, in or out of a block, whatever their cas
   for (const text of ['COMMIT', 'end;', '  commit work', '-- done\nEND', '/* a /* nested */ one */ Commit', '\tEND TRANSACTION;']) {
     assert.equal(textCommit(text, 'T'), COMMIT_EXPLICIT, text)
     assert.equal(textCommit(text, 'I'), COMMIT_EXPLICIT, text)
+    assert.equal(textCommit(text, 'E'), COMMIT_NONE, `${text}: a failed transaction only rolls back`)
   }
 })
 
