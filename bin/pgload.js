@@ -57,3 +57,6 @@ try {
 } catch (err) {
   fail(err)
 }
+// Interrupted (Ctrl-C, SIGTERM): what was measured is written; sockets a stalled server still
+// holds, or cancel requests under way, must not delay the exit.
+if (process.exitCode === 130 || process.exitCode === 143) process.exit()

@@ -40,6 +40,8 @@ import { coreShares } from './output/client-cpu.js'
  * @property {number} [maxTries]
  * @property {boolean} [exitOnAbort]
  * @property {boolean} [connect] pgbench -C: a new connection for every transaction
+ * @property {number} [graceS] once the run stops, transactions in flight get this long, then are cancelled (default 10)
+ * @property {number} [transactionTimeoutS] cancel any transaction running longer than this (default: never)
  * @property {boolean} [serverStats]
  * @property {boolean} [jitWarmup] warm pgload's code up against a stand-in server first (default true)
  * @property {string} [out]
@@ -69,6 +71,7 @@ export async function runBenchmark (options, { log = silentLogger, env = process
   const session = await connectTarget({ url: options.url, env, log })
   const { target } = session
   let sampler = null
+  let run = null
   try {
     const conn = session.conn
     const serverVersion = await readServerVersion(conn)
@@ -133,7 +136,7 @@ export async function runBenchmark (options, { log = silentLogger, env = process
       }
     }
 
-    const run = new Run(workload, {
+    run = new Run(workload, {
       openConnection: openRunConnection,
       clients: options.clients,
       connections: options.connections,
@@ -148,6 +151,8 @@ export async function runBenchmark (options, { log = silentLogger, env = process
       exitOnAbort: options.exitOnAbort,
       connectPerTransaction: options.connect,
       verboseErrors: options.verboseErrors,
+      graceS: options.graceS,
+      transactionTimeoutS: options.transactionTimeoutS,
       seed,
       seeds,
       log
@@ -165,23 +170,29 @@ export async function runBenchmark (options, { log = silentLogger, env = process
       Object.assign(outcome.client, coreShares(outcome.client, outcome.durationS, outcome.summary.transactions + outcome.summary.failed))
     }
 
+    // What is read from the server after the run is bounded: a server that stopped answering
+    // (transactions had to be cancelled) gets a short while, Ctrl-C twice none at all.
+    const s = outcome.summary
+    const limit = afterRunLimit(run, s.unfinished + s.outcomeUnknown > 0)
     let extra = null
     if (workload.afterRun) {
       try {
-        extra = await workload.afterRun(conn, outcome)
+        extra = await limit.within(workload.afterRun(conn, outcome), () => conn.destroy())
       } catch (err) {
         log.warn({ err: err.message }, 'the workload could not compute its final figures')
       }
     }
     let serverStats = null
     if (sampler) {
+      const finishing = sampler.finish({ transactions: s.transactions + s.failed, durationS: outcome.durationS, backendPids: outcome.backendPids })
       try {
-        serverStats = await sampler.finish({ transactions: outcome.summary.transactions + outcome.summary.failed, durationS: outcome.durationS, backendPids: outcome.backendPids })
+        serverStats = await limit.within(finishing, () => sampler.abandon())
       } catch (err) {
         log.warn({ err: err.message }, 'server statistics could not be finished')
       }
       sampler = null
     }
+    limit.done()
     const results = buildResults({
       toolVersion: TOOL_VERSION,
       options: { ...options, url: undefined, seed: seedAsInt64(seed).toString() },
@@ -200,8 +211,39 @@ export async function runBenchmark (options, { log = silentLogger, env = process
     const exitCode = outcome.aborted ? 2 : 0
     return { results, file, exitCode, run }
   } finally {
-    if (sampler) await sampler.finish({ transactions: 0, durationS: 0 }).catch(() => {})
-    await session.release()
+    if (sampler) sampler.abandon()
+    const stalled = run?.canceller.cancelled.grace > 0
+    await session.release({ timeoutMs: run?.hurry ? 0 : stalled ? 250 : undefined })
+  }
+}
+
+// ms the server readings after the run may take, when it answers (afterRun, the final statistics)
+const AFTER_RUN_MS = 30_000
+// ms when transactions had to be cancelled: the server may not be answering at all
+const AFTER_STALL_MS = 1500
+
+/**
+ * The bound on what is read from the server after the run: `within(promise, onLate)` settles
+ * with the promise, or with null past the bound or at Ctrl-C twice (then onLate() runs).
+ */
+function afterRunLimit (run, stalled) {
+  let hurry
+  const hurried = new Promise((resolve) => { hurry = resolve })
+  if (run.hurry) hurry()
+  const onAbort = () => hurry()
+  run.on('abort', onAbort)
+  let timer
+  const late = new Promise((resolve) => { timer = setTimeout(resolve, stalled ? AFTER_STALL_MS : AFTER_RUN_MS).unref() })
+  const LATE = Symbol('late')
+  return {
+    async within (promise, onLate) {
+      promise.catch(() => {}) // settles later, once abandoned
+      const first = await Promise.race([promise, late.then(() => LATE), hurried.then(() => LATE)])
+      if (first !== LATE) return first
+      onLate()
+      return null
+    },
+    done () { clearTimeout(timer); run.off('abort', onAbort) }
   }
 }
 

@@ -28,7 +28,8 @@ export const RUN_DEFAULTS = {
   driver: 'lean', // lean (pg-protocol on the socket) | pg (node-postgres Client.query)
   maxTries: 1, // tries per transaction (0 = unlimited)
   intervalS: 1, // seconds per entry of the time series
-  warmupS: 0 // seconds excluded from all statistics
+  warmupS: 0, // seconds excluded from all statistics
+  graceS: 10 // seconds transactions in flight may take to finish once the run stops
 }
 
 /**
@@ -78,6 +79,8 @@ export const runCommand = {
       .option('connect', { alias: 'C', type: 'boolean', describe: 'open a new connection for every transaction (pgbench -C); its time counts in the latency' })
       .option('driver', { type: 'string', describe: 'run connections: lean (pgload\'s own protocol path, default) or pg (node-postgres)' })
       .option('max-tries', { type: 'string', describe: 'tries per transaction on serialization failures and deadlocks (0 = unlimited)' })
+      .option('grace', { alias: 'graceful-stop', type: 'string', describe: 'once the run stops (end of --duration, Ctrl-C, SIGTERM), transactions in flight get this long to finish; then they are cancelled and counted as unfinished: 10s, 500ms, 0 [default: 10s]' })
+      .option('transaction-timeout', { type: 'string', describe: 'cancel any transaction running longer than this, counted as failed (TRANSACTION_TIMEOUT): 5s, 500ms [default: none]' })
       .option('exit-on-abort', { type: 'boolean', describe: 'stop the whole run at the first aborted client or failed transaction' })
       .option('out', { alias: 'o', type: 'string', describe: 'results file [default: ./pgload-results/<UTC time>-<workload>.json]' })
       .option('label', { type: 'string', describe: 'name of the run in reports and comparisons, stored in the results file [default: the workload and the options that differ]' })
@@ -137,11 +140,13 @@ export const runCommand = {
     const options = await runOptionsFromArgv(argv, { rawArgs: hideBin(process.argv) })
     let progress = null
     let interrupts = 0
-    const onSigint = () => {
+    let terminated = false // SIGTERM: as the first Ctrl-C, and the exit status says so (143)
+    const onSignal = (signal) => {
       interrupts++
+      if (signal === 'SIGTERM') terminated = true
       if (!currentRun) {
         process.stderr.write('\npgload: interrupted before the run started\n')
-        process.exit(130)
+        process.exit(signal === 'SIGTERM' ? 143 : 130)
       }
       if (interrupts === 1) {
         process.stderr.write('\npgload: stopping: finishing transactions in flight (Ctrl-C again to abort at once)\n')
@@ -153,8 +158,8 @@ export const runCommand = {
       }
     }
     let currentRun = null
-    process.on('SIGINT', onSigint)
-    process.on('SIGTERM', onSigint)
+    process.on('SIGINT', onSignal)
+    process.on('SIGTERM', onSignal)
     try {
       const { results, file, exitCode } = await runBenchmark(options, {
         log,
@@ -185,6 +190,9 @@ export const runCommand = {
             reported = true
           })
           run.on('internal-error', (err) => process.stderr.write(`pgload: internal error: ${err.stack}\n`))
+          run.on('cancelled', ({ reason, count, graceS }) => {
+            if (reason === 'grace') process.stderr.write(`pgload: ${count} transaction${count === 1 ? '' : 's'} still running ${graceS} s after the end: cancelled\n`)
+          })
         }
       })
       progress?.close()
@@ -220,12 +228,12 @@ export const runCommand = {
         process.stderr.write('pgload: a threshold failed\n')
         process.exitCode = 99
       } else if (results.run.interrupted) {
-        process.stderr.write('pgload: the run was interrupted; the results cover what was measured\n')
-        process.exitCode = 130
+        process.stderr.write(`pgload: the run was ${terminated ? 'terminated' : 'interrupted'}; the results cover what was measured\n`)
+        process.exitCode = terminated ? 143 : 130
       }
     } finally {
-      process.off('SIGINT', onSigint)
-      process.off('SIGTERM', onSigint)
+      process.off('SIGINT', onSignal)
+      process.off('SIGTERM', onSignal)
     }
   }
 }
@@ -321,6 +329,9 @@ export async function runOptionsFromArgv (argv, { rawArgs } = {}) {
   const progressS = argv.progress === undefined ? 0 : parseInteger(argv.progress, '--progress', { min: 1 })
   const warmupS = argv.warmup === undefined ? RUN_DEFAULTS.warmupS : parseDurationS(argv.warmup, '--warmup')
   const intervalS = argv.interval === undefined ? RUN_DEFAULTS.intervalS : parseNumber(argv.interval, '--interval', { min: 0, exclusiveMin: true })
+  const graceS = argv.grace === undefined ? RUN_DEFAULTS.graceS : parseDurationS(argv.grace, '--grace')
+  const transactionTimeoutS = argv.transactionTimeout === undefined ? 0 : parseDurationS(argv.transactionTimeout, '--transaction-timeout')
+  if (argv.transactionTimeout !== undefined && transactionTimeoutS <= 0) throw new PgloadError(`--transaction-timeout must be positive, got ${JSON.stringify(argv.transactionTimeout)}`, { code: 'BAD_OPTION' })
   if (argv.jobs !== undefined) parseInteger(argv.jobs, '--jobs', { min: 1 })
 
   const define = {}
@@ -370,6 +381,8 @@ export async function runOptionsFromArgv (argv, { rawArgs } = {}) {
     driver,
     maxTries,
     exitOnAbort: Boolean(argv.exitOnAbort),
+    graceS,
+    transactionTimeoutS: transactionTimeoutS || undefined,
     connect: Boolean(argv.connect),
     verboseErrors: Boolean(argv.verboseErrors),
     failuresDetailed: Boolean(argv.failuresDetailed),

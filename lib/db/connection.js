@@ -3,6 +3,8 @@
 
 import pg from 'pg'
 import copyStreams from 'pg-copy-streams'
+import { statementCommit, textCommit, COMMIT_NONE, COMMIT_EXPLICIT } from './commit-point.js'
+import { cancelAndDestroy } from './cancel-request.js'
 
 /** @typedef {{ id: number, name: string, text: string }} Statement */
 /** @typedef {{ command: string, rowCount: number, fields: string[], rows: (string|null)[][] }} Result */
@@ -81,12 +83,15 @@ function toResult (r) {
   }
 }
 
-function connectionLost (err) {
-  const e = new Error(`connection to server lost: ${err?.message ?? err}`)
+function connectionLost (err, outcomeUnknown = false) {
+  const e = new Error(`connection to server lost: ${err?.message ?? err}${outcomeUnknown ? ' (a commit was sent and not answered: outcome unknown)' : ''}`)
   e.code = 'CONNECTION_LOST'
   e.cause = err
+  if (outcomeUnknown) e.outcomeUnknown = true
   return e
 }
+
+const fatal = (err) => err?.severity === 'FATAL' || err?.severity === 'PANIC'
 
 /** A PostgreSQL connection on node-postgres. */
 export class PgConnection {
@@ -107,16 +112,49 @@ export class PgConnection {
     client.on('notice', (msg) => this.onNotice?.(msg))
     client.on('error', () => { this.broken = true })
     client.on('end', () => { this.broken = true })
+    // What the request running may commit (commit-point.js), until the server settles it; a
+    // COMMIT's CommandComplete settles it as committed.
+    this._commit = COMMIT_NONE
+    this._committed = false
+    const con = client.connection
+    con.on('commandComplete', () => { if (this._commit === COMMIT_EXPLICIT) this._committed = true })
+    con.on('readyForQuery', () => { this._commit = COMMIT_NONE })
+    con.on('errorMessage', (msg) => { if (!fatal(msg) && !this._committed) this._commit = COMMIT_NONE })
+  }
+
+  /** Whether a request that may commit was sent and its outcome has not come back yet. */
+  get commitInFlight () { return this._commit !== COMMIT_NONE }
+
+  /**
+   * Cancel the backend's statement (a CancelRequest, waited for at most `timeoutMs`), then
+   * destroy the socket: the request in flight fails with CONNECTION_LOST.
+   * @param {number} timeoutMs
+   * @returns {Promise<void>}
+   */
+  async cancel (timeoutMs) {
+    this.broken = true
+    await cancelAndDestroy(this.client, timeoutMs)
+    this.closed = true
+  }
+
+  /** Destroy the socket at once, without a word to the server. */
+  destroy () {
+    this.broken = true
+    this.closed = true
+    this.client.connection?.stream?.destroy()
   }
 
   get backendPid () { return this.client.processID }
 
   /** @returns {'I'|'T'|'E'} */
-  get transactionStatus () { return this.client.getTransactionStatus?.() ?? this.client._txStatus ?? 'I' }
+  get transactionStatus () {
+    if (this._committed) return 'I' // a COMMIT completed and the connection was lost before ReadyForQuery
+    return this.client.getTransactionStatus?.() ?? this.client._txStatus ?? 'I'
+  }
 
   /** @param {string} text @returns {Promise<Result>} */
   async simpleQuery (text) {
-    const r = await this._run({ text, rowMode: 'array', types: textTypes })
+    const r = await this._run({ text, rowMode: 'array', types: textTypes }, textCommit(text, this.transactionStatus))
     const list = Array.isArray(r) ? r.map(toResult) : [toResult(r)]
     this.lastResults = list
     return list[list.length - 1]
@@ -140,7 +178,7 @@ export class PgConnection {
     const config = this.protocol === 'prepared'
       ? { name: stmt.name, text: stmt.text, values, rowMode: 'array', types: textTypes }
       : { text: stmt.text, values, rowMode: 'array', types: textTypes }
-    return toResult(await this._run(config))
+    return toResult(await this._run(config, statementCommit(stmt, this.transactionStatus)))
   }
 
   /**
@@ -149,7 +187,7 @@ export class PgConnection {
    * @param {ReadonlyArray<any>} [values]
    */
   async query (text, values) {
-    if (values && values.length) return toResult(await this._run({ text, values, rowMode: 'array', types: textTypes }))
+    if (values && values.length) return toResult(await this._run({ text, values, rowMode: 'array', types: textTypes }, textCommit(text, this.transactionStatus)))
     return this.simpleQuery(text)
   }
 
@@ -195,19 +233,32 @@ export class PgConnection {
   async close () {
     if (this.closed) return
     this.closed = true
+    if (this.client.connection?.stream?.destroyed) return
     try { await this.client.end() } catch { /* already gone */ }
   }
 
-  async _run (config) {
+  async _run (config, commit = COMMIT_NONE) {
+    this._commit = commit
+    this._committed = false
     try {
       return await this.client.query(config)
     } catch (err) {
+      const lost = fatal(err) || this.broken || !err?.code || /ECONN|EPIPE|terminated|ended/i.test(String(err.message))
+      if (lost && commit !== COMMIT_NONE) {
+        this.broken = true
+        // the server completed the COMMIT: committed, only its ReadyForQuery was lost
+        if (this._committed) return { command: 'COMMIT', rowCount: 0, fields: [], rows: [] }
+        if (this._commit !== COMMIT_NONE) throw connectionLost(err, true)
+      }
+      if (fatal(err)) this.broken = true
       if (err && typeof err.code === 'string' && err.code.length === 5) throw err
-      if (this.broken || !err?.code || /ECONN|EPIPE|terminated|ended/i.test(String(err.message))) {
+      if (lost) {
         this.broken = true
         throw connectionLost(err)
       }
       throw err
+    } finally {
+      this._commit = COMMIT_NONE
     }
   }
 }

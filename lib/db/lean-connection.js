@@ -8,6 +8,8 @@ import { inlineParameters, protocolConstant } from './connection.js'
 import { MessageWriter, bindPrefix, bindExecuteConstant } from './message-writer.js'
 import { HandleWriter } from './handle-writer.js'
 import { ResponseParser } from './response-parser.js'
+import { statementCommit, textCommit, COMMIT_NONE, COMMIT_IMPLICIT, COMMIT_EXPLICIT } from './commit-point.js'
+import { cancelAndDestroy } from './cancel-request.js'
 import { ResponseReader, connectionLost, OP_EXEC, OP_SIMPLE, OP_PREPARE, OP_PIPELINE, STMT_NEW, STMT_SENT } from './response-reader.js'
 
 /** @typedef {import('./connection.js').Statement} Statement */
@@ -130,10 +132,32 @@ export class LeanConnection {
   /** @returns {'I'|'T'|'E'} */
   get transactionStatus () { return this._txStatus }
 
+  /** Whether a request that may commit was sent and its outcome has not come back yet. */
+  get commitInFlight () { return this._reader.commitInFlight() }
+
+  /**
+   * Cancel the backend's statement (a CancelRequest, waited for at most `timeoutMs`), then
+   * destroy the socket: requests in flight fail with CONNECTION_LOST.
+   * @param {number} timeoutMs
+   * @returns {Promise<void>}
+   */
+  async cancel (timeoutMs) {
+    if (this._socket === null) return
+    await cancelAndDestroy(this.client, timeoutMs)
+    this.closed = true
+  }
+
+  /** Destroy the socket at once, without a word to the server. */
+  destroy () {
+    this.closed = true
+    ;(this._socket ?? this._con?.stream)?.destroy()
+  }
+
   /** @param {string} text @returns {Promise<Result>} */
   simpleQuery (text) {
     if (this._gone()) return this._lostPromise()
     const op = this._op(OP_SIMPLE)
+    op.commit = textCommit(text, this._txStatus)
     this._writer.query(text)
     return this._send(op)
   }
@@ -163,6 +187,7 @@ export class LeanConnection {
     if (this.protocol === 'simple') return this.simpleQuery(inlineParameters(stmt.text, values))
     if (this._gone()) return this._lostPromise()
     const op = this._op(OP_EXEC)
+    op.commit = statementCommit(stmt, this._txStatus)
     return this._send(op, this._writeExecute(op, stmt, values))
   }
 
@@ -185,6 +210,7 @@ export class LeanConnection {
     const op = this._reader.acquire(OP_EXEC)
     op.receiver = receiver
     op.keepRows = rows
+    op.commit = statementCommit(stmt, this._txStatus)
     this._send(op, this._writeExecute(op, stmt, values))
   }
 
@@ -198,6 +224,7 @@ export class LeanConnection {
     if (!values || values.length === 0) return this.simpleQuery(text)
     if (this._gone()) return this._lostPromise()
     const op = this._op(OP_EXEC)
+    op.commit = textCommit(text, this._txStatus)
     this._writeUnnamed(text, values, true)
     return this._send(op)
   }
@@ -214,9 +241,12 @@ export class LeanConnection {
     const named = this.protocol === 'prepared'
     op.batches = batches
     op.entries = named ? [] : null
+    // Settled only as a whole: it may commit if it starts outside a block or holds a COMMIT.
+    op.commit = this._txStatus === 'I' ? COMMIT_IMPLICIT : COMMIT_NONE
     for (const batch of batches) {
       for (let i = 0; i < batch.length; i++) {
         const { stmt, values = [] } = batch[i]
+        if (statementCommit(stmt, 'T') === COMMIT_EXPLICIT) op.commit = COMMIT_IMPLICIT
         if (named) {
           const e = this._entries[stmt.id] ?? this._entry(stmt)
           op.entries.push(e)
@@ -247,6 +277,7 @@ export class LeanConnection {
   async close () {
     if (this.closed) return
     this.closed = true
+    if (this._socket?.destroyed) return
     try { await this.client.end() } catch { /* already gone */ }
   }
 

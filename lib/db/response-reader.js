@@ -1,6 +1,9 @@
 // Backend messages of a lean connection matched to the requests that caused them, in order:
 // results built in array mode as text (ResponseParser decodes the rows), pipelines
-// with libpq's semantics, connection loss failing every request with CONNECTION_LOST.
+// with libpq's semantics, connection loss failing every request with CONNECTION_LOST, except a
+// COMMIT the server completed (committed); a commit in flight is flagged (outcome unknown).
+
+import { COMMIT_NONE, COMMIT_EXPLICIT } from './commit-point.js'
 
 export const OP_EXEC = 1 // extended: [Parse] Bind [Describe] Execute Sync
 export const OP_SIMPLE = 2 // Query, possibly several statements
@@ -42,6 +45,8 @@ export class Op {
     this.cur = null // pipeline: the current batch's output
     this.bi = 0 // pipeline: current batch
     this.fi = 0 // pipeline: current item, flattened over batches
+    this.commit = COMMIT_NONE // what this request commits (commit-point.js), until the server settles it
+    this.acked = false // COMMIT_EXPLICIT: its CommandComplete came (committed)
     this.next = null
   }
 }
@@ -50,10 +55,12 @@ export class Op {
  * The error every request gets once the connection is gone.
  * @param {any} cause
  */
-export function connectionLost (cause) {
-  const e = new Error(`connection to server lost: ${cause?.message ?? cause}`)
+export function connectionLost (cause, outcomeUnknown = false) {
+  const e = new Error(`connection to server lost: ${cause?.message ?? cause}${outcomeUnknown ? ' (a commit was sent and not answered: outcome unknown)' : ''}`)
   e.code = 'CONNECTION_LOST'
   e.cause = cause
+  // a commit was sent and not answered: the server may or may not have committed it
+  if (outcomeUnknown) e.outcomeUnknown = true
   return e
 }
 
@@ -99,6 +106,8 @@ export class ResponseReader {
     op.entry = op.result = op.error = op.results = null
     op.batches = op.entries = op.out = op.cur = null
     op.bi = op.fi = 0
+    op.commit = COMMIT_NONE
+    op.acked = false
     op.next = this.spare
     this.spare = op
   }
@@ -114,16 +123,26 @@ export class ResponseReader {
 
   idle () { return this.head === null }
 
-  /** Reject a request that could not be sent. */
-  failLost (op) {
-    const err = connectionLost(this.deadError ?? new Error('connection closed'))
+  /** Whether a request that may commit was sent and is not answered yet. */
+  commitInFlight () {
+    for (let op = this.head; op !== null; op = op.next) if (op.commit !== COMMIT_NONE) return true
+    return false
+  }
+
+  /** Reject a request that could not be sent, or was lost (`unknown`: a commit in flight). */
+  failLost (op, unknown = false) {
+    const err = connectionLost(this.deadError ?? new Error('connection closed'), unknown)
     const receiver = op.receiver
     if (receiver !== null) queueMicrotask(() => receiver.onError(err)) // maybe inside executeTo
     else op.reject(err)
     this.release(op)
   }
 
-  /** The socket closed: every request waiting fails with CONNECTION_LOST. */
+  /**
+   * The socket closed: every request waiting fails with CONNECTION_LOST, flagged outcome unknown
+   * when it may have committed; a COMMIT whose CommandComplete came succeeds (it committed, only
+   * ReadyForQuery was lost).
+   */
   lost (cause) {
     if (this.deadError !== null) return
     this.deadError = this.fatal ?? this.socketError ?? cause
@@ -131,7 +150,12 @@ export class ResponseReader {
     this.head = this.tail = null
     while (op !== null) {
       const next = op.next
-      this.failLost(op)
+      if (op.acked && op.error === null && op.kind !== OP_PIPELINE) {
+        this.conn._txStatus = 'I'
+        this.settle(op)
+      } else {
+        this.failLost(op, op.commit !== COMMIT_NONE)
+      }
       op = next
     }
     this.conn._onLost()
@@ -161,7 +185,9 @@ export class ResponseReader {
    */
   commandComplete (command, rowCount, tag) {
     if (tag === 'DEALLOCATE ALL' || tag === 'DISCARD ALL') this.conn._forgetStatements()
-    const r = this.complete(this.head)
+    const op = this.head
+    if (op.commit === COMMIT_EXPLICIT) op.acked = true
+    const r = this.complete(op)
     if (r === this.scratch) return
     r.command = command
     r.rowCount = rowCount
@@ -245,6 +271,8 @@ export class ResponseReader {
     if (e !== null && e.state === STMT_SENT) { e.state = STMT_NEW; e.fields = undefined }
     if (op.kind !== OP_PIPELINE) {
       op.error ??= err
+      // an extended-protocol statement that failed did not commit; a simple query may hold several
+      if (op.kind === OP_EXEC) op.commit = COMMIT_NONE
       return
     }
     // The server skips to the batch's Sync: the failed item gets the error, the rest are aborted.
@@ -275,6 +303,12 @@ export class ResponseReader {
     }
     this.head = op.next
     if (this.head === null) this.tail = null
+    this.settle(op)
+    if (this.head === null) this.conn._onIdle()
+  }
+
+  // Hand a request its outcome (taken off the queue already).
+  settle (op) {
     const { resolve, reject, error, receiver } = op
     let value
     switch (op.kind) {
@@ -292,7 +326,6 @@ export class ResponseReader {
       else receiver.onResult(value)
     } else if (error !== null) reject(error)
     else resolve(value)
-    if (this.head === null) this.conn._onIdle()
   }
 }
 

@@ -1,11 +1,16 @@
 // Database connections shared by terminals. A terminal borrows one only while a transaction
 // runs; waiters queue FIFO in a ring buffer (O(1), no Array#shift).
 
+import { closeWithin } from '../db/close-within.js'
+
 /** @typedef {import('../db/connection.js').PgConnection} Connection */
 
 const DEAD = { close: async () => {} }
 // How many backend pids of connections closed during the run are remembered (see closedPids).
 const RECENT_PIDS = 64
+// ms a connection's polite close (Terminate) may take before its socket is destroyed: a stalled
+// server must not hold the end of the run
+const CLOSE_MS = 1000
 
 export class ConnectionPool {
   /**
@@ -184,7 +189,7 @@ export class ConnectionPool {
   _discard (conn) {
     const pid = conn.backendPid
     if (pid > 0) this._recentPids[this._recentCount++ % RECENT_PIDS] = pid
-    conn.close().catch(() => {})
+    closeWithin(conn, CLOSE_MS)
   }
 
   /**
@@ -199,8 +204,12 @@ export class ConnectionPool {
     return [...new Set([...this.all.map((c) => c.backendPid).filter((pid) => pid > 0), ...recent])]
   }
 
-  async close () {
+  /**
+   * Close every connection: politely, each within `timeoutMs`, then by destroying its socket.
+   * @param {{ timeoutMs?: number }} [opts] 0: destroy every socket at once
+   */
+  async close ({ timeoutMs = CLOSE_MS } = {}) {
     this.closed = true
-    await Promise.all(this.all.map((c) => c.close().catch(() => {})))
+    await Promise.all(this.all.map((c) => closeWithin(c, timeoutMs)))
   }
 }

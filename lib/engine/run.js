@@ -6,6 +6,7 @@ import { performance } from 'node:perf_hooks'
 import { Scheduler } from './scheduler.js'
 import { ConnectionPool } from './pool.js'
 import { Terminal } from './terminal.js'
+import { Canceller } from './canceller.js'
 import { Recorder } from '../metrics/recorder.js'
 import { sampleThreadSched, threadSchedShares } from '../metrics/thread-schedstat.js'
 import { deriveSeeds } from '../random/seeding.js'
@@ -28,6 +29,8 @@ import { formatServerError, ClientAbortError } from '../errors.js'
  * @property {boolean} [connectPerTransaction] pgbench -C: a new connection for every transaction
  * @property {number} [serverLostS] end the run when no connection could be re-opened for this long (default 10)
  * @property {boolean} [verboseErrors] emit 'retryable-error' for every serialization failure or deadlock
+ * @property {number} [graceS] once the run stops, transactions in flight get this long, then are cancelled (default 10)
+ * @property {number} [transactionTimeoutS] cancel any transaction running longer than this (0 or absent: never)
  * @property {bigint} seed
  * @property {ReturnType<typeof deriveSeeds>} [seeds] derived already for `clients` terminals
  * @property {import('pino').Logger} [log]
@@ -35,6 +38,8 @@ import { formatServerError, ClientAbortError } from '../errors.js'
  */
 
 const defaultNowUs = () => performance.now() * 1000
+// ms each connection's polite close may take once transactions had to be cancelled
+const STALLED_CLOSE_MS = 250
 
 export class Run extends EventEmitter {
   /**
@@ -82,6 +87,9 @@ export class Run extends EventEmitter {
     this.maxTries = opts.maxTries ?? 1
     this.verboseErrors = Boolean(opts.verboseErrors)
     this.intervalS = opts.intervalS ?? 1
+    this.canceller = new Canceller(this, { graceS: opts.graceS, transactionTimeoutS: opts.transactionTimeoutS })
+    /** aborted by the user (Ctrl-C twice): nothing more is waited for */
+    this.hurry = false
     this.stopping = false
     this.aborting = false
     this.expired = false
@@ -166,16 +174,34 @@ export class Run extends EventEmitter {
     this.stopReason = reason
     if (reason === 'interrupted') this.interrupted = true
     this._wakeAll()
+    this.canceller.armGrace()
   }
 
-  /** Stop at once (Ctrl-C twice, --exit-on-abort): what was measured is still reported. */
+  /**
+   * Stop at once (Ctrl-C twice, --exit-on-abort): what was measured is still reported. Ctrl-C
+   * twice also cancels the transactions in flight (counted as unfinished) and destroys sockets.
+   */
   abort (reason = 'aborted') {
+    if (reason === 'interrupted' && !this.hurry) {
+      this.hurry = true
+      this.emit('abort', { reason })
+      if (this.terminals) this.canceller.cancelAll('abort')
+    }
     if (this.aborting) return
     this.stop(reason)
     this.aborting = true
     this.abortReason = reason
     this._wakeAll()
     if (this._finishAborted) this._finishAborted()
+  }
+
+  /**
+   * A terminal's transaction is cancelled: cancel what its connection runs and destroy it.
+   * @param {any} conn
+   * @param {boolean} now destroy the socket at once (aborting)
+   */
+  cancelConnection (conn, now) {
+    this.canceller.cancelConnection(conn, now || this.hurry)
   }
 
   _wakeAll () {
@@ -217,6 +243,7 @@ export class Run extends EventEmitter {
     this.emit('start', { terminals: this.terminalCount, connections: this.poolSize, initialConnectionMs: this.initialConnectionMs })
 
     this._startTick()
+    this.canceller.startTimeouts()
     this._live = this.terminalCount
     const done = new Promise((resolve) => { this._allFinished = resolve })
     const aborted = new Promise((resolve) => { this._finishAborted = resolve })
@@ -234,7 +261,10 @@ export class Run extends EventEmitter {
     await Promise.race([done, aborted])
     this.endUs = this.nowUs()
     this._stopTick()
-    await this.pool.close()
+    if (this.hurry) this.canceller.cancelAll('abort') // any still running (Ctrl-C twice during the start)
+    // after Ctrl-C twice no socket is waited for; after cancels the server may not be answering
+    const closeMs = this.hurry ? 0 : this.canceller.cancelled.grace > 0 ? STALLED_CLOSE_MS : undefined
+    await Promise.all([this.canceller.close(!this.hurry), this.pool.close({ timeoutMs: closeMs })])
     return this._finish()
   }
 
@@ -326,6 +356,8 @@ export class Run extends EventEmitter {
       abortedClients: this.abortedClients,
       abortReason: this.abortReason ?? null,
       interrupted: this.interrupted,
+      graceS: this.canceller.graceMs / 1000,
+      cancelled: { ...this.canceller.cancelled },
       summary,
       transactions,
       intervals: this.recorder.intervals,

@@ -6,6 +6,8 @@ import { ClientAbortError, classifySqlState } from '../errors.js'
 const OK = 0
 const ROLLED_BACK = 1
 const FAILED = 2
+const UNKNOWN = 3 // the connection was lost after COMMIT was sent, before any reply
+const CANCELLED = 4 // recorded when it was cancelled (cancelTransaction): nothing more to record
 
 // Where a terminal is in its cycle. Sleeping phases hold no promise: the scheduler wakes the
 // terminal itself, so 100,000 thinking terminals allocate nothing while they wait.
@@ -49,6 +51,8 @@ export class Terminal {
     this._retries = 0
     this._failCode = null
     this._completedBeforeAbort = false
+    this._beganUs = 0 // when the transaction got its connection (--transaction-timeout)
+    this._cancelled = false // cancelled and recorded; the try's own end is still to come
     this._sleepResolve = null
     // callbacks for the workload, made on first use
     this._onTransactionEnd = null
@@ -193,7 +197,7 @@ export class Terminal {
     const conn = run.pool.tryAcquire()
     if (conn !== null) {
       this._queueUs = 0 // no wait: no clock reading needed
-      return this._begin(conn)
+      return this._begin(conn, nowUs)
     }
     this.phase = PH_QUEUED
     this._queueStartUs = nowUs
@@ -207,11 +211,12 @@ export class Terminal {
   onConnection (conn) {
     const run = this.run
     if (conn === null) return this._finish()
-    this._queueUs = run.nowUs() - this._queueStartUs
-    this._begin(conn)
+    const now = run.nowUs()
+    this._queueUs = now - this._queueStartUs
+    this._begin(conn, now)
   }
 
-  _begin (conn) {
+  _begin (conn, nowUs) {
     const run = this.run
     if (run.stopping || run.aborting) {
       // Not started before the end: no new transaction begins after the run stops.
@@ -220,6 +225,7 @@ export class Terminal {
     }
     this.conn = conn
     this.phase = PH_RUNNING
+    this._beganUs = nowUs
     this._transaction(run.workload.transactions[this._type], conn)
   }
 
@@ -247,6 +253,7 @@ export class Terminal {
   /** A try ended: record it, or retry, roll back, fail or abort (never throws: a bug is _crash). */
   _tryEnded (err, outcome) {
     try {
+      if (this._cancelled) return this._cancelledEnded()
       if (err === null || err === undefined) return this._done(outcome === 'rollback' ? ROLLED_BACK : OK)
       this._tryFailed(err)
     } catch (bug) {
@@ -257,6 +264,8 @@ export class Terminal {
   _tryFailed (err) {
     const run = this.run
     if (run.aborting) return this._done(FAILED)
+    // Neither committed nor failed: only the server knows (the connection is gone, no rollback).
+    if (err?.outcomeUnknown === true) return this._done(UNKNOWN)
     if (err instanceof ClientAbortError) {
       this.aborted = true
       // pgbench counts a script that ended inside a transaction block before aborting the client
@@ -289,7 +298,10 @@ export class Terminal {
   _afterRollback (next) {
     const conn = this.conn
     const then = () => {
-      try { next() } catch (bug) { this._crash(bug) }
+      try {
+        if (this._cancelled) this._cancelledEnded() // cancelled meanwhile: recorded already
+        else next()
+      } catch (bug) { this._crash(bug) }
     }
     if (conn.broken || conn.closed || conn.transactionStatus === 'I') return then()
     conn.simpleQuery('ROLLBACK').then(then, then) // a failed rollback: the pool replaces the connection
@@ -310,14 +322,15 @@ export class Terminal {
       if (this._completedBeforeAbort && endUs >= run.measureStartUs) rec.ok(type, latencyUs, this._lagUs, this._queueUs, false)
       return this._finish() // the terminal aborted
     }
-    if (endUs >= run.measureStartUs && !run.aborting) {
+    if (endUs >= run.measureStartUs && !run.aborting && status !== CANCELLED) {
       if (status === FAILED) rec.failed(type, this._failCode)
+      else if (status === UNKNOWN) rec.outcomeUnknown(type)
       else rec.ok(type, latencyUs, this._lagUs, this._queueUs, status === ROLLED_BACK)
       if (this._retries > 0) rec.retriedTimes(type, this._retries)
     }
     const workload = run.workload
     const tt = workload.transactions[type]
-    if (workload.onTransactionEnd) run.reportTransaction(this, tt.name, status === FAILED ? 'failed' : status === ROLLED_BACK ? 'rollback' : 'ok', latencyUs, this._lagUs, this._retries + 1, this._failCode, this._intendedUs, endUs)
+    if (workload.onTransactionEnd && status !== CANCELLED) run.reportTransaction(this, tt.name, status === OK ? 'ok' : status === ROLLED_BACK ? 'rollback' : 'failed', latencyUs, this._lagUs, this._retries + 1, status === UNKNOWN ? 'CONNECTION_LOST' : this._failCode, this._intendedUs, endUs)
     if (tt.thinkUs && !run.stopping) {
       const thinkUs = tt.thinkUs.sampleUs(run.waitRandom)
       if (endUs >= run.measureStartUs) rec.waits(type, this._keyingUs, thinkUs)
@@ -330,6 +343,40 @@ export class Terminal {
     // Other terminals' wake-ups that fell due while this one ran go now, not at the timer's next
     // 1 ms tick: the lag of paced terminals is then the event loop's, not the timer's resolution.
     run.scheduler.wakeDue(endUs)
+  }
+
+  /**
+   * Cancel the transaction running (end-of-window grace over, second Ctrl-C, or
+   * --transaction-timeout), recording it now: outcome unknown when a commit is in flight, else
+   * unfinished (with the time it had waited) or, for a timeout, failed. The connection gets a
+   * cancel request and is destroyed. After a timeout the terminal goes on once the try reports
+   * its end (the socket's loss ends it); otherwise it is done at once.
+   * @param {'grace'|'abort'|'timeout'} reason
+   * @param {number} nowUs
+   */
+  cancelTransaction (reason, nowUs) {
+    if (this.phase !== PH_RUNNING || this._cancelled) return
+    const run = this.run
+    const conn = this.conn
+    const type = this._type
+    this._cancelled = true
+    if (nowUs >= run.measureStartUs) {
+      const rec = run.recorder
+      if (conn?.commitInFlight === true) rec.outcomeUnknown(type)
+      else if (reason === 'timeout') rec.failed(type, 'TRANSACTION_TIMEOUT')
+      else rec.unfinished(type, nowUs - this._intendedUs)
+    }
+    if (conn !== null) run.cancelConnection(conn, reason === 'abort')
+    if (reason === 'timeout') return
+    this.conn = null
+    this._finish()
+  }
+
+  // The try of a cancelled transaction ended (its connection is gone): go on, recording nothing.
+  _cancelledEnded () {
+    if (this.phase === PH_DONE) return
+    this._cancelled = false
+    this._done(CANCELLED)
   }
 
   _finish () {

@@ -35,6 +35,10 @@ export class TypeStats {
     this.retries = 0
     this.retried = 0
     this.late = 0
+    /** cancelled after the end-of-run grace (or by Ctrl-C twice), before COMMIT was sent */
+    this.unfinished = 0
+    /** the connection was lost (or cancelled) after COMMIT was sent, before any reply */
+    this.outcomeUnknown = 0
     this.sumUs = 0
     this.sumSqUs = 0
     /** @type {Map<string, number>} failures by SQLSTATE (or pgload code) */
@@ -70,6 +74,8 @@ export class Recorder {
     // histogram write on the hot path.
     this.intervalLagUnder1 = 0
     this.intervalQueueUnder1 = 0
+    /** how long the unfinished transactions had waited (from their intended start) when cancelled */
+    this.unfinishedWait = createHistogram()
     /** @type {object[]} */
     this.intervals = []
   }
@@ -119,6 +125,21 @@ export class Recorder {
     t.failed++
     t.intervalFailed++
     t.errors.set(code, (t.errors.get(code) ?? 0) + 1)
+  }
+
+  /**
+   * A transaction cancelled before it could commit (the grace after the run's end was over).
+   * @param {number} type
+   * @param {number} waitedUs from its intended start to the cancel
+   */
+  unfinished (type, waitedUs) {
+    this.types[type].unfinished++
+    recordUs(this.unfinishedWait, waitedUs)
+  }
+
+  /** @param {number} type a transaction whose COMMIT was sent and never answered */
+  outcomeUnknown (type) {
+    this.types[type].outcomeUnknown++
   }
 
   /** @param {number} type */
@@ -206,6 +227,7 @@ export class Recorder {
     const transactions = {}
     const errors = {}
     let count = 0; let failed = 0; let skipped = 0; let retries = 0; let retried = 0; let late = 0; let rollbacks = 0
+    let unfinished = 0; let outcomeUnknown = 0
     let sum = 0; let sumSq = 0
     for (const t of this.types) {
       const typeErrors = Object.fromEntries(t.errors)
@@ -225,6 +247,8 @@ export class Recorder {
         retries: t.retries,
         retried: t.retried,
         late: t.late,
+        unfinished: t.unfinished,
+        outcomeUnknown: t.outcomeUnknown,
         tps: durationS > 0 ? round3(t.count / durationS) : null,
         latencyMs,
         errors: typeErrors,
@@ -234,6 +258,7 @@ export class Recorder {
       }
       count += t.count; failed += t.failed; skipped += t.skipped; retries += t.retries; retried += t.retried; late += t.late; rollbacks += t.rollbacks
       sum += t.sumUs; sumSq += t.sumSqUs
+      unfinished += t.unfinished; outcomeUnknown += t.outcomeUnknown
     }
     const latencyMs = latencySummaryMs(withOpen(this.all, this.intervalAll))
     if (count > 0) {
@@ -249,6 +274,9 @@ export class Recorder {
         retries,
         late,
         rollbacks,
+        unfinished,
+        outcomeUnknown,
+        unfinishedWaitMs: unfinished > 0 ? latencySummaryMs(this.unfinishedWait) : null,
         tps: durationS > 0 ? round3(count / durationS) : null,
         latencyMs,
         lagMs: latencySummaryMs(withOpen(this.lag, this.intervalLag)),

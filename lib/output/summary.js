@@ -34,6 +34,7 @@ export function formatSummary (results, { description } = {}) {
     lines.push(`duration: ${Math.round(run.durationS)} s`)
     lines.push(`number of transactions actually processed: ${s.transactions}`)
   }
+  lines.push(...outcomeLines(s, opts))
   const all = s.transactions + s.skipped + s.failed
   if (all === 0) return lines.join('\n') + '\n'
   lines.push(`number of failed transactions: ${s.failed} (${pct(s.failed, all)}%)`)
@@ -86,6 +87,18 @@ function steadyStateLine (st) {
   const band = `±${Math.round(st.band * 100)} %`
   if (st.timeS === null) return `time to steady state: none (${st.reason})`
   return `time to steady state = ${st.timeS.toFixed(1)} s (throughput from then on within ${band} of ${st.medianTps.toFixed(1)} tps, the median from ${st.medianFromS} s on)`
+}
+
+// Transactions neither committed nor failed (docs/results-format.md, "Outcomes"), when there are any.
+function outcomeLines (s, opts) {
+  const lines = []
+  if (s.unfinished > 0) {
+    const w = s.unfinishedWaitMs
+    const grace = opts.graceS === undefined ? '' : ` ${opts.graceS} s after the end`
+    lines.push(`number of unfinished transactions: ${s.unfinished} (cancelled${grace}; they had waited mean ${f3(w?.mean)} ms, max ${f3(w?.max)} ms)`)
+  }
+  if (s.outcomeUnknown > 0) lines.push(`number of transactions with unknown outcome: ${s.outcomeUnknown} (connection lost after COMMIT was sent, before any reply)`)
+  return lines
 }
 
 // The driver thread's time on a CPU and waiting for one (Linux), when the results file has it.

@@ -62,7 +62,9 @@ export function buildResults ({ toolVersion, options, workloadName, workload, ta
       aborted: outcome.aborted,
       abortedClients: outcome.abortedClients,
       abortReason: outcome.abortReason,
-      interrupted: outcome.interrupted
+      interrupted: outcome.interrupted,
+      // transactions cancelled: the grace after the run's end was over, Ctrl-C twice, --transaction-timeout
+      cancelled: outcome.cancelled ?? null
     },
     server: {
       version: serverVersion.version,

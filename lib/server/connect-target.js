@@ -4,11 +4,14 @@
 import { resolveTarget, explainConnectError } from './target.js'
 import { ensureEmbeddedServer } from './embedded.js'
 import { openConnection } from '../db/connection.js'
+import { closeWithin } from '../db/close-within.js'
+
+const RELEASE_MS = 1000 // ms the set-up connection's polite close may take
 
 /**
  * Resolve and reach the server once; the caller must `release()` at the end.
  * @param {{ url?: string, env?: Record<string, string|undefined>, log?: any }} opts
- * @returns {Promise<{ target: import('../db/connection.js').Target, embedded: boolean, reused: boolean, conn: import('../db/connection.js').PgConnection, release: () => Promise<void> }>}
+ * @returns {Promise<{ target: import('../db/connection.js').Target, embedded: boolean, reused: boolean, conn: import('../db/connection.js').PgConnection, release: (opts?: { timeoutMs?: number }) => Promise<void> }>}
  *   reused: the embedded server was already running (another command or `pgload server start`)
  */
 export async function connectTarget ({ url, env = process.env, log } = {}) {
@@ -30,8 +33,10 @@ export async function connectTarget ({ url, env = process.env, log } = {}) {
     embedded: Boolean(server),
     reused: Boolean(server?.reused),
     conn,
-    async release () {
-      await conn.close()
+    /** @param {{ timeoutMs?: number }} [opts] how long the polite close may take (0: destroy the socket) */
+    async release ({ timeoutMs = RELEASE_MS } = {}) {
+      // bounded: a server that stopped answering must not hold the command's end
+      await closeWithin(conn, timeoutMs)
       if (server) await server.stop()
     }
   }

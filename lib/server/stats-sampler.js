@@ -190,6 +190,15 @@ export class StatsSampler {
     return this.result
   }
 
+  /**
+   * Give up without a final reading (the server does not answer, or Ctrl-C twice): the
+   * connection is destroyed, and a finish() under way ends with what it has.
+   */
+  abandon () {
+    this.finished = true
+    this.reader.abandon()
+  }
+
   // ---- internals ----
 
   // The window starts at run time t: its deltas, and its checkpoints (one already running is

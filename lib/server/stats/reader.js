@@ -22,6 +22,7 @@ export class StatsReader {
     this.timeouts = { statementTimeoutMs, lockTimeoutMs }
     this.note = note
     this.conn = null
+    this.abandoned = false
     this.lastConnectAt = -Infinity
     this.own = { commits: 0, rollbacks: 0 } // our own transactions, left out of the deltas
     this.tableNames = new Map() // oid -> name
@@ -29,8 +30,11 @@ export class StatsReader {
   }
 
   async connect () {
+    if (this.abandoned) throw new Error('server statistics were abandoned: the server did not answer in time')
     this.lastConnectAt = this.now()
-    this.conn = await this.openConnection()
+    const conn = await this.openConnection()
+    if (this.abandoned) { conn.destroy?.(); throw new Error('server statistics were abandoned') }
+    this.conn = conn
     // Bounded waits; the name shows the sampler in pg_stat_activity.
     await this.query(`SET application_name = 'pgload-stats'; SET statement_timeout = ${this.timeouts.statementTimeoutMs}; ` +
       `SET lock_timeout = ${this.timeouts.lockTimeoutMs}`)
@@ -40,6 +44,14 @@ export class StatsReader {
     const c = this.conn
     this.conn = null
     if (c) await c.close().catch(() => {})
+  }
+
+  /** Give up at once: the connection's socket is destroyed, and no other is opened. */
+  abandon () {
+    this.abandoned = true
+    const c = this.conn
+    this.conn = null
+    if (c) c.destroy?.()
   }
 
   get connected () {

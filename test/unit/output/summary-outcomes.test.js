@@ -1,0 +1,30 @@
+// The summary's lines for transactions neither committed nor failed: unfinished and outcome unknown.
+
+import { test } from 'node:test'
+import assert from 'node:assert/strict'
+import { readFileSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
+import { formatSummary } from '../../../lib/output/summary.js'
+
+const FIXTURE = fileURLToPath(new URL('../../fixtures/results/tpcb-a.json', import.meta.url))
+const fixture = () => JSON.parse(readFileSync(FIXTURE, 'utf8'))
+const outcomeLines = (results) => formatSummary(results).split('\n').filter((l) => /unfinished|unknown outcome/.test(l))
+
+test('unfinished and outcome-unknown transactions are counted on lines of their own, after the processed ones', () => {
+  const results = fixture()
+  results.run.options.graceS = 2
+  Object.assign(results.summary, { unfinished: 3, outcomeUnknown: 1, unfinishedWaitMs: { mean: 5834.7521, max: 5834.892 } })
+  assert.deepEqual(outcomeLines(results), [
+    'number of unfinished transactions: 3 (cancelled 2 s after the end; they had waited mean 5834.752 ms, max 5834.892 ms)',
+    'number of transactions with unknown outcome: 1 (connection lost after COMMIT was sent, before any reply)'
+  ])
+  const lines = formatSummary(results).split('\n')
+  assert.equal(lines.indexOf(outcomeLines(results)[0]), lines.findIndex((l) => l.startsWith('number of transactions actually processed')) + 1)
+})
+
+test('none of them, or a results file from before they were counted: no such lines', () => {
+  const results = fixture()
+  assert.deepEqual(outcomeLines(results), [])
+  Object.assign(results.summary, { unfinished: 0, outcomeUnknown: 0, unfinishedWaitMs: null })
+  assert.deepEqual(outcomeLines(results), [])
+})
