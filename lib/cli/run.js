@@ -163,10 +163,11 @@ export const runCommand = {
           if (phase === 'loading') process.stderr.write(`pgload: the ${info.workload} tables are missing in the embedded server: loading them first (pgload init ${info.workload})\n`)
           if (phase === 'loaded') process.stderr.write(`pgload: loaded in ${info.steps.reduce((t, s) => t + s.seconds, 0).toFixed(2)} s (${info.steps.map((s) => `${s.name} ${s.seconds.toFixed(2)} s`).join(', ')})\n`)
           if (phase === 'running') process.stderr.write(`pgload: running ${info.terminals} terminal${info.terminals === 1 ? '' : 's'} on ${info.connections} connection${info.connections === 1 ? '' : 's'}\n`)
+          if (phase === 'running' && options.warmupS > 0) process.stderr.write(`pgload: ${warmupLine(options)}\n`)
         },
         onRun (run) {
           currentRun = run
-          if (options.progressS > 0) progress = attachProgress(run, { everyS: options.progressS, ...(argv.progressTimestamp ? timestampedStderr() : {}) })
+          if (options.progressS > 0) progress = attachProgress(run, { everyS: options.progressS, warmupLabel: options.rampUp ? 'ramp-up' : 'warm-up', ...(argv.progressTimestamp ? timestampedStderr() : {}) })
           run.on('client-abort', ({ error }) => process.stderr.write(`pgload: error: ${error.message}\n`))
           run.on('retryable-error', ({ terminalId, error, tries, maxTries, willRetry }) => {
             const where = error.commandIndex === undefined ? '' : ` in command ${error.commandIndex} (SQL) of script ${error.scriptIndex ?? 0}`
@@ -316,7 +317,7 @@ export async function runOptionsFromArgv (argv, { rawArgs } = {}) {
   if (maxTries === 0 && !latencyLimitMs && finalDurationS === undefined) throw new PgloadError('an unlimited number of transaction tries (--max-tries 0) needs --latency-limit or --duration', { code: 'BAD_OPTION' })
   const connections = argv.connections === undefined ? undefined : parseInteger(argv.connections, '--connections', { min: 1 })
   const progressS = argv.progress === undefined ? 0 : parseInteger(argv.progress, '--progress', { min: 1 })
-  const warmupS = argv.warmup === undefined ? RUN_DEFAULTS.warmupS : parseDurationS(argv.warmup, '--warmup')
+  let warmupS = argv.warmup === undefined ? RUN_DEFAULTS.warmupS : parseDurationS(argv.warmup, '--warmup')
   const intervalS = argv.interval === undefined ? RUN_DEFAULTS.intervalS : parseNumber(argv.interval, '--interval', { min: 0, exclusiveMin: true })
   if (argv.jobs !== undefined) parseInteger(argv.jobs, '--jobs', { min: 1 })
 
@@ -332,6 +333,9 @@ export async function runOptionsFromArgv (argv, { rawArgs } = {}) {
     const camel = key.replace(/-([a-z])/g, (_, c) => c.toUpperCase())
     if (argv[camel] !== undefined) workloadOptions[camel] = argv[camel]
   }
+  // A workload's own default warm-up (TPC-C's ramp-up when paced), for a run of a duration
+  const ramp = argv.warmup === undefined && finalDurationS !== undefined ? workloadModules[workload]?.defaultWarmup?.(workloadOptions) : null
+  if (ramp) warmupS = ramp.warmupS
   Object.assign(workloadOptions, {
     define,
     scale,
@@ -360,6 +364,7 @@ export async function runOptionsFromArgv (argv, { rawArgs } = {}) {
     latencyLimitMs,
     thinkTime: argv.thinkTime,
     warmupS,
+    rampUp: ramp ? { reason: ramp.reason } : undefined,
     intervalS,
     progressS,
     seed: argv.seed,
@@ -472,6 +477,14 @@ function checkLogOptions (argv, { samplingRate, aggregateIntervalS, durationS })
     if (durationS % aggregateIntervalS !== 0) throw bad(`--duration (${durationS} s) must be a multiple of --aggregate-interval (${aggregateIntervalS} s)`)
   }
 }
+
+/** `ramp-up 40 s (every terminal finishes its first transaction), then measuring 10 min` */
+function warmupLine ({ warmupS, rampUp, durationS }) {
+  const first = rampUp ? `ramp-up ${seconds(warmupS)} (${rampUp.reason})` : `warm-up ${seconds(warmupS)}`
+  return durationS ? `${first}, then measuring ${seconds(durationS)}` : `${first}, then measuring`
+}
+
+const seconds = (s) => s >= 60 && s % 60 === 0 ? `${s / 60} min` : `${Math.round(s * 10) / 10} s`
 
 /** process.stderr for attachProgress, with the elapsed time replaced by Unix time (pgbench --progress-timestamp). */
 function timestampedStderr () {
