@@ -252,7 +252,7 @@ export class Run extends EventEmitter {
       const now = this.nowUs()
       if (!warm && now >= nextWarmUs && now < this.measureStartUs) {
         while (nextWarmUs + intervalUs <= now) nextWarmUs += intervalUs
-        this.emit('warmup-tick', { elapsedS: (nextWarmUs - this.startUs) / 1e6, warmupS: (this.measureStartUs - this.startUs) / 1e6, activeConnections: this.pool.active, waiting: this.pool.waiting })
+        this.emit('warmup-tick', { elapsedS: (nextWarmUs - this.startUs) / 1e6, warmupS: this.opts.warmupS, activeConnections: this.pool.active, waiting: this.pool.waiting })
         nextWarmUs += intervalUs
       }
       if (!warm && now >= this.measureStartUs) { warm = true; this._beginMeasuring() }

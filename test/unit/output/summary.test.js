@@ -53,3 +53,56 @@ test('driver thread: without the kernel accounting, a busy event loop is the sat
   assert.deepEqual(linesFrom(results, 'driver thread'), [])
   assert.deepEqual(linesFrom(results, 'warning'), ['warning: the driver was saturated (its event loop was busy 95% of the run): the client, not the server, may be the bottleneck'])
 })
+
+// TPC-C: each throughput figure says how it is counted and over which window; rollbacks are
+// labelled; a mix below the spec minimums is warned about, with the reason.
+const TPCC_FIXTURE = fileURLToPath(new URL('../../fixtures/results/tpcc.json', import.meta.url))
+
+async function tpccSummary (overrides) {
+  const { tpccResults } = await import('../../../workloads/tpcc/results.js')
+  const results = JSON.parse(readFileSync(TPCC_FIXTURE, 'utf8'))
+  const tx = (count, rollbacks, p90) => ({ count, rollbacks, failed: 0, latencyMs: { p90 } })
+  results.tpcc = tpccResults({
+    runInfo: { durationS: 180, transactions: { 'new-order': tx(385, 4, 5), payment: tx(380, 0, 3), 'order-status': tx(33, 0, 3), delivery: tx(36, 0, 1), 'stock-level': tx(36, 0, 20) } },
+    warehouses: 10,
+    paced: true,
+    waitScale: 1,
+    mix: { 'new-order': 45, payment: 43, 'order-status': 4, delivery: 4, 'stock-level': 4 },
+    standardMix: true,
+    constants: {},
+    newOrdersByDistrict: 380,
+    warmupS: 40,
+    rampUp: true,
+    ...overrides
+  })
+  results.summary.rollbacks = 4
+  return formatSummary(results).split('\n')
+}
+
+test('TPC-C block: the window, how tpmC and NOPM are counted, efficiency and its ceiling', async () => {
+  const lines = await tpccSummary()
+  assert.ok(lines.includes('TPC-C, 10 warehouses, 100 terminals, spec-paced; measured 180 s after a 40 s ramp-up'), lines.join('\n'))
+  assert.ok(lines.includes('tpmC = 127.0   New-Orders the driver saw commit, per minute of the measured window'))
+  assert.ok(lines.includes('NOPM = 126.7   growth of the districts\' order counters (sum of d_next_o_id) over the same window, per minute, as HammerDB counts'))
+  assert.ok(lines.includes('efficiency = 98.8%   tpmC / (12.86 x 10 warehouses); these waits and this mix allow at most 98.0%'))
+})
+
+test('TPC-C block: rollbacks as a share of New-Orders and of all transactions, each labelled; no unlabelled line', async () => {
+  const lines = await tpccSummary()
+  assert.ok(lines.includes('rollbacks: 1.04% of New-Orders (spec: about 1%), 0.46% of all transactions'), lines.join('\n'))
+  assert.equal(lines.filter((l) => l.startsWith('number of expected rollbacks')).length, 0)
+})
+
+test('TPC-C block: a measured mix below the minimums is warned about, with the few decks behind it', async () => {
+  const lines = await tpccSummary()
+  const i = lines.indexOf('warning: the measured mix is below the minimums of clause 5.2.3: order-status 3.79% (minimum 4%)')
+  assert.ok(i > 0, lines.join('\n'))
+  assert.equal(lines[i + 1], '  only 37 decks of 23 transactions completed (0.37 per terminal): short runs complete few decks; whole decks give order-status 4.35%')
+  const ok = await tpccSummary({ runInfo: { durationS: 60, transactions: { 'new-order': { count: 100, rollbacks: 1, latencyMs: { p90: 1 } }, payment: { count: 100, latencyMs: { p90: 1 } }, 'order-status': { count: 10, latencyMs: { p90: 1 } }, delivery: { count: 10, latencyMs: { p90: 1 } }, 'stock-level': { count: 10, latencyMs: { p90: 1 } } } } })
+  assert.equal(ok.filter((l) => l.includes('below the minimums')).length, 0)
+})
+
+test('TPC-C block: without a warm-up the window is the measured duration alone; an explicit warm-up is called so', async () => {
+  assert.ok((await tpccSummary({ warmupS: 0, rampUp: false })).includes('TPC-C, 10 warehouses, 100 terminals, spec-paced; measured 180 s'))
+  assert.ok((await tpccSummary({ warmupS: 20, rampUp: false })).includes('TPC-C, 10 warehouses, 100 terminals, spec-paced; measured 180 s after a 20 s warm-up'))
+})
