@@ -139,6 +139,9 @@ export function formatTpcc (results) {
   const widths = head.map((_, i) => Math.max(...rows.map((r) => r[i].length)))
   lines.push(...rows.map((r) => r.map((x, i) => i === 0 ? x.padEnd(widths[i]) : x.padStart(widths[i])).join('  ')))
   if (c.responseTimePass !== undefined) lines.push(`response times (clause 5.2.5.3, 90th percentile per type): ${c.responseTimePass ? 'pass' : 'FAIL'}`)
+  if (typeof c.rampUpNeededS === 'number' && warmupS < c.rampUpNeededS) {
+    lines.push(`warning: measuring began ${fs(warmupS)} after the start, before the ${fs(c.rampUpNeededS)} ramp-up in which every terminal finishes its first transaction: the figures include the terminals' staggered start`)
+  }
   lines.push(...mixWarning(c))
   const r = c.rollbacks
   if (r && r.newOrderPct !== null) lines.push(`rollbacks: ${r.newOrderPct}% of New-Orders (spec: about 1%), ${r.allPct}% of all transactions`)

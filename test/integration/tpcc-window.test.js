@@ -79,9 +79,10 @@ test('spec-paced (waits x0.05): a default ramp-up, printed, with progress lines;
   }
 })
 
-test('--warmup 0 opts a paced run out of the ramp-up', async () => {
-  const { doc, stderr } = await run('paced-no-ramp', '--wait-scale', '0.05', '--duration', '2s', '--warmup', '0')
+test('--warmup 0 opts a paced run out of the ramp-up, and the summary says what that costs', async () => {
+  const { doc, stderr, lines } = await run('paced-no-ramp', '--wait-scale', '0.05', '--duration', '2s', '--warmup', '0')
   assert.equal(doc.run.warmupS, 0)
   assert.equal(doc.tpcc.rampUp, false)
   assert.doesNotMatch(stderr, /ramp-up/)
+  assert.ok(lines.includes('warning: measuring began 0 s after the start, before the 3 s ramp-up in which every terminal finishes its first transaction: the figures include the terminals\' staggered start'), lines.join('\n'))
 })

@@ -3,7 +3,7 @@
 
 import { DEFAULTS, TYPES } from './defaults.js'
 import { STANDARD_DECK } from './deck.js'
-import { meanCycleUs } from './ramp-up.js'
+import { meanCycleUs, rampUpS } from './ramp-up.js'
 
 const round2 = x => Math.round(x * 100) / 100
 
@@ -66,6 +66,8 @@ export function tpccResults ({ runInfo, warehouses, paced, waitScale, mix, stand
     measuredS: runInfo.durationS,
     warmupS,
     rampUp: Boolean(rampUp && warmupS > 0),
+    // paced: the ramp-up after which every terminal has finished its first transaction
+    rampUpNeededS: paced ? rampUpS({ mix, standard: standardMix, scale: waitScale }) : null,
     warehouses,
     terminals,
     paced,

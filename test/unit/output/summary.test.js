@@ -106,3 +106,11 @@ test('TPC-C block: without a warm-up the window is the measured duration alone; 
   assert.ok((await tpccSummary({ warmupS: 0, rampUp: false })).includes('TPC-C, 10 warehouses, 100 terminals, spec-paced; measured 180 s'))
   assert.ok((await tpccSummary({ warmupS: 20, rampUp: false })).includes('TPC-C, 10 warehouses, 100 terminals, spec-paced; measured 180 s after a 20 s warm-up'))
 })
+
+test('TPC-C block: a paced run measured before its ramp-up would end is warned about', async () => {
+  const warn = (lines) => lines.filter((l) => l.startsWith('warning: measuring began'))
+  assert.deepEqual(warn(await tpccSummary({ warmupS: 20, rampUp: false })), ['warning: measuring began 20 s after the start, before the 40 s ramp-up in which every terminal finishes its first transaction: the figures include the terminals\' staggered start'])
+  assert.equal(warn(await tpccSummary({ warmupS: 0, rampUp: false })).length, 1)
+  assert.deepEqual(warn(await tpccSummary()), [])
+  assert.deepEqual(warn(await tpccSummary({ paced: false, warmupS: 0 })), [])
+})
