@@ -144,9 +144,12 @@ export async function createTpccWorkload (ctx, opts) {
     choose (tctx) {
       return standard ? tctx.state.deck.draw(tctx.random) : weightedDraw(tctx.random, cumulative)
     },
-    createTerminalState (terminalId) {
+    createTerminalState (terminalId, random) {
       const home = terminalHome(terminalId)
-      return { w: home.w, d: home.d, deck: new Deck() }
+      const deck = new Deck()
+      // paced: terminals do not all start on a fresh deck (see Deck#startAtRandomCard)
+      if (pace.paced && random) deck.startAtRandomCard(random)
+      return { w: home.w, d: home.d, deck }
     },
     onTransactionEnd (tctx, info) {
       if (info.status === 'ok' && info.type === 'new-order') newOrderCommits.add(info.endEpochUs / 1e6)
