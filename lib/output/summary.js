@@ -133,7 +133,7 @@ export function formatTpcc (results) {
       t.thinkMs?.mean === null || t.thinkMs?.mean === undefined ? '-' : (t.thinkMs.mean / 1000).toFixed(2),
       rt ? f3(rt.p90Ms) : '-',
       rt ? String(rt.limitMs / 1000) : '-',
-      rt ? (rt.pass ? 'pass' : 'FAIL') : '-'
+      !rt || rt.pass === null ? '-' : rt.pass ? 'pass' : 'FAIL' // null: the type did not run
     ])
   }
   const widths = head.map((_, i) => Math.max(...rows.map((r) => r[i].length)))
@@ -147,7 +147,9 @@ export function formatTpcc (results) {
   if (r && r.newOrderPct !== null) lines.push(`rollbacks: ${r.newOrderPct}% of New-Orders (spec: about 1%), ${r.allPct}% of all transactions`)
   else if (!r && c.newOrderRollbackPct !== undefined) lines.push(`rollbacks: ${c.newOrderRollbackPct}% of New-Orders (spec: about 1%)`)
   const d = c.delivery
-  if (d && typeof d === 'object' && d.mode === 'deferred') {
+  if (d && typeof d === 'object' && d.mode === 'deferred' && d.pass === null) {
+    lines.push(`deferred Delivery: ${d.queued} queued, none completed: no verdict`)
+  } else if (d && typeof d === 'object' && d.mode === 'deferred') {
     lines.push(`deferred Delivery: ${d.completed} of ${d.queued} completed, queue to completion p90 ${f3(d.queueToCompletionMs?.p90)} ms, ${d.within80sPct}% within 80 s: ${d.pass ? 'pass' : 'FAIL'}`)
   }
   return lines.join('\n')

@@ -114,3 +114,18 @@ test('TPC-C block: a paced run measured before its ramp-up would end is warned a
   assert.deepEqual(warn(await tpccSummary()), [])
   assert.deepEqual(warn(await tpccSummary({ paced: false, warmupS: 0 })), [])
 })
+
+test('TPC-C block: a type that did not run and a Delivery queue that delivered nothing have no verdict, not FAIL', async () => {
+  const tx = (count, p90) => ({ count, rollbacks: 0, latencyMs: { p90 } })
+  const lines = await tpccSummary({
+    runInfo: { durationS: 30, transactions: { 'new-order': tx(13, 31), payment: tx(11, 27), 'order-status': tx(0, null), delivery: tx(0, null), 'stock-level': tx(2, 106) } },
+    deferred: { queued: 0, completed: 0, pending: 0, failed: 0, queueToCompletionMs: { p90: null }, within80sPct: null, pass: null }
+  })
+  const table = lines.slice(lines.findIndex((l) => l.startsWith('transaction ') && l.includes('mix %')))
+  const row = (name) => table.find((l) => l.startsWith(name + ' ')).trim().split(/\s+/)
+  assert.equal(row('order-status').at(-1), '-')
+  assert.equal(row('delivery').at(-1), '-')
+  assert.equal(row('new-order').at(-1), 'pass')
+  assert.ok(lines.includes('deferred Delivery: 0 queued, none completed: no verdict'), lines.join('\n'))
+  assert.ok(!table.some((l) => l.includes('FAIL')))
+})
