@@ -33,6 +33,7 @@ import { coreShares } from './output/client-cpu.js'
  * @property {number} [latencyLimitMs]
  * @property {string} [thinkTime] distribution text
  * @property {number} [warmupS]
+ * @property {{ reason: string }} [rampUp] the warm-up is the workload's default ramp-up, and why it lasts that long
  * @property {number} [intervalS]
  * @property {string} [seed] `time`, `rand` or an unsigned integer
  * @property {'simple'|'extended'|'prepared'} protocol
@@ -157,6 +158,8 @@ export async function runBenchmark (options, { log = silentLogger, env = process
       seeds,
       log
     })
+    // the workload's own counters at the opening of the measured window (TPC-C's NOPM)
+    if (workload.measuringStarted) run.on('measuring', () => workload.measuringStarted())
     if (sampler) {
       run.on('measuring', () => sampler.resetBaseline?.())
       run.on('tick', (e) => { if (!e.final) sampler.sample(e.elapsedS) })

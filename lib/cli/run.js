@@ -170,10 +170,11 @@ export const runCommand = {
           if (phase === 'loaded') process.stderr.write(`pgload: loaded in ${info.steps.reduce((t, s) => t + s.seconds, 0).toFixed(2)} s (${info.steps.map((s) => `${s.name} ${s.seconds.toFixed(2)} s`).join(', ')})\n`)
           if (phase === 'settled') process.stderr.write(`pgload: vacuumed${info.checkpointed ? ' and checkpointed' : `; CHECKPOINT refused (${info.checkpointRefused}): the load's dirty pages may be written during the run`} in ${info.settleS.toFixed(2)} s before the run\n`)
           if (phase === 'running') process.stderr.write(`pgload: running ${info.terminals} terminal${info.terminals === 1 ? '' : 's'} on ${info.connections} connection${info.connections === 1 ? '' : 's'}\n`)
+          if (phase === 'running' && options.warmupS > 0) process.stderr.write(`pgload: ${warmupLine(options)}\n`)
         },
         onRun (run) {
           currentRun = run
-          if (options.progressS > 0) progress = attachProgress(run, { everyS: options.progressS, ...(argv.progressTimestamp ? timestampedStderr() : {}) })
+          if (options.progressS > 0) progress = attachProgress(run, { everyS: options.progressS, warmupLabel: options.rampUp ? 'ramp-up' : 'warm-up', ...(argv.progressTimestamp ? timestampedStderr() : {}) })
           run.on('client-abort', ({ error }) => process.stderr.write(`pgload: error: ${error.message}\n`))
           run.on('retryable-error', ({ terminalId, error, tries, maxTries, willRetry }) => {
             const where = error.commandIndex === undefined ? '' : ` in command ${error.commandIndex} (SQL) of script ${error.scriptIndex ?? 0}`
@@ -327,7 +328,7 @@ export async function runOptionsFromArgv (argv, { rawArgs } = {}) {
   if (maxTries === 0 && !latencyLimitMs && finalDurationS === undefined) throw new PgloadError('an unlimited number of transaction tries (--max-tries 0) needs --latency-limit or --duration', { code: 'BAD_OPTION' })
   const connections = argv.connections === undefined ? undefined : parseInteger(argv.connections, '--connections', { min: 1 })
   const progressS = argv.progress === undefined ? 0 : parseInteger(argv.progress, '--progress', { min: 1 })
-  const warmupS = argv.warmup === undefined ? RUN_DEFAULTS.warmupS : parseDurationS(argv.warmup, '--warmup')
+  let warmupS = argv.warmup === undefined ? RUN_DEFAULTS.warmupS : parseDurationS(argv.warmup, '--warmup')
   const intervalS = argv.interval === undefined ? RUN_DEFAULTS.intervalS : parseNumber(argv.interval, '--interval', { min: 0, exclusiveMin: true })
   const graceS = argv.grace === undefined ? RUN_DEFAULTS.graceS : parseDurationS(argv.grace, '--grace')
   const transactionTimeoutS = argv.transactionTimeout === undefined ? 0 : parseDurationS(argv.transactionTimeout, '--transaction-timeout')
@@ -346,6 +347,9 @@ export async function runOptionsFromArgv (argv, { rawArgs } = {}) {
     const camel = key.replace(/-([a-z])/g, (_, c) => c.toUpperCase())
     if (argv[camel] !== undefined) workloadOptions[camel] = argv[camel]
   }
+  // A workload's own default warm-up (TPC-C's ramp-up when paced), for a run of a duration
+  const ramp = argv.warmup === undefined && finalDurationS !== undefined ? workloadModules[workload]?.defaultWarmup?.(workloadOptions) : null
+  if (ramp) warmupS = ramp.warmupS
   Object.assign(workloadOptions, {
     define,
     scale,
@@ -374,6 +378,7 @@ export async function runOptionsFromArgv (argv, { rawArgs } = {}) {
     latencyLimitMs,
     thinkTime: argv.thinkTime,
     warmupS,
+    rampUp: ramp ? { reason: ramp.reason } : undefined,
     intervalS,
     progressS,
     seed: argv.seed,
@@ -503,6 +508,14 @@ function checkLogOptions (argv, { samplingRate, aggregateIntervalS, durationS })
     if (durationS % aggregateIntervalS !== 0) throw bad(`--duration (${durationS} s) must be a multiple of --aggregate-interval (${aggregateIntervalS} s)`)
   }
 }
+
+/** `ramp-up 40 s (every terminal finishes its first transaction), then measuring 10 min` */
+function warmupLine ({ warmupS, rampUp, durationS }) {
+  const first = rampUp ? `ramp-up ${seconds(warmupS)} (${rampUp.reason})` : `warm-up ${seconds(warmupS)}`
+  return durationS ? `${first}, then measuring ${seconds(durationS)}` : `${first}, then measuring`
+}
+
+const seconds = (s) => s >= 60 && s % 60 === 0 ? `${s / 60} min` : `${Math.round(s * 10) / 10} s`
 
 /** process.stderr for attachProgress, with the elapsed time replaced by Unix time (pgbench --progress-timestamp). */
 function timestampedStderr () {

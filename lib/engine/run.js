@@ -5,7 +5,7 @@ import { EventEmitter } from 'node:events'
 import { performance } from 'node:perf_hooks'
 import { Scheduler } from './scheduler.js'
 import { ConnectionPool } from './pool.js'
-import { Terminal } from './terminal.js'
+import { Terminal, countStates } from './terminal.js'
 import { Canceller } from './canceller.js'
 import { Recorder } from '../metrics/recorder.js'
 import { sampleThreadSched, threadSchedShares } from '../metrics/thread-schedstat.js'
@@ -276,8 +276,15 @@ export class Run extends EventEmitter {
     let nextUs = this.measureStartUs + intervalUs
     let warm = this.measureStartUs <= this.startUs
     if (warm) this._beginMeasuring()
+    // During a warm-up: a 'warmup-tick' each interval (progress lines), no interval closed.
+    let nextWarmUs = this.startUs + intervalUs
     const tick = () => {
       const now = this.nowUs()
+      if (!warm && now >= nextWarmUs && now < this.measureStartUs) {
+        while (nextWarmUs + intervalUs <= now) nextWarmUs += intervalUs
+        this.emit('warmup-tick', { elapsedS: (nextWarmUs - this.startUs) / 1e6, warmupS: this.opts.warmupS, activeConnections: this.pool.active, waiting: this.pool.waiting })
+        nextWarmUs += intervalUs
+      }
       if (!warm && now >= this.measureStartUs) { warm = true; this._beginMeasuring() }
       if (this.deadlineUs !== Infinity && now >= this.deadlineUs && !this.expired) {
         this.expired = true
@@ -288,10 +295,18 @@ export class Run extends EventEmitter {
         this.emit('tick', { elapsedS: (nextUs - this.measureStartUs) / 1e6, interval: entry, activeConnections: this.pool.active, waiting: this.pool.waiting })
         nextUs += intervalUs
       }
-      this._tickTimer = setTimeout(tick, delayMs(warm ? Math.min(nextUs, this.deadlineUs) : this.measureStartUs))
+      this._tickTimer = setTimeout(tick, delayMs(warm ? Math.min(nextUs, this.deadlineUs) : Math.min(nextWarmUs, this.measureStartUs)))
     }
     const delayMs = (targetUs) => Math.max(1, Math.ceil((targetUs - this.nowUs()) / 1000))
-    this._tickTimer = setTimeout(tick, delayMs(warm ? Math.min(nextUs, this.deadlineUs) : this.measureStartUs))
+    this._tickTimer = setTimeout(tick, delayMs(warm ? Math.min(nextUs, this.deadlineUs) : Math.min(nextWarmUs, this.measureStartUs)))
+  }
+
+  /**
+   * Terminals by state (keying, thinking, in a transaction, waiting for a connection): a pass
+   * over the terminals, for a progress line.
+   */
+  terminalStates () {
+    return countStates(this.terminals ?? [])
   }
 
   _beginMeasuring () {

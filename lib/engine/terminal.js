@@ -20,6 +20,26 @@ const PH_QUEUED = 5 // waiting for a pooled connection
 const PH_RUNNING = 6 // a transaction is running
 const PH_DONE = 7
 
+/**
+ * Terminals by state, for the progress line: one pass over them, when a line is printed.
+ * The staggered first wait counts as thinking (the terminal has not keyed yet).
+ * @param {ArrayLike<Terminal>} terminals
+ * @returns {{ keying: number, thinking: number, running: number, waiting: number, finished: number }}
+ *   running: in a transaction; waiting: for a pooled connection; finished: done with the run
+ */
+export function countStates (terminals) {
+  let keying = 0; let thinking = 0; let running = 0; let waiting = 0; let finished = 0
+  for (let i = 0; i < terminals.length; i++) {
+    const p = terminals[i].phase
+    if (p === PH_KEYING) keying++
+    else if (p === PH_THINK || p === PH_FIRST) thinking++
+    else if (p === PH_RUNNING) running++
+    else if (p === PH_QUEUED) waiting++
+    else if (p === PH_DONE) finished++
+  }
+  return { keying, thinking, running, waiting, finished }
+}
+
 export class Terminal {
   /**
    * @param {import('./run.js').Run} run
@@ -87,9 +107,15 @@ export class Terminal {
     const run = this.run
     if (!run.paced) return this._next()
     const workload = run.workload
-    const first = workload.transactions[workload.choose ? 0 : run.chooseType()]
+    let waitUs
+    if (workload.firstWaitUs) {
+      waitUs = workload.firstWaitUs(run.waitRandom) // the workload's own ramp-up (TPC-C)
+    } else {
+      const first = workload.transactions[workload.choose ? 0 : run.chooseType()]
+      waitUs = (first.thinkUs ? first.thinkUs.sampleUs(run.waitRandom) : 0) + run.waitRandom.double() * (first.keyingUs?.meanUs ?? 0)
+    }
     // relative to this terminal's own start: creating 100,000 of them takes a while
-    this._readyUs = run.nowUs() + (first.thinkUs ? first.thinkUs.sampleUs(run.waitRandom) : 0) + run.waitRandom.double() * (first.keyingUs?.meanUs ?? 0)
+    this._readyUs = run.nowUs() + waitUs
     this._sleep(PH_FIRST, this._readyUs)
   }
 

@@ -1,17 +1,42 @@
 // The progress line every --progress seconds: elapsed, tps, p50/p99 of the period, failures,
-// lag, active connections. Redrawn in place on a TTY, plain lines otherwise (pgbench -P style).
+// lag, and either the active connections or, on paced runs, the terminals by state; a workload
+// may add its own figure (TPC-C: the rolling tpmC). During a warm-up or ramp-up, a line marked
+// so. Redrawn in place on a TTY, plain lines otherwise (pgbench -P style).
 
 import { mergeHistograms } from '../metrics/histogram.js'
 
 /**
  * Subscribe a progress presenter to a run's ticks.
- * @param {import('node:events').EventEmitter} run
- * @param {{ everyS: number, stream?: NodeJS.WriteStream, isTTY?: boolean }} opts
+ * @param {import('node:events').EventEmitter & { paced?: boolean, workload?: any, opts?: any,
+ *   terminalStates?: () => { keying: number, thinking: number, running: number, waiting: number, finished: number } }} run
+ * @param {{ everyS: number, stream?: NodeJS.WriteStream, isTTY?: boolean, warmupLabel?: string }} opts
+ *   warmupLabel: what the lines before the measured window are called (`ramp-up`, `warm-up`)
  */
-export function attachProgress (run, { everyS, stream = process.stderr, isTTY = Boolean(stream.isTTY) }) {
+export function attachProgress (run, { everyS, stream = process.stderr, isTTY = Boolean(stream.isTTY), warmupLabel = 'warm-up' }) {
   let pending = []
   let lastS = 0
+  let lastWarmS = 0
   let drawn = false
+  const write = (line) => {
+    if (isTTY) {
+      stream.write(`\r\x1b[2K${line}`)
+      drawn = true
+    } else {
+      stream.write(line + '\n')
+    }
+  }
+  const workloadText = (sinceStartS) => typeof run.workload?.progressText === 'function' ? run.workload.progressText(sinceStartS) : null
+  const load = (e) => run.paced && typeof run.terminalStates === 'function'
+    ? formatStates(run.terminalStates())
+    : `${e.activeConnections} active conns${e.waiting ? `, ${e.waiting} waiting` : ''}`
+
+  run.on('warmup-tick', (e) => {
+    if (e.elapsedS - lastWarmS + 1e-9 < everyS) return
+    lastWarmS = e.elapsedS
+    const extra = workloadText(e.elapsedS)
+    write(`${warmupLabel}: ${e.elapsedS.toFixed(1)} of ${Math.round(e.warmupS)} s${extra ? `, ${extra}` : ''}, ${load(e)}`)
+  })
+
   run.on('tick', (e) => {
     if (e.final) return // the ragged end of the run: the summary follows
     pending.push(e.interval)
@@ -35,19 +60,21 @@ export function attachProgress (run, { everyS, stream = process.stderr, isTTY = 
     const merged = mergeHistograms(hists)
     const p50 = merged.totalCount ? (merged.getValueAtPercentile(50) / 1000).toFixed(3) : '-'
     const p99 = merged.totalCount ? (merged.getValueAtPercentile(99) / 1000).toFixed(3) : '-'
-    let line = `progress: ${e.elapsedS.toFixed(1)} s, ${(count / periodS).toFixed(1)} tps, lat p50 ${p50} ms p99 ${p99} ms, ${failed} failed`
+    const extra = workloadText((run.opts?.warmupS ?? 0) + e.elapsedS)
+    let line = `progress: ${e.elapsedS.toFixed(1)} s, ${(count / periodS).toFixed(1)} tps${extra ? `, ${extra}` : ''}, lat p50 ${p50} ms p99 ${p99} ms, ${failed} failed`
     if (skipped) line += `, ${skipped} skipped`
-    line += `, lag max ${lagMax.toFixed(3)} ms, ${e.activeConnections} active conns`
-    if (e.waiting) line += `, ${e.waiting} waiting`
-    if (isTTY) {
-      stream.write(`\r\x1b[2K${line}`)
-      drawn = true
-    } else {
-      stream.write(line + '\n')
-    }
+    line += `, lag max ${lagMax.toFixed(3)} ms, ${load(e)}`
+    write(line)
   })
   return {
     /** End the in-place line so later output starts on a fresh line. */
     close () { if (drawn) stream.write('\n') }
   }
+}
+
+/**
+ * @param {{ keying: number, thinking: number, running: number, waiting: number, finished?: number }} s
+ */
+export function formatStates (s) {
+  return `terminals: ${s.keying} keying, ${s.thinking} thinking, ${s.running} in a transaction, ${s.waiting} waiting for a connection${s.finished ? `, ${s.finished} finished` : ''}`
 }

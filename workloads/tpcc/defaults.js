@@ -15,6 +15,11 @@ export const DEFAULTS = Object.freeze({
   keyingMs: { 'new-order': 18000, payment: 3000, 'order-status': 2000, delivery: 2000, 'stock-level': 2000 },
   thinkMeanMs: { 'new-order': 12000, payment: 12000, 'order-status': 10000, delivery: 5000, 'stock-level': 5000 },
   thinkCapFactor: 10,
+  // Ramp-up of a paced run (ramp-up.js): added to one mean cycle and the longest keying time for
+  // the first transaction's own response time.
+  rampUpResponseAllowanceMs: 1000,
+  // Progress lines: tpmC over the last this many seconds (or since the start, when shorter).
+  progressTpmWindowS: 60,
   // The mix in percent (clause 5.2.3) and the 23-card deck that realises it (clause 5.2.4.2).
   mix: { 'new-order': 45, payment: 43, 'order-status': 4, delivery: 4, 'stock-level': 4 },
   minimumMix: { payment: 43, 'order-status': 4, delivery: 4, 'stock-level': 4 },

@@ -4,6 +4,7 @@
 import { loadTpcc, initOptionsFrom } from './loader.js'
 import { createTpccWorkload, validateRunOptions } from './workload.js'
 import { runChecks } from './checks.js'
+import { rampUpS } from './ramp-up.js'
 import { checkServerVersion, readMeta, TPCC_TABLES, META_TABLE } from './meta.js'
 
 export default {
@@ -52,6 +53,18 @@ export default {
    */
   validateRunOptions (opts) {
     validateRunOptions(opts)
+  },
+
+  /**
+   * The warm-up when --warmup is not given: spec-paced runs ramp up until every terminal has
+   * finished its first transaction (ramp-up.js); unpaced runs need none.
+   * @param {object} opts the runOptions, camelCased
+   * @returns {{ warmupS: number, rampUp: true, reason: string } | null}
+   */
+  defaultWarmup (opts) {
+    const { mix, standard, pace } = validateRunOptions(opts)
+    if (!pace.paced) return null
+    return { warmupS: rampUpS({ mix, standard, scale: pace.scale }), rampUp: true, reason: 'every terminal finishes its first transaction' }
   },
 
   createWorkload: createTpccWorkload,

@@ -4,7 +4,7 @@
 import { PgloadError } from '../../lib/errors.js'
 import { Prng } from '../../lib/random/prng.js'
 import { DEFAULTS, TYPES } from './defaults.js'
-import { Deck, STANDARD_DECK, weightedDraw } from './deck.js'
+import { Deck, weightedDraw } from './deck.js'
 import { parseMix } from './mix.js'
 import { pacing } from './pacing.js'
 import { checkServerVersion, readMeta } from './meta.js'
@@ -16,7 +16,12 @@ import * as delivery from './transactions/delivery.js'
 import * as stockLevel from './transactions/stock-level.js'
 import { BEGIN, BEGIN_READ_ONLY, COMMIT, ROLLBACK } from './transactions/common.js'
 import { DeliveryQueue } from './deferred-queue.js'
+import { firstWait } from './ramp-up.js'
+import { RollingCount } from './rolling-count.js'
+import { tpccResults } from './results.js'
 import { openConnection } from '../../lib/db/connection.js'
+
+export { tpccResults }
 
 const RUNNERS = {
   'new-order': newOrder.runNewOrder,
@@ -84,8 +89,14 @@ export async function createTpccWorkload (ctx, opts) {
   const terminals = warehouses * DEFAULTS.terminalsPerWarehouse
   const cumulative = new Float64Array(TYPES.length)
   TYPES.reduce((s, t, i) => { cumulative[i] = s + mix[t]; return cumulative[i] }, 0)
+  // NOPM: sum(d_next_o_id) read when the measured window opens (before the run without a warm-up)
   let startSumNextOId = null
-  let warmupS = 0 // NOPM is read before the warm-up: its window includes it
+  let startRead = null
+  let warmupS = 0
+  let rampUp = false
+  let db = null
+  // The progress line's rolling tpmC, from every New-Order commit, ramp-up included.
+  const newOrderCommits = new RollingCount(DEFAULTS.progressTpmWindowS)
 
   // Deferring needs connections of its own: without a way to open them, deliver inline.
   const canDefer = Boolean(ctx.openConnection || ctx.target)
@@ -128,19 +139,43 @@ export async function createTpccWorkload (ctx, opts) {
     paced: pace.paced,
     shared,
     deliveryQueue: queue,
+    // Paced: the first transactions are spread over one mean cycle (see ramp-up.js).
+    firstWaitUs: pace.paced ? firstWait({ mix, standard, scale: pace.scale }) : undefined,
     choose (tctx) {
       return standard ? tctx.state.deck.draw(tctx.random) : weightedDraw(tctx.random, cumulative)
     },
-    createTerminalState (terminalId) {
+    createTerminalState (terminalId, random) {
       const home = terminalHome(terminalId)
-      return { w: home.w, d: home.d, deck: new Deck() }
+      const deck = new Deck()
+      // paced: terminals do not all start on a fresh deck (see Deck#startAtRandomCard)
+      if (pace.paced && random) deck.startAtRandomCard(random)
+      return { w: home.w, d: home.d, deck }
     },
-    async prepare (db, runOptions) {
+    onTransactionEnd (tctx, info) {
+      if (info.status === 'ok' && info.type === 'new-order') newOrderCommits.add(info.endEpochUs / 1e6)
+    },
+    /**
+     * The progress line's TPC-C part: New-Order commits per minute over the last minute.
+     * @param {number} sinceStartS seconds since the run started (the window is shorter before a minute)
+     */
+    progressText (sinceStartS) {
+      const nowS = (performance.timeOrigin + performance.now()) / 1000
+      const r = newOrderCommits.perMinute(nowS, nowS - sinceStartS)
+      return `tpmC ${r.perMinute.toFixed(1)} (last ${Math.round(r.windowS)} s)`
+    },
+    async prepare (conn, runOptions) {
+      db = conn
       warmupS = runOptions?.warmupS ?? 0
-      startSumNextOId = await sumNextOId(db, warehouses)
+      rampUp = Boolean(runOptions?.rampUp)
+      startSumNextOId = await sumNextOId(conn, warehouses)
     },
-    async afterRun (db, runInfo) {
-      const endSum = await sumNextOId(db, warehouses)
+    /** The measured window opens: after a warm-up, read the districts' order counters again. */
+    measuringStarted () {
+      if (warmupS > 0 && db) startRead = sumNextOId(db, warehouses)
+    },
+    async afterRun (conn, runInfo) {
+      if (startRead) startSumNextOId = await startRead.catch(() => null)
+      const endSum = await sumNextOId(conn, warehouses)
       let deferred = null
       if (queue) {
         await queue.drain(DEFAULTS.deliveryDrainMs)
@@ -156,7 +191,8 @@ export async function createTpccWorkload (ctx, opts) {
         standardMix: standard,
         constants: { cLoad: meta.cLoad, ...shared.c },
         newOrdersByDistrict: startSumNextOId === null ? null : endSum - startSumNextOId,
-        nopmWindowS: runInfo.durationS + warmupS
+        warmupS,
+        rampUp
       })
     }
   }
@@ -165,65 +201,4 @@ export async function createTpccWorkload (ctx, opts) {
 async function sumNextOId (db, warehouses) {
   const r = await db.query(`SELECT sum(d_next_o_id) FROM district WHERE d_w_id <= ${Number(warehouses)}`)
   return Number(r.rows[0][0])
-}
-
-const round2 = x => Math.round(x * 100) / 100
-
-/**
- * The `tpcc` object of the results document.
- * @param {{ runInfo: { durationS: number, transactions: Record<string, any> }, warehouses: number, paced: boolean,
- *   waitScale: number, mix: Record<string, number>, standardMix: boolean, constants: object, newOrdersByDistrict: number|null,
- *   nopmWindowS?: number, deferred?: object|null }} a deferred: DeliveryQueue.summary() when Delivery was
- *   deferred; nopmWindowS: seconds between the two reads of sum(d_next_o_id) (duration + warm-up)
- */
-export function tpccResults ({ runInfo, warehouses, paced, waitScale, mix, standardMix, constants, newOrdersByDistrict, nopmWindowS, deferred = null }) {
-  const minutes = runInfo.durationS / 60
-  const nopmMinutes = (nopmWindowS ?? runInfo.durationS) / 60
-  const tx = runInfo.transactions ?? {}
-  const no = tx['new-order'] ?? { count: 0, rollbacks: 0 }
-  const committedNewOrders = no.count - (no.rollbacks ?? 0)
-  const total = TYPES.reduce((s, t) => s + (tx[t]?.count ?? 0), 0)
-  const tpmC = minutes > 0 ? committedNewOrders / minutes : 0
-  const perType = {}
-  let compliant = true
-  for (const t of TYPES) {
-    const x = tx[t] ?? { count: 0 }
-    const p90Ms = x.latencyMs?.p90 ?? null
-    const limitS = DEFAULTS.responseLimitS[t]
-    const pass = x.count === 0 ? null : p90Ms !== null && p90Ms < limitS * 1000
-    if (pass === false) compliant = false
-    perType[t] = {
-      count: x.count,
-      mixPct: total > 0 ? round2(100 * x.count / total) : 0,
-      targetMixPct: standardMix ? round2(100 * DEFAULTS.deck[t] / STANDARD_DECK.length) : mix[t],
-      rollbacks: x.rollbacks ?? 0,
-      p90Ms,
-      limitS,
-      compliant: pass
-    }
-  }
-  // Deferred Delivery: the terminal's response is the queuing; 90 % must complete within 80 s.
-  if (deferred?.pass === false) compliant = false
-  return {
-    tpmC: round2(tpmC),
-    // HammerDB's NOPM: the increase of sum(d_next_o_id) per minute, over the run including any warm-up.
-    nopm: newOrdersByDistrict === null || nopmMinutes <= 0 ? null : round2(newOrdersByDistrict / nopmMinutes),
-    tpmTotal: minutes > 0 ? round2(total / minutes) : 0,
-    efficiency: round2(100 * tpmC / (DEFAULTS.maxTpmCPerWarehouse * warehouses)), // percent of 12.86 tpmC per warehouse
-    warehouses,
-    terminals: warehouses * DEFAULTS.terminalsPerWarehouse,
-    paced,
-    pacing: paced ? 'spec-paced' : 'unpaced',
-    waitScale,
-    standardMix,
-    newOrderRollbackPct: no.count > 0 ? round2(100 * (no.rollbacks ?? 0) / no.count) : null,
-    // Deferred: the delivery type's response time is the queuing; queueToCompletionMs is the work.
-    delivery: deferred ? { mode: 'deferred', ...deferred } : { mode: 'inline' },
-    constants,
-    mix: Object.fromEntries(TYPES.map(t => [t, perType[t].mixPct])),
-    // Clause 5.2.5.3: 90 % of each type under 5 s (Stock-Level 20 s); pass is null for a type that did not run.
-    responseTime: Object.fromEntries(TYPES.map(t => [t, { p90Ms: perType[t].p90Ms, limitMs: perType[t].limitS * 1000, pass: perType[t].compliant }])),
-    responseTimePass: compliant,
-    byType: Object.fromEntries(TYPES.map(t => [t, { count: perType[t].count, mixPct: perType[t].mixPct, targetMixPct: perType[t].targetMixPct, rollbacks: perType[t].rollbacks }]))
-  }
 }

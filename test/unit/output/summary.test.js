@@ -101,3 +101,79 @@ test('the report header follows the same rule', () => {
   results.summary.transactions = 16000
   assert.equal(clientCpuFact(results), '2,011.1 us CPU per transaction (1,609.1 user, 402.0 kernel)')
 })
+
+// TPC-C: each throughput figure says how it is counted and over which window; rollbacks are
+// labelled; a mix below the spec minimums is warned about, with the reason.
+const TPCC_FIXTURE = fileURLToPath(new URL('../../fixtures/results/tpcc.json', import.meta.url))
+
+async function tpccSummary (overrides) {
+  const { tpccResults } = await import('../../../workloads/tpcc/results.js')
+  const results = JSON.parse(readFileSync(TPCC_FIXTURE, 'utf8'))
+  const tx = (count, rollbacks, p90) => ({ count, rollbacks, failed: 0, latencyMs: { p90 } })
+  results.tpcc = tpccResults({
+    runInfo: { durationS: 180, transactions: { 'new-order': tx(385, 4, 5), payment: tx(380, 0, 3), 'order-status': tx(33, 0, 3), delivery: tx(36, 0, 1), 'stock-level': tx(36, 0, 20) } },
+    warehouses: 10,
+    paced: true,
+    waitScale: 1,
+    mix: { 'new-order': 45, payment: 43, 'order-status': 4, delivery: 4, 'stock-level': 4 },
+    standardMix: true,
+    constants: {},
+    newOrdersByDistrict: 380,
+    warmupS: 40,
+    rampUp: true,
+    ...overrides
+  })
+  results.summary.rollbacks = 4
+  return formatSummary(results).split('\n')
+}
+
+test('TPC-C block: the window, how tpmC and NOPM are counted, efficiency and its ceiling', async () => {
+  const lines = await tpccSummary()
+  assert.ok(lines.includes('TPC-C, 10 warehouses, 100 terminals, spec-paced; measured 180 s after a 40 s ramp-up'), lines.join('\n'))
+  assert.ok(lines.includes('tpmC = 127.0   New-Orders the driver saw commit, per minute of the measured window'))
+  assert.ok(lines.includes('NOPM = 126.7   growth of the districts\' order counters (sum of d_next_o_id) over the same window, per minute, as HammerDB counts'))
+  assert.ok(lines.includes('efficiency = 98.8%   tpmC / (12.86 x 10 warehouses); these waits and this mix allow at most 98.0%'))
+})
+
+test('TPC-C block: rollbacks as a share of New-Orders and of all transactions, each labelled; no unlabelled line', async () => {
+  const lines = await tpccSummary()
+  assert.ok(lines.includes('rollbacks: 1.04% of New-Orders (spec: about 1%), 0.46% of all transactions'), lines.join('\n'))
+  assert.equal(lines.filter((l) => l.startsWith('number of expected rollbacks')).length, 0)
+})
+
+test('TPC-C block: a measured mix below the minimums is warned about, with the few decks behind it', async () => {
+  const lines = await tpccSummary()
+  const i = lines.indexOf('warning: the measured mix is below the minimums of clause 5.2.3: order-status 3.79% (minimum 4%)')
+  assert.ok(i > 0, lines.join('\n'))
+  assert.equal(lines[i + 1], '  only 37 decks of 23 transactions completed (0.37 per terminal): short runs complete few decks; whole decks give order-status 4.35%')
+  const ok = await tpccSummary({ runInfo: { durationS: 60, transactions: { 'new-order': { count: 100, rollbacks: 1, latencyMs: { p90: 1 } }, payment: { count: 100, latencyMs: { p90: 1 } }, 'order-status': { count: 10, latencyMs: { p90: 1 } }, delivery: { count: 10, latencyMs: { p90: 1 } }, 'stock-level': { count: 10, latencyMs: { p90: 1 } } } } })
+  assert.equal(ok.filter((l) => l.includes('below the minimums')).length, 0)
+})
+
+test('TPC-C block: without a warm-up the window is the measured duration alone; an explicit warm-up is called so', async () => {
+  assert.ok((await tpccSummary({ warmupS: 0, rampUp: false })).includes('TPC-C, 10 warehouses, 100 terminals, spec-paced; measured 180 s'))
+  assert.ok((await tpccSummary({ warmupS: 20, rampUp: false })).includes('TPC-C, 10 warehouses, 100 terminals, spec-paced; measured 180 s after a 20 s warm-up'))
+})
+
+test('TPC-C block: a paced run measured before its ramp-up would end is warned about', async () => {
+  const warn = (lines) => lines.filter((l) => l.startsWith('warning: measuring began'))
+  assert.deepEqual(warn(await tpccSummary({ warmupS: 20, rampUp: false })), ['warning: measuring began 20 s after the start, before the 40 s ramp-up in which every terminal finishes its first transaction: the figures include the terminals\' staggered start'])
+  assert.equal(warn(await tpccSummary({ warmupS: 0, rampUp: false })).length, 1)
+  assert.deepEqual(warn(await tpccSummary()), [])
+  assert.deepEqual(warn(await tpccSummary({ paced: false, warmupS: 0 })), [])
+})
+
+test('TPC-C block: a type that did not run and a Delivery queue that delivered nothing have no verdict, not FAIL', async () => {
+  const tx = (count, p90) => ({ count, rollbacks: 0, latencyMs: { p90 } })
+  const lines = await tpccSummary({
+    runInfo: { durationS: 30, transactions: { 'new-order': tx(13, 31), payment: tx(11, 27), 'order-status': tx(0, null), delivery: tx(0, null), 'stock-level': tx(2, 106) } },
+    deferred: { queued: 0, completed: 0, pending: 0, failed: 0, queueToCompletionMs: { p90: null }, within80sPct: null, pass: null }
+  })
+  const table = lines.slice(lines.findIndex((l) => l.startsWith('transaction ') && l.includes('mix %')))
+  const row = (name) => table.find((l) => l.startsWith(name + ' ')).trim().split(/\s+/)
+  assert.equal(row('order-status').at(-1), '-')
+  assert.equal(row('delivery').at(-1), '-')
+  assert.equal(row('new-order').at(-1), 'pass')
+  assert.ok(lines.includes('deferred Delivery: 0 queued, none completed: no verdict'), lines.join('\n'))
+  assert.ok(!table.some((l) => l.includes('FAIL')))
+})

@@ -38,3 +38,20 @@ test('weightedDraw follows the weights of a custom mix', () => {
   const expected = [50, 40, 4, 3, 3]
   counts.forEach((c, i) => assert.ok(Math.abs(100 * c / n - expected[i]) < 0.6, `type ${i}: ${100 * c / n} % vs ${expected[i]} %`))
 })
+
+test('a paced terminal starts at a random card of its first deck, then deals whole decks', () => {
+  const r = Prng.fromSeed(4)
+  const starts = new Set()
+  for (let t = 0; t < 300; t++) {
+    const deck = new Deck().startAtRandomCard(r)
+    const first = 23 - deck.pos
+    assert.ok(first >= 1 && first <= 23)
+    starts.add(deck.pos)
+    const partial = Array.from({ length: first }, () => deck.draw(r))
+    assert.equal(deck.pos, 23, 'the first deck runs out after its remaining cards')
+    assert.ok(partial.every(c => c >= 0 && c < TYPES.length))
+    const hand = Array.from({ length: 23 }, () => deck.draw(r))
+    assert.deepEqual(TYPES.map((_, i) => hand.filter(c => c === i).length), [10, 10, 1, 1, 1])
+  }
+  assert.equal(starts.size, 23, 'every starting card occurs')
+})

@@ -55,7 +55,7 @@ test('a type that did not run has no verdict; an unpaced run is labelled so', ()
   assert.deepEqual(r.delivery, { mode: 'inline' })
 })
 
-test('NOPM over duration plus warm-up; a deferred Delivery missing the 80 s rule fails the response-time check', () => {
+test('NOPM over the measured window only, as tpmC; a deferred Delivery missing the 80 s rule fails the response-time check', () => {
   const r = tpccResults({
     runInfo: { durationS: 60, transactions: { 'new-order': tx(100, 0, 1), delivery: tx(10, 0, 0.1) } },
     warehouses: 1,
@@ -64,13 +64,56 @@ test('NOPM over duration plus warm-up; a deferred Delivery missing the 80 s rule
     mix: DEFAULTS.mix,
     standardMix: true,
     constants: {},
-    newOrdersByDistrict: 150,
-    nopmWindowS: 90,
+    newOrdersByDistrict: 100, // read when the window opened and after it closed
+    warmupS: 40,
+    rampUp: true,
     deferred: { queued: 10, completed: 10, pass: false, within80sPct: 80 }
   })
-  assert.equal(r.nopm, 100)
+  assert.equal(r.nopm, 100, 'divided by the 60 s measured, not by 100 s with the ramp-up')
+  assert.equal(r.tpmC, 100)
+  assert.deepEqual([r.measuredS, r.warmupS, r.rampUp], [60, 40, true])
   assert.equal(r.responseTime.delivery.pass, true)
   assert.equal(r.responseTimePass, false)
   assert.equal(r.delivery.mode, 'deferred')
   assert.equal(r.delivery.within80sPct, 80)
+})
+
+const base = { warehouses: 10, paced: true, waitScale: 1, mix: DEFAULTS.mix, standardMix: true, constants: {}, newOrdersByDistrict: null }
+
+test('rollbacks: a share of New-Orders and a share of all transactions, apart', () => {
+  const r = tpccResults({
+    ...base,
+    runInfo: { durationS: 180, transactions: { 'new-order': { ...tx(424, 5, 5), failed: 0 }, payment: tx(420, 0, 3), 'order-status': tx(40, 0, 3), delivery: tx(40, 0, 1), 'stock-level': tx(56, 0, 20) } }
+  })
+  assert.deepEqual(r.rollbacks, { newOrders: 5, newOrderPct: 1.18, all: 5, allPct: 0.51 })
+  assert.equal(r.newOrderRollbackPct, 1.18)
+})
+
+test('efficiency: the deck deals 10 New-Orders in 476 s of waits, so spec-paced terminals reach at most 98.0 % of 12.86 per warehouse', () => {
+  const r = tpccResults({ ...base, runInfo: { durationS: 600, transactions: { 'new-order': tx(1260, 12, 5) } } })
+  assert.equal(r.efficiencyCeiling, 98.02)
+  assert.equal(r.efficiency, Math.round(100 * (1248 / 10) / 128.6 * 100) / 100)
+  const unpaced = tpccResults({ ...base, paced: false, runInfo: { durationS: 60, transactions: {} } })
+  assert.equal(unpaced.efficiencyCeiling, null)
+})
+
+test('mix check: a type below its clause 5.2.3 minimum is listed, with whether few decks explain it', () => {
+  // 3 minutes at 10 warehouses: 870 transactions, 37 decks over 100 terminals; Order-Status 3.8 %
+  const short = tpccResults({
+    ...base,
+    runInfo: { durationS: 180, transactions: { 'new-order': tx(385, 4, 5), payment: tx(380, 0, 3), 'order-status': tx(33, 0, 3), delivery: tx(36, 0, 1), 'stock-level': tx(36, 0, 20) } }
+  })
+  assert.equal(short.mixCheck.transactions, 870)
+  assert.equal(short.mixCheck.decks, 37)
+  assert.equal(short.mixCheck.decksPerTerminal, 0.37)
+  assert.deepEqual(short.mixCheck.below, [{ type: 'order-status', pct: 3.79, minimumPct: 4, targetPct: 4.35, failed: 0, chanceExplains: true }])
+  // a long run still short by far: not chance
+  const long = tpccResults({
+    ...base,
+    runInfo: { durationS: 3600, transactions: { 'new-order': tx(10000, 100, 5), payment: tx(10000, 0, 3), 'order-status': { ...tx(600, 0, 3), failed: 400 }, delivery: tx(1000, 0, 1), 'stock-level': tx(1000, 0, 20) } }
+  })
+  assert.deepEqual(long.mixCheck.below.map(b => [b.type, b.chanceExplains, b.failed]), [['order-status', false, 400]])
+  // above the minimums: nothing listed
+  const fine = tpccResults({ ...base, runInfo: { durationS: 60, transactions: { 'new-order': tx(10, 0, 1), payment: tx(10, 0, 1), 'order-status': tx(1, 0, 1), delivery: tx(1, 0, 1), 'stock-level': tx(1, 0, 1) } } })
+  assert.deepEqual(fine.mixCheck.below, [])
 })
