@@ -79,7 +79,9 @@ const summary = object({
   transactions: count,
   initialConnectionMs: amountOrNull,
   lagMs: figures,
-  queueMs: figures
+  queueMs: figures,
+  lagHistogram: histogram,
+  queueHistogram: histogram
 }, { required: ['transactions', 'tps', 'latencyMs'] })
 
 const wait = object({ mean: amountOrNull }, { nullable: true })
@@ -95,7 +97,9 @@ const interval = object({
   latencyMs: figures,
   lagMs: figures,
   queueMs: figures,
-  histograms: mapOf(histogram)
+  histograms: mapOf(histogram),
+  lagHistogram: histogram,
+  queueHistogram: histogram
 }, { required: ['t'] })
 
 // Slack for lengths and times rounded to milliseconds by the writer.
