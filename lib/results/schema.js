@@ -119,7 +119,7 @@ const intervals = refine(arrayOf(interval), (list) => {
   return null
 })
 
-const sample = object({ t: anyNumberOrNull, events: arrayOf(object({})) })
+const sample = object({ t: anyNumberOrNull })
 const serverStats = object({
   deltas: mapOf(anyNumberOrNull),
   perTransaction: mapOf(anyNumberOrNull),
