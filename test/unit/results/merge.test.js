@@ -2,6 +2,7 @@
 // series aligned on wall-clock time, documents of other runs refused, order of no importance.
 
 import { test } from 'node:test'
+import { readFileSync } from 'node:fs'
 import assert from 'node:assert/strict'
 import { Recorder } from '../../../lib/metrics/recorder.js'
 import { decodeHistogram } from '../../../lib/metrics/histogram.js'
@@ -207,4 +208,48 @@ test('the order of the documents does not change the merge', () => {
   assert.notDeepEqual(x.host, y.host)
   for (const k of ['summary', 'transactions', 'intervals', 'client']) assert.deepEqual(y[k], x[k], k)
   assert.equal(mergeResults([tied[1], tied[0]], { coordinator: 1 }).host.cpus, 2, 'the coordinator chosen keeps its host')
+})
+
+const fixture = (name) => JSON.parse(readFileSync(new URL(`../../fixtures/results/${name}`, import.meta.url), 'utf8'))
+/** The same run recorded by a second partition that started `ms` later. */
+function twinOf (doc, ms) {
+  const twin = structuredClone(doc)
+  twin.run.startTime = new Date(Date.parse(doc.run.startTime) + ms).toISOString()
+  twin.run.options.out = 'other.json'
+  return twin
+}
+
+test('a file of a real run merged with its twin: counts doubled, figures kept', () => {
+  // written before lag and queue histograms were: those are known only to their extremes
+  const doc = fixture('recorded-tpcb.json')
+  const twin = twinOf(doc, 5)
+  Object.assign(doc.script['tpcb-like'].commands[4], { count: 100, latencyMs: 2, retries: 1 })
+  Object.assign(twin.script['tpcb-like'].commands[4], { count: 300, latencyMs: 4, retries: 0 })
+  const m = mergeResults([doc, twin])
+  assert.equal(m.summary.transactions, 2 * doc.summary.transactions)
+  assert.equal(m.summary.tps, Math.round(2 * doc.summary.transactions / doc.run.durationS * 1000) / 1000)
+  assert.deepEqual(withoutMeanStddev(m.summary.latencyMs), withoutMeanStddev(doc.summary.latencyMs))
+  near(m.summary.latencyMs.mean, doc.summary.latencyMs.mean, 0.001, 'mean')
+  assert.equal(m.summary.lagMs.p99, null)
+  assert.equal(m.summary.lagMs.max, doc.summary.lagMs.max)
+  assert.equal(m.intervals.length, doc.intervals.length)
+  m.intervals.forEach((iv, i) => {
+    assert.equal(iv.count['tpcb-like'], 2 * doc.intervals[i].count['tpcb-like'])
+    assert.deepEqual(iv.latencyMs, doc.intervals[i].latencyMs, `interval ${i}`)
+  })
+  const cmd = m.script['tpcb-like'].commands[4]
+  assert.deepEqual(cmd, { ...doc.script['tpcb-like'].commands[4], count: 400, latencyMs: 3.5, retries: 1 }, 'per-command counts added, mean latency weighted')
+  assert.equal(m.client.cpuUs, 2 * doc.client.cpuUs)
+  near(m.client.cpuUsPerTxn, doc.client.cpuUsPerTxn, 0.01, 'CPU per transaction')
+  assert.deepEqual(m.serverStats.deltas, doc.serverStats.deltas, 'server statistics taken once')
+})
+
+test('a workload section is recomputed by the workload, never copied from one partition', () => {
+  const doc = fixture('tpcc.json')
+  assert.equal(mergeResults([doc, twinOf(doc, 3)]).tpcc, undefined)
+  const m = mergeResults([doc, twinOf(doc, 3)], {
+    sections: { tpcc: (merged) => ({ ...doc.tpcc, tpmC: merged.transactions['new-order'].count * 60 / merged.run.durationS }) }
+  })
+  assert.equal(m.tpcc.tpmC, 2 * doc.transactions['new-order'].count * 60 / doc.run.durationS)
+  assert.equal(mergeResults([doc]).tpcc.tpmC, doc.tpcc.tpmC, 'one partition is the whole run')
 })
