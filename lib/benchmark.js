@@ -55,10 +55,11 @@ import { coreShares } from './output/client-cpu.js'
  * Run one benchmark end to end. Results already measured are written even when the run
  * ends in errors or is interrupted.
  * @param {BenchmarkOptions} options
- * @param {{ log?: any, env?: Record<string, string|undefined>, onRun?: (run: Run) => void, onPhase?: (phase: string, info?: any) => void }} [hooks]
+ * @param {{ log?: any, env?: Record<string, string|undefined>, onRun?: (run: Run) => void, onPhase?: (phase: string, info?: any) => void,
+ *   onResults?: (results: object) => void }} [hooks] onResults may add sections to the document before its one write
  * @returns {Promise<{ results: object, file: string|null, exitCode: number }>}
  */
-export async function runBenchmark (options, { log = silentLogger, env = process.env, onRun, onPhase = () => {} } = {}) {
+export async function runBenchmark (options, { log = silentLogger, env = process.env, onRun, onPhase = () => {}, onResults } = {}) {
   const seed = parseRandomSeed(options.seed ?? 'time')
   if (options.seed !== undefined) onPhase('seed', { seed: seedAsInt64(seed).toString() })
   const file = options.writeFile === false ? null : (options.out ?? defaultResultsPath(options.resultName ?? options.workload))
@@ -210,7 +211,11 @@ export async function runBenchmark (options, { log = silentLogger, env = process
       extra
     })
     if (afterLoad) results.run.afterLoad = afterLoad
-    if (file) await writeResults(file, results)
+    try {
+      onResults?.(results)
+    } finally {
+      if (file) await writeResults(file, results)
+    }
     const exitCode = outcome.aborted ? 2 : 0
     return { results, file, exitCode, run }
   } finally {

@@ -10,7 +10,6 @@ import { workloads, workloadNames, loadWorkload } from '../../workloads/index.js
 import { attachProgress } from '../output/run-progress.js'
 import { formatSummary } from '../output/summary.js'
 import { createLogger } from '../log.js'
-import { writeResults } from '../results/write.js'
 import { redact } from '../server/target.js'
 import { PROTOCOLS } from '../db/connection.js'
 import { formatServerStatsSummary } from '../server/stats-sampler.js'
@@ -161,8 +160,13 @@ export const runCommand = {
     process.on('SIGINT', onSignal)
     process.on('SIGTERM', onSignal)
     try {
+      // thresholds are judged before the results are written, so the file is written once
+      const thresholds = options.thresholds.length ? await import('../compare/thresholds.js') : null
       const { results, file, exitCode } = await runBenchmark(options, {
         log,
+        onResults (doc) {
+          if (thresholds) doc.thresholds = thresholds.evaluateThresholds(doc, options.thresholds)
+        },
         onPhase (phase, info) {
           if (phase === 'seed') process.stderr.write(`pgload: setting random seed to ${info.seed}\n`)
           if (phase === 'connected') process.stderr.write(`pgload: ${info.embedded ? 'embedded ' : ''}PostgreSQL ${info.serverVersion.version} at ${info.target}\n`)
@@ -197,13 +201,7 @@ export const runCommand = {
         }
       })
       progress?.close()
-      let thresholdsFailed = false
-      if (options.thresholds.length) {
-        const { evaluateThresholds } = await import('../compare/thresholds.js')
-        results.thresholds = evaluateThresholds(results, options.thresholds)
-        thresholdsFailed = results.thresholds.some((t) => !t.pass)
-        if (file) await writeResults(file, results)
-      }
+      const thresholdsFailed = (results.thresholds ?? []).some((t) => !t.pass)
       if (argv.json) {
         process.stdout.write(JSON.stringify(results, null, 1) + '\n')
       } else {

@@ -7,7 +7,7 @@ const DURATION_SLACK_S = 1 // plus this many seconds (start/stop granularity)
 /** Facts that must match for a comparison to mean anything. */
 const REQUIRED = [
   ['workload', (d) => d.run.workload],
-  ['scale', (d) => d.run.scale ?? d.run.options?.scale ?? d.run.options?.warehouses],
+  ['scale', (d) => d.run.scale ?? d.tpcc?.warehouses],
   ['clients', (d) => d.run.clients ?? d.run.options?.clients],
   ['transaction types', (d) => d.run.transactionTypes ? [...d.run.transactionTypes].sort().join(',') : Object.keys(d.transactions ?? {}).sort().join(',')]
 ]
@@ -97,7 +97,7 @@ const ADDRESS_SETTINGS = new Set(['port', 'listen_addresses', 'unix_socket_direc
  * @returns {Map<string, string>}
  */
 export function settingsOf (doc) {
-  const raw = doc.serverStats?.settings ?? doc.server?.settings
+  const raw = doc.serverStats?.settings
   const out = new Map()
   if (!raw || typeof raw !== 'object') return out
   const put = (name, v) => {

@@ -216,7 +216,7 @@ export class SparseAccumulator {
  * @returns {number}
  */
 export function intervalSeconds (results) {
-  const opt = results.run?.options?.intervalS ?? results.run?.options?.interval
+  const opt = results.run?.options?.intervalS
   if (typeof opt === 'number' && opt > 0) return opt
   const iv = results.intervals ?? []
   if (typeof iv[0]?.lengthS === 'number' && iv[0].lengthS > 0) return iv[0].lengthS

@@ -91,7 +91,7 @@ export function wholeRunValue (results, t) {
     case 'efficiency': {
       if (typeof results.tpcc?.efficiency === 'number') return { value: results.tpcc.efficiency } // percent
       const tpmC = results.tpcc?.tpmC
-      const w = results.tpcc?.warehouses ?? results.run?.options?.warehouses ?? results.run?.scale
+      const w = results.tpcc?.warehouses ?? results.run?.scale
       if (typeof tpmC === 'number' && w > 0) return { value: 100 * tpmC / (TPCC_TPMC_PER_WAREHOUSE * w) }
       return noData('not a TPC-C run (no tpcc.tpmC and warehouses)')
     }

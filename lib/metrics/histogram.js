@@ -189,3 +189,18 @@ export function percentileMs (h, p) {
   const v = h.getValueAtPercentile(p)
   return round3((v > h.maxValue ? h.maxValue : v) / MS)
 }
+
+/**
+ * Give a histogram the exact smallest and largest values recorded. A decoded histogram only
+ * knows them to their buckets' edges, while results documents keep the exact ones (`min`,
+ * `max`): a merge of decoded histograms then reads the same figures as the run. Values outside
+ * the histogram's lowest and highest buckets are ignored (they cannot be its range).
+ * @param {Histogram} h
+ * @param {number|null} minUs
+ * @param {number|null} maxUs
+ */
+export function restoreRange (h, minUs, maxUs) {
+  if (h.totalCount === 0 || !ownLayout(h)) return
+  if (Number.isInteger(maxUs) && maxUs <= h.maxValue && maxUs >= h.lowestEquivalentValue(h.maxValue)) h.updatedMaxValue(maxUs)
+  if (Number.isInteger(minUs) && minUs >= h.minNonZeroValue && minUs <= h.highestEquivalentValue(h.minNonZeroValue)) h.updateMinNonZeroValue(minUs)
+}

@@ -2,7 +2,8 @@
 // Everything recorded here is inside the measured window (after warm-up). Each value is recorded
 // once, into its interval histogram; closing an interval adds it into the cumulative one.
 
-import { addInto, createHistogram, recordUs, encodeHistogram, latencySummaryMs, percentileMs } from './histogram.js'
+import { addInto, createHistogram, recordUs, encodeHistogram, latencySummaryMs } from './histogram.js'
+import { ratePerS, latencyFiguresMs, intervalLatencyMs, intervalTailMs } from './figures.js'
 
 const round3 = (v) => Math.round(v * 1000) / 1000
 
@@ -197,16 +198,17 @@ export class Recorder {
       t: round3(tS),
       lengthS: round3(lengthS),
       count,
-      tps: round3(total / lengthS),
+      tps: ratePerS(total, lengthS),
       failed,
       skipped,
-      latencyMs: a.totalCount === 0
-        ? { p50: null, p90: null, p99: null, max: null }
-        : { p50: percentileMs(a, 50), p90: percentileMs(a, 90), p99: percentileMs(a, 99), max: round3(a.maxValue / 1000) },
-      lagMs: l.totalCount === 0 ? { p99: null, max: null } : { p99: percentileMs(l, 99), max: round3(l.maxValue / 1000) },
-      queueMs: q.totalCount === 0 ? { p99: null, max: null } : { p99: percentileMs(q, 99), max: round3(q.maxValue / 1000) },
+      latencyMs: intervalLatencyMs(a),
+      lagMs: intervalTailMs(l),
+      queueMs: intervalTailMs(q),
       histograms
     }
+    // Lag and queue waits travel encoded too, so that partitions of a run merge exactly.
+    if (l.totalCount > 0) entry.lagHistogram = encodeHistogram(l)
+    if (q.totalCount > 0) entry.queueHistogram = encodeHistogram(q)
     if (a.totalCount > 0) addInto(this.all, a)
     if (l.totalCount > 0) addInto(this.lag, l)
     if (q.totalCount > 0) addInto(this.queue, q)
@@ -233,12 +235,7 @@ export class Recorder {
       const typeErrors = Object.fromEntries(t.errors)
       for (const [k, v] of t.errors) errors[k] = (errors[k] ?? 0) + v
       const hist = withOpen(t.hist, t.intervalHist)
-      const latencyMs = latencySummaryMs(hist)
-      // Exact mean and standard deviation from the sums (the histogram's are quantised).
-      if (t.count > 0) {
-        latencyMs.mean = round3(t.sumUs / t.count / 1000)
-        latencyMs.stddev = round3(Math.sqrt(Math.max(0, t.sumSqUs / t.count - (t.sumUs / t.count) ** 2)) / 1000)
-      }
+      const latencyMs = latencyFiguresMs(hist, t.sumUs, t.sumSqUs, t.count)
       transactions[t.name] = {
         count: t.count,
         failed: t.failed,
@@ -249,7 +246,7 @@ export class Recorder {
         late: t.late,
         unfinished: t.unfinished,
         outcomeUnknown: t.outcomeUnknown,
-        tps: durationS > 0 ? round3(t.count / durationS) : null,
+        tps: ratePerS(t.count, durationS),
         latencyMs,
         errors: typeErrors,
         keyingMs: { mean: t.keyingN ? round3(t.keyingSumUs / t.keyingN / 1000) : null },
@@ -260,11 +257,9 @@ export class Recorder {
       sum += t.sumUs; sumSq += t.sumSqUs
       unfinished += t.unfinished; outcomeUnknown += t.outcomeUnknown
     }
-    const latencyMs = latencySummaryMs(withOpen(this.all, this.intervalAll))
-    if (count > 0) {
-      latencyMs.mean = round3(sum / count / 1000)
-      latencyMs.stddev = round3(Math.sqrt(Math.max(0, sumSq / count - (sum / count) ** 2)) / 1000)
-    }
+    const latencyMs = latencyFiguresMs(withOpen(this.all, this.intervalAll), sum, sumSq, count)
+    const lag = withOpen(this.lag, this.intervalLag)
+    const queue = withOpen(this.queue, this.intervalQueue)
     return {
       summary: {
         transactions: count,
@@ -277,11 +272,13 @@ export class Recorder {
         unfinished,
         outcomeUnknown,
         unfinishedWaitMs: unfinished > 0 ? latencySummaryMs(this.unfinishedWait) : null,
-        tps: durationS > 0 ? round3(count / durationS) : null,
+        tps: ratePerS(count, durationS),
         latencyMs,
-        lagMs: latencySummaryMs(withOpen(this.lag, this.intervalLag)),
-        queueMs: latencySummaryMs(withOpen(this.queue, this.intervalQueue)),
-        errors
+        lagMs: latencySummaryMs(lag),
+        queueMs: latencySummaryMs(queue),
+        errors,
+        lagHistogram: encodeHistogram(lag),
+        queueHistogram: encodeHistogram(queue)
       },
       transactions
     }

@@ -110,9 +110,9 @@ function thresholdsBlock (thresholds) {
   if (!Array.isArray(thresholds) || thresholds.length === 0) return ''
   const withUnit = (v, unit) => (isNum(v) ? `${fmt(v)}${unit ? ` ${unit}` : ''}` : '–')
   const rows = thresholds.filter((t) => t && typeof t === 'object').map((t) => [
-    t.expr ?? t.text ?? t.metric ?? '?',
-    withUnit(t.actual ?? t.actualMs, t.unit ?? (t.actualMs !== undefined ? 'ms' : '')),
-    withUnit(t.limit ?? t.valueMs, t.unit ?? (t.valueMs !== undefined ? 'ms' : '')),
+    t.expr ?? '?',
+    withUnit(t.actual, t.unit),
+    withUnit(t.limit, t.unit),
     t.pass === true ? 'pass' : t.pass === false ? 'FAIL' : '',
     t.reason ?? ''
   ])
@@ -155,7 +155,7 @@ function statementsBlock (st) {
 }
 
 function missingBlock (ss) {
-  const missing = [...(Array.isArray(ss.missing) ? ss.missing : []), ...(Array.isArray(ss.settings?.missing) ? ss.settings.missing : [])]
+  const missing = Array.isArray(ss.missing) ? ss.missing : []
   return missing.length ? `<p class="note">Not collected: ${missing.map((m) => h(m)).join('; ')}</p>` : ''
 }
 
@@ -198,7 +198,7 @@ export function runHeaderHtml (doc, label) {
     ['seed', run.seed],
     ['status', run.aborted ? 'aborted' : run.interrupted ? 'interrupted' : 'completed'],
     ['after a load', afterLoadText(run.afterLoad)?.replace(/^note: /, '')],
-    ['server', [server.version ?? ss.settings?.serverVersion ? `PostgreSQL ${server.version ?? ss.settings.serverVersion}` : '', server.embedded ? '(embedded)' : '', redact(server.target)].filter(Boolean).join(' ')],
+    ['server', [server.version ? `PostgreSQL ${server.version}` : '', server.embedded ? '(embedded)' : '', redact(server.target)].filter(Boolean).join(' ')],
     ['host', doc.host ? `${doc.host.cpus ?? '?'} CPUs, ${bytes(doc.host.memoryBytes)} memory, ${doc.host.platform ?? ''}` : undefined],
     ['pgload', doc.tool ? `${doc.tool.version ?? ''} on Node.js ${doc.tool.node ?? ''}` : undefined],
     ['label', run.label],

@@ -6,7 +6,7 @@ import { settingsOf } from '../compare/comparable.js'
 /** What can tell runs of one workload apart, in the order names list them. */
 const FACTS = [
   ['c', (d) => d.run.clients ?? d.run.options?.clients],
-  ['s', (d) => d.run.scale ?? d.run.options?.scale],
+  ['s', (d) => d.run.scale ?? d.tpcc?.warehouses],
   ['conn', (d) => (d.run.connections === d.run.clients ? null : d.run.connections)],
   ['rate', (d) => d.run.rate || d.run.options?.rate || null],
   ['think', (d) => d.run.options?.thinkTime],

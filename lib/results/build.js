@@ -23,6 +23,16 @@ export function recordedOptions (options) {
 }
 
 /**
+ * The summary figures that come from the interval series (time to steady state); the merge of
+ * partitions re-derives them with this same function.
+ * @param {any[]} intervals results `intervals[]`
+ * @param {number} [intervalS] the run's interval length
+ */
+export function seriesFigures (intervals, intervalS) {
+  return { steadyState: timeToSteadyState(throughputSeries(intervals, intervalS ?? 1)) }
+}
+
+/**
  * @param {object} p
  * @param {string} p.toolVersion
  * @param {Record<string, any>} p.options
@@ -74,7 +84,7 @@ export function buildResults ({ toolVersion, options, workloadName, workload, ta
     },
     host,
     client: outcome.client,
-    summary: { ...outcome.summary, steadyState: timeToSteadyState(throughputSeries(outcome.intervals, options.intervalS ?? 1)) },
+    summary: { ...outcome.summary, ...seriesFigures(outcome.intervals, options.intervalS) },
     transactions: outcome.transactions,
     intervals: outcome.intervals
   }

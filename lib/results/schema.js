@@ -79,7 +79,9 @@ const summary = object({
   transactions: count,
   initialConnectionMs: amountOrNull,
   lagMs: figures,
-  queueMs: figures
+  queueMs: figures,
+  lagHistogram: histogram,
+  queueHistogram: histogram
 }, { required: ['transactions', 'tps', 'latencyMs'] })
 
 const wait = object({ mean: amountOrNull }, { nullable: true })
@@ -95,7 +97,9 @@ const interval = object({
   latencyMs: figures,
   lagMs: figures,
   queueMs: figures,
-  histograms: mapOf(histogram)
+  histograms: mapOf(histogram),
+  lagHistogram: histogram,
+  queueHistogram: histogram
 }, { required: ['t'] })
 
 // Slack for lengths and times rounded to milliseconds by the writer.
@@ -115,7 +119,7 @@ const intervals = refine(arrayOf(interval), (list) => {
   return null
 })
 
-const sample = object({ t: anyNumberOrNull, events: arrayOf(object({})) })
+const sample = object({ t: anyNumberOrNull })
 const serverStats = object({
   deltas: mapOf(anyNumberOrNull),
   perTransaction: mapOf(anyNumberOrNull),

@@ -49,19 +49,19 @@ test('markers pair checkpoint start and end, keep autovacuum instants, and close
     { t: 12, t2: 17, kind: 'checkpoint', label: 'checkpoint' },
     { t: 22, t2: 22, kind: 'autovacuum', label: 'autovacuum pgbench_tellers' }
   ])
-  const open = { run: { durationS: 30 }, intervals: [], serverStats: { series: [{ t: 5, events: [{ kind: 'checkpoint-start' }] }] } }
+  const open = { run: { durationS: 30 }, intervals: [], serverStats: { events: [{ t: 5, kind: 'checkpoint-start' }] } }
   assert.deepEqual(markerRows(open), [{ t: 5, t2: 30, kind: 'checkpoint', label: 'checkpoint' }])
   // As lib/server's sampler writes them: an inferred start, a cause, float noise in t.
   const recorded = { run: {}, serverStats: { events: [{ t: 2, kind: 'checkpoint-start', inferred: true, cause: 'requested' }, { t: 2.9999999999999996, kind: 'checkpoint-end', cause: 'requested' }] } }
   assert.deepEqual(markerRows(recorded), [{ t: 2, t2: 3, kind: 'checkpoint', label: 'checkpoint (requested)' }])
 })
 
-test('server rows turn per-sample counters into rates and keep gauges', () => {
+test('server rows read the sampler\'s rates and gauges', () => {
   const doc = {
     serverStats: {
       series: [
-        { t: 2, walBytes: 4e6, blksRead: 10, blksHit: 100, backends: { active: 3, idle: 1 }, lockWaits: 2 },
-        { t: 4, walBytes: 4e6, blksHitPerS: 7 }
+        { t: 2, walBytesPerS: 2e6, blksReadPerS: 5, blksHitPerS: 50, backends: { active: 3, idle: 1 }, lockWaits: 2 },
+        { t: 4, walBytesPerS: 2e6, blksHitPerS: 7, blksRead: 10 }
       ]
     }
   }
@@ -73,6 +73,7 @@ test('server rows turn per-sample counters into rates and keep gauges', () => {
   assert.equal(get(2, 'lock waits'), 2)
   assert.equal(get(4, 'WAL'), 2)
   assert.equal(get(4, 'blocks hit'), 7)
+  assert.equal(get(4, 'blocks read'), undefined, 'a sample without the rate has no row')
   assert.deepEqual(serverRows({}), [])
 })
 
