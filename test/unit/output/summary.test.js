@@ -101,3 +101,9 @@ test('the report header follows the same rule', () => {
   results.summary.transactions = 16000
   assert.equal(clientCpuFact(results), '2,011.1 us CPU per transaction (1,609.1 user, 402.0 kernel)')
 })
+
+test('driver thread: a CPU wait below 0.1 us per transaction keeps its significant digits', () => {
+  const results = JSON.parse(readFileSync(FIXTURE, 'utf8'))
+  results.client = { cpuUsPerTxn: 29.3, eventLoopUtilization: 0.21, onCpuShare: 0.331, cpuWaitShare: 0.001, cpuWaitUsPerTxn: 0.04 }
+  assert.deepEqual(linesFrom(results, 'driver thread'), ['driver thread: on a CPU 33% of the run, waiting for one 0% (0.04 us per transaction)'])
+})
