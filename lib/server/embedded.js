@@ -32,8 +32,6 @@ import {
   initCluster, startCluster, stopCluster, clusterPid, SERVER_OS_USER
 } from './cluster.js'
 
-export { pidAlive } // part of this module's interface before the lock had its own
-
 const SUPERUSER = 'postgres'
 const DATABASE = 'postgres'
 // postgresql.conf additions at initdb: room for the "few hundred connections" of DESIGN.md.
