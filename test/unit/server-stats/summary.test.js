@@ -33,7 +33,7 @@ test('each bracket says what it divides by what: WAL and blocks per transaction,
   ])
 })
 
-test('the figures of the issue: blocks read alone per transaction next to read+hit', () => {
+test('a run reading many blocks: blocks read alone per transaction next to read+hit', () => {
   // 15,639 blocks read and 123,000 hit over 786 transactions: 19.9 read, 176.4 read+hit each
   const s = formatServerStatsSummary({
     deltas: { blksRead: 15639, blksHit: 123000, walBytes: 786 * 49152, cacheHitRatio: 0.8872, tempBytes: 0, tempFiles: 0, deadlocks: 0, checkpointsTimed: 0, checkpointsRequested: 0 },
