@@ -3,8 +3,8 @@
 
 import { ClientAbortError, classifySqlState, formatServerError } from '../errors.js'
 import { abortCommand } from './client-abort.js'
-import { truth } from './expr-eval.js'
 import { K } from './link.js'
+import { truth } from './operators.js'
 import { execShell } from './shell.js'
 import { EvalError, validVariableName } from './values.js'
 import { MAX_SLEEP_TEXT, sleepCount, sleepTooLong } from './sleep-time.js'
