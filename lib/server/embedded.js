@@ -90,6 +90,7 @@ export async function ensureEmbeddedServer ({ keep = false, env = process.env, l
   let adopted = false
   try {
     running = await runningServer(paths, ids)
+    if (running?.refused) throw refusedError(running)
     if (running?.orphaned) {
       adopted = true
       await adoptOrphan(paths, running, keep, log)
@@ -172,7 +173,7 @@ export async function serverStatus ({ env = process.env } = {}) {
   if (!base.initialised) return base
   const ids = await serverUser()
   const running = await runningServer(paths, ids)
-  if (!running) return base
+  if (!running || running.refused) return base
   return {
     ...base,
     running: true,
@@ -248,7 +249,10 @@ async function runningServer (paths, ids) {
     } finally {
       await conn.close()
     }
-  } catch {
+  } catch (err) {
+    // An error answer (too many connections, say) comes from a server at work, perhaps for
+    // another pgload: never taken for one that does not answer, which is stopped and restarted.
+    if (typeof err?.severity === 'string') return { pid, port, refused: err }
     return null
   }
   const state = await readState(paths, pid)
@@ -280,6 +284,12 @@ async function adoptOrphan (paths, running, keep, log) {
   running.owner = process.pid
   running.keep = keep
   running.orphaned = false
+}
+
+function refusedError ({ pid, port, refused }) {
+  return new PgloadError(`the embedded PostgreSQL (pid ${pid}, port ${port}) refuses connections: ${refused.message}`, {
+    code: 'EMBEDDED_REFUSED', cause: refused, hint: 'if another pgload is using it, wait for it; else stop it: pgload server stop'
+  })
 }
 
 // A postmaster of this data directory that is alive but did not answer (hung, or its state is
