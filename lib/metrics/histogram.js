@@ -33,6 +33,8 @@ const UNIT_MAGNITUDE = probe.unitMagnitude
 const SUB_HALF_MAGNITUDE = probe.subBucketHalfCountMagnitude
 const SUB_HALF_COUNT = probe.subBucketHalfCount
 const SUB_MASK = probe.subBucketMask
+/** Buckets of a histogram of this layout (its counts array length). */
+export const COUNTS_ARRAY_LENGTH = probe.countsArrayLength
 /** 31 - clz32(v | SUB_MASK) - SUB_HALF_MAGNITUDE - UNIT_MAGNITUDE is hdr's getBucketIndex. */
 const BUCKET_BASE = 31 - SUB_HALF_MAGNITUDE - UNIT_MAGNITUDE
 if (UNIT_MAGNITUDE !== 0 || probe.lowestDiscernibleValueRounded !== 1 || probe.unitMagnitudeMask !== 0 ||

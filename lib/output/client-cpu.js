@@ -2,6 +2,11 @@
 // transaction when the run is fast enough for that to mean the transactions' cost, else as a
 // share of one core.
 
+import { formatPerTransaction } from './per-transaction.js'
+
+// The summary's lines print figures as pgbench does, without thousands separators.
+const plain = (v) => formatPerTransaction(v, 1, { grouping: false })
+
 // Below either bound the per-transaction figure is mostly not the transactions' cost. The run's
 // fixed CPU (its tick, the stats sampler, timers, garbage collection) was about 3 ms per second
 // with 2 clients here: 30 us or more per transaction under 100 tps, a third of a transaction's
@@ -49,9 +54,9 @@ export function clientCpuLine (results) {
   const { transactions, durationS } = runSize(results)
   if (c.cpuUsPerTxn && perTransactionMeaningful(transactions, durationS)) {
     const split = typeof c.userUsPerTxn === 'number' && typeof c.systemUsPerTxn === 'number'
-      ? `${c.userUsPerTxn.toFixed(1)} user, ${c.systemUsPerTxn.toFixed(1)} kernel; `
+      ? `${plain(c.userUsPerTxn)} user, ${plain(c.systemUsPerTxn)} kernel; `
       : ''
-    return `client CPU per transaction = ${c.cpuUsPerTxn.toFixed(1)} us (${split}${loop})`
+    return `client CPU per transaction = ${plain(c.cpuUsPerTxn)} us (${split}${loop})`
   }
   const s = sharesOf(c, durationS, transactions)
   if (s.cpuCoreShare === null) return null
@@ -69,8 +74,8 @@ export function clientCpuFact (results) {
   const { transactions, durationS } = runSize(results)
   const num = (v) => typeof v === 'number' && Number.isFinite(v)
   if (num(c?.cpuUsPerTxn) && perTransactionMeaningful(transactions, durationS)) {
-    const f1 = (v) => v.toLocaleString('en-US', { minimumFractionDigits: 1, maximumFractionDigits: 1 })
-    return `${f1(c.cpuUsPerTxn)} us CPU per transaction` + (num(c.userUsPerTxn) && num(c.systemUsPerTxn) ? ` (${f1(c.userUsPerTxn)} user, ${f1(c.systemUsPerTxn)} kernel)` : '')
+    const f = formatPerTransaction
+    return `${f(c.cpuUsPerTxn)} us CPU per transaction` + (num(c.userUsPerTxn) && num(c.systemUsPerTxn) ? ` (${f(c.userUsPerTxn)} user, ${f(c.systemUsPerTxn)} kernel)` : '')
   }
   const s = sharesOf(c, durationS, transactions)
   if (s.cpuCoreShare === null) return undefined

@@ -2,6 +2,7 @@
 // per-type percentile table.
 
 import { clientCpuLine } from './client-cpu.js'
+import { formatPerTransaction } from './per-transaction.js'
 
 const f3 = (v) => v === null || v === undefined ? '-' : v.toFixed(3)
 const pct = (n, d) => d > 0 ? (100 * n / d).toFixed(3) : '0.000'
@@ -104,7 +105,7 @@ function outcomeLines (s, opts) {
 // The driver thread's time on a CPU and waiting for one (Linux), when the results file has it.
 function driverThreadLine (client) {
   if (typeof client?.onCpuShare !== 'number' || typeof client?.cpuWaitShare !== 'number') return null
-  const perTxn = typeof client.cpuWaitUsPerTxn === 'number' ? ` (${client.cpuWaitUsPerTxn.toFixed(1)} us per transaction)` : ''
+  const perTxn = typeof client.cpuWaitUsPerTxn === 'number' ? ` (${formatPerTransaction(client.cpuWaitUsPerTxn, 1, { grouping: false })} us per transaction)` : ''
   return `driver thread: on a CPU ${percent(client.onCpuShare)} of the run, waiting for one ${percent(client.cpuWaitShare)}${perTxn}`
 }
 

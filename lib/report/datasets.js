@@ -2,6 +2,7 @@
 // and server series per interval, markers, spectra, distributions, TPC-C figures and thresholds.
 
 import { spectrumRows, distributionRows, mergedPercentiles } from './histogram-data.js'
+import { checkpointSpans } from '../server/stats/summary.js'
 
 const round3 = (v) => Math.round(v * 1000) / 1000
 const isNum = (v) => typeof v === 'number' && Number.isFinite(v)
@@ -92,23 +93,18 @@ export function markerRows (doc) {
   const events = Array.isArray(ss.events) ? ss.events : []
   const valid = events.filter((e) => e && isNum(e.t) && typeof e.kind === 'string').sort((a, b) => a.t - b.t)
   const lastT = Math.max(doc.run?.durationS ?? 0, ...(doc.intervals ?? []).map((i) => i.t).filter(isNum))
-  const rows = []
-  let open = null
+  const rows = checkpointSpans(valid).map((c) => ({
+    t: round3(c.start),
+    t2: c.end === null ? Math.max(round3(c.start), lastT) : round3(c.end),
+    kind: 'checkpoint',
+    label: checkpointLabel(c.cause, c.inProgressAtStart)
+  }))
   for (const e of valid) {
-    const t = round3(e.t)
-    if (e.kind === 'checkpoint-start') {
-      open = open ?? { t, cause: e.cause, atStart: Boolean(e.inProgressAtStart) }
-    } else if (e.kind === 'checkpoint-end') {
-      // an end without a start: the checkpoint was running before the run
-      rows.push({ t: open?.t ?? 0, t2: t, kind: 'checkpoint', label: checkpointLabel(open?.cause ?? e.cause, open?.atStart ?? true) })
-      open = null
-    } else {
-      const label = e.table ? `${e.kind} ${e.table}` : e.kind
-      rows.push({ t, t2: t, kind: e.kind, label })
-    }
+    if (e.kind === 'checkpoint-start' || e.kind === 'checkpoint-end') continue
+    rows.push({ t: round3(e.t), t2: round3(e.t), kind: e.kind, label: e.table ? `${e.kind} ${e.table}` : e.kind })
   }
-  if (open !== null) rows.push({ t: open.t, t2: Math.max(open.t, lastT), kind: 'checkpoint', label: checkpointLabel(open.cause, open.atStart) })
-  return rows
+  // in the order the events happened: a span where it ended
+  return rows.sort((a, b) => (a.kind === 'checkpoint' ? a.t2 : a.t) - (b.kind === 'checkpoint' ? b.t2 : b.t))
 }
 
 const checkpointLabel = (cause, atStart) => (typeof cause === 'string' && cause ? `checkpoint (${cause})` : 'checkpoint') +

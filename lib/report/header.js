@@ -6,6 +6,7 @@ import { transactionTypes } from './datasets.js'
 import { steadyStateOf } from '../metrics/steady-state.js'
 import { clientCpuFact } from '../output/client-cpu.js'
 import { afterLoadText } from '../server/stats/summary.js'
+import { formatPerTransaction } from '../output/per-transaction.js'
 
 /** Settings shown first when the results list them, because they shape most benchmarks. */
 const KEY_SETTINGS = [
@@ -129,9 +130,12 @@ const PER_TRANSACTION_LABELS = {
 
 function perTransactionBlock (per) {
   if (!per || typeof per !== 'object') return ''
-  const pairs = Object.entries(per).filter(([, v]) => isNum(v)).map(([k, v]) => [PER_TRANSACTION_LABELS[k] ?? k, /bytes$/i.test(k) ? bytes(v) : fmt(v, 1)])
+  const pairs = Object.entries(per).filter(([, v]) => isNum(v)).map(([k, v]) => [PER_TRANSACTION_LABELS[k] ?? k, /bytes$/i.test(k) ? perTransactionBytes(v) : formatPerTransaction(v)])
   return pairs.length ? `<h3>Per transaction (server side)</h3>${dl(pairs)}` : ''
 }
+
+// Below a kilobyte per transaction, the bytes keep their significant digits (0.3 B, not 0 B).
+const perTransactionBytes = (v) => (Math.abs(v) < 1024 ? `${formatPerTransaction(v, 0)} B` : bytes(v))
 
 function tablesBlock (tables) {
   const entries = Object.entries(tables ?? {}).filter(([, t]) => t && typeof t === 'object')

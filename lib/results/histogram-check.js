@@ -2,7 +2,7 @@
 // a decoded histogram allocates its whole counts array, too slow for every interval of a long run.
 
 import { inflateSync } from 'node:zlib'
-import { createHistogram, SIGNIFICANT_DIGITS, HIGHEST_US } from '../metrics/histogram.js'
+import { COUNTS_ARRAY_LENGTH, SIGNIFICANT_DIGITS, HIGHEST_US } from '../metrics/histogram.js'
 
 const V2_COMPRESSED_COOKIE = 0x1c849304 // outer cookie (low nibble of its second byte: word size)
 const V2_COOKIE = 0x1c849303 // cookie of the inflated histogram
@@ -12,8 +12,6 @@ const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/
 const MAX_COUNT = 2 ** 32 - 1 // counts are decoded into 32-bit buckets
 // Inflating stops here: pgload's histograms are a few kilobytes even when every bucket is used.
 const MAX_INFLATED_BYTES = 1 << 20
-
-let countsLength = 0
 
 /**
  * Why an encoded histogram cannot be read, or null when hdr-histogram-js and the compare
@@ -54,7 +52,6 @@ function layoutProblem (raw) {
 
 // Walk the ZigZag LEB128 counts as the decoders do: every bucket index stays inside the array.
 function countsProblem (raw) {
-  countsLength ||= createHistogram().countsArrayLength
   const end = HEADER_BYTES + raw.readInt32BE(4)
   let index = 0
   let pos = HEADER_BYTES
@@ -74,7 +71,7 @@ function countsProblem (raw) {
     if (word < 0) index -= word
     else if (word > MAX_COUNT) return `damaged counts (a bucket count of ${word})`
     else index++
-    if (index > countsLength) return `damaged counts (bucket ${index} past the last, ${countsLength})`
+    if (index > COUNTS_ARRAY_LENGTH) return `damaged counts (bucket ${index} past the last, ${COUNTS_ARRAY_LENGTH})`
   }
   return null
 }

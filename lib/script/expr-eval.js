@@ -7,8 +7,6 @@ import { permute } from '../random/permute.js'
 import { EvalError, T_BOOL, T_DBL, T_INT, T_NONE, T_NULL, T_STR, debugString, formatF, normInt, stringToValue, toBig } from './values.js'
 import { OPS, bitOp, numericOp, toBool, toDouble, toInt, truth } from './operators.js'
 
-export { toDouble, toInt, truth }
-
 const MAX_FARGS = 16
 
 /**

@@ -3,5 +3,5 @@
 export { BUILTIN_SCRIPTS, findBuiltin, listBuiltins, splitWeight } from './builtins.js'
 export { compileScript, splitVariables } from './compile.js'
 export { scriptWorkload, parseDefine, ScriptTerminal, SCRIPT_DEFAULTS } from './workload.js'
-export { runShell } from './interpreter.js'
+export { runShell } from './shell.js'
 export { PgbenchLogWriter } from './pgbench-log.js'

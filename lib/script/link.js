@@ -4,7 +4,7 @@
 import { compileExpr } from './expr-eval.js'
 import { validVariableName } from './values.js'
 import { scriptError } from './parser.js'
-import { sleepCount } from './sleep-time.js'
+import { SLEEP_UNIT_US, sleepCount } from './sleep-time.js'
 
 export const K = {
   SQL: 0,
@@ -68,7 +68,7 @@ export function linkScript (compiled, scriptIndex, registry, counter) {
       shellSlots: null,
       sleepUs: 0,
       sleepSlot: -1,
-      sleepUnit: 1000000,
+      sleepUnit: SLEEP_UNIT_US.s,
       nextBranch: -1,
       endif: -1,
       sqlId: -1,
@@ -96,10 +96,7 @@ export function linkScript (compiled, scriptIndex, registry, counter) {
       } else {
         lc.sleepUs = sleepCount(c.argv[1])
       }
-      if (c.argv.length > 2) {
-        const u = c.argv[2].toLowerCase()
-        lc.sleepUnit = u === 'ms' ? 1000 : u === 's' ? 1000000 : 1
-      }
+      if (c.argv.length > 2) lc.sleepUnit = SLEEP_UNIT_US[c.argv[2].toLowerCase()]
     } else if (c.meta === 'setshell' || c.meta === 'shell') {
       const words = c.meta === 'setshell' ? c.argv.slice(2) : c.argv.slice(1)
       lc.shellSlots = words.map(w => (w[0] === ':' && w[1] !== ':') ? slotOf(w.slice(1)) : -1)

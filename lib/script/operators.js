@@ -3,18 +3,37 @@
 
 import { EvalError, T_BOOL, T_DBL, T_INT, T_NULL, TYPE_NAMES, INT64_MIN, doubleToInt, checkInt64, intToDouble, normInt, toBig } from './values.js'
 
+/**
+ * coerceToInt(): an int as it is, a double rounded with rint(); an EvalError for other types
+ * and for doubles outside int64.
+ * @param {number} t the value's type (T_*)
+ * @param {any} v
+ * @returns {number|bigint}
+ */
 export function toInt (t, v) {
   if (t === T_INT) return v
   if (t === T_DBL) return doubleToInt(v)
   throw new EvalError(`cannot coerce ${TYPE_NAMES[t]} to int`)
 }
 
+/**
+ * coerceToDouble(): a double as it is, an int converted; else an EvalError.
+ * @param {number} t the value's type (T_*)
+ * @param {any} v
+ * @returns {number}
+ */
 export function toDouble (t, v) {
   if (t === T_DBL) return v
   if (t === T_INT) return intToDouble(v)
   throw new EvalError(`cannot coerce ${TYPE_NAMES[t]} to double`)
 }
 
+/**
+ * coerceToBool(): only a boolean is one; else an EvalError.
+ * @param {number} t the value's type (T_*)
+ * @param {any} v
+ * @returns {boolean}
+ */
 export function toBool (t, v) {
   if (t === T_BOOL) return v
   throw new EvalError(`cannot coerce ${TYPE_NAMES[t]} to boolean`)
@@ -102,6 +121,13 @@ export function numericOp (op, st, ta, a, tb, b) {
   }
 }
 
+/**
+ * The bit operators & | # << >> on two ints: int32 numbers directly, else 64-bit BigInt arithmetic.
+ * @param {string} f the operator's function name ('&', '|', '#', '<<', '>>')
+ * @param {number|bigint} x
+ * @param {number|bigint} y
+ * @returns {number|bigint}
+ */
 export function bitOp (f, x, y) {
   if (f !== '<<' && f !== '>>' && typeof x === 'number' && typeof y === 'number' &&
       x === (x | 0) && y === (y | 0)) {

@@ -4,10 +4,9 @@
 import { PgloadError } from '../errors.js'
 import { LexError, ScriptScanner } from './lexer.js'
 import { ExprParseError, parseExpression } from './expr-parser.js'
-import { MAX_SLEEP_TEXT, sleepCount, sleepTooLong } from './sleep-time.js'
+import { MAX_SLEEP_TEXT, SLEEP_UNIT_US, sleepCount, sleepTooLong } from './sleep-time.js'
 
 const MAX_ARGS = 256
-const SLEEP_UNIT_US = { us: 1, ms: 1000, s: 1000000 }
 const META = new Set(['set', 'setshell', 'shell', 'sleep', 'if', 'elif', 'else', 'endif', 'gset', 'aset',
   'startpipeline', 'syncpipeline', 'endpipeline'])
 
@@ -169,7 +168,7 @@ function parseBackslash (sc, desc, bs) {
           }
         }
       }
-      if (argv.length === 3 && !['us', 'ms', 's'].includes(argv[2].toLowerCase())) {
+      if (argv.length === 3 && !Object.hasOwn(SLEEP_UNIT_US, argv[2].toLowerCase())) {
         fail('unrecognized time unit, must be us, ms or s', argv[2], offsets[2] - bs, true)
       }
       if (argv[1][0] !== ':' && sleepTooLong(sleepCount(argv[1]), SLEEP_UNIT_US[argv[2]?.toLowerCase() ?? 's'])) {

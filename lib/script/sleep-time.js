@@ -3,6 +3,9 @@
 // TimeoutOverflowWarning, so it is refused: at load time when written as a number, by aborting
 // the client when a variable holds it.
 
+/** Microseconds per \sleep unit (the unit is case-insensitive; no unit means seconds). */
+export const SLEEP_UNIT_US = Object.freeze({ us: 1, ms: 1000, s: 1000000 })
+
 /** The longest sleep, in microseconds. */
 export const MAX_SLEEP_US = 2147483647 * 1000
 

@@ -3,7 +3,8 @@
 
 import { PgloadError } from '../errors.js'
 import { deriveSeeds, seedAsInt64 } from '../random/seeding.js'
-import { ScriptCursor, runScript, runShell, startScript } from './interpreter.js'
+import { ScriptCursor, runScript, startScript } from './interpreter.js'
+import { runShell } from './shell.js'
 import { linkScript } from './link.js'
 import { PgbenchLogWriter } from './pgbench-log.js'
 import { VarRegistry, VarStore } from './variables.js'

@@ -32,8 +32,6 @@ import {
   initCluster, startCluster, stopCluster, clusterPid, SERVER_OS_USER
 } from './cluster.js'
 
-export { pidAlive } // part of this module's interface before the lock had its own
-
 const SUPERUSER = 'postgres'
 const DATABASE = 'postgres'
 // postgresql.conf additions at initdb: room for the "few hundred connections" of DESIGN.md.
@@ -92,6 +90,7 @@ export async function ensureEmbeddedServer ({ keep = false, env = process.env, l
   let adopted = false
   try {
     running = await runningServer(paths, ids)
+    if (running?.refused) throw refusedError(running)
     if (running?.orphaned) {
       adopted = true
       await adoptOrphan(paths, running, keep, log)
@@ -174,7 +173,7 @@ export async function serverStatus ({ env = process.env } = {}) {
   if (!base.initialised) return base
   const ids = await serverUser()
   const running = await runningServer(paths, ids)
-  if (!running) return base
+  if (!running || running.refused) return base
   return {
     ...base,
     running: true,
@@ -250,7 +249,10 @@ async function runningServer (paths, ids) {
     } finally {
       await conn.close()
     }
-  } catch {
+  } catch (err) {
+    // An error answer (too many connections, say) comes from a server at work, perhaps for
+    // another pgload: never taken for one that does not answer, which is stopped and restarted.
+    if (typeof err?.severity === 'string') return { pid, port, refused: err }
     return null
   }
   const state = await readState(paths, pid)
@@ -282,6 +284,12 @@ async function adoptOrphan (paths, running, keep, log) {
   running.owner = process.pid
   running.keep = keep
   running.orphaned = false
+}
+
+function refusedError ({ pid, port, refused }) {
+  return new PgloadError(`the embedded PostgreSQL (pid ${pid}, port ${port}) refuses connections: ${refused.message}`, {
+    code: 'EMBEDDED_REFUSED', cause: refused, hint: 'if another pgload is using it, wait for it; else stop it: pgload server stop'
+  })
 }
 
 // A postmaster of this data directory that is alive but did not answer (hung, or its state is

@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync, chmodSync, readdirSync, readFileSync, renameSync, 
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { resolveTarget } from '../../lib/server/target.js'
-import { pidAlive } from '../../lib/server/embedded.js'
+import { pidAlive } from '../../lib/server/home-lock.js'
 import { targetFor } from '../../lib/server/embedded.js'
 import {
   binaries, serverUser, giveToServerUser, freePort, generatePassword,

@@ -9,6 +9,7 @@ import { serverCommand } from '../../lib/cli/server.js'
 import { ensureEmbeddedServer, serverStatus, stopServer } from '../../lib/server/embedded.js'
 import { resolveTarget } from '../../lib/server/target.js'
 import { openConnection } from '../../lib/db/connection.js'
+import { pidAlive } from '../../lib/server/home-lock.js'
 
 const base = mkdtempSync(join(tmpdir(), 'pgload-home-'))
 chmodSync(base, 0o755) // as root the server runs as `postgres`, which must reach the home
@@ -89,4 +90,22 @@ test('a command reuses a running server, owns one it started, and data survives 
     await c3.close()
   }
   assert.equal(await third.stop(), true)
+})
+
+test('a server that answers with an error is left running: the command stops with that error', async () => {
+  const first = await ensureEmbeddedServer({ env })
+  const { pid } = await serverStatus({ env })
+  const admin = await openConnection({ ...first.target, config: { ...first.target.config, database: 'template1' } })
+  try {
+    // the server refuses new connections to its database, as one at its connection limit does
+    await admin.simpleQuery('alter database postgres allow_connections false')
+    await assert.rejects(ensureEmbeddedServer({ env }), (err) => err.code === 'EMBEDDED_REFUSED' &&
+      err.message === `the embedded PostgreSQL (pid ${pid}, port ${first.target.config.port}) refuses connections: database "postgres" is not currently accepting connections`)
+    assert.equal(pidAlive(pid), true, 'the postmaster was not stopped')
+    assert.deepEqual((await admin.simpleQuery('select 1')).rows, [['1']], 'the connections it had were not cut')
+  } finally {
+    await admin.simpleQuery('alter database postgres allow_connections true')
+    await admin.close()
+  }
+  assert.equal(await first.stop(), true)
 })

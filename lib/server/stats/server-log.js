@@ -4,6 +4,7 @@
 // bracket a start between two readings, and it sees checkpoints begun before the run.
 
 import { open, stat } from 'node:fs/promises'
+import { quoteLiteral } from '../../db/connection.js'
 import { MARKER } from '../stat-queries.js'
 
 // How much of the log before the window is searched for the start of a checkpoint already
@@ -146,8 +147,7 @@ export class ServerLogCheckpoints {
     const lines = parseCheckpointLines(text)
     if (lines.length === 0) return []
     const stamps = [...new Set(lines.map(l => l.stamp))]
-    const arr = stamps.map(s => `'${s.replace(/'/g, "''")}'`).join(', ')
-    const r = await reader.query(`SELECT ${MARKER} extract(epoch from s::timestamptz)::text FROM unnest(ARRAY[${arr}]::text[]) AS s`)
+    const r = await reader.query(`SELECT ${MARKER} extract(epoch from s::timestamptz)::text FROM unnest(ARRAY[${stamps.map(quoteLiteral).join(', ')}]::text[]) AS s`)
     const epochOf = new Map(stamps.map((s, i) => [s, Number(r.rows[i][0])]))
     return checkpointEvents(lines.map(l => ({ ...l, epoch: epochOf.get(l.stamp) })), zeroEpoch, endS)
   }

@@ -3,6 +3,8 @@
 // run (committed, rolled back as expected, or failed), as the summary above counts them. WAL is
 // the server's (every database, checkpoints); blocks and temp files are the target database's.
 
+import { formatPerTransaction } from '../../output/per-transaction.js'
+
 /**
  * Format the server statistics for the end-of-run summary.
  * @param {any} serverStats what StatsSampler#finish returned
@@ -24,8 +26,8 @@ export function formatServerStatsSummary (serverStats, run = {}) {
   const hit = known(d.cacheHitRatio) ? `${(d.cacheHitRatio * 100).toFixed(2)}% of block requests` : 'n/a'
   lines.push(`server: ${wal}, cache hit ${hit}`)
   const perRead = [
-    known(per.blocksRead) ? `${fmtNum(per.blocksRead, 1)} per transaction` : null,
-    known(per.blocks) ? `${fmtNum(per.blocks, 1)} read+hit per transaction` : null
+    known(per.blocksRead) ? `${formatPerTransaction(per.blocksRead)} per transaction` : null,
+    known(per.blocks) ? `${formatPerTransaction(per.blocks)} read+hit per transaction` : null
   ].filter(Boolean)
   lines.push(`        blocks read ${known(d.blksRead) ? fmtNum(d.blksRead, 0) : 'n/a'}${perRead.length ? ` (${perRead.join('; ')})` : ''}`)
   lines.push(`        ${checkpointText(d, serverStats.events, serverStats.checkpointSource)}`)
@@ -109,7 +111,7 @@ function spanText (s, secs) {
 function bytes (n) {
   if (n >= 1048576) return `${fmtNum(n / 1048576, 1)} MB`
   if (n >= 1024) return `${fmtNum(n / 1024, 1)} KB`
-  return `${fmtNum(n, 0)} bytes`
+  return `${formatPerTransaction(n, 0)} bytes`
 }
 
 function mb (bytes) {

@@ -177,3 +177,9 @@ test('TPC-C block: a type that did not run and a Delivery queue that delivered n
   assert.ok(lines.includes('deferred Delivery: 0 queued, none completed: no verdict'), lines.join('\n'))
   assert.ok(!table.some((l) => l.includes('FAIL')))
 })
+
+test('driver thread: a CPU wait below 0.1 us per transaction keeps its significant digits', () => {
+  const results = JSON.parse(readFileSync(FIXTURE, 'utf8'))
+  results.client = { cpuUsPerTxn: 29.3, eventLoopUtilization: 0.21, onCpuShare: 0.331, cpuWaitShare: 0.001, cpuWaitUsPerTxn: 0.04 }
+  assert.deepEqual(linesFrom(results, 'driver thread'), ['driver thread: on a CPU 33% of the run, waiting for one 0% (0.04 us per transaction)'])
+})

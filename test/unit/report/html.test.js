@@ -137,3 +137,13 @@ test('the header says when the run followed a load of its tables, and the client
   doc.client = { cpuUs: 32177, cpuUsPerTxn: 2011.06, userUsPerTxn: 1609.06, systemUsPerTxn: 402, eventLoopUtilization: 0.004 }
   assert.ok(runHeaderHtml(doc, null).includes('<dt>client</dt><dd>CPU 0.3% of one core (0.3% user, 0.1% kernel); event loop 0% busy</dd>'))
 })
+
+test('the header keeps the significant digits of small per-transaction server figures', async () => {
+  const { runHeaderHtml } = await import('../../../lib/report/header.js')
+  const doc = fixture('tpcb-a.json')
+  doc.serverStats = { ...doc.serverStats, perTransaction: { walBytes: 0.3, blocksRead: 0.0412, blocks: 22.94 } }
+  const text = runHeaderHtml(doc, null)
+  assert.ok(text.includes('<dt>WAL per transaction</dt><dd>0.3 B</dd>'), 'WAL')
+  assert.ok(text.includes('<dt>blocks read per transaction</dt><dd>0.041</dd>'), 'blocks read')
+  assert.ok(text.includes('<dt>blocks requested (read + hit) per transaction</dt><dd>22.9</dd>'), 'blocks')
+})

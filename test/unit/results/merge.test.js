@@ -9,7 +9,7 @@ import { decodeHistogram } from '../../../lib/metrics/histogram.js'
 import { buildResults } from '../../../lib/results/build.js'
 import { mergeResults } from '../../../lib/results/merge.js'
 import { validateResults } from '../../../lib/results/read.js'
-import { random } from './mutate.js'
+import { seededRandom } from '../../helpers/seeded-random.js'
 
 const TYPES = ['pay', 'order']
 const START = Date.parse('2026-01-01T10:00:00.000Z')
@@ -21,7 +21,7 @@ const START = Date.parse('2026-01-01T10:00:00.000Z')
  * @param {number} seed
  */
 function recordRun (partitions, seed) {
-  const rnd = random(seed)
+  const rnd = seededRandom(seed)
   const whole = new Recorder(TYPES, { latencyLimitUs: 20_000 })
   const parts = Array.from({ length: partitions }, () => new Recorder(TYPES, { latencyLimitUs: 20_000 }))
   const ends = [1, 2, 3, 4, 5, 6, 7, 8, 9, 9.5]

@@ -4,23 +4,6 @@
 import { gzipSync } from 'node:zlib'
 import { memberPath } from '../../../lib/results/rules.js'
 
-/** A small seeded PRNG (mulberry32): the same seed gives the same mutations. */
-export function random (seed) {
-  let a = seed >>> 0
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-  return {
-    next,
-    int: (n) => Math.floor(next() * n),
-    pick: (list) => list[Math.floor(next() * list.length)]
-  }
-}
-
 const JUNK = [
   null, 'fast', 'NaN', 'Infinity', '-1', '', -1, -0.5, 1.5, 1e308, 2 ** 60, true, false, [], {},
   [null], { x: [null, { y: 'z' }] }, 'x'.repeat(5000), [1, 'two', null], { histogram: 'HISTF' }
@@ -89,7 +72,7 @@ function recompress (s, rnd, how) {
  * One seeded mutation of a results document.
  * @param {object} base the parsed document (not modified)
  * @param {string} text its JSON text
- * @param {ReturnType<typeof random>} rnd
+ * @param {ReturnType<typeof import('../../helpers/seeded-random.js').seededRandom>} rnd
  * @returns {{ kind: string, bytes: Buffer, keys: (string|number)[] | null }} keys: the field touched
  *   (null when the damage is to the file, not a field)
  */

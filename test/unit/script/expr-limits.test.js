@@ -8,6 +8,7 @@ import { ClientAbortError, PgloadError } from '../../../lib/errors.js'
 import { compileScript } from '../../../lib/script/index.js'
 import { MAX_EXPR_DEPTH } from '../../../lib/script/expr-parser.js'
 import { makeRun } from './fake.js'
+import { seededRandom } from '../../helpers/seeded-random.js'
 
 /** Run `\set x debug(expr)`: the debug line, or the abort message. */
 async function evaluate (expr) {
@@ -97,19 +98,8 @@ test('100,000-term chains evaluate to their values', async () => {
   assert.match(await evaluate('9223372036854775807' + ' + 0'.repeat(n) + ' + 1'), /bigint add out of range$/)
 })
 
-/** mulberry32, for the random chains below. */
-function prng (seed) {
-  let a = seed >>> 0
-  return (n) => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = Math.imul(a ^ (a >>> 15), a | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return Math.floor((((t ^ (t >>> 14)) >>> 0) / 4294967296) * n)
-  }
-}
-
 test('a long chain gives what the same operators nested by parentheses give (value, type or error)', async () => {
-  const rand = prng(5432)
+  const { int: rand } = seededRandom(5432)
   const operands = ['1', '-3', ':v', ':s', '0', '2.5', 'null', 'true', '9223372036854775807', '(-9223372036854775807 - 1)', 'random(1, 3)', '4611686018427387904']
   const levels = [['+', '-'], ['*', '/', '%'], ['|', '#', '&', '<<', '>>'], ['and'], ['or']]
   for (let c = 0; c < 150; c++) {

@@ -12,23 +12,11 @@ import { BUILTIN_SCRIPTS, compileScript } from '../../../lib/script/index.js'
 import { MAX_EXPR_DEPTH } from '../../../lib/script/expr-parser.js'
 import { CORPUS_DIR } from '../../conformance/cases.js'
 import { makeCompiledRun } from './fake.js'
+import { seededRandom } from '../../helpers/seeded-random.js'
 
 const SEED = Number(process.env.PGLOAD_FUZZ_SEED ?? 20261125)
 const MUTATED = 1200
 const CASE_LIMIT_MS = 2000
-
-/** mulberry32: a small seeded generator, so every run sees the same cases. */
-function prng (seed) {
-  let a = seed >>> 0
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-  return { next, int: (n) => Math.floor(next() * n), pick: (xs) => xs[Math.floor(next() * xs.length)] }
-}
 
 function sources () {
   const out = BUILTIN_SCRIPTS.map((b) => b.script)
@@ -144,7 +132,7 @@ async function check (label, text, protocol) {
 }
 
 test(`${MUTATED} mutated scripts compile and run, or fail with one file:line:column line`, async () => {
-  const r = prng(SEED)
+  const r = seededRandom(SEED)
   const base = sources()
   const tally = { compiled: 0, ran: 0, refused: 0 }
   for (let i = 0; i < MUTATED; i++) {
@@ -162,7 +150,7 @@ test(`${MUTATED} mutated scripts compile and run, or fail with one file:line:col
 })
 
 test('generated long chains compile and run; nestings over the limit are refused', async () => {
-  const cases = generated(prng(SEED))
+  const cases = generated(seededRandom(SEED))
   for (let i = 0; i < cases.length; i++) {
     const res = await check(`generated case ${i}`, cases[i].text, 'simple')
     assert.equal(res.compiled, cases[i].compiles, `generated case ${i}: ${cases[i].text.slice(0, 80)}`)

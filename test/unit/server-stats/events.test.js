@@ -101,7 +101,7 @@ test('a late counter rise larger than what is owed still marks a start', () => {
 })
 
 test('a checkpoint busy at the window\'s first reading and the next is marked from the start, not from the second sample', () => {
-  // the issue's case: the checkpointer already writing when the run began, no count in the window
+  // the checkpointer already writing when the run began, no count in the window
   const c = new CheckpointTracker()
   assert.deepEqual(c.update(reading(0, { cp: 'busy', timed: 3n, buf: 100n })), [])
   assert.deepEqual(c.update(reading(1, { cp: 'busy', timed: 3n, buf: 140n })), [{ t: 0, kind: 'checkpoint-start', inProgressAtStart: true }])

@@ -33,7 +33,7 @@ test('each bracket says what it divides by what: WAL and blocks per transaction,
   ])
 })
 
-test('the figures of the issue: blocks read alone per transaction next to read+hit', () => {
+test('a run reading many blocks: blocks read alone per transaction next to read+hit', () => {
   // 15,639 blocks read and 123,000 hit over 786 transactions: 19.9 read, 176.4 read+hit each
   const s = formatServerStatsSummary({
     deltas: { blksRead: 15639, blksHit: 123000, walBytes: 786 * 49152, cacheHitRatio: 0.8872, tempBytes: 0, tempFiles: 0, deadlocks: 0, checkpointsTimed: 0, checkpointsRequested: 0 },
@@ -98,4 +98,15 @@ test('summary says n/a for what could not be read, and points at missing', () =>
 test('no deltas, no summary', () => {
   assert.equal(formatServerStatsSummary(undefined), '')
   assert.equal(formatServerStatsSummary({}), '')
+})
+
+test('small per-transaction figures keep two significant digits instead of rounding to 0.0', () => {
+  // 553 blocks read and 307,000 requested over 13,400 transactions, 4 bytes of WAL in all
+  const s = formatServerStatsSummary({
+    deltas: { blksRead: 553, blksHit: 306447, walBytes: 4, cacheHitRatio: 0.9982, tempBytes: 0, tempFiles: 0, deadlocks: 0, checkpointsTimed: 0, checkpointsRequested: 0 },
+    perTransaction: { walBytes: 4 / 13400, blocksRead: 553 / 13400, blocks: 307000 / 13400 },
+    events: []
+  })
+  assert.match(s, /^ {8}blocks read 553 \(0\.041 per transaction; 22\.9 read\+hit per transaction\)$/m)
+  assert.match(s, /\(0\.0003 bytes per transaction\)/)
 })
