@@ -47,7 +47,10 @@ const run = object({
   aborted: boolean,
   abortedClients: countOrNull,
   abortReason: textOrNull,
-  interrupted: boolean
+  interrupted: boolean,
+  label: textOrNull,
+  cancelled: mapOf(count, { nullable: true }),
+  afterLoad: object({ loadS: amountOrNull, settleS: amountOrNull, vacuumed: boolean, checkpointed: boolean }, { nullable: true })
 }, { required: ['workload'] })
 
 const client = object({
@@ -69,6 +72,8 @@ const outcomeCounts = {
   retries: count,
   late: count,
   rollbacks: count,
+  unfinished: count,
+  outcomeUnknown: count,
   tps: amountOrNull,
   latencyMs: figures,
   errors: counts
@@ -81,7 +86,17 @@ const summary = object({
   lagMs: figures,
   queueMs: figures,
   lagHistogram: histogram,
-  queueHistogram: histogram
+  queueHistogram: histogram,
+  unfinishedWaitMs: mapOf(amountOrNull, { nullable: true }),
+  steadyState: object({
+    timeS: amountOrNull,
+    medianTps: amountOrNull,
+    band: amount,
+    graceS: amount,
+    bucketS: amountOrNull,
+    medianFromS: amountOrNull,
+    reason: textOrNull
+  }, { nullable: true })
 }, { required: ['transactions', 'tps', 'latencyMs'] })
 
 const wait = object({ mean: amountOrNull }, { nullable: true })

@@ -142,3 +142,20 @@ test('histogramProblem: pgload histograms pass, others and damaged ones say why'
   raw.writeInt32BE(other.length, 4)
   assert.match(histogramProblem(raw.toString('base64')), /compressed length \d+ does not match/)
 })
+
+test('the outcome counts, label, load note and steady state are checked like every other field', async () => {
+  const doc = JSON.parse(readFileSync(new URL('compare/base-1.json', FIXTURES), 'utf8'))
+  const bad = [
+    [(d) => { d.summary.unfinished = 'x' }, /summary\.unfinished: /],
+    [(d) => { d.transactions['tpcb-like'].outcomeUnknown = -1 }, /transactions\.tpcb-like\.outcomeUnknown: /],
+    [(d) => { d.run.label = 7 }, /run\.label: /],
+    [(d) => { d.run.afterLoad = { vacuumed: 3 } }, /run\.afterLoad\.vacuumed: /],
+    [(d) => { d.summary.steadyState = { timeS: 'soon' } }, /summary\.steadyState\.timeS: /],
+    [(d) => { d.run.cancelled = { grace: 1.5 } }, /run\.cancelled\.grace: /]
+  ]
+  for (const [damage, message] of bad) {
+    const d = structuredClone(doc)
+    damage(d)
+    assert.throws(() => validateResults(d, 'f.json'), message)
+  }
+})
