@@ -1,5 +1,7 @@
 // Latency is measured, not approximated: scripts that only sleep on the server report a median
 // within 1 % + 0.2 ms of the sleep (histogram precision, clock and intended start all included).
+// It runs after the rest of the suite, alone: with other tests competing for the CPUs, the wait
+// for one after each wake-up is real latency that it would count.
 import { test, before, after } from 'node:test'
 import assert from 'node:assert/strict'
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
