@@ -11,7 +11,8 @@ import { PgloadError } from './errors.js'
 import { explainConnectError } from './server/target.js'
 import { Run } from './engine/run.js'
 import { parseDistribution } from './options/distribution.js'
-import { parseRandomSeed, deriveSeeds, seedAsInt64 } from './random/seeding.js'
+import { parseRandomSeed, deriveSeeds } from './random/seeding.js'
+import { resolvePlan, isPlan } from './plan/resolve.js'
 import { buildResults } from './results/build.js'
 import { writeResults, ensureWritable, defaultResultsPath } from './results/write.js'
 import { loadWorkload } from '../workloads/index.js'
@@ -21,54 +22,22 @@ import { silentLogger } from './log.js'
 import { coreShares } from './output/client-cpu.js'
 
 /**
- * @typedef {object} BenchmarkOptions
- * @property {string} workload built-in workload name (`tpcb`, `tpcc`) or `script` for files
- * @property {{ kind: 'file'|'builtin', name: string, weight: number, text?: string }[]} [scripts]
- * @property {string} [url]
- * @property {number} clients
- * @property {number} [connections]
- * @property {number} [durationS]
- * @property {number} [transactionsPerClient]
- * @property {number} [rate]
- * @property {number} [latencyLimitMs]
- * @property {string} [thinkTime] distribution text
- * @property {number} [warmupS]
- * @property {number} [intervalS]
- * @property {string} [seed] `time`, `rand` or an unsigned integer
- * @property {'simple'|'extended'|'prepared'} protocol
- * @property {'lean'|'pg'} [driver] run connections: pgload's lean protocol path (default) or node-postgres
- * @property {number} [maxTries]
- * @property {boolean} [exitOnAbort]
- * @property {boolean} [connect] pgbench -C: a new connection for every transaction
- * @property {number} [graceS] once the run stops, transactions in flight get this long, then are cancelled (default 10)
- * @property {number} [transactionTimeoutS] cancel any transaction running longer than this (default: never)
- * @property {boolean} [serverStats]
- * @property {boolean} [jitWarmup] warm pgload's code up against a stand-in server first (default true)
- * @property {string} [out]
- * @property {boolean} [writeFile] default true
- * @property {string} [command] the command line, for the record
- * @property {object} [workloadOptions] options of the workload module (scale, warehouses, ...)
- */
-
-/**
  * Run one benchmark end to end. Results already measured are written even when the run
- * ends in errors or is interrupted.
- * @param {BenchmarkOptions} options
+ * ends in errors or is interrupted; --threshold results are in the document before it is written.
+ * @param {import('./plan/resolve.js').RunPlan | Record<string, any>} planOrOptions a plan
+ *   (lib/plan/resolve.js), or options that are resolved into one first (and checked as the command line's)
  * @param {{ log?: any, env?: Record<string, string|undefined>, onRun?: (run: Run) => void, onPhase?: (phase: string, info?: any) => void }} [hooks]
- * @returns {Promise<{ results: object, file: string|null, exitCode: number }>}
+ * @returns {Promise<{ results: object, file: string|null, exitCode: number, run: Run }>}
  */
-export async function runBenchmark (options, { log = silentLogger, env = process.env, onRun, onPhase = () => {} } = {}) {
-  const seed = parseRandomSeed(options.seed ?? 'time')
-  if (options.seed !== undefined) onPhase('seed', { seed: seedAsInt64(seed).toString() })
-  const file = options.writeFile === false ? null : (options.out ?? defaultResultsPath(options.resultName ?? options.workload))
+export async function runBenchmark (planOrOptions, { log = silentLogger, env = process.env, onRun, onPhase = () => {} } = {}) {
+  const plan = isPlan(planOrOptions) ? planOrOptions : await resolvePlan(planOrOptions)
+  const seed = parseRandomSeed(plan.seed)
+  if (plan.seedGiven) onPhase('seed', { seed: plan.seed })
+  const file = plan.writeFile ? (plan.out ?? defaultResultsPath(plan.resultName)) : null
   if (file) await ensureWritable(file)
-  const thinkTime = options.thinkTime ? parseDistribution(options.thinkTime, '--think-time') : undefined
-  const module = await loadWorkload(options.workload)
-  if (!module) throw new PgloadError(`unknown workload ${JSON.stringify(options.workload)}`, { code: 'BAD_OPTION' })
-  // Mistakes in the workload's options are reported before any server is started or reached.
-  if (module.validateRunOptions) module.validateRunOptions(options.workloadOptions ?? {})
+  const module = await loadWorkload(plan.workload)
 
-  const session = await connectTarget({ url: options.url, env, log })
+  const session = await connectTarget({ url: plan.url, env, log })
   const { target } = session
   let sampler = null
   let run = null
@@ -76,20 +45,9 @@ export async function runBenchmark (options, { log = silentLogger, env = process
     const conn = session.conn
     const serverVersion = await readServerVersion(conn)
     onPhase('connected', { target: target.display, embedded: session.embedded, serverVersion })
-    const seeds = deriveSeeds(seed, options.clients, { drawDefaultSeed: !Object.hasOwn(options.workloadOptions?.define ?? {}, 'default_seed') })
+    const seeds = deriveSeeds(seed, plan.clients, { drawDefaultSeed: !Object.hasOwn(plan.workloadOptions.define ?? {}, 'default_seed') })
     const wctx = { conn, target, log, openConnection: (o) => openConnection(target, o) }
-    const workloadOptions = {
-      ...options.workloadOptions,
-      scripts: options.scripts,
-      protocol: options.protocol,
-      clients: options.clients,
-      rate: options.rate,
-      latencyLimitMs: options.latencyLimitMs,
-      randomSeed: seed,
-      defaultSeed: seeds.defaultSeed,
-      seeds,
-      serverVersionNum: serverVersion.num
-    }
+    const workloadOptions = workloadOptionsOf(plan, { seed, seeds, serverVersionNum: serverVersion.num })
     let workload
     let afterLoad = null // set when the tables were loaded first: the results say so
     try {
@@ -99,22 +57,22 @@ export async function runBenchmark (options, { log = silentLogger, env = process
       if (err?.code !== 'NO_SCHEMA' || !session.embedded || !module.init) throw err
       onPhase('loading', { workload: module.name })
       const { createProgress } = await import('./output/progress.js')
-      const loaded = await module.init({ ...wctx, progress: createProgress() }, { ...options.workloadOptions, force: false })
+      const loaded = await module.init({ ...wctx, progress: createProgress() }, { ...plan.workloadOptions, force: false })
       onPhase('loaded', loaded)
       const { settleAfterLoad } = await import('./server/stats/after-load.js')
       afterLoad = await settleAfterLoad(conn, module.tables ?? [], { serverVersionNum: serverVersion.num, loadS: loaded?.steps?.reduce((t, s) => t + s.seconds, 0) ?? null })
       onPhase('settled', afterLoad)
       workload = await module.createWorkload(wctx, workloadOptions)
     }
-    if (workload.prepare) await workload.prepare(conn, options)
+    if (workload.prepare) await workload.prepare(conn, plan)
 
-    const open = options.driver === 'pg' ? openConnection : openLeanConnection
+    const open = plan.driver === 'pg' ? openConnection : openLeanConnection
     // Before the clock: V8 optimizes the statement path on a stand-in server, not in the run.
-    const jitWarmup = options.jitWarmup === false ? null : await warmDriver(workload, { open, target, protocol: options.protocol, log })
+    const jitWarmup = plan.jitWarmup ? await warmDriver(workload, { open, target, protocol: plan.protocol, log }) : null
     if (jitWarmup) onPhase('jit-warmup', jitWarmup)
     const openRunConnection = async () => {
       try {
-        return await open(target, { protocol: options.protocol })
+        return await open(target, { protocol: plan.protocol })
       } catch (err) {
         throw explainConnectError(err, target)
       }
@@ -123,7 +81,7 @@ export async function runBenchmark (options, { log = silentLogger, env = process
     // What the server looked like: always recorded, even with --no-server-stats (A/B diffs need it).
     const snapshot = await takeSettingsSnapshot(conn, { tables: module.tables ?? [] })
 
-    if (options.serverStats !== false) {
+    if (plan.serverStats) {
       const { StatsSampler } = await import('./server/stats-sampler.js')
       // The embedded server's log is on this machine: checkpoint times from its lines.
       const serverLog = session.embedded ? (await embeddedPaths(pgloadHome({ env }))).log : null
@@ -136,27 +94,7 @@ export async function runBenchmark (options, { log = silentLogger, env = process
       }
     }
 
-    run = new Run(workload, {
-      openConnection: openRunConnection,
-      clients: options.clients,
-      connections: options.connections,
-      durationS: options.durationS,
-      transactionsPerClient: options.transactionsPerClient,
-      rate: options.rate,
-      latencyLimitMs: options.latencyLimitMs,
-      thinkTime,
-      warmupS: options.warmupS,
-      intervalS: options.intervalS,
-      maxTries: options.maxTries,
-      exitOnAbort: options.exitOnAbort,
-      connectPerTransaction: options.connect,
-      verboseErrors: options.verboseErrors,
-      graceS: options.graceS,
-      transactionTimeoutS: options.transactionTimeoutS,
-      seed,
-      seeds,
-      log
-    })
+    run = new Run(workload, engineOptions(plan, { openConnection: openRunConnection, seed, seeds, log }))
     if (sampler) {
       run.on('measuring', () => sampler.resetBaseline?.())
       run.on('tick', (e) => { if (!e.final) sampler.sample(e.elapsedS) })
@@ -195,8 +133,8 @@ export async function runBenchmark (options, { log = silentLogger, env = process
     limit.done()
     const results = buildResults({
       toolVersion: TOOL_VERSION,
-      options: { ...options, url: undefined, seed: seedAsInt64(seed).toString() },
-      workloadName: workload.name ?? options.workload,
+      options: recordedPlan(plan),
+      workloadName: workload.name ?? plan.workload,
       workload,
       target,
       embedded: session.embedded,
@@ -207,6 +145,10 @@ export async function runBenchmark (options, { log = silentLogger, env = process
       extra
     })
     if (afterLoad) results.run.afterLoad = afterLoad
+    if (plan.thresholds.length) {
+      const { evaluateThresholds } = await import('./compare/thresholds.js')
+      results.thresholds = evaluateThresholds(results, plan.thresholds)
+    }
     if (file) await writeResults(file, results)
     const exitCode = outcome.aborted ? 2 : 0
     return { results, file, exitCode, run }
@@ -215,6 +157,63 @@ export async function runBenchmark (options, { log = silentLogger, env = process
     const stalled = run?.canceller.cancelled.grace > 0
     await session.release({ timeoutMs: run?.hurry ? 0 : stalled ? 250 : undefined })
   }
+}
+
+/**
+ * What the workload module's createWorkload gets: its own options, and what the run decides.
+ * @param {import('./plan/resolve.js').RunPlan} plan
+ */
+function workloadOptionsOf (plan, { seed, seeds, serverVersionNum }) {
+  return {
+    ...plan.workloadOptions,
+    scripts: plan.scripts,
+    protocol: plan.protocol,
+    clients: plan.clients,
+    rate: plan.rate,
+    latencyLimitMs: plan.latencyLimitMs,
+    maxTries: plan.maxTries,
+    failuresDetailed: plan.failuresDetailed,
+    verboseErrors: plan.verboseErrors,
+    randomSeed: seed,
+    defaultSeed: seeds.defaultSeed,
+    seeds,
+    serverVersionNum
+  }
+}
+
+/**
+ * The engine's RunOptions from the plan, in this one place; nothing is defaulted here.
+ * @param {import('./plan/resolve.js').RunPlan} plan
+ * @returns {import('./engine/run.js').RunOptions}
+ */
+function engineOptions (plan, { openConnection, seed, seeds, log }) {
+  return {
+    openConnection,
+    clients: plan.clients,
+    connections: plan.connections,
+    durationS: plan.durationS,
+    transactionsPerClient: plan.transactionsPerClient,
+    rate: plan.rate,
+    latencyLimitMs: plan.latencyLimitMs,
+    thinkTime: plan.thinkTime === undefined ? undefined : parseDistribution(plan.thinkTime, '--think-time'),
+    warmupS: plan.warmupS,
+    intervalS: plan.intervalS,
+    maxTries: plan.maxTries,
+    exitOnAbort: plan.exitOnAbort,
+    connectPerTransaction: plan.connect,
+    verboseErrors: plan.verboseErrors,
+    graceS: plan.graceS,
+    transactionTimeoutS: plan.transactionTimeoutS,
+    seed,
+    seeds,
+    log
+  }
+}
+
+/** The plan as the results document records it: no server address (it may hold a password). */
+function recordedPlan (plan) {
+  const { planVersion, seedGiven, url, ...options } = plan
+  return options
 }
 
 // ms the server readings after the run may take, when it answers (afterRun, the final statistics)
