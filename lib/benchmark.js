@@ -48,22 +48,7 @@ export async function runBenchmark (planOrOptions, { log = silentLogger, env = p
     const seeds = deriveSeeds(seed, plan.clients, { drawDefaultSeed: !Object.hasOwn(plan.workloadOptions.define ?? {}, 'default_seed') })
     const wctx = { conn, target, log, openConnection: (o) => openConnection(target, o) }
     const workloadOptions = workloadOptionsOf(plan, { seed, seeds, serverVersionNum: serverVersion.num })
-    let workload
-    let afterLoad = null // set when the tables were loaded first: the results say so
-    try {
-      workload = await module.createWorkload(wctx, workloadOptions)
-    } catch (err) {
-      // The embedded server is pgload's own: load what is missing instead of refusing.
-      if (err?.code !== 'NO_SCHEMA' || !session.embedded || !module.init) throw err
-      onPhase('loading', { workload: module.name })
-      const { createProgress } = await import('./output/progress.js')
-      const loaded = await module.init({ ...wctx, progress: createProgress() }, { ...plan.workloadOptions, force: false })
-      onPhase('loaded', loaded)
-      const { settleAfterLoad } = await import('./server/stats/after-load.js')
-      afterLoad = await settleAfterLoad(conn, module.tables ?? [], { serverVersionNum: serverVersion.num, loadS: loaded?.steps?.reduce((t, s) => t + s.seconds, 0) ?? null })
-      onPhase('settled', afterLoad)
-      workload = await module.createWorkload(wctx, workloadOptions)
-    }
+    const { workload, afterLoad } = await createWorkload(module, wctx, { plan, workloadOptions, embedded: session.embedded, serverVersion, onPhase })
     if (workload.prepare) await workload.prepare(conn, plan)
 
     const open = plan.driver === 'pg' ? openConnection : openLeanConnection
@@ -81,18 +66,7 @@ export async function runBenchmark (planOrOptions, { log = silentLogger, env = p
     // What the server looked like: always recorded, even with --no-server-stats (A/B diffs need it).
     const snapshot = await takeSettingsSnapshot(conn, { tables: module.tables ?? [] })
 
-    if (plan.serverStats) {
-      const { StatsSampler } = await import('./server/stats-sampler.js')
-      // The embedded server's log is on this machine: checkpoint times from its lines.
-      const serverLog = session.embedded ? (await embeddedPaths(pgloadHome({ env }))).log : null
-      sampler = new StatsSampler({ openConnection: () => openConnection(target, { protocol: 'simple', applicationName: 'pgload-stats' }), tables: module.tables ?? [], log, serverLog })
-      try {
-        await sampler.start()
-      } catch (err) {
-        log.warn({ err: err.message }, 'server statistics are not available')
-        sampler = null
-      }
-    }
+    if (plan.serverStats) sampler = await startSampler(target, module, { embedded: session.embedded, env, log })
 
     run = new Run(workload, engineOptions(plan, { openConnection: openRunConnection, seed, seeds, log }))
     if (sampler) {
@@ -108,29 +82,8 @@ export async function runBenchmark (planOrOptions, { log = silentLogger, env = p
       Object.assign(outcome.client, coreShares(outcome.client, outcome.durationS, outcome.summary.transactions + outcome.summary.failed))
     }
 
-    // What is read from the server after the run is bounded: a server that stopped answering
-    // (transactions had to be cancelled) gets a short while, Ctrl-C twice none at all.
-    const s = outcome.summary
-    const limit = afterRunLimit(run, s.unfinished + s.outcomeUnknown > 0)
-    let extra = null
-    if (workload.afterRun) {
-      try {
-        extra = await limit.within(workload.afterRun(conn, outcome), () => conn.destroy())
-      } catch (err) {
-        log.warn({ err: err.message }, 'the workload could not compute its final figures')
-      }
-    }
-    let serverStats = null
-    if (sampler) {
-      const finishing = sampler.finish({ transactions: s.transactions + s.failed, durationS: outcome.durationS, backendPids: outcome.backendPids })
-      try {
-        serverStats = await limit.within(finishing, () => sampler.abandon())
-      } catch (err) {
-        log.warn({ err: err.message }, 'server statistics could not be finished')
-      }
-      sampler = null
-    }
-    limit.done()
+    const { extra, serverStats } = await readAfterRun(run, outcome, { workload, conn, sampler, log })
+    sampler = null
     const results = buildResults({
       toolVersion: TOOL_VERSION,
       options: recordedPlan(plan),
@@ -157,6 +110,69 @@ export async function runBenchmark (planOrOptions, { log = silentLogger, env = p
     const stalled = run?.canceller.cancelled.grace > 0
     await session.release({ timeoutMs: run?.hurry ? 0 : stalled ? 250 : undefined })
   }
+}
+
+/**
+ * The workload module's workload; on the embedded server, the tables are loaded first when
+ * they are missing (pgload's own server: load instead of refusing), and the results say so.
+ */
+async function createWorkload (module, wctx, { plan, workloadOptions, embedded, serverVersion, onPhase }) {
+  try {
+    return { workload: await module.createWorkload(wctx, workloadOptions), afterLoad: null }
+  } catch (err) {
+    if (err?.code !== 'NO_SCHEMA' || !embedded || !module.init) throw err
+  }
+  onPhase('loading', { workload: module.name })
+  const { createProgress } = await import('./output/progress.js')
+  const loaded = await module.init({ ...wctx, progress: createProgress() }, { ...plan.workloadOptions, force: false })
+  onPhase('loaded', loaded)
+  const { settleAfterLoad } = await import('./server/stats/after-load.js')
+  const afterLoad = await settleAfterLoad(wctx.conn, module.tables ?? [], { serverVersionNum: serverVersion.num, loadS: loaded?.steps?.reduce((t, s) => t + s.seconds, 0) ?? null })
+  onPhase('settled', afterLoad)
+  return { workload: await module.createWorkload(wctx, workloadOptions), afterLoad }
+}
+
+/** The server statistics sampler, started; null when the server does not let it read them. */
+async function startSampler (target, module, { embedded, env, log }) {
+  const { StatsSampler } = await import('./server/stats-sampler.js')
+  // The embedded server's log is on this machine: checkpoint times from its lines.
+  const serverLog = embedded ? (await embeddedPaths(pgloadHome({ env }))).log : null
+  const sampler = new StatsSampler({ openConnection: () => openConnection(target, { protocol: 'simple', applicationName: 'pgload-stats' }), tables: module.tables ?? [], log, serverLog })
+  try {
+    await sampler.start()
+    return sampler
+  } catch (err) {
+    log.warn({ err: err.message }, 'server statistics are not available')
+    return null
+  }
+}
+
+/**
+ * The workload's final figures and the server statistics, read after the run. Bounded: a server
+ * that stopped answering (transactions had to be cancelled) gets a short while, Ctrl-C twice none.
+ */
+async function readAfterRun (run, outcome, { workload, conn, sampler, log }) {
+  const s = outcome.summary
+  const limit = afterRunLimit(run, s.unfinished + s.outcomeUnknown > 0)
+  let extra = null
+  if (workload.afterRun) {
+    try {
+      extra = await limit.within(workload.afterRun(conn, outcome), () => conn.destroy())
+    } catch (err) {
+      log.warn({ err: err.message }, 'the workload could not compute its final figures')
+    }
+  }
+  let serverStats = null
+  if (sampler) {
+    const finishing = sampler.finish({ transactions: s.transactions + s.failed, durationS: outcome.durationS, backendPids: outcome.backendPids })
+    try {
+      serverStats = await limit.within(finishing, () => sampler.abandon())
+    } catch (err) {
+      log.warn({ err: err.message }, 'server statistics could not be finished')
+    }
+  }
+  limit.done()
+  return { extra, serverStats }
 }
 
 /**
