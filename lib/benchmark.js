@@ -189,7 +189,6 @@ function workloadOptionsOf (plan, { seed, seeds, serverVersionNum }) {
     latencyLimitMs: plan.latencyLimitMs,
     maxTries: plan.maxTries,
     failuresDetailed: plan.failuresDetailed,
-    verboseErrors: plan.verboseErrors,
     randomSeed: seed,
     defaultSeed: seeds.defaultSeed,
     seeds,

@@ -34,11 +34,10 @@ export async function planInputFromArgv (argv, { rawArgs, command } = {}) {
   const { workload, files } = positionalWorkload((argv.workload ?? []).map(String))
   const specs = [...scriptSpecs(argv, rawArgs), ...files.map((spec) => ({ kind: 'file', spec }))]
   if (workload !== 'tpcb' && specs.length) throw new PgloadError(`--file and --builtin go with tpcb or script files, not with ${workload}`, { code: 'BAD_OPTION' })
-  refuseOptions(argv)
   const input = { workload, scripts: specs }
   for (const [from, to] of Object.entries(RENAMED)) input[to] = argv[from]
   for (const key of SAME) input[key] = argv[key]
-  input.url = connectionUrl(argv)
+  input.url = connectionUrl(argv, { check: false }) // checked in pgbench's order: runPlanFromArgv
   input.command = command ?? (rawArgs ? recordedCommand(rawArgs) : undefined)
   input.workloadOptions = {
     ...await moduleOptions(workload, argv),
@@ -140,18 +139,23 @@ function scriptFlagOrder (rawArgs) {
 /**
  * --url, or pgbench's -h/-p/-U/-d as a key=value connection string (PG* variables fill the rest).
  * @param {Record<string, any>} argv
+ * @param {{ check?: boolean }} [opts] check: false leaves the conflicts and the port to a later call
  * @returns {string|undefined}
  */
-export function connectionUrl (argv) {
+export function connectionUrl (argv, { check = true } = {}) {
   const parts = Object.entries({ host: argv.host, port: argv.port, user: argv.username, dbname: argv.dbname }).filter(([, v]) => v !== undefined)
-  if (parts.length === 0) return argv.url
+  if (parts.length === 0 || (!check && argv.url !== undefined)) return argv.url
   if (argv.url !== undefined) throw new PgloadError(`give either --url or -h/-p/-U/-d, not both (got --url and --${parts[0][0] === 'user' ? 'username' : parts[0][0]})`, { code: 'BAD_OPTION' })
-  if (argv.port !== undefined) parseInteger(argv.port, '--port', { min: 1, max: 65535 })
+  if (argv.port !== undefined && check) parseInteger(argv.port, '--port', { min: 1, max: 65535 })
   return parts.map(([k, v]) => `${k}='${String(v).replace(/[\\']/g, (c) => '\\' + c)}'`).join(' ')
 }
 
-/** pgbench's init-only options ("cannot be used in benchmarking mode") and what pgload does not have. */
-function refuseOptions (argv) {
+/**
+ * pgbench's init-only options ("cannot be used in benchmarking mode") and what pgload does not
+ * have; pgbench checks them after the values (resolvePlan's afterValues).
+ * @param {Record<string, any>} argv
+ */
+export function refuseOptions (argv) {
   // pgbench checks the value of -F while parsing, before the mode
   if (argv.fillfactor !== undefined) parseInteger(argv.fillfactor, '--fillfactor', { min: 10, max: 100 })
   for (const name of Object.keys(INIT_ONLY)) {

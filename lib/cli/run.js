@@ -9,7 +9,7 @@ import { attachRunMessages, formatRunOutput, phaseMessage } from '../output/run-
 import { createLogger } from '../log.js'
 import { TOOL_VERSION } from '../version.js'
 import { RUN_OPTIONS, REFUSED_OPTIONS } from './run-options.js'
-import { planInputFromArgv } from './run-argv.js'
+import { planInputFromArgv, refuseOptions, connectionUrl } from './run-argv.js'
 import { trapInterrupts } from './interrupts.js'
 
 export { planInputFromArgv, scriptSpecs, connectionUrl } from './run-argv.js'
@@ -60,7 +60,8 @@ export const runCommand = {
  * @returns {Promise<Readonly<import('../plan/resolve.js').RunPlan>>}
  */
 export async function runPlanFromArgv (argv, opts) {
-  return resolvePlan(await planInputFromArgv(argv, opts))
+  const checks = { afterValues: () => refuseOptions(argv), afterOptions: () => connectionUrl(argv) }
+  return resolvePlan(await planInputFromArgv(argv, opts), { checks })
 }
 
 /** -b list and --show-script: pgbench's listings, on stderr as pgbench prints them. */

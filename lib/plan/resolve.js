@@ -71,11 +71,13 @@ const bad = (message) => new PgloadError(message, { code: 'BAD_OPTION' })
  * Resolve a run plan. The input uses the plan's names; values may be typed (`durationS: 30`) or
  * as typed on a command line (`durationS: '30s'`). Errors name the command-line flag.
  * @param {Record<string, any>} input
- * @param {{ config?: Record<string, any>, readStdin?: () => Promise<Buffer> }} [opts]
- *   config: options below the input and above the workload's defaults
+ * @param {{ config?: Record<string, any>, readStdin?: () => Promise<Buffer>,
+ *   checks?: { afterValues?: () => void, afterOptions?: () => void } }} [opts]
+ *   config: options below the input and above the workload's defaults; checks: the caller's own
+ *   checks, in pgbench's order: after the values (its mode checks), after the run options (the server)
  * @returns {Promise<Readonly<RunPlan>>}
  */
-export async function resolvePlan (input, { config, readStdin } = {}) {
+export async function resolvePlan (input, { config, readStdin, checks = {} } = {}) {
   for (const layer of [input, config]) {
     for (const key of Object.keys(layer ?? {})) if (!INPUT_KEYS.has(key)) throw bad(`unknown run option ${JSON.stringify(key)}`)
   }
@@ -100,6 +102,7 @@ export async function resolvePlan (input, { config, readStdin } = {}) {
     log: booleanOption(w.log, '--log', false),
     logPrefix: w.logPrefix ?? undefined
   }
+  checks.afterValues?.()
   if (plan.durationS !== undefined && plan.transactionsPerClient !== undefined) throw bad('specify either a number of transactions (--transactions/-t) or a duration (--duration/-T), not both')
   checkLogOptions(logOptions, plan.durationS)
   if (opt('progressTimestamp') && opt('progressS') === undefined) throw bad('--progress-timestamp is allowed only under --progress')
@@ -113,6 +116,7 @@ export async function resolvePlan (input, { config, readStdin } = {}) {
   Object.assign(plan, timing(opt))
   Object.assign(plan, switches(opt))
   plan.workloadOptions = workloadOptions(module, w, logOptions)
+  checks.afterOptions?.()
   Object.assign(plan, await record(opt))
   plan.seed = seedAsInt64(parseRandomSeed(opt('seed') ?? DEFAULTS.seed)).toString()
   plan.seedGiven = opt('seed') !== undefined
