@@ -84,7 +84,7 @@ export async function resolvePlan (input, { config, readStdin, checks = {} } = {
   const name = workloadName(input.workload ?? config?.workload)
   const module = await loadWorkload(name)
   const opt = precedence([input, config, module.runDefaults])
-  const w = { ...config?.workloadOptions, ...input.workloadOptions }
+  const w = mergeGiven(config?.workloadOptions, input.workloadOptions)
   const scripts = await planScripts(name, opt('scripts'), readStdin)
   const plan = {
     planVersion: PLAN_VERSION,
@@ -244,6 +244,13 @@ async function record (opt) {
     thresholds: await runThresholds(opt('thresholds')),
     command: command === undefined ? undefined : redact(String(command))
   }
+}
+
+/** The workload options of both layers, the input's where it gives one (undefined and null give none). */
+function mergeGiven (lower, higher) {
+  const out = { ...lower }
+  for (const [k, v] of Object.entries(higher ?? {})) if ((v !== undefined && v !== null) || !(k in out)) out[k] = v
+  return out
 }
 
 function oneOf (value, allowed, flag) {

@@ -59,6 +59,9 @@ test('precedence: input > config > workload defaults > DEFAULTS; the run length 
   assert.equal(fromConfig.transactionsPerClient, 2, 'config over the workload\'s duration')
   assert.equal(fromConfig.durationS, undefined)
   assert.equal((await resolvePlan({ rate: null }, { config: { rate: 5 } })).rate, 5, 'null is not given')
+  const scaled = await resolvePlan({ workloadOptions: { scale: undefined, noVacuum: true } }, { config: { workloadOptions: { scale: 5, noVacuum: false } } })
+  assert.equal(scaled.workloadOptions.scale, 5, 'a workload option the input leaves undefined comes from the config')
+  assert.equal(scaled.workloadOptions.noVacuum, true)
 })
 
 test('values typed or as typed on a command line give the same plan', async () => {
