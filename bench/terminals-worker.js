@@ -4,7 +4,7 @@
 
 import { PerformanceObserver, constants } from 'node:perf_hooks'
 import { runBenchmark } from '../lib/benchmark.js'
-import { runOptionsFromArgv } from '../lib/cli/run.js'
+import { resolvePlan } from '../lib/plan/resolve.js'
 import { applyDriverV8Flags } from '../lib/engine/v8-flags.js'
 
 applyDriverV8Flags() // the runtime settings of pgload's command line
@@ -12,19 +12,19 @@ applyDriverV8Flags() // the runtime settings of pgload's command line
 const o = JSON.parse(process.argv[2])
 const gc = globalThis.gc ?? (() => {})
 
-const options = await runOptionsFromArgv({
-  workload: ['tpcb'],
-  builtin: ['select-only'],
+const options = await resolvePlan({
+  workload: 'tpcb',
+  scripts: [{ kind: 'builtin', name: 'select-only' }],
   clients: o.terminals,
   connections: o.connections,
-  duration: `${o.durationS}s`,
-  warmup: `${o.warmupS}s`,
+  durationS: o.durationS,
+  warmupS: o.warmupS,
   thinkTime: o.thinkTime,
   url: o.url,
   serverStats: false,
-  ...(o.driver ? { driver: o.driver } : {})
+  driver: o.driver,
+  writeFile: false
 })
-options.writeFile = false
 
 gc()
 const heapBaseline = process.memoryUsage().heapUsed

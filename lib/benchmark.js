@@ -11,7 +11,8 @@ import { PgloadError } from './errors.js'
 import { explainConnectError } from './server/target.js'
 import { Run } from './engine/run.js'
 import { parseDistribution } from './options/distribution.js'
-import { parseRandomSeed, deriveSeeds, seedAsInt64 } from './random/seeding.js'
+import { parseRandomSeed, deriveSeeds } from './random/seeding.js'
+import { resolvePlan, isPlan } from './plan/resolve.js'
 import { buildResults } from './results/build.js'
 import { writeResults, ensureWritable, defaultResultsPath } from './results/write.js'
 import { loadWorkload } from '../workloads/index.js'
@@ -21,56 +22,22 @@ import { silentLogger } from './log.js'
 import { coreShares } from './output/client-cpu.js'
 
 /**
- * @typedef {object} BenchmarkOptions
- * @property {string} workload built-in workload name (`tpcb`, `tpcc`) or `script` for files
- * @property {{ kind: 'file'|'builtin', name: string, weight: number, text?: string }[]} [scripts]
- * @property {string} [url]
- * @property {number} clients
- * @property {number} [connections]
- * @property {number} [durationS]
- * @property {number} [transactionsPerClient]
- * @property {number} [rate]
- * @property {number} [latencyLimitMs]
- * @property {string} [thinkTime] distribution text
- * @property {number} [warmupS]
- * @property {{ reason: string }} [rampUp] the warm-up is the workload's default ramp-up, and why it lasts that long
- * @property {number} [intervalS]
- * @property {string} [seed] `time`, `rand` or an unsigned integer
- * @property {'simple'|'extended'|'prepared'} protocol
- * @property {'lean'|'pg'} [driver] run connections: pgload's lean protocol path (default) or node-postgres
- * @property {number} [maxTries]
- * @property {boolean} [exitOnAbort]
- * @property {boolean} [connect] pgbench -C: a new connection for every transaction
- * @property {number} [graceS] once the run stops, transactions in flight get this long, then are cancelled (default 10)
- * @property {number} [transactionTimeoutS] cancel any transaction running longer than this (default: never)
- * @property {boolean} [serverStats]
- * @property {boolean} [jitWarmup] warm pgload's code up against a stand-in server first (default true)
- * @property {string} [out]
- * @property {boolean} [writeFile] default true
- * @property {string} [command] the command line, for the record
- * @property {object} [workloadOptions] options of the workload module (scale, warehouses, ...)
- */
-
-/**
  * Run one benchmark end to end. Results already measured are written even when the run
- * ends in errors or is interrupted.
- * @param {BenchmarkOptions} options
- * @param {{ log?: any, env?: Record<string, string|undefined>, onRun?: (run: Run) => void, onPhase?: (phase: string, info?: any) => void,
- *   onResults?: (results: object) => void }} [hooks] onResults may add sections to the document before its one write
- * @returns {Promise<{ results: object, file: string|null, exitCode: number }>}
+ * ends in errors or is interrupted; --threshold results are in the document before it is written.
+ * @param {import('./plan/resolve.js').RunPlan | Record<string, any>} planOrOptions a plan
+ *   (lib/plan/resolve.js), or options that are resolved into one first (and checked as the command line's)
+ * @param {{ log?: any, env?: Record<string, string|undefined>, onRun?: (run: Run) => void, onPhase?: (phase: string, info?: any) => void }} [hooks]
+ * @returns {Promise<{ results: object, file: string|null, exitCode: number, run: Run }>}
  */
-export async function runBenchmark (options, { log = silentLogger, env = process.env, onRun, onPhase = () => {}, onResults } = {}) {
-  const seed = parseRandomSeed(options.seed ?? 'time')
-  if (options.seed !== undefined) onPhase('seed', { seed: seedAsInt64(seed).toString() })
-  const file = options.writeFile === false ? null : (options.out ?? defaultResultsPath(options.resultName ?? options.workload))
+export async function runBenchmark (planOrOptions, { log = silentLogger, env = process.env, onRun, onPhase = () => {} } = {}) {
+  const plan = isPlan(planOrOptions) ? planOrOptions : await resolvePlan(planOrOptions)
+  const seed = parseRandomSeed(plan.seed)
+  if (plan.seedGiven) onPhase('seed', { seed: plan.seed })
+  const file = plan.writeFile ? (plan.out ?? defaultResultsPath(plan.resultName)) : null
   if (file) await ensureWritable(file)
-  const thinkTime = options.thinkTime ? parseDistribution(options.thinkTime, '--think-time') : undefined
-  const module = await loadWorkload(options.workload)
-  if (!module) throw new PgloadError(`unknown workload ${JSON.stringify(options.workload)}`, { code: 'BAD_OPTION' })
-  // Mistakes in the workload's options are reported before any server is started or reached.
-  if (module.validateRunOptions) module.validateRunOptions(options.workloadOptions ?? {})
+  const module = await loadWorkload(plan.workload)
 
-  const session = await connectTarget({ url: options.url, env, log })
+  const session = await connectTarget({ url: plan.url, env, log })
   const { target } = session
   let sampler = null
   let run = null
@@ -78,45 +45,19 @@ export async function runBenchmark (options, { log = silentLogger, env = process
     const conn = session.conn
     const serverVersion = await readServerVersion(conn)
     onPhase('connected', { target: target.display, embedded: session.embedded, serverVersion })
-    const seeds = deriveSeeds(seed, options.clients, { drawDefaultSeed: !Object.hasOwn(options.workloadOptions?.define ?? {}, 'default_seed') })
+    const seeds = deriveSeeds(seed, plan.clients, { drawDefaultSeed: !Object.hasOwn(plan.workloadOptions.define ?? {}, 'default_seed') })
     const wctx = { conn, target, log, openConnection: (o) => openConnection(target, o) }
-    const workloadOptions = {
-      ...options.workloadOptions,
-      scripts: options.scripts,
-      protocol: options.protocol,
-      clients: options.clients,
-      rate: options.rate,
-      latencyLimitMs: options.latencyLimitMs,
-      randomSeed: seed,
-      defaultSeed: seeds.defaultSeed,
-      seeds,
-      serverVersionNum: serverVersion.num
-    }
-    let workload
-    let afterLoad = null // set when the tables were loaded first: the results say so
-    try {
-      workload = await module.createWorkload(wctx, workloadOptions)
-    } catch (err) {
-      // The embedded server is pgload's own: load what is missing instead of refusing.
-      if (err?.code !== 'NO_SCHEMA' || !session.embedded || !module.init) throw err
-      onPhase('loading', { workload: module.name })
-      const { createProgress } = await import('./output/progress.js')
-      const loaded = await module.init({ ...wctx, progress: createProgress() }, { ...options.workloadOptions, force: false })
-      onPhase('loaded', loaded)
-      const { settleAfterLoad } = await import('./server/stats/after-load.js')
-      afterLoad = await settleAfterLoad(conn, module.tables ?? [], { serverVersionNum: serverVersion.num, loadS: loaded?.steps?.reduce((t, s) => t + s.seconds, 0) ?? null })
-      onPhase('settled', afterLoad)
-      workload = await module.createWorkload(wctx, workloadOptions)
-    }
-    if (workload.prepare) await workload.prepare(conn, options)
+    const workloadOptions = workloadOptionsOf(plan, { seed, seeds, serverVersionNum: serverVersion.num })
+    const { workload, afterLoad } = await createWorkload(module, wctx, { plan, workloadOptions, embedded: session.embedded, serverVersion, onPhase })
+    if (workload.prepare) await workload.prepare(conn, plan)
 
-    const open = options.driver === 'pg' ? openConnection : openLeanConnection
+    const open = plan.driver === 'pg' ? openConnection : openLeanConnection
     // Before the clock: V8 optimizes the statement path on a stand-in server, not in the run.
-    const jitWarmup = options.jitWarmup === false ? null : await warmDriver(workload, { open, target, protocol: options.protocol, log })
+    const jitWarmup = plan.jitWarmup ? await warmDriver(workload, { open, target, protocol: plan.protocol, log }) : null
     if (jitWarmup) onPhase('jit-warmup', jitWarmup)
     const openRunConnection = async () => {
       try {
-        return await open(target, { protocol: options.protocol })
+        return await open(target, { protocol: plan.protocol })
       } catch (err) {
         throw explainConnectError(err, target)
       }
@@ -125,40 +66,9 @@ export async function runBenchmark (options, { log = silentLogger, env = process
     // What the server looked like: always recorded, even with --no-server-stats (A/B diffs need it).
     const snapshot = await takeSettingsSnapshot(conn, { tables: module.tables ?? [] })
 
-    if (options.serverStats !== false) {
-      const { StatsSampler } = await import('./server/stats-sampler.js')
-      // The embedded server's log is on this machine: checkpoint times from its lines.
-      const serverLog = session.embedded ? (await embeddedPaths(pgloadHome({ env }))).log : null
-      sampler = new StatsSampler({ openConnection: () => openConnection(target, { protocol: 'simple', applicationName: 'pgload-stats' }), tables: module.tables ?? [], log, serverLog })
-      try {
-        await sampler.start()
-      } catch (err) {
-        log.warn({ err: err.message }, 'server statistics are not available')
-        sampler = null
-      }
-    }
+    if (plan.serverStats) sampler = await startSampler(target, module, { embedded: session.embedded, env, log })
 
-    run = new Run(workload, {
-      openConnection: openRunConnection,
-      clients: options.clients,
-      connections: options.connections,
-      durationS: options.durationS,
-      transactionsPerClient: options.transactionsPerClient,
-      rate: options.rate,
-      latencyLimitMs: options.latencyLimitMs,
-      thinkTime,
-      warmupS: options.warmupS,
-      intervalS: options.intervalS,
-      maxTries: options.maxTries,
-      exitOnAbort: options.exitOnAbort,
-      connectPerTransaction: options.connect,
-      verboseErrors: options.verboseErrors,
-      graceS: options.graceS,
-      transactionTimeoutS: options.transactionTimeoutS,
-      seed,
-      seeds,
-      log
-    })
+    run = new Run(workload, engineOptions(plan, { openConnection: openRunConnection, seed, seeds, log }))
     // the workload's own counters at the opening of the measured window (TPC-C's NOPM)
     if (workload.measuringStarted) run.on('measuring', () => workload.measuringStarted())
     if (sampler) {
@@ -174,33 +84,12 @@ export async function runBenchmark (options, { log = silentLogger, env = process
       Object.assign(outcome.client, coreShares(outcome.client, outcome.durationS, outcome.summary.transactions + outcome.summary.failed))
     }
 
-    // What is read from the server after the run is bounded: a server that stopped answering
-    // (transactions had to be cancelled) gets a short while, Ctrl-C twice none at all.
-    const s = outcome.summary
-    const limit = afterRunLimit(run, s.unfinished + s.outcomeUnknown > 0)
-    let extra = null
-    if (workload.afterRun) {
-      try {
-        extra = await limit.within(workload.afterRun(conn, outcome), () => conn.destroy())
-      } catch (err) {
-        log.warn({ err: err.message }, 'the workload could not compute its final figures')
-      }
-    }
-    let serverStats = null
-    if (sampler) {
-      const finishing = sampler.finish({ transactions: s.transactions + s.failed, durationS: outcome.durationS, backendPids: outcome.backendPids })
-      try {
-        serverStats = await limit.within(finishing, () => sampler.abandon())
-      } catch (err) {
-        log.warn({ err: err.message }, 'server statistics could not be finished')
-      }
-      sampler = null
-    }
-    limit.done()
+    const { extra, serverStats } = await readAfterRun(run, outcome, { workload, conn, sampler, log })
+    sampler = null
     const results = buildResults({
       toolVersion: TOOL_VERSION,
-      options: { ...options, url: undefined, seed: seedAsInt64(seed).toString() },
-      workloadName: workload.name ?? options.workload,
+      options: recordedPlan(plan),
+      workloadName: workload.name ?? plan.workload,
       workload,
       target,
       embedded: session.embedded,
@@ -212,7 +101,10 @@ export async function runBenchmark (options, { log = silentLogger, env = process
     })
     if (afterLoad) results.run.afterLoad = afterLoad
     try {
-      onResults?.(results)
+      if (plan.thresholds.length) {
+        const { evaluateThresholds } = await import('./compare/thresholds.js')
+        results.thresholds = evaluateThresholds(results, plan.thresholds)
+      }
     } finally {
       if (file) await writeResults(file, results)
     }
@@ -223,6 +115,125 @@ export async function runBenchmark (options, { log = silentLogger, env = process
     const stalled = run?.canceller.cancelled.grace > 0
     await session.release({ timeoutMs: run?.hurry ? 0 : stalled ? 250 : undefined })
   }
+}
+
+/**
+ * The workload module's workload; on the embedded server, the tables are loaded first when
+ * they are missing (pgload's own server: load instead of refusing), and the results say so.
+ */
+async function createWorkload (module, wctx, { plan, workloadOptions, embedded, serverVersion, onPhase }) {
+  try {
+    return { workload: await module.createWorkload(wctx, workloadOptions), afterLoad: null }
+  } catch (err) {
+    if (err?.code !== 'NO_SCHEMA' || !embedded || !module.init) throw err
+  }
+  onPhase('loading', { workload: module.name })
+  const { createProgress } = await import('./output/progress.js')
+  const loaded = await module.init({ ...wctx, progress: createProgress() }, { ...plan.workloadOptions, force: false })
+  onPhase('loaded', loaded)
+  const { settleAfterLoad } = await import('./server/stats/after-load.js')
+  const afterLoad = await settleAfterLoad(wctx.conn, module.tables ?? [], { serverVersionNum: serverVersion.num, loadS: loaded?.steps?.reduce((t, s) => t + s.seconds, 0) ?? null })
+  onPhase('settled', afterLoad)
+  return { workload: await module.createWorkload(wctx, workloadOptions), afterLoad }
+}
+
+/** The server statistics sampler, started; null when the server does not let it read them. */
+async function startSampler (target, module, { embedded, env, log }) {
+  const { StatsSampler } = await import('./server/stats-sampler.js')
+  // The embedded server's log is on this machine: checkpoint times from its lines.
+  const serverLog = embedded ? (await embeddedPaths(pgloadHome({ env }))).log : null
+  const sampler = new StatsSampler({ openConnection: () => openConnection(target, { protocol: 'simple', applicationName: 'pgload-stats' }), tables: module.tables ?? [], log, serverLog })
+  try {
+    await sampler.start()
+    return sampler
+  } catch (err) {
+    log.warn({ err: err.message }, 'server statistics are not available')
+    return null
+  }
+}
+
+/**
+ * The workload's final figures and the server statistics, read after the run. Bounded: a server
+ * that stopped answering (transactions had to be cancelled) gets a short while, Ctrl-C twice none.
+ */
+async function readAfterRun (run, outcome, { workload, conn, sampler, log }) {
+  const s = outcome.summary
+  const limit = afterRunLimit(run, s.unfinished + s.outcomeUnknown > 0)
+  let extra = null
+  if (workload.afterRun) {
+    try {
+      extra = await limit.within(workload.afterRun(conn, outcome), () => conn.destroy())
+    } catch (err) {
+      log.warn({ err: err.message }, 'the workload could not compute its final figures')
+    }
+  }
+  let serverStats = null
+  if (sampler) {
+    const finishing = sampler.finish({ transactions: s.transactions + s.failed, durationS: outcome.durationS, backendPids: outcome.backendPids })
+    try {
+      serverStats = await limit.within(finishing, () => sampler.abandon())
+    } catch (err) {
+      log.warn({ err: err.message }, 'server statistics could not be finished')
+    }
+  }
+  limit.done()
+  return { extra, serverStats }
+}
+
+/**
+ * What the workload module's createWorkload gets: its own options, and what the run decides.
+ * @param {import('./plan/resolve.js').RunPlan} plan
+ */
+function workloadOptionsOf (plan, { seed, seeds, serverVersionNum }) {
+  return {
+    ...plan.workloadOptions,
+    scripts: plan.scripts,
+    protocol: plan.protocol,
+    clients: plan.clients,
+    rate: plan.rate,
+    latencyLimitMs: plan.latencyLimitMs,
+    maxTries: plan.maxTries,
+    failuresDetailed: plan.failuresDetailed,
+    randomSeed: seed,
+    defaultSeed: seeds.defaultSeed,
+    seeds,
+    serverVersionNum
+  }
+}
+
+/**
+ * The engine's RunOptions from the plan, in this one place; nothing is defaulted here.
+ * @param {import('./plan/resolve.js').RunPlan} plan
+ * @returns {import('./engine/run.js').RunOptions}
+ */
+function engineOptions (plan, { openConnection, seed, seeds, log }) {
+  return {
+    openConnection,
+    clients: plan.clients,
+    connections: plan.connections,
+    durationS: plan.durationS,
+    transactionsPerClient: plan.transactionsPerClient,
+    rate: plan.rate,
+    latencyLimitMs: plan.latencyLimitMs,
+    thinkTime: plan.thinkTime === undefined ? undefined : parseDistribution(plan.thinkTime, '--think-time'),
+    warmupS: plan.warmupS,
+    intervalS: plan.intervalS,
+    maxTries: plan.maxTries,
+    exitOnAbort: plan.exitOnAbort,
+    connectPerTransaction: plan.connect,
+    verboseErrors: plan.verboseErrors,
+    graceS: plan.graceS,
+    transactionTimeoutS: plan.transactionTimeoutS,
+    seed,
+    seeds,
+    log
+  }
+}
+
+/** The plan as the results document records it: no server address (it may hold a password). */
+function recordedPlan (plan) {
+  const { planVersion, seedGiven, url, ...options } = plan
+  return options
 }
 
 // ms the server readings after the run may take, when it answers (afterRun, the final statistics)

@@ -1,6 +1,8 @@
 // pgload as a library: `import { runBenchmark } from 'pgload'`.
 
 export { runBenchmark } from './benchmark.js'
+export { resolvePlan, isPlan } from './plan/resolve.js'
+export { DEFAULTS as RUN_DEFAULTS } from './plan/defaults.js'
 export { Run } from './engine/run.js'
 export { applyDriverV8Flags } from './engine/v8-flags.js' // the command line's V8 settings, for runs in your process
 export { openConnection, defineStatement } from './db/connection.js'

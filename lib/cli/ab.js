@@ -4,7 +4,9 @@
 import { writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import yargs from 'yargs'
+import { hideBin } from 'yargs/helpers'
 import { PgloadError } from '../errors.js'
+import { trapInterrupts, recordedCommand } from './interrupts.js'
 import { AbRunner, AB_DEFAULTS, defaultAbDir } from '../compare/ab-runner.js'
 import { parseSettingList } from '../compare/ab-settings.js'
 import { compareRuns } from '../compare/verdict.js'
@@ -15,15 +17,16 @@ import { parseOutputPath } from '../options/parse.js'
 const ORDERS = ['abba', 'random']
 
 /**
- * Parse the `run ...` part after `--` with the run command's own options.
+ * The run plan of the `run ...` part after `--`, parsed with the run command's own options.
  * @param {string[]} rest
- * @returns {Promise<object>} benchmark options (lib/benchmark.js)
+ * @param {{ command?: string }} [opts] the command line on record (default: the run part)
+ * @returns {Promise<Readonly<import('../plan/resolve.js').RunPlan>>}
  */
-export async function runOptionsFromRest (rest) {
+export async function runOptionsFromRest (rest, { command } = {}) {
   if (rest[0] !== 'run') {
     throw new PgloadError('ab needs the benchmark after --: pgload ab --a ... --b ... -- run <workload> [run options]', { code: 'USAGE' })
   }
-  const { runCommand, runOptionsFromArgv } = await import('./run.js')
+  const { runCommand, runPlanFromArgv } = await import('./run.js')
   let captured = null
   await yargs(rest)
     .command(runCommand.command, runCommand.describe, runCommand.builder, (argv) => { captured = argv })
@@ -37,7 +40,7 @@ export async function runOptionsFromRest (rest) {
     if (captured[flag] !== undefined) throw new PgloadError(`ab: --${flag} cannot be given to the runs; ab writes every result to --out-dir`)
   }
   if (captured.threshold !== undefined) throw new PgloadError('ab: --threshold cannot be given to the runs', { hint: 'check the results afterwards: pgload check <out-dir>/NN-B.json --threshold ...' })
-  return runOptionsFromArgv(captured, { rawArgs: rest.slice(1) })
+  return runPlanFromArgv(captured, { rawArgs: rest.slice(1), command })
 }
 
 /**
@@ -55,7 +58,7 @@ export async function abOptionsFromArgv (argv) {
   const a = parseSettingList(argv.a, '--a')
   const b = parseSettingList(argv.b, '--b')
   if (!a.length && !b.length && argv.aUrl === undefined) throw new PgloadError('ab needs --a and/or --b settings (name=value,...), or --a-url and --b-url')
-  const runOptions = await runOptionsFromRest((argv['--'] ?? []).map(String))
+  const runOptions = await runOptionsFromRest((argv['--'] ?? []).map(String), { command: recordedCommand(hideBin(process.argv)) })
   if (runOptions.url !== undefined && argv.aUrl !== undefined) throw new PgloadError('give the servers either with --a-url/--b-url or with --url in the run options, not both')
   return {
     a,
@@ -67,7 +70,7 @@ export async function abOptionsFromArgv (argv) {
     seed,
     restartCommand: argv.restartCommand,
     outDir: parseOutputPath(argv.outDir, '--out-dir', 'directory') ?? defaultAbDir(),
-    runOptions: { ...runOptions, command: ['pgload', ...process.argv.slice(2)].join(' ').replace(/(postgres(?:ql)?:\/\/[^:/@]*:)[^@]*@/g, '$1***@') },
+    runOptions,
     compare: { noise: parsePercent(argv.noise, '--noise'), alpha: argv.alpha, seed },
     format: argv.json ? 'json' : argv.markdown ? 'markdown' : 'text',
     failOnRegression: argv.failOnRegression === true
@@ -83,20 +86,17 @@ export async function abOptionsFromArgv (argv) {
 export async function abCommand (opts, { out = process.stdout, err = process.stderr, env = process.env, log, signals = true, runBenchmark } = {}) {
   runBenchmark ??= (await import('../benchmark.js')).runBenchmark
   const runner = new AbRunner({ ...opts, env, log, runBenchmark, onEvent: (name, info) => report(err, name, info) })
-  let interrupts = 0
-  const onSignal = () => {
-    interrupts++
-    err.write(interrupts === 1
+  const trap = trapInterrupts(({ count }) => {
+    err.write(count === 1
       ? '\npgload ab: stopping after the current run, then restoring the settings (Ctrl-C again to abort the run at once)\n'
       : '\npgload ab: aborting the current run; restoring the settings\n')
-    runner.interrupt(interrupts > 1)
-  }
-  if (signals) { process.on('SIGINT', onSignal); process.on('SIGTERM', onSignal) }
+    runner.interrupt(count > 1)
+  }, { on: signals })
   let outcome
   try {
     outcome = await runner.run()
   } finally {
-    if (signals) { process.off('SIGINT', onSignal); process.off('SIGTERM', onSignal) }
+    trap.release()
   }
   if (!outcome.restored) {
     throw new PgloadError('the original server settings could not all be restored (see above)', { code: 'AB_RESTORE', exitCode: 2 })

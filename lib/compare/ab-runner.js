@@ -9,6 +9,7 @@ import { openConnection } from '../db/connection.js'
 import { resolveTarget } from '../server/target.js'
 import { planSettings, readOriginals, applySystemSettings, verifySettings, sessionOptions } from './ab-settings.js'
 import { seededRandom } from './stats.js'
+import { replan } from '../plan/resolve.js'
 
 /** Defaults of `pgload ab` (one table, units in the names). */
 export const AB_DEFAULTS = {
@@ -140,7 +141,7 @@ export class AbRunner {
   /**
    * @param {{ a: { name: string, value: string }[], b: { name: string, value: string }[], aUrl?: string, bUrl?: string,
    *   rounds?: number, order?: 'abba'|'random', seed?: number, restartCommand?: string, outDir: string,
-   *   runOptions: object, env?: Record<string, string|undefined>, log?: any,
+   *   runOptions: import('../plan/resolve.js').RunPlan, env?: Record<string, string|undefined>, log?: any,
    *   runBenchmark: (options: object, hooks: object) => Promise<{ results: object, file: string|null, exitCode: number }>,
    *   onEvent?: (name: string, info: object) => void }} opts
    */
@@ -237,7 +238,8 @@ export class AbRunner {
         o.onEvent('run', { side, index: i, total: sequence.length, file })
         // Reports and comparisons of these files name each run by its side and settings.
         const label = [side, ...sides[side].map(v => `${v.name}=${v.value}`)].join(' ')
-        const r = await o.runBenchmark({ ...o.runOptions, url, out: file, writeFile: true, label }, {
+        const plan = await replan(o.runOptions, { url, out: file, writeFile: true, label })
+        const r = await o.runBenchmark(plan, {
           log: o.log,
           env,
           onRun: (run) => {

@@ -4,6 +4,7 @@ import { availableParallelism } from 'node:os'
 
 export const DEFAULTS = Object.freeze({
   warehouses: 1, // init: warehouses to load; run: all that are loaded
+  runDurationS: 60, // run: measured seconds when neither a duration nor a transaction count is given
   // init: parallel COPY connections. PostgreSQL parses COPY on one core per connection and the
   // generator costs about a quarter of that, so one connection per core (at least 2) keeps both busy.
   jobs: Math.max(2, Math.min(8, availableParallelism())),

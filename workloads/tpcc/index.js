@@ -6,6 +6,7 @@ import { createTpccWorkload, validateRunOptions } from './workload.js'
 import { runChecks } from './checks.js'
 import { rampUpS } from './ramp-up.js'
 import { checkServerVersion, readMeta, TPCC_TABLES, META_TABLE } from './meta.js'
+import { DEFAULTS } from './defaults.js'
 
 export default {
   name: 'tpcc',
@@ -21,6 +22,8 @@ export default {
     vacuum: { type: 'boolean', describe: 'VACUUM ANALYZE after loading (--no-vacuum: ANALYZE only) [default: true]' },
     seed: { type: 'string', describe: 'seed of the generated data (unsigned integer) [default: random]' }
   },
+  // The run plan's defaults this workload overrides (lib/plan/defaults.js): TPC-C runs for a time.
+  runDefaults: { durationS: DEFAULTS.runDurationS },
   runOptions: {
     warehouses: { alias: 'w', type: 'number', describe: 'tpcc: warehouses to drive, 10 terminals each [default: all loaded]' },
     wait: { type: 'boolean', describe: 'tpcc: keying and think times of the spec (--no-wait: none, unpaced) [default: true]' },

@@ -2,15 +2,16 @@
 
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { runOptionsFromArgv, RUN_DEFAULTS } from '../../../lib/cli/run.js'
+import { runPlanFromArgv } from '../../../lib/cli/run.js'
+import { DEFAULTS } from '../../../lib/plan/defaults.js'
 
-const options = (extra) => runOptionsFromArgv({ workload: ['tpcb'], duration: '5s', ...extra })
+const options = (extra) => runPlanFromArgv({ workload: ['tpcb'], duration: '5s', ...extra })
 
 test('--grace defaults to 10 s; --transaction-timeout is off unless given', async () => {
   const o = await options({})
-  assert.equal(RUN_DEFAULTS.graceS, 10)
+  assert.equal(DEFAULTS.graceS, 10)
   assert.equal(o.graceS, 10)
-  assert.equal(o.transactionTimeoutS, undefined)
+  assert.equal(o.transactionTimeoutS, 0)
 })
 
 test('both take durations as --duration does; a grace of 0 cancels at once', async () => {

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict'
 import { Prng } from '../../../lib/random/prng.js'
 import { meanCycleUs, rampUpS, firstWait } from '../../../workloads/tpcc/ramp-up.js'
 import { parseMix } from '../../../workloads/tpcc/mix.js'
-import { runOptionsFromArgv } from '../../../lib/cli/run.js'
+import { runPlanFromArgv } from '../../../lib/cli/run.js'
 import tpcc from '../../../workloads/tpcc/index.js'
 
 const deck = { ...parseMix(undefined), scale: 1 }
@@ -46,7 +46,7 @@ test('first waits lie within one mean cycle, denser early (mean a third of the c
 })
 
 test('run plan: spec-paced tpcc ramps up by default; --warmup wins, --warmup 0 opts out, unpaced runs have none', async () => {
-  const plan = (extra) => runOptionsFromArgv({ workload: ['tpcc'], duration: '10m', ...extra })
+  const plan = (extra) => runPlanFromArgv({ workload: ['tpcc'], duration: '10m', ...extra })
   let o = await plan({})
   assert.equal(o.warmupS, 40)
   assert.deepEqual(o.rampUp, { reason: 'every terminal finishes its first transaction' })
@@ -61,6 +61,6 @@ test('run plan: spec-paced tpcc ramps up by default; --warmup wins, --warmup 0 o
   o = await plan({ waitScale: 0.1 })
   assert.equal(o.warmupS, 5) // 2.07 + 1.8 + 1
   assert.equal(tpcc.defaultWarmup({ wait: false }), null)
-  o = await runOptionsFromArgv({ workload: ['tpcb'], duration: '10s' })
+  o = await runPlanFromArgv({ workload: ['tpcb'], duration: '10s' })
   assert.equal(o.warmupS, 0, 'other workloads keep no warm-up by default')
 })

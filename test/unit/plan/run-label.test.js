@@ -1,6 +1,6 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { runLabel } from '../../../lib/cli/run.js'
+import { runLabel } from '../../../lib/plan/checks.js'
 
 test('--label: one line of 1 to 80 characters, trimmed', () => {
   assert.equal(runLabel(undefined), undefined)

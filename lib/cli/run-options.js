@@ -1,0 +1,81 @@
+// The options of `pgload run` as yargs reads them (--help shows these texts), and the pgbench
+// options it refuses with a reason instead of "Unknown argument".
+
+/** @type {Record<string, import('yargs').Options>} */
+export const RUN_OPTIONS = {
+  url: { type: 'string', describe: 'server to test: libpq URI or key=value string (default: PG* variables, else the embedded server)' },
+  clients: { alias: 'c', type: 'string', describe: 'simulated clients (terminals) [default: 1; tpcc: 10 per warehouse]' },
+  connections: { type: 'string', describe: 'database connections shared by the clients [default: one per client; at most 32 with think time]' },
+  duration: { alias: 'T', type: 'string', describe: 'measured duration: 30s, 10m, 1h' },
+  transactions: { alias: 't', type: 'string', describe: 'transactions per client (pgbench -t) [default: 10 when no duration]' },
+  rate: { alias: 'R', type: 'string', describe: 'target transactions per second, Poisson arrivals; latency counts from the scheduled time' },
+  'latency-limit': { alias: 'L', type: 'string', describe: 'ms; with --rate, transactions already later than this are skipped; others above it are counted as late' },
+  'think-time': { type: 'string', describe: 'think time after each transaction: fixed:MS, uniform:MIN-MAX, exp:MEAN[:CAP] (ms)' },
+  warmup: { type: 'string', describe: 'duration excluded from all statistics, before the measured duration' },
+  progress: { alias: 'P', type: 'string', describe: 'print a progress line every N seconds' },
+  seed: { alias: 'random-seed', type: 'string', describe: 'random seed: an unsigned integer, time or rand [default: time]' },
+  protocol: { alias: 'M', type: 'string', describe: 'query protocol: simple, extended, prepared [default: prepared]' },
+  connect: { alias: 'C', type: 'boolean', describe: 'open a new connection for every transaction (pgbench -C); its time counts in the latency' },
+  driver: { type: 'string', describe: 'run connections: lean (pgload\'s own protocol path, default) or pg (node-postgres)' },
+  'max-tries': { type: 'string', describe: 'tries per transaction on serialization failures and deadlocks (0 = unlimited)' },
+  grace: { alias: 'graceful-stop', type: 'string', describe: 'once the run stops (end of --duration, Ctrl-C, SIGTERM), transactions in flight get this long to finish; then they are cancelled and counted as unfinished: 10s, 500ms, 0 [default: 10s]' },
+  'transaction-timeout': { type: 'string', describe: 'cancel any transaction running longer than this, counted as failed (TRANSACTION_TIMEOUT): 5s, 500ms [default: none]' },
+  'exit-on-abort': { type: 'boolean', describe: 'stop the whole run at the first aborted client or failed transaction' },
+  out: { alias: 'o', type: 'string', describe: 'results file [default: ./pgload-results/<UTC time>-<workload>.json]' },
+  label: { type: 'string', describe: 'name of the run in reports and comparisons, stored in the results file [default: the workload and the options that differ]' },
+  json: { type: 'boolean', describe: 'print the results document on stdout instead of the summary' },
+  report: { type: 'boolean', describe: 'write the HTML report next to the results file' },
+  threshold: { type: 'string', array: true, describe: "pass/fail criterion checked at the end, k6 syntax, e.g. 'latency: p(99) < 50ms' (exit 99 when one fails)" },
+  interval: { type: 'string', describe: 'seconds per entry of the time series [default: 1]' },
+  'jit-warmup': { type: 'boolean', describe: 'before the run, warm pgload\'s own code up for 0.4 s against a stand-in server in the process, not the database (--no-jit-warmup to skip) [default: true]' },
+  'server-stats': { type: 'boolean', describe: 'sample server statistics during the run (--no-server-stats to disable) [default: true]' },
+  builtin: { alias: 'b', type: 'string', array: true, describe: 'pgbench built-in script name[@weight]: tpcb-like, simple-update, select-only; "list" lists them' },
+  file: { alias: 'f', type: 'string', array: true, describe: 'pgbench script file[@weight]' },
+  'select-only': { alias: 'S', type: 'count', describe: 'same as -b select-only (each -S adds one script)' },
+  'skip-some-updates': { alias: 'N', type: 'count', describe: 'same as -b simple-update (each -N adds one script)' },
+  define: { alias: 'D', type: 'string', array: true, describe: 'script variable name=value' },
+  scale: { alias: 's', type: 'string', describe: 'value of :scale for custom scripts (detected for the built-ins)' },
+  vacuum: { type: 'boolean', describe: 'vacuum pgbench_branches and pgbench_tellers and truncate pgbench_history before the run, as pgbench does (--no-vacuum to skip) [default: true]' },
+  n: { type: 'boolean', describe: 'same as --no-vacuum (pgbench -n)' },
+  'report-per-command': { alias: 'r', type: 'boolean', describe: 'report latencies, failures and retries per script command' },
+  'failures-detailed': { type: 'boolean', describe: 'report serialization and deadlock failures separately' },
+  'verbose-errors': { type: 'boolean', describe: 'print every retried error' },
+  log: { alias: 'l', type: 'boolean', describe: 'write pgbench-format per-transaction logs' },
+  'aggregate-interval': { type: 'string', describe: 'seconds; with --log, write pgbench-format aggregated lines instead' },
+  'sampling-rate': { type: 'string', describe: 'fraction of transactions written to the --log file, 0 < r <= 1' },
+  'log-prefix': { type: 'string', describe: 'prefix of --log files [default: pgbench_log]' },
+  'show-script': { type: 'string', describe: 'print a built-in script and exit' },
+  jobs: { alias: 'j', type: 'string', describe: 'accepted for pgbench compatibility: pgload uses one event loop' },
+  host: { alias: 'h', type: 'string', describe: 'server host (pgbench -h); instead of --url' },
+  port: { alias: 'p', type: 'string', describe: 'server port (pgbench -p); instead of --url' },
+  username: { alias: 'U', type: 'string', describe: 'user name (pgbench -U); instead of --url' },
+  dbname: { alias: 'd', type: 'string', describe: 'database (pgbench -d); instead of --url' },
+  'progress-timestamp': { type: 'boolean', describe: 'with --progress, show Unix time instead of the elapsed time' },
+  'vacuum-all': { alias: 'v', type: 'boolean', describe: 'pgbench -v: also vacuum analyze pgbench_accounts before the run (ignored with -n, as pgbench does)' },
+  V: { type: 'boolean', describe: 'print pgload\'s version and exit (pgbench -V)' }
+}
+
+/**
+ * pgbench options that `pgload run` refuses, each with its reason: pgbench's init-only options
+ * ("cannot be used in benchmarking mode", as pgbench says) and features pgload does not have.
+ */
+export const INIT_ONLY = {
+  initialize: { alias: 'i', type: 'boolean' },
+  'init-steps': { alias: 'I', type: 'string' },
+  fillfactor: { alias: 'F', type: 'string' },
+  quiet: { alias: 'q', type: 'boolean' },
+  'foreign-keys': { type: 'boolean' },
+  'unlogged-tables': { type: 'boolean' },
+  tablespace: { type: 'string' },
+  'index-tablespace': { type: 'string' },
+  partitions: { type: 'string' },
+  'partition-method': { type: 'string' }
+}
+export const UNSUPPORTED = {
+  debug: { type: 'boolean', reason: '--debug is not supported: use --verbose for pgload\'s debug log' }
+}
+/** Both, as hidden yargs options. */
+export const REFUSED_OPTIONS = {
+  ...INIT_ONLY,
+  ...Object.fromEntries(Object.entries(UNSUPPORTED).map(([k, { reason, ...def }]) => [k, def]))
+}

@@ -1,0 +1,288 @@
+// The run plan: every option of a run resolved once (defaults, precedence, validation) into
+// frozen, JSON-serialisable data that the command line, `ab`, the library entry and the engine share.
+
+import { PgloadError } from '../errors.js'
+import { parseDurationS, parseInteger, parseNumber, parseOutputPath } from '../options/parse.js'
+import { parseDistribution } from '../options/distribution.js'
+import { parseRandomSeed, seedAsInt64 } from '../random/seeding.js'
+import { PROTOCOLS } from '../db/connection.js'
+import { redact } from '../server/target.js'
+import { loadWorkload, workloadNames } from '../../workloads/index.js'
+import { DEFAULTS, precedence } from './defaults.js'
+import { loadScripts, checkScripts } from './scripts.js'
+import { booleanOption, checkLogOptions, optionalInteger, runLabel, runThresholds, samplingRate, scriptVariables } from './checks.js'
+
+/** Marks a resolved plan; a plan that comes back (e.g. through JSON) is taken as it is. */
+export const PLAN_VERSION = 1
+export const DRIVERS = ['lean', 'pg']
+
+/** What a caller may give: the plan's own names, values typed or as typed on a command line. */
+const INPUT_KEYS = new Set(['workload', 'scripts', 'url', 'clients', 'connections', 'durationS', 'transactionsPerClient',
+  'rate', 'latencyLimitMs', 'thinkTime', 'warmupS', 'intervalS', 'progressS', 'progressTimestamp', 'seed', 'protocol',
+  'driver', 'maxTries', 'exitOnAbort', 'graceS', 'transactionTimeoutS', 'connect', 'verboseErrors', 'failuresDetailed',
+  'serverStats', 'jitWarmup', 'out', 'writeFile', 'label', 'thresholds', 'command', 'jobs', 'workloadOptions'])
+/** Workload options of script runs (tpcb); a workload module adds its own `runOptions`. */
+const SCRIPT_OPTIONS = ['define', 'scale', 'noVacuum', 'vacuumAccounts', 'reportPerCommand', 'log', 'aggregateIntervalS', 'logPrefix', 'samplingRate']
+/** Keys a plan has that are not input. */
+const PLAN_ONLY = ['planVersion', 'resultName', 'seedGiven']
+
+const bad = (message) => new PgloadError(message, { code: 'BAD_OPTION' })
+
+/**
+ * @typedef {object} RunPlan
+ * @property {number} planVersion
+ * @property {'tpcb'|'tpcc'} workload the workload module
+ * @property {string} resultName the name results files and reports use: the workload, or `script`
+ * @property {import('./scripts.js').PlanScript[]} scripts script runs: built-ins by name, files with their text
+ * @property {string} [url] the server; absent: PG* variables, else the embedded server
+ * @property {number} clients
+ * @property {number} [connections] absent: the workload's choice, else one per client
+ * @property {number} [durationS] measured duration; absent with transactionsPerClient
+ * @property {number} [transactionsPerClient]
+ * @property {number} rate transactions per second, 0 = unthrottled
+ * @property {number} latencyLimitMs 0 = none
+ * @property {string} [thinkTime] distribution spec (lib/options/distribution.js)
+ * @property {number} warmupS
+ * @property {{ reason: string }} [rampUp] the warm-up is the workload's default ramp-up, and why it lasts that long
+ * @property {number} intervalS
+ * @property {number} progressS 0 = no progress lines
+ * @property {boolean} progressTimestamp
+ * @property {string} seed the resolved random seed, a signed 64-bit decimal
+ * @property {boolean} seedGiven whether the caller chose the seed (pgbench then prints it)
+ * @property {'simple'|'extended'|'prepared'} protocol
+ * @property {'lean'|'pg'} driver
+ * @property {number} maxTries 0 = unlimited
+ * @property {number} graceS
+ * @property {number} transactionTimeoutS 0 = never
+ * @property {boolean} exitOnAbort
+ * @property {boolean} connect
+ * @property {boolean} verboseErrors
+ * @property {boolean} failuresDetailed
+ * @property {boolean} serverStats
+ * @property {boolean} jitWarmup
+ * @property {string} [out] results file
+ * @property {boolean} writeFile
+ * @property {string} [label]
+ * @property {string[]} thresholds checked at the end of the run, before the results are written
+ * @property {string} [command] the command line, passwords redacted
+ * @property {Record<string, any>} workloadOptions
+ */
+
+/**
+ * Resolve a run plan. The input uses the plan's names; values may be typed (`durationS: 30`) or
+ * as typed on a command line (`durationS: '30s'`). Errors name the command-line flag.
+ * @param {Record<string, any>} input
+ * @param {{ config?: Record<string, any>, readStdin?: () => Promise<Buffer>,
+ *   checks?: { afterValues?: () => void, afterOptions?: () => void } }} [opts]
+ *   config: options below the input and above the workload's defaults; checks: the caller's own
+ *   checks, in pgbench's order: after the values (its mode checks), after the run options (the server)
+ * @returns {Promise<Readonly<RunPlan>>}
+ */
+export async function resolvePlan (input, { config, readStdin, checks = {} } = {}) {
+  for (const layer of [input, config]) {
+    for (const key of Object.keys(layer ?? {})) if (!INPUT_KEYS.has(key)) throw bad(`unknown run option ${JSON.stringify(key)}`)
+  }
+  const name = workloadName(input.workload ?? config?.workload)
+  const module = await loadWorkload(name)
+  const opt = precedence([input, config, module.runDefaults])
+  const w = mergeGiven(config?.workloadOptions, input.workloadOptions)
+  const scripts = await planScripts(name, opt('scripts'), readStdin)
+  const plan = {
+    planVersion: PLAN_VERSION,
+    workload: name,
+    resultName: name === 'tpcb' && !scripts.every((s) => s.kind === 'builtin') ? 'script' : name,
+    scripts
+  }
+  // Values first, then combinations, in pgbench's order (it checks values while parsing).
+  plan.clients = opt('clients') === undefined ? DEFAULTS.clients : parseInteger(opt('clients'), '--clients', { min: 1 })
+  Object.assign(plan, runLength(opt))
+  const logOptions = {
+    scale: optionalInteger(w.scale, '--scale', { min: 1 }),
+    samplingRate: samplingRate(w.samplingRate),
+    aggregateIntervalS: optionalInteger(w.aggregateIntervalS, '--aggregate-interval', { min: 1 }),
+    log: booleanOption(w.log, '--log', false),
+    logPrefix: w.logPrefix ?? undefined
+  }
+  checks.afterValues?.()
+  if (plan.durationS !== undefined && plan.transactionsPerClient !== undefined) throw bad('specify either a number of transactions (--transactions/-t) or a duration (--duration/-T), not both')
+  checkLogOptions(logOptions, plan.durationS)
+  if (opt('progressTimestamp') && opt('progressS') === undefined) throw bad('--progress-timestamp is allowed only under --progress')
+  if (plan.durationS === undefined && plan.transactionsPerClient === undefined) plan.transactionsPerClient = DEFAULTS.transactionsPerClient
+  Object.assign(plan, pacing(opt))
+  plan.protocol = oneOf(opt('protocol') ?? DEFAULTS.protocol, PROTOCOLS, '--protocol')
+  await checkScripts(scripts, plan.protocol)
+  plan.driver = oneOf(opt('driver') ?? DEFAULTS.driver, DRIVERS, '--driver')
+  plan.maxTries = opt('maxTries') === undefined ? DEFAULTS.maxTries : parseInteger(opt('maxTries'), '--max-tries', { min: 0 })
+  if (plan.maxTries === 0 && !plan.latencyLimitMs && plan.durationS === undefined) throw bad('an unlimited number of transaction tries (--max-tries 0) needs --latency-limit or --duration')
+  Object.assign(plan, timing(opt))
+  Object.assign(plan, switches(opt))
+  plan.workloadOptions = workloadOptions(module, w, logOptions)
+  Object.assign(plan, workloadWarmup(module, plan, opt('warmupS')))
+  checks.afterOptions?.()
+  Object.assign(plan, await record(opt))
+  plan.seed = seedAsInt64(parseRandomSeed(opt('seed') ?? DEFAULTS.seed)).toString()
+  plan.seedGiven = opt('seed') !== undefined
+  return deepFreeze(withoutUndefined(plan))
+}
+
+/**
+ * Whether a value is a resolved plan (also after a JSON round trip).
+ * @param {unknown} value
+ * @returns {value is RunPlan}
+ */
+export function isPlan (value) {
+  return typeof value === 'object' && value !== null && value.planVersion === PLAN_VERSION
+}
+
+/**
+ * A new plan from a plan and a few changed options (ab: the server, results file and label of
+ * each run), resolved and checked as any plan. A seed the caller did not choose is drawn anew.
+ * @param {RunPlan} plan
+ * @param {Record<string, any>} changes
+ * @returns {Promise<Readonly<RunPlan>>}
+ */
+export function replan (plan, changes) {
+  const input = { ...plan }
+  for (const k of PLAN_ONLY) delete input[k]
+  if (isPlan(plan) && !plan.seedGiven) delete input.seed
+  // Defaults are applied again, not given: some (rate 0, no progress) are no value a caller may give.
+  for (const [k, v] of Object.entries(DEFAULTS)) if (input[k] === v) delete input[k]
+  return resolvePlan({ ...input, ...changes })
+}
+
+function workloadName (workload) {
+  const name = workload ?? 'tpcb'
+  if (name === 'script') return 'tpcb'
+  if (typeof name !== 'string' || !workloadNames.includes(name)) {
+    throw bad(`unknown workload ${JSON.stringify(name)}: valid workloads are ${workloadNames.join(', ')}, or script files ending in .sql`)
+  }
+  return name
+}
+
+async function planScripts (name, scripts, readStdin) {
+  if (scripts !== undefined && !Array.isArray(scripts)) throw bad('scripts must be a list of { kind, spec } or { kind, name, weight }')
+  if (name !== 'tpcb') {
+    if (scripts?.length) throw bad(`--file and --builtin go with tpcb or script files, not with ${name}`)
+    return []
+  }
+  return loadScripts(scripts ?? [], { readStdin })
+}
+
+/** --duration or --transactions, as given (the default count is applied after the combination checks). */
+function runLength (opt) {
+  const out = {}
+  const duration = opt('durationS')
+  if (duration !== undefined) {
+    out.durationS = parseDurationS(duration, '--duration')
+    if (out.durationS <= 0) throw bad(`--duration must be positive, got ${JSON.stringify(duration)}`)
+  }
+  out.transactionsPerClient = optionalInteger(opt('transactionsPerClient'), '--transactions', { min: 1 })
+  return out
+}
+
+/** When transactions start: --rate, --latency-limit, --think-time. */
+function pacing (opt) {
+  const rate = opt('rate') === undefined ? DEFAULTS.rate : parseNumber(opt('rate'), '--rate', { min: 0, exclusiveMin: true })
+  const latencyLimitMs = opt('latencyLimitMs') === undefined ? DEFAULTS.latencyLimitMs : parseNumber(opt('latencyLimitMs'), '--latency-limit', { min: 0, exclusiveMin: true })
+  if (latencyLimitMs > 0 && rate === 0) throw bad('--latency-limit needs --rate: the limit is measured against the schedule that --rate sets')
+  const thinkTime = opt('thinkTime') === undefined ? undefined : String(opt('thinkTime'))
+  if (thinkTime !== undefined) parseDistribution(thinkTime, '--think-time')
+  if (thinkTime !== undefined && rate > 0) throw bad('--think-time and --rate cannot be combined: --rate already sets when each transaction starts')
+  return { rate, latencyLimitMs, thinkTime }
+}
+
+/** Pool size, progress, warm-up, series interval, grace and timeout. */
+function timing (opt) {
+  const duration = (key, flag) => opt(key) === undefined ? DEFAULTS[key] : parseDurationS(opt(key), flag)
+  const out = {
+    connections: optionalInteger(opt('connections'), '--connections', { min: 1 }),
+    progressS: opt('progressS') === undefined ? DEFAULTS.progressS : parseInteger(opt('progressS'), '--progress', { min: 1 }),
+    warmupS: duration('warmupS', '--warmup'),
+    intervalS: opt('intervalS') === undefined ? DEFAULTS.intervalS : parseNumber(opt('intervalS'), '--interval', { min: 0, exclusiveMin: true }),
+    graceS: duration('graceS', '--grace'),
+    transactionTimeoutS: duration('transactionTimeoutS', '--transaction-timeout')
+  }
+  if (opt('transactionTimeoutS') !== undefined && out.transactionTimeoutS <= 0) throw bad(`--transaction-timeout must be positive, got ${JSON.stringify(opt('transactionTimeoutS'))}`)
+  optionalInteger(opt('jobs'), '--jobs', { min: 1 }) // accepted for pgbench compatibility: one event loop
+  return out
+}
+
+function switches (opt) {
+  const flags = { exitOnAbort: '--exit-on-abort', connect: '--connect', verboseErrors: '--verbose-errors', failuresDetailed: '--failures-detailed', serverStats: '--server-stats', jitWarmup: '--jit-warmup', writeFile: 'writeFile', progressTimestamp: '--progress-timestamp' }
+  return Object.fromEntries(Object.entries(flags).map(([key, flag]) => [key, booleanOption(opt(key), flag, DEFAULTS[key] ?? false)]))
+}
+
+/**
+ * A workload's own default warm-up (TPC-C's ramp-up when paced), for a run of a duration when
+ * --warmup is not given; `rampUp.reason` says why it lasts that long.
+ */
+function workloadWarmup (module, plan, givenWarmup) {
+  if (givenWarmup !== undefined || plan.durationS === undefined) return {}
+  const ramp = module.defaultWarmup?.(plan.workloadOptions)
+  return ramp ? { warmupS: ramp.warmupS, rampUp: { reason: ramp.reason } } : {}
+}
+
+/** The workload's options: those of script runs, and the module's own `runOptions`, checked by the module. */
+function workloadOptions (module, w, logOptions) {
+  const own = Object.keys(module.runOptions ?? {}).map((k) => k.replace(/-([a-z])/g, (_, c) => c.toUpperCase()))
+  for (const key of Object.keys(w)) if (!SCRIPT_OPTIONS.includes(key) && !own.includes(key)) throw bad(`unknown option ${JSON.stringify(key)} of workload ${module.name}`)
+  const out = {}
+  for (const key of own) if (w[key] !== undefined && w[key] !== null) out[key] = w[key]
+  Object.assign(out, {
+    define: scriptVariables(w.define),
+    scale: logOptions.scale,
+    noVacuum: booleanOption(w.noVacuum, '--no-vacuum', false),
+    vacuumAccounts: booleanOption(w.vacuumAccounts, '--vacuum-all', false),
+    reportPerCommand: booleanOption(w.reportPerCommand, '--report-per-command', false),
+    log: logOptions.log,
+    aggregateIntervalS: logOptions.aggregateIntervalS,
+    logPrefix: logOptions.logPrefix,
+    samplingRate: logOptions.samplingRate
+  })
+  // Mistakes in the workload's options are reported before any server is started or reached.
+  module.validateRunOptions?.(out)
+  return out
+}
+
+/** Where the results go and how the run is named, for the record. */
+async function record (opt) {
+  const url = opt('url')
+  if (url !== undefined && (typeof url !== 'string' || url.trim() === '')) throw bad(`--url needs a connection string, got ${JSON.stringify(url)}`)
+  const command = opt('command')
+  return {
+    url,
+    out: parseOutputPath(opt('out'), '--out'),
+    label: runLabel(opt('label')),
+    thresholds: await runThresholds(opt('thresholds')),
+    command: command === undefined ? undefined : redact(String(command))
+  }
+}
+
+/** The workload options of both layers, the input's where it gives one (undefined and null give none). */
+function mergeGiven (lower, higher) {
+  const out = { ...lower }
+  for (const [k, v] of Object.entries(higher ?? {})) if ((v !== undefined && v !== null) || !(k in out)) out[k] = v
+  return out
+}
+
+function oneOf (value, allowed, flag) {
+  if (!allowed.includes(value)) throw bad(`${flag} must be one of ${allowed.join(', ')}, got ${JSON.stringify(value)}`)
+  return value
+}
+
+/** Absent options are absent keys, so that a JSON round trip gives the same plan. */
+function withoutUndefined (value) {
+  if (Array.isArray(value)) return value.map(withoutUndefined)
+  if (typeof value !== 'object' || value === null) return value
+  const out = {}
+  for (const [k, v] of Object.entries(value)) if (v !== undefined) out[k] = withoutUndefined(v)
+  return out
+}
+
+function deepFreeze (value) {
+  if (typeof value === 'object' && value !== null) {
+    for (const v of Object.values(value)) deepFreeze(v)
+    Object.freeze(value)
+  }
+  return value
+}

@@ -1,0 +1,37 @@
+// Ctrl-C and SIGTERM as `run` and `ab` share them, and the command line as recorded.
+
+import { test } from 'node:test'
+import assert from 'node:assert/strict'
+import { trapInterrupts, recordedCommand, INTERRUPT_EXIT_CODES } from '../../../lib/cli/interrupts.js'
+
+test('each signal is counted; SIGTERM makes the exit status 143, Ctrl-C alone 130', () => {
+  const seen = []
+  const trap = trapInterrupts((e) => seen.push(e), { on: false })
+  assert.equal(trap.exitCode, INTERRUPT_EXIT_CODES.SIGINT)
+  trap.interrupt('SIGINT')
+  assert.equal(trap.terminated, false)
+  assert.equal(trap.exitCode, 130)
+  trap.interrupt('SIGTERM')
+  assert.deepEqual(seen, [{ count: 1, signal: 'SIGINT' }, { count: 2, signal: 'SIGTERM' }])
+  assert.equal(trap.count, 2)
+  assert.equal(trap.exitCode, 143)
+  trap.release()
+})
+
+test('the process listeners are added once and removed by release()', () => {
+  const before = [process.listenerCount('SIGINT'), process.listenerCount('SIGTERM')]
+  const seen = []
+  const trap = trapInterrupts((e) => seen.push(e.signal))
+  assert.deepEqual([process.listenerCount('SIGINT'), process.listenerCount('SIGTERM')], before.map((n) => n + 1))
+  process.emit('SIGTERM', 'SIGTERM')
+  assert.deepEqual(seen, ['SIGTERM'])
+  assert.equal(trap.exitCode, 143)
+  trap.release()
+  assert.deepEqual([process.listenerCount('SIGINT'), process.listenerCount('SIGTERM')], before)
+})
+
+test('the recorded command line has no passwords', () => {
+  assert.equal(recordedCommand(['run', '--url', 'postgres://bob:s3cret@db:5432/x', '-c', '4']), 'pgload run --url postgres://bob:***@db:5432/x -c 4')
+  assert.equal(recordedCommand(['run', '--url', "host=db password='a b' user=bob"]), 'pgload run --url host=db password=*** user=bob')
+  assert.equal(recordedCommand(['ab', '--a', 'work_mem=4MB', '--', 'run', 'tpcb']), 'pgload ab --a work_mem=4MB -- run tpcb')
+})
