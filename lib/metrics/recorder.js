@@ -3,8 +3,7 @@
 // once, into its interval histogram; closing an interval adds it into the cumulative one.
 
 import { addInto, createHistogram, recordUs, encodeHistogram, latencySummaryMs, percentileMs } from './histogram.js'
-
-const round3 = (v) => Math.round(v * 1000) / 1000
+import { round3 } from '../format/round.js'
 
 /**
  * The cumulative histogram including the interval still open: itself when that interval is

@@ -2,8 +2,8 @@
 // and server series per interval, markers, spectra, distributions, TPC-C figures and thresholds.
 
 import { spectrumRows, distributionRows, mergedPercentiles } from './histogram-data.js'
+import { round3 } from '../format/round.js'
 
-const round3 = (v) => Math.round(v * 1000) / 1000
 const isNum = (v) => typeof v === 'number' && Number.isFinite(v)
 /** TPC-C response-time limits for the 90th percentile (clause 5.2.5.3), ms. */
 const TPCC_LIMITS_MS = { 'new-order': 5000, payment: 5000, 'order-status': 5000, delivery: 5000, 'stock-level': 20000 }
