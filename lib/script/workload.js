@@ -3,6 +3,7 @@
 
 import { PgloadError } from '../errors.js'
 import { deriveSeeds, seedAsInt64 } from '../random/seeding.js'
+import { chooseWeighted } from '../random/weighted-choice.js'
 import { ScriptCursor, runScript, runShell, startScript } from './interpreter.js'
 import { linkScript } from './link.js'
 import { PgbenchLogWriter } from './pgbench-log.js'
@@ -114,6 +115,7 @@ export function scriptWorkload (compiled, options = {}) {
     return { name, weight: s.weight, start: (ctx, done) => startScript(s, ctx, env, done), run: (ctx) => runScript(s, ctx, env) }
   })
   const chooser = seeds.choose
+  const weights = linked.map((s) => s.weight)
   const logWriter = opts.logWriter ?? (opts.pgbenchLog ? new PgbenchLogWriter({ sample: seeds.sample, ...opts.pgbenchLog }) : null)
 
   const setAutomatic = (st) => {
@@ -130,11 +132,8 @@ export function scriptWorkload (compiled, options = {}) {
 
     /** pgbench's chooseScript(): one draw from the shared generator unless there is one script. */
     choose () {
-      if (linked.length === 1) return 0
-      let w = chooser.int(0, totalWeight - 1)
-      let i = 0
-      do { w -= linked[i++].weight } while (w >= 0)
-      return i - 1
+      if (weights.length === 1) return 0
+      return chooseWeighted(weights, totalWeight, chooser)
     },
 
     createTerminalState (terminalId) {
