@@ -15,6 +15,7 @@ import { redact } from '../server/target.js'
 import { PROTOCOLS } from '../db/connection.js'
 import { formatServerStatsSummary } from '../server/stats-sampler.js'
 import { TOOL_VERSION } from '../version.js'
+import { checkScriptSet, parseDefine } from '../script/options.js'
 
 /**
  * Defaults, each with its unit. Options not given on the command line take these values;
@@ -285,8 +286,7 @@ export async function runOptionsFromArgv (argv, { rawArgs } = {}) {
       scripts.push({ kind: 'file', name, weight, text })
     }
     if (scripts.length === 0) scripts.push({ kind: 'builtin', name: 'tpcb-like', weight: 1 })
-    if (scripts.length > 128) throw new PgloadError('at most 128 SQL scripts are allowed', { code: 'BAD_OPTION' })
-    if (scripts.reduce((s, x) => s + x.weight, 0) === 0) throw new PgloadError('total script weight must not be zero', { code: 'BAD_OPTION' })
+    checkScriptSet(scripts)
   }
   const onlyBuiltins = scripts.every((s) => s.kind === 'builtin')
   const name = workload === 'tpcb' && !onlyBuiltins ? 'script' : workload
@@ -336,9 +336,8 @@ export async function runOptionsFromArgv (argv, { rawArgs } = {}) {
 
   const define = {}
   for (const d of argv.define ?? []) {
-    const eq = d.indexOf('=')
-    if (eq <= 0 || eq === d.length - 1) throw new PgloadError(`invalid variable definition: ${JSON.stringify(d)}`, { code: 'BAD_OPTION', hint: 'use --define name=value' })
-    define[d.slice(0, eq)] = d.slice(eq + 1)
+    const [name, value] = parseDefine(d)
+    define[name] = value
   }
 
   const workloadOptions = {}

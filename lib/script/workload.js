@@ -8,7 +8,8 @@ import { ScriptCursor, runScript, runShell, startScript } from './interpreter.js
 import { linkScript } from './link.js'
 import { PgbenchLogWriter } from './pgbench-log.js'
 import { VarRegistry, VarStore } from './variables.js'
-import { normInt, validVariableName } from './values.js'
+import { normInt } from './values.js'
+import { checkScriptSet, checkVariableName } from './options.js'
 
 /** Workload options and their defaults. */
 export const SCRIPT_DEFAULTS = Object.freeze({
@@ -19,19 +20,6 @@ export const SCRIPT_DEFAULTS = Object.freeze({
   noVacuum: false, // -n: skip pgbench's vacuum of branches/tellers and truncate of history
   vacuumAccounts: false // -v: also vacuum analyze pgbench_accounts before the run
 })
-
-/**
- * Parse `-D name=value` as pgbench (split at the first `=`; name and value non-empty; valid name).
- * @param {string} spec
- * @returns {[string, string]}
- */
-export function parseDefine (spec) {
-  const eq = spec.indexOf('=')
-  if (eq <= 0 || eq === spec.length - 1) throw new PgloadError(`invalid variable definition: "${spec}"`, { code: 'BAD_DEFINE' })
-  const name = spec.slice(0, eq)
-  if (!validVariableName(name)) throw new PgloadError(`option: invalid variable name: "${name}"`, { code: 'BAD_DEFINE' })
-  return [name, spec.slice(eq + 1)]
-}
 
 /** One terminal's script state (ctx.state): variables and the evaluation registers. */
 export class ScriptTerminal {
@@ -74,10 +62,8 @@ function warmable (script) {
  *   `pgbenchLog` (PgbenchLogWriter options: --log, --aggregate-interval...) or `logWriter`
  */
 export function scriptWorkload (compiled, options = {}) {
-  if (compiled.length === 0) throw new PgloadError('no script to run', { code: 'NO_SCRIPT' })
-  if (compiled.length > 128) throw new PgloadError('at most 128 SQL scripts are allowed', { code: 'TOO_MANY_SCRIPTS' })
+  checkScriptSet(compiled)
   const totalWeight = compiled.reduce((s, c) => s + c.weight, 0)
-  if (totalWeight === 0) throw new PgloadError('total script weight must not be zero', { code: 'BAD_WEIGHT' })
   const opts = { ...SCRIPT_DEFAULTS }
   for (const [k, v] of Object.entries(options)) if (v !== undefined) opts[k] = v
   const protocol = compiled[0].protocol
@@ -85,9 +71,7 @@ export function scriptWorkload (compiled, options = {}) {
     ? opts.variables
     : Array.isArray(opts.variables) ? opts.variables : Object.entries(opts.variables ?? {}))
 
-  for (const name of defines.keys()) {
-    if (!validVariableName(name)) throw new PgloadError(`option: invalid variable name: "${name}"`, { code: 'BAD_DEFINE' })
-  }
+  for (const name of defines.keys()) checkVariableName(name)
   const registry = new VarRegistry()
   for (const name of ['client_id', 'scale', 'random_seed', 'default_seed', ...defines.keys()]) registry.slotOf(name)
   const counter = { nextSqlId: 0 }
