@@ -14,7 +14,7 @@ const TPCC_LIMITS_MS = { 'new-order': 5000, payment: 5000, 'order-status': 5000,
  * @returns {number}
  */
 export function intervalSeconds (doc) {
-  const opt = doc.run?.options?.intervalS ?? doc.run?.intervalS
+  const opt = doc.run?.options?.intervalS
   if (isNum(opt) && opt > 0) return opt
   const ts = (doc.intervals ?? []).map((i) => i.t).filter(isNum)
   const steps = []
@@ -132,37 +132,24 @@ export function markerSets (doc) {
 }
 
 /**
- * Server activity per sample in long form. Counter fields of a series entry are read as the
- * change since the previous sample (divided by the sample step) unless a `<name>PerS` rate is given.
+ * Server activity per sample in long form, from the series entries the stats sampler writes
+ * (lib/server/stats-sampler.js): rates per second (`<name>PerS`, null when unknown) and gauges.
  * @returns {{ t: number, panel: string, series: string, value: number }[]}
  */
 export function serverRows (doc) {
   const series = doc.serverStats?.series
   if (!Array.isArray(series)) return []
   const rows = []
-  let prevT = 0
   for (const s of series) {
-    const t = s?.t ?? s?.elapsedS
+    const t = s?.t
     if (!isNum(t)) continue
-    const dt = s.dtS ?? s.intervalS ?? (t > prevT ? t - prevT : 1)
-    prevT = t
-    const rate = (key) => {
-      const v = s[`${key}PerS`] ?? s.rates?.[key]
-      if (isNum(v)) return v
-      return isNum(s[key]) ? s[key] / dt : null
+    if (isNum(s.walBytesPerS)) rows.push({ t, panel: 'wal', series: 'WAL', value: round3(s.walBytesPerS / 1e6) })
+    if (isNum(s.blksReadPerS)) rows.push({ t, panel: 'blocks', series: 'blocks read', value: round3(s.blksReadPerS) })
+    if (isNum(s.blksHitPerS)) rows.push({ t, panel: 'blocks', series: 'blocks hit', value: round3(s.blksHitPerS) })
+    if (s.backends && typeof s.backends === 'object') {
+      for (const [state, n] of Object.entries(s.backends)) if (isNum(n)) rows.push({ t, panel: 'backends', series: state, value: n })
     }
-    const wal = rate('walBytes')
-    if (wal !== null) rows.push({ t, panel: 'wal', series: 'WAL', value: round3(wal / 1e6) })
-    const read = rate('blksRead')
-    if (read !== null) rows.push({ t, panel: 'blocks', series: 'blocks read', value: round3(read) })
-    const hit = rate('blksHit')
-    if (hit !== null) rows.push({ t, panel: 'blocks', series: 'blocks hit', value: round3(hit) })
-    const backends = s.backends ?? s.backendsByState
-    if (backends && typeof backends === 'object') {
-      for (const [state, n] of Object.entries(backends)) if (isNum(n)) rows.push({ t, panel: 'backends', series: state, value: n })
-    }
-    const locks = s.lockWaits ?? s.locksWaiting
-    if (isNum(locks)) rows.push({ t, panel: 'locks', series: 'lock waits', value: locks })
+    if (isNum(s.lockWaits)) rows.push({ t, panel: 'locks', series: 'lock waits', value: s.lockWaits })
   }
   return rows
 }
@@ -196,9 +183,9 @@ export function thresholdRows (doc) {
   const rows = []
   for (const th of Array.isArray(doc.thresholds) ? doc.thresholds : []) {
     if (!th || typeof th !== 'object') continue
-    const expr = String(th.expr ?? th.text ?? th.metric ?? '')
+    const expr = String(th.expr ?? '')
     if (/^\s*lag\b/i.test(expr)) continue
-    const ms = th.unit === 'ms' ? th.limit : th.valueMs ?? th.limitMs
+    const ms = th.unit === 'ms' ? th.limit : null
     if (isNum(ms) && ms > 0) rows.push({ ms, label: expr || `${ms} ms` })
   }
   return rows

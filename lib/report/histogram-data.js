@@ -89,11 +89,3 @@ export function mergedPercentiles (encodedList) {
     count: h.totalCount
   }
 }
-
-/**
- * Merge several encoded histograms (e.g. all transaction types of a run).
- * @param {Iterable<string>} encodedList
- */
-export function mergeEncoded (encodedList) {
-  return mergeHistograms(encodedList)
-}
