@@ -4,7 +4,6 @@
 import os from 'node:os'
 import { openConnection } from './db/connection.js'
 import { openLeanConnection } from './db/lean-connection.js'
-import { warmDriver } from './engine/driver-warmup.js'
 import { connectTarget } from './server/connect-target.js'
 import { embeddedPaths, pgloadHome } from './server/embedded.js'
 import { PgloadError } from './errors.js'
@@ -43,7 +42,6 @@ import { coreShares } from './output/client-cpu.js'
  * @property {number} [graceS] once the run stops, transactions in flight get this long, then are cancelled (default 10)
  * @property {number} [transactionTimeoutS] cancel any transaction running longer than this (default: never)
  * @property {boolean} [serverStats]
- * @property {boolean} [jitWarmup] warm pgload's code up against a stand-in server first (default true)
  * @property {string} [out]
  * @property {boolean} [writeFile] default true
  * @property {string} [command] the command line, for the record
@@ -109,9 +107,6 @@ export async function runBenchmark (options, { log = silentLogger, env = process
     if (workload.prepare) await workload.prepare(conn, options)
 
     const open = options.driver === 'pg' ? openConnection : openLeanConnection
-    // Before the clock: V8 optimizes the statement path on a stand-in server, not in the run.
-    const jitWarmup = options.jitWarmup === false ? null : await warmDriver(workload, { open, target, protocol: options.protocol, log })
-    if (jitWarmup) onPhase('jit-warmup', jitWarmup)
     const openRunConnection = async () => {
       try {
         return await open(target, { protocol: options.protocol })
@@ -165,7 +160,6 @@ export async function runBenchmark (options, { log = silentLogger, env = process
     onPhase('running', { terminals: run.terminalCount, connections: run.poolSize })
     const outcome = await run.execute()
     if (outcome.client) {
-      outcome.client.jitWarmup = jitWarmup
       // the share of one core too: per transaction means little at a few transactions per second
       Object.assign(outcome.client, coreShares(outcome.client, outcome.durationS, outcome.summary.transactions + outcome.summary.failed))
     }

@@ -44,16 +44,6 @@ export class ScriptTerminal {
   }
 }
 
-function discard () {}
-
-// Whether a script can run against the stand-in server with no effect outside this process, and
-// without sleeping (a \sleep would hold the run's start for as long, and warms nothing).
-function warmable (script) {
-  return script.commands.every((c) => c.type === 'sql'
-    ? c.meta !== 'gset' && c.meta !== 'aset' && !c.isCopy
-    : c.meta !== 'shell' && c.meta !== 'setshell' && c.meta !== 'sleep')
-}
-
 /**
  * Build the Workload of a set of compiled scripts.
  * @param {import('./compile.js').CompiledScript[]} compiled
@@ -174,36 +164,6 @@ export function scriptWorkload (compiled, options = {}) {
         errs.length = 0
       }
       if (logWriter !== null) logWriter.transaction(st.clientId, st.txnCount, typeIndex.get(info.type) ?? 0, info)
-    },
-
-    /**
-     * The driver's warm-up (lib/engine/driver-warmup.js): the same scripts as a workload of its
-     * own, so that nothing of this one (generators, statistics, --log, variables) is touched.
-     * None when a script needs what a stand-in server cannot give (rows for \gset or \aset,
-     * COPY), has effects outside the database (\shell, \setshell) or sleeps (\sleep).
-     * @param {number} clients
-     * @returns {object|null}
-     */
-    warmupTwin (clients) {
-      if (!compiled.every(warmable)) return null
-      const twin = scriptWorkload(compiled, {
-        ...options,
-        clients,
-        randomSeed: 0n,
-        seeds: undefined,
-        // --log's formatting runs too, into nothing
-        logWriter: undefined,
-        pgbenchLog: opts.pgbenchLog ? { ...opts.pgbenchLog, write: discard } : undefined,
-        debugWrite: discard,
-        runShell: undefined,
-        usesBuiltin: false,
-        noVacuum: true,
-        log: undefined
-      })
-      // The shape this workload was given by its creator (workloads/tpcb adds its scale): code
-      // optimized on the twin then meets the same object layout in the run.
-      for (const k of Object.keys(this)) if (!Object.hasOwn(twin, k)) twin[k] = this[k]
-      return twin
     },
 
     /** Per-command statistics for the results document. */
