@@ -1,15 +1,18 @@
-// A stand-in PostgreSQL server in this process, on a loopback port: it speaks protocol 3.0 well
-// enough for a client to connect and run statements, and answers each one
-// from its first word alone (no SQL is run, no data is kept). A statement that reads gets one row
-// of one column ("0"); BEGIN and COMMIT move the transaction status as a server would.
-// Given a password, it authenticates as PostgreSQL's default does (SCRAM-SHA-256), so that the
-// client goes through the steps, and builds the objects, it will with the real server.
-// The driver's warm-up runs a workload against it, so that V8 compiles the statement path before
-// a measured run starts (lib/engine/driver-warmup.js); it listens on 127.0.0.1 only meanwhile.
+// The one stand-in PostgreSQL of the tests and benchmarks: it speaks protocol 3.0 well enough for
+// a client to connect and run statements, and answers each one from its first word alone (no SQL
+// is run, no data is kept). A statement that reads gets one row of one column ("0"), or the rows
+// of the first canned answer whose text it contains; BEGIN and COMMIT move the transaction status
+// as a server would. Given a password, it authenticates as PostgreSQL's default does
+// (SCRAM-SHA-256). Three ways in:
+//   startStandInServer(): on a loopback port (127.0.0.1 only), for drivers over a real socket;
+//   StandInSession: the same protocol over any byte transport (the engine bench's in-memory socket,
+//     bench/lib/wire-shim.js);
+//   answerFor(): the Result a Connection returns for a statement (the engine bench's in-memory
+//     connections, bench/lib/fake-shim.js).
 
 import { createServer } from 'node:net'
 import { createHash, createHmac, pbkdf2Sync, randomBytes, timingSafeEqual } from 'node:crypto'
-import { BIND_COMPLETE, NO_DATA, PARSE_COMPLETE, READY, cstr, dataRow, int32, message, parameterDescription, rowDescription } from './backend-messages.js'
+import { BIND_COMPLETE, NO_DATA, PARSE_COMPLETE, READY, cstr, dataRow, int32, message, parameterDescription, rowDescription } from '../../lib/db/backend-messages.js'
 
 const SSL_REQUEST = 80877103
 const GSSENC_REQUEST = 80877104
@@ -22,24 +25,43 @@ const PARAMETERS = Buffer.concat([
 ].map(([k, v]) => message(0x53, Buffer.concat([cstr(k), cstr(v)]))))
 const CLOSE_COMPLETE = message(0x33)
 const EMPTY_QUERY = message(0x49)
-const ROW_DESCRIPTION = rowDescription(['?column?'])
-const DATA_ROW = dataRow(['0'])
+const ONE_ROW = [['0']]
+const FIELD = '?column?'
 
 const SCRAM_ITERATIONS = 4096 // PostgreSQL's default
 
 const READS = new Set(['SELECT', 'WITH', 'VALUES', 'SHOW', 'TABLE', 'FETCH'])
 const TAGS = { INSERT: 'INSERT 0 1', UPDATE: 'UPDATE 1', DELETE: 'DELETE 1', MERGE: 'MERGE 1', END: 'COMMIT', ABORT: 'ROLLBACK' }
 
-/** How the stand-in answers one statement, from its first word. */
+/**
+ * The few set-up queries of `pgload run tpcb` whose answers it reads, for runs with no server
+ * behind the stand-in: [text the statement contains, rows].
+ * @type {[string, string[][]][]}
+ */
+export const PGLOAD_SET_UP_ANSWERS = [
+  ["current_setting('server_version'), current_setting('server_version_num')", [['18.4', '180004']]],
+  ["current_setting('server_version_num')", [['180004']]],
+  ["to_regclass('pgbench_branches') is not null", [['t']]],
+  ["obj_description(c.oid, 'pg_class') = ", []], // no table left incomplete by a load
+  ['count(*) from pgbench_branches', [['10']]]
+]
+
+/** How the stand-in answers one statement: from its first word, or from a canned answer. */
 class Answer {
-  /** @param {string} sql */
-  constructor (sql) {
+  /** @param {string} sql @param {[string, string[][]][]} answers */
+  constructor (sql, answers) {
     const word = (/^[\s(]*([A-Za-z]+)/.exec(sql)?.[1] ?? '').toUpperCase()
+    this.word = word
     this.empty = word === ''
     this.reads = READS.has(word)
+    this.rows = this.reads ? answers.find(([needle]) => sql.includes(needle))?.[1] ?? ONE_ROW : []
+    this.fields = this.rows.length > 0 ? this.rows[0].map(() => FIELD) : [FIELD]
     this.status = word === 'BEGIN' || word === 'START' ? 'T' : word === 'COMMIT' || word === 'END' || word === 'ROLLBACK' || word === 'ABORT' ? 'I' : null
-    const tag = this.reads ? 'SELECT 1' : TAGS[word] ?? word
-    this.complete = message(0x43, cstr(tag))
+    const tag = this.reads ? `SELECT ${this.rows.length}` : TAGS[word] ?? word
+    this.rowCount = this.reads ? this.rows.length : /\d+$/.exec(tag) ? 1 : 0
+    // the bytes, built once per statement text: a description, the rows and the tag
+    this.description = this.reads ? rowDescription(this.fields) : NO_DATA
+    this.executed = Buffer.concat([...this.rows.map(dataRow), message(0x43, cstr(tag))])
     // parameters $1..$n, for a Describe of the statement
     let n = 0
     for (const m of sql.matchAll(/\$(\d+)/g)) n = Math.max(n, Number(m[1]))
@@ -47,16 +69,38 @@ class Answer {
   }
 }
 
-/** One client's session: statements by name, the unnamed portal, the transaction status. */
-class Session {
-  /** @param {import('node:net').Socket} socket @param {number} pid @param {string|undefined} password */
-  constructor (socket, pid, password) {
-    this.socket = socket
+/**
+ * The Result a Connection returns for a statement (lib/db/connection.js), as the stand-in answers it.
+ * @param {string} sql
+ * @param {[string, string[][]][]} [answers] canned rows for statements that contain a text
+ * @returns {{ command: string, rowCount: number, fields: string[], rows: string[][] }}
+ */
+export function answerFor (sql, answers = []) {
+  const a = new Answer(sql, answers)
+  return { command: a.reads ? 'SELECT' : a.word, rowCount: a.rowCount, fields: a.reads ? a.fields : [], rows: a.rows }
+}
+
+/**
+ * One client's session over any byte transport: frontend bytes in (`onData`), backend bytes out
+ * through `sink.write`; `sink.end()` when the session is over. Statements by name, portals, the
+ * transaction status.
+ */
+export class StandInSession {
+  /**
+   * @param {{ write: (bytes: Buffer) => void, end: () => void, destroyed?: boolean }} sink
+   * @param {{ pid?: number, password?: string, answers?: [string, string[][]][], started?: boolean }} [opts]
+   *   `started`: the client skips the start-up (it talks protocol from its first message)
+   */
+  constructor (sink, { pid = 1, password, answers = [], started = false } = {}) {
+    this.sink = sink
     this.pid = pid
     this.password = password
+    this.answers = answers
+    /** @type {Map<string, Answer>} answers by statement text */
+    this.byText = new Map()
     /** @type {{ bare: string, serverFirst: string, salt: Buffer }|null} SCRAM exchange under way */
     this.scram = null
-    this.started = false
+    this.started = started
     this.pending = null // bytes not yet a whole message
     this.out = []
     /** @type {Map<string, Answer>} */
@@ -93,7 +137,7 @@ class Session {
 
   startup (code) {
     if (code === SSL_REQUEST || code === GSSENC_REQUEST) { this.out.push(Buffer.from('N')); return }
-    if (code === CANCEL_REQUEST) { this.socket.end(); return }
+    if (code === CANCEL_REQUEST) { this.sink.end(); return }
     this.started = true
     if (typeof this.password === 'string' && this.password !== '') {
       this.out.push(message(0x52, Buffer.concat([int32(10), cstr('SCRAM-SHA-256'), Buffer.from([0])])))
@@ -116,7 +160,7 @@ class Session {
       this.out.push(READY[this.status])
       return
     }
-    if (type === 0x58) { this.socket.end(); return } // Terminate
+    if (type === 0x58) { this.sink.end(); return } // Terminate
     if (type === 0x48) return // Flush: onData flushes
     if (type === 0x51) { this.query(cstring(body, 0).text); return }
     if (type === 0x70) { this.sasl(body); return }
@@ -124,7 +168,7 @@ class Session {
     switch (type) {
       case 0x50: { // Parse: name, text, parameter types
         const name = cstring(body, 0)
-        this.statements.set(name.text, new Answer(cstring(body, name.end).text))
+        this.statements.set(name.text, this.answer(cstring(body, name.end).text))
         this.out.push(PARSE_COMPLETE)
         return
       }
@@ -142,7 +186,7 @@ class Session {
         const answer = (body[0] === 0x53 ? this.statements : this.portals).get(name)
         if (answer === undefined) return this.error('26000', `"${name}" does not exist`)
         if (body[0] === 0x53) this.out.push(answer.parameters)
-        this.out.push(answer.reads ? ROW_DESCRIPTION : NO_DATA)
+        this.out.push(answer.description)
         return
       }
       case 0x45: { // Execute
@@ -189,7 +233,7 @@ class Session {
     if (proof.length !== 32 || !timingSafeEqual(createHash('sha256').update(clientKey).digest(), storedKey)) {
       this.error('28P01', 'password authentication failed')
       this.flush()
-      this.socket.end()
+      this.sink.end()
       return
     }
     const signature = hmac(hmac(salted, 'Server Key'), authMessage).toString('base64')
@@ -202,8 +246,8 @@ class Session {
     const parts = text.split(';').filter((s) => s.trim() !== '')
     if (parts.length === 0) this.out.push(EMPTY_QUERY)
     for (const sql of parts) {
-      const answer = new Answer(sql)
-      if (answer.reads) this.out.push(ROW_DESCRIPTION)
+      const answer = this.answer(sql)
+      if (answer.reads) this.out.push(answer.description)
       this.execute(answer)
     }
     this.failed = false
@@ -212,9 +256,15 @@ class Session {
 
   execute (answer) {
     if (answer.empty) { this.out.push(EMPTY_QUERY); return }
-    if (answer.reads) this.out.push(DATA_ROW)
-    this.out.push(answer.complete)
+    this.out.push(answer.executed)
     if (answer.status !== null) this.status = answer.status
+  }
+
+  /** @param {string} sql @returns {Answer} one per statement text, built once */
+  answer (sql) {
+    let a = this.byText.get(sql)
+    if (a === undefined) { a = new Answer(sql, this.answers); this.byText.set(sql, a) }
+    return a
   }
 
   error (sqlstate, text) {
@@ -224,8 +274,8 @@ class Session {
   }
 
   flush () {
-    if (this.out.length === 0 || this.socket.destroyed) return
-    this.socket.write(this.out.length === 1 ? this.out[0] : Buffer.concat(this.out))
+    if (this.out.length === 0 || this.sink.destroyed) return
+    this.sink.write(this.out.length === 1 ? this.out[0] : Buffer.concat(this.out))
     this.out.length = 0
   }
 }
@@ -239,21 +289,22 @@ function cstring (buf, at) {
 /**
  * @typedef {object} StandInServer
  * @property {number} port
- * @property {import('./connection.js').Target} target a target for openConnection / openLeanConnection
+ * @property {import('../../lib/db/connection.js').Target} target a target for openConnection / openLeanConnection
  * @property {() => Promise<void>} close closes the listener and every session
  */
 
 /**
  * Start a stand-in server on 127.0.0.1 (a free port).
- * @param {{ password?: string }} [opts] authenticate with SCRAM-SHA-256 for this password
+ * @param {{ password?: string, answers?: [string, string[][]][] }} [opts] `password`: authenticate
+ *   with SCRAM-SHA-256 for it; `answers`: canned rows for statements that contain a text
  * @returns {Promise<StandInServer>}
  */
-export async function startStandInServer ({ password } = {}) {
+export async function startStandInServer ({ password, answers } = {}) {
   const sockets = new Set()
   let pid = 1
   const server = createServer({ noDelay: true }, (socket) => {
     sockets.add(socket)
-    const session = new Session(socket, pid++, password)
+    const session = new StandInSession(socket, { pid: pid++, password, answers })
     socket.on('data', (chunk) => session.onData(chunk))
     socket.on('error', () => {}) // a client gone mid-write: nothing to keep
     socket.on('close', () => sockets.delete(socket))
