@@ -110,9 +110,9 @@ function thresholdsBlock (thresholds) {
   if (!Array.isArray(thresholds) || thresholds.length === 0) return ''
   const withUnit = (v, unit) => (isNum(v) ? `${fmt(v)}${unit ? ` ${unit}` : ''}` : '–')
   const rows = thresholds.filter((t) => t && typeof t === 'object').map((t) => [
-    t.expr ?? t.text ?? t.metric ?? '?',
-    withUnit(t.actual ?? t.actualMs, t.unit ?? (t.actualMs !== undefined ? 'ms' : '')),
-    withUnit(t.limit ?? t.valueMs, t.unit ?? (t.valueMs !== undefined ? 'ms' : '')),
+    t.expr ?? '?',
+    withUnit(t.actual, t.unit),
+    withUnit(t.limit, t.unit),
     t.pass === true ? 'pass' : t.pass === false ? 'FAIL' : '',
     t.reason ?? ''
   ])

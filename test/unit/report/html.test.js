@@ -137,3 +137,10 @@ test('the header says when the run followed a load of its tables, and the client
   doc.client = { cpuUs: 32177, cpuUsPerTxn: 2011.06, userUsPerTxn: 1609.06, systemUsPerTxn: 402, eventLoopUtilization: 0.004 }
   assert.ok(runHeaderHtml(doc, null).includes('<dt>client</dt><dd>CPU 0.3% of one core (0.3% user, 0.1% kernel); event loop 0% busy</dd>'))
 })
+
+test('the header\'s thresholds table shows what lib/compare/thresholds.js writes: expression, actual and limit with their unit', async () => {
+  const { runHeaderHtml } = await import('../../../lib/report/header.js')
+  const text = runHeaderHtml(fixture('tpcb-b.json'), 'b')
+  assert.match(text, /<th scope="row">p\(99\) &lt; 12ms<\/th><td>9\.1 ms<\/td><td>12 ms<\/td><td>pass<\/td>/)
+  assert.match(text, /<th scope="row">tps &gt; 500<\/th><td>650\.2 &#47;s<\/td><td>500 &#47;s<\/td><td>pass<\/td>/)
+})
