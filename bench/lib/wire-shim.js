@@ -31,7 +31,7 @@ class WireSocket {
     this.outLen = 0
     this.views = [] // of `out`, by length
     // the connection is set up already: the session takes protocol messages from the first one
-    this.session = new StandInSession({ write: (m) => this.send(m), end () {} }, { started: true, answers: PGLOAD_SET_UP_ANSWERS })
+    this.session = new StandInSession({ write: (m) => this.send(m), flush () {}, end () {} }, { started: true, answers: PGLOAD_SET_UP_ANSWERS })
   }
 
   /** @param {Buffer} b frontend messages */

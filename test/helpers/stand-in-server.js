@@ -80,14 +80,43 @@ export function answerFor (sql, answers = []) {
   return { command: a.reads ? 'SELECT' : a.word, rowCount: a.rowCount, fields: a.reads ? a.fields : [], rows: a.rows }
 }
 
+// A name's bytes as a number: a statement or portal is found per Bind and Execute without making
+// a string (the engine bench counts the stand-in's work with pgload's).
+function keyOf (b, s, e) {
+  let k = e - s
+  for (let i = s; i < e; i++) k = (k * 31 + b[i]) % 0x7fffffff
+  return k
+}
+
+/** Statements or portals by name, looked up from a message's bytes. */
+class Names {
+  constructor () {
+    /** @type {Map<number, { name: Buffer, answer: Answer }>} */
+    this.byKey = new Map()
+  }
+
+  set (b, s, e, answer) {
+    this.byKey.set(keyOf(b, s, e), { name: Buffer.from(b.subarray(s, e)), answer })
+  }
+
+  /** @returns {Answer|undefined} undefined for a name never set (or replaced by one of the same key) */
+  get (b, s, e) {
+    const x = this.byKey.get(keyOf(b, s, e))
+    if (x === undefined || x.name.length !== e - s) return undefined
+    // names are a few bytes: a loop costs less than a call into Buffer#compare
+    for (let i = 0; i < x.name.length; i++) if (x.name[i] !== b[s + i]) return undefined
+    return x.answer
+  }
+}
+
 /**
- * One client's session over any byte transport: frontend bytes in (`onData`), backend bytes out
- * through `sink.write`; `sink.end()` when the session is over. Statements by name, portals, the
- * transaction status.
+ * One client's session over any byte transport: frontend bytes in (`onData`), backend messages out
+ * through `sink.write`, one call each, then `sink.flush()` once the bytes received are answered;
+ * `sink.end()` when the session is over. Statements by name, portals, the transaction status.
  */
 export class StandInSession {
   /**
-   * @param {{ write: (bytes: Buffer) => void, end: () => void, destroyed?: boolean }} sink
+   * @param {{ write: (message: Buffer) => void, flush: () => void, end: () => void }} sink
    * @param {{ pid?: number, password?: string, answers?: [string, string[][]][], started?: boolean }} [opts]
    *   `started`: the client skips the start-up (it talks protocol from its first message)
    */
@@ -102,11 +131,10 @@ export class StandInSession {
     this.scram = null
     this.started = started
     this.pending = null // bytes not yet a whole message
-    this.out = []
-    /** @type {Map<string, Answer>} */
-    this.statements = new Map()
-    /** @type {Map<string, Answer>} */
-    this.portals = new Map()
+    this.statements = new Names()
+    this.portals = new Names()
+    /** @type {Answer|null} the unnamed portal's, the one clients bind per statement */
+    this.unnamed = null
     this.status = 'I'
     this.failed = false // after an error, skip to Sync as a server does
   }
@@ -127,20 +155,30 @@ export class StandInSession {
       if (buf.length - at < 5) break
       const len = buf.readInt32BE(at + 1)
       if (buf.length - at < 1 + len) break
-      this.handle(buf[at], buf.subarray(at + 5, at + 1 + len))
+      this.handle(buf[at], buf, at + 5, at + 1 + len)
       at += 1 + len
     }
     this.pending = at < buf.length ? Buffer.from(buf.subarray(at)) : null
     buf = null
-    this.flush()
+    this.sink.flush()
+  }
+
+  /** @returns {Answer|undefined} */
+  portal (b, s, e) {
+    return s === e ? this.unnamed ?? undefined : this.portals.get(b, s, e)
+  }
+
+  /** @param {Buffer} m */
+  send (m) {
+    this.sink.write(m)
   }
 
   startup (code) {
-    if (code === SSL_REQUEST || code === GSSENC_REQUEST) { this.out.push(Buffer.from('N')); return }
+    if (code === SSL_REQUEST || code === GSSENC_REQUEST) { this.send(Buffer.from('N')); return }
     if (code === CANCEL_REQUEST) { this.sink.end(); return }
     this.started = true
     if (typeof this.password === 'string' && this.password !== '') {
-      this.out.push(message(0x52, Buffer.concat([int32(10), cstr('SCRAM-SHA-256'), Buffer.from([0])])))
+      this.send(message(0x52, Buffer.concat([int32(10), cstr('SCRAM-SHA-256'), Buffer.from([0])])))
       return
     }
     this.ready()
@@ -150,53 +188,55 @@ export class StandInSession {
   ready () {
     // A secret key past V8's small integers, as most of a server's random ones are: the client's
     // field then holds a double from the start, as it will in the run.
-    this.out.push(AUTH_OK, PARAMETERS, message(0x4b, Buffer.concat([int32(this.pid), int32(0x40000000 + this.pid)])), READY.I)
+    for (const m of [AUTH_OK, PARAMETERS, message(0x4b, Buffer.concat([int32(this.pid), int32(0x40000000 + this.pid)])), READY.I]) this.send(m)
   }
 
-  /** @param {number} type @param {Buffer} body */
-  handle (type, body) {
+  /** One message: its type and its body, b[s, e). */
+  handle (type, b, s, e) {
     if (type === 0x53) { // Sync
       this.failed = false
-      this.out.push(READY[this.status])
+      this.send(READY[this.status])
       return
     }
     if (type === 0x58) { this.sink.end(); return } // Terminate
     if (type === 0x48) return // Flush: onData flushes
-    if (type === 0x51) { this.query(cstring(body, 0).text); return }
-    if (type === 0x70) { this.sasl(body); return }
+    if (type === 0x51) { this.query(b.toString('utf8', s, endOf(b, s, e))); return }
+    if (type === 0x70) { this.sasl(b.subarray(s, e)); return }
     if (this.failed) return
     switch (type) {
       case 0x50: { // Parse: name, text, parameter types
-        const name = cstring(body, 0)
-        this.statements.set(name.text, this.answer(cstring(body, name.end).text))
-        this.out.push(PARSE_COMPLETE)
+        const nameEnd = endOf(b, s, e)
+        const answer = this.answer(b.toString('utf8', nameEnd + 1, endOf(b, nameEnd + 1, e)))
+        this.statements.set(b, s, nameEnd, answer)
+        this.send(PARSE_COMPLETE)
         return
       }
       case 0x42: { // Bind: portal, statement, ...
-        const portal = cstring(body, 0)
-        const stmt = cstring(body, portal.end)
-        const answer = this.statements.get(stmt.text)
-        if (answer === undefined) return this.error('26000', `prepared statement "${stmt.text}" does not exist`)
-        this.portals.set(portal.text, answer)
-        this.out.push(BIND_COMPLETE)
+        const portalEnd = b[s] === 0 ? s : endOf(b, s, e) // mostly the unnamed portal
+        const stmtEnd = endOf(b, portalEnd + 1, e)
+        const answer = this.statements.get(b, portalEnd + 1, stmtEnd)
+        if (answer === undefined) return this.error('26000', `prepared statement "${b.toString('utf8', portalEnd + 1, stmtEnd)}" does not exist`)
+        if (portalEnd === s) this.unnamed = answer
+        else this.portals.set(b, s, portalEnd, answer)
+        this.send(BIND_COMPLETE)
         return
       }
       case 0x44: { // Describe: 'S' statement or 'P' portal
-        const name = cstring(body, 1).text
-        const answer = (body[0] === 0x53 ? this.statements : this.portals).get(name)
-        if (answer === undefined) return this.error('26000', `"${name}" does not exist`)
-        if (body[0] === 0x53) this.out.push(answer.parameters)
-        this.out.push(answer.description)
+        const nameEnd = endOf(b, s + 1, e)
+        const answer = b[s] === 0x53 ? this.statements.get(b, s + 1, nameEnd) : this.portal(b, s + 1, nameEnd)
+        if (answer === undefined) return this.error('26000', `"${b.toString('utf8', s + 1, nameEnd)}" does not exist`)
+        if (b[s] === 0x53) this.send(answer.parameters)
+        this.send(answer.description)
         return
       }
       case 0x45: { // Execute
-        const answer = this.portals.get(cstring(body, 0).text)
+        const answer = b[s] === 0 ? this.unnamed ?? undefined : this.portal(b, s, endOf(b, s, e))
         if (answer === undefined) return this.error('34000', 'portal does not exist')
         this.execute(answer)
         return
       }
       case 0x43: // Close
-        this.out.push(CLOSE_COMPLETE)
+        this.send(CLOSE_COMPLETE)
         return
       default:
         this.error('0A000', `the stand-in server does not take message type ${String.fromCharCode(type)}`)
@@ -213,7 +253,7 @@ export class StandInSession {
       const salt = randomBytes(16)
       const serverFirst = `r=${nonce}${randomBytes(18).toString('base64')},s=${salt.toString('base64')},i=${SCRAM_ITERATIONS}`
       this.scram = { bare, serverFirst, salt }
-      this.out.push(message(0x52, Buffer.concat([int32(11), Buffer.from(serverFirst)])))
+      this.send(message(0x52, Buffer.concat([int32(11), Buffer.from(serverFirst)])))
       return
     }
     const clientFinal = body.toString('utf8')
@@ -232,31 +272,30 @@ export class StandInSession {
     for (let i = 0; i < 32; i++) clientKey[i] = proof[i] ^ clientSignature[i]
     if (proof.length !== 32 || !timingSafeEqual(createHash('sha256').update(clientKey).digest(), storedKey)) {
       this.error('28P01', 'password authentication failed')
-      this.flush()
       this.sink.end()
       return
     }
     const signature = hmac(hmac(salted, 'Server Key'), authMessage).toString('base64')
-    this.out.push(message(0x52, Buffer.concat([int32(12), Buffer.from(`v=${signature}`)])))
+    this.send(message(0x52, Buffer.concat([int32(12), Buffer.from(`v=${signature}`)])))
     this.ready()
   }
 
   /** Simple protocol: every statement of the text, then ReadyForQuery. */
   query (text) {
     const parts = text.split(';').filter((s) => s.trim() !== '')
-    if (parts.length === 0) this.out.push(EMPTY_QUERY)
+    if (parts.length === 0) this.send(EMPTY_QUERY)
     for (const sql of parts) {
       const answer = this.answer(sql)
-      if (answer.reads) this.out.push(answer.description)
+      if (answer.reads) this.send(answer.description)
       this.execute(answer)
     }
     this.failed = false
-    this.out.push(READY[this.status])
+    this.send(READY[this.status])
   }
 
   execute (answer) {
-    if (answer.empty) { this.out.push(EMPTY_QUERY); return }
-    this.out.push(answer.executed)
+    if (answer.empty) { this.send(EMPTY_QUERY); return }
+    this.send(answer.executed)
     if (answer.status !== null) this.status = answer.status
   }
 
@@ -270,20 +309,30 @@ export class StandInSession {
   error (sqlstate, text) {
     this.failed = true
     if (this.status === 'T') this.status = 'E'
-    this.out.push(message(0x45, Buffer.concat([Buffer.from('S'), cstr('ERROR'), Buffer.from('C'), cstr(sqlstate), Buffer.from('M'), cstr(text), Buffer.from([0])])))
+    this.send(message(0x45, Buffer.concat([Buffer.from('S'), cstr('ERROR'), Buffer.from('C'), cstr(sqlstate), Buffer.from('M'), cstr(text), Buffer.from([0])])))
   }
+}
 
-  flush () {
-    if (this.out.length === 0 || this.sink.destroyed) return
-    this.sink.write(this.out.length === 1 ? this.out[0] : Buffer.concat(this.out))
-    this.out.length = 0
-  }
+// Where the C string at b[s] ends (its NUL), within e.
+function endOf (b, s, e) {
+  const at = b.indexOf(0, s)
+  return at < 0 || at > e ? e : at
 }
 
 function cstring (buf, at) {
   const end = buf.indexOf(0, at)
   const stop = end < 0 ? buf.length : end
   return { text: buf.toString('utf8', at, stop), end: stop + 1 }
+}
+
+// A socket as a session's sink: the messages of one batch of received bytes go out in one write.
+function socketSink (socket) {
+  const parts = []
+  const flush = () => {
+    if (parts.length > 0 && !socket.destroyed) socket.write(parts.length === 1 ? parts[0] : Buffer.concat(parts))
+    parts.length = 0
+  }
+  return { write (m) { parts.push(m) }, flush, end () { flush(); socket.end() } }
 }
 
 /**
@@ -304,7 +353,7 @@ export async function startStandInServer ({ password, answers } = {}) {
   let pid = 1
   const server = createServer({ noDelay: true }, (socket) => {
     sockets.add(socket)
-    const session = new StandInSession(socket, { pid: pid++, password, answers })
+    const session = new StandInSession(socketSink(socket), { pid: pid++, password, answers })
     socket.on('data', (chunk) => session.onData(chunk))
     socket.on('error', () => {}) // a client gone mid-write: nothing to keep
     socket.on('close', () => sockets.delete(socket))
