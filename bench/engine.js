@@ -1,8 +1,9 @@
 // The engine alone: `pgload run tpcb` on in-memory connections (lib/fake-shim.js), so the CPU
 // per transaction is pgload's own (scheduler, terminals, script interpreter, histograms) without
 // driver, socket or server. A second column runs the same on lean connections to an in-memory
-// server (lib/wire-shim.js): the engine plus the driver's protocol encoding and decoding, still
-// without kernel or server (the stand-in server's own work, a few byte copies, is counted too).
+// server (lib/wire-shim.js, a session of test/helpers/stand-in-server.js): the engine plus the
+// driver's protocol encoding and decoding, still without kernel or server (the stand-in's own
+// work, parsing the frontend messages and copying its canned replies, is counted too).
 // Each case in its own process.
 
 import { fileURLToPath } from 'node:url'
@@ -55,7 +56,7 @@ async function runOn (register, builtin, clients, durationS, out) {
     '--url', 'postgres://fake@127.0.0.1:1/fake', '--out', out, '--no-server-stats'])
   if (r.code !== 0) throw new Error(`pgload on in-memory connections (${register}) failed (${r.code}): ${r.stderr.trim().split('\n').pop()}`)
   const results = await readResults(out)
-  // the stand-in servers answer every statement: a failure is a bug in the shim or in pgload
+  // the stand-in answers every statement: a failure is a bug in the shim or in pgload
   if (!(results.summary.transactions > 0) || results.summary.failed > 0) throw new Error(`pgload on in-memory connections (${register}): ${results.summary.transactions} transactions, ${results.summary.failed} failed`)
   return results
 }

@@ -252,7 +252,7 @@ async function runPgload (measure, server, builtin, clients, durationS, out, { n
 }
 
 // The runner's main thread per transaction over the steady seconds, the same window for every
-// runner: from 2 s after its start (pgload's start-up and JIT warm-up take about 1 s) to 0.5 s
+// runner: from 2 s after its start (pgload's start-up takes about 1 s) to 0.5 s
 // before its run would end if it had started at once. Runs shorter than 4 s have none.
 function steadySched (r, tps, durationS) {
   return durationS >= 4 ? schedPerTxn(r.schedPoints, { fromMs: 2000, toMs: (durationS - 0.5) * 1000, tps }) : null

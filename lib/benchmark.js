@@ -4,7 +4,6 @@
 import os from 'node:os'
 import { openConnection } from './db/connection.js'
 import { openLeanConnection } from './db/lean-connection.js'
-import { warmDriver } from './engine/driver-warmup.js'
 import { connectTarget } from './server/connect-target.js'
 import { embeddedPaths, pgloadHome } from './server/embedded.js'
 import { PgloadError } from './errors.js'
@@ -52,9 +51,6 @@ export async function runBenchmark (planOrOptions, { log = silentLogger, env = p
     if (workload.prepare) await workload.prepare(conn, plan)
 
     const open = plan.driver === 'pg' ? openConnection : openLeanConnection
-    // Before the clock: V8 optimizes the statement path on a stand-in server, not in the run.
-    const jitWarmup = plan.jitWarmup ? await warmDriver(workload, { open, target, protocol: plan.protocol, log }) : null
-    if (jitWarmup) onPhase('jit-warmup', jitWarmup)
     const openRunConnection = async () => {
       try {
         return await open(target, { protocol: plan.protocol })
@@ -79,7 +75,6 @@ export async function runBenchmark (planOrOptions, { log = silentLogger, env = p
     onPhase('running', { terminals: run.terminalCount, connections: run.poolSize })
     const outcome = await run.execute()
     if (outcome.client) {
-      outcome.client.jitWarmup = jitWarmup
       // the share of one core too: per transaction means little at a few transactions per second
       Object.assign(outcome.client, coreShares(outcome.client, outcome.durationS, outcome.summary.transactions + outcome.summary.failed))
     }

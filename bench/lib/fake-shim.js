@@ -1,8 +1,9 @@
 // lib/db/connection.js with openConnection replaced by in-memory connections that answer every
-// statement at once (on the next turn of the event loop, all answers of a turn together), with
-// the few replies pgload's set-up and the tpcb workload read. Measures the engine alone.
+// statement at once (on the next turn of the event loop, all answers of a turn together), as the
+// stand-in server answers it (test/helpers/stand-in-server.js), with the few replies pgload's
+// set-up and the tpcb workload read. Measures the engine alone.
 
-import { resultFor } from './canned-answers.js'
+import { PGLOAD_SET_UP_ANSWERS, answerFor } from '../../test/helpers/stand-in-server.js'
 export * from '../../lib/db/connection.js'
 
 // Pairs of (promise resolve function or executeTo receiver, result), answered together.
@@ -41,7 +42,7 @@ class FakeConnection {
 
   _result (text) {
     let r = this._cache.get(text)
-    if (r === undefined) { r = resultFor(text); this._cache.set(text, r) }
+    if (r === undefined) { r = answerFor(text, PGLOAD_SET_UP_ANSWERS); this._cache.set(text, r) }
     if (r.command === 'BEGIN') this.transactionStatus = 'T'
     else if (r.command === 'END' || r.command === 'COMMIT' || r.command === 'ROLLBACK') this.transactionStatus = 'I'
     return r

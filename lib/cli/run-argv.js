@@ -21,7 +21,7 @@ const RENAMED = {
   threshold: 'thresholds'
 }
 const SAME = ['url', 'clients', 'connections', 'rate', 'thinkTime', 'seed', 'protocol', 'driver', 'maxTries', 'exitOnAbort',
-  'connect', 'verboseErrors', 'failuresDetailed', 'serverStats', 'jitWarmup', 'out', 'label', 'jobs', 'progressTimestamp']
+  'connect', 'verboseErrors', 'failuresDetailed', 'serverStats', 'out', 'label', 'jobs', 'progressTimestamp']
 
 /**
  * The plan input of `pgload run ARGS`.

@@ -1,5 +1,5 @@
-// Backend protocol messages as bytes, for the servers that stand in for PostgreSQL: the JIT
-// warm-up's (lib/db/stand-in-server.js) and the engine bench's in-memory one (bench/lib/wire-shim.js).
+// Backend protocol messages as bytes, for the stand-in server of the tests and benchmarks
+// (test/helpers/stand-in-server.js) and the unit tests of the reply readers.
 // Every column is described as text; built once, sent many times.
 
 const TEXT_OID = 25

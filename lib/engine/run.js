@@ -10,6 +10,7 @@ import { Canceller } from './canceller.js'
 import { Recorder } from '../metrics/recorder.js'
 import { sampleThreadSched, threadSchedShares } from '../metrics/thread-schedstat.js'
 import { deriveSeeds } from '../random/seeding.js'
+import { chooseWeighted } from '../random/weighted-choice.js'
 import { formatServerError, ClientAbortError } from '../errors.js'
 
 /**
@@ -97,7 +98,8 @@ export class Run extends EventEmitter {
     this.abortedClients = 0
     this.firstAbort = null
     this.otherErrors = 0
-    this._totalWeight = workload.transactions.reduce((s, t) => s + (t.weight ?? 1), 0)
+    this._weights = workload.transactions.map((t) => t.weight ?? 1)
+    this._totalWeight = this._weights.reduce((s, w) => s + w, 0)
     this._info = { type: '', status: '', latencyUs: 0, lagUs: 0, tries: 1, sqlstate: null, scheduledEpochUs: 0, endEpochUs: 0 }
     // the monotonic clock's zero on the wall clock, read once (the getter costs a call per read)
     this._originEpochUs = performance.timeOrigin * 1000
@@ -106,12 +108,8 @@ export class Run extends EventEmitter {
 
   /** pgbench's chooseScript: one draw in [0, total) from the shared choose generator. */
   chooseType () {
-    const types = this.workload.transactions
-    if (types.length === 1) return 0
-    let w = this.seeds.choose.int(0, this._totalWeight - 1)
-    let i = 0
-    while (w >= (types[i].weight ?? 1)) { w -= types[i].weight ?? 1; i++ }
-    return i
+    if (this._weights.length === 1) return 0
+    return chooseWeighted(this._weights, this._totalWeight, this.seeds.choose)
   }
 
   /** The next Poisson arrival of the run-wide schedule (pgbench -R). The schedule never slips. */

@@ -6,12 +6,6 @@
  * @typedef {{ wake(nowUs: number): void }} Waiter
  */
 
-/**
- * Wake-ups closer than this run on the next turn of the event loop instead of a timer.
- * Node timers have 1 ms granularity; spinning longer than this would burn client CPU.
- */
-const SPIN_US = 0
-
 export class Scheduler {
   /**
    * @param {{ nowUs: () => number }} clock
@@ -114,7 +108,9 @@ export class Scheduler {
     if (this._stopped || this._size === 0) return
     const at = this._times[0]
     const delayUs = at - this.nowUs()
-    if (delayUs < SPIN_US) {
+    // Overdue: the next turn of the event loop. Anything later gets a timer (1 ms granularity):
+    // waiting for it on the event loop would burn client CPU.
+    if (delayUs < 0) {
       if (this._immediate === null) this._immediate = setImmediate(this._fire)
       return
     }

@@ -83,8 +83,6 @@ export class Terminal {
   }
 
   get id () { return this.terminalId }
-  /** Kept for callers that still ask a terminal for its context. */
-  get ctx () { return this }
 
   /** @returns {number} monotonic microseconds */
   nowUs () { return this.run.nowUs() }

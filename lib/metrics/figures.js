@@ -2,8 +2,7 @@
 // used by the Recorder when a run ends and by the results merge when partitions are combined.
 
 import { latencySummaryMs, percentileMs } from './histogram.js'
-
-const round3 = (v) => Math.round(v * 1000) / 1000
+import { round3 } from '../format/round.js'
 
 /**
  * Events per second over a window, null for an empty window.

@@ -2,6 +2,7 @@
 // Histograms travel encoded (HdrHistogram compressed base64) and merge exactly by adding.
 
 import hdr from 'hdr-histogram-js'
+import { round3 } from '../format/round.js'
 
 /** Highest trackable value: one hour in microseconds. Larger values are clamped. */
 export const HIGHEST_US = 3_600_000_000
@@ -154,7 +155,6 @@ export function mergeHistograms (items) {
 }
 
 const MS = 1000
-const round3 = (v) => Math.round(v * 1000) / 1000
 
 /**
  * Latency figures in milliseconds (microsecond precision) from a histogram of microseconds.

@@ -4,8 +4,7 @@
 
 import { addInto, createHistogram, recordUs, encodeHistogram, latencySummaryMs } from './histogram.js'
 import { ratePerS, latencyFiguresMs, intervalLatencyMs, intervalTailMs } from './figures.js'
-
-const round3 = (v) => Math.round(v * 1000) / 1000
+import { round3 } from '../format/round.js'
 
 /**
  * The cumulative histogram including the interval still open: itself when that interval is

@@ -85,11 +85,6 @@ export function createProgress ({
   }
 }
 
-/** A progress reporter that prints nothing. @returns {Progress} */
-export function silentProgress () {
-  return { start () {}, update () {}, end () {} }
-}
-
 function formatRate (r) {
   if (r >= 1e6) return (r / 1e6).toFixed(2) + 'M'
   if (r >= 1e4) return (r / 1e3).toFixed(0) + 'k'

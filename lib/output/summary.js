@@ -70,8 +70,6 @@ export function formatSummary (results, { description } = {}) {
   if (cpu) lines.push(cpu)
   const thread = driverThreadLine(results.client)
   if (thread) lines.push(thread)
-  const jit = results.client?.jitWarmup
-  if (jit) lines.push(`JIT warm-up = ${(jit.ms / 1000).toFixed(2)} s before the run (${jit.transactions} transactions against an in-process stand-in server, none on the database)`)
   const busy = driverBusyWarning(results.client, run.durationS)
   if (busy) lines.push(busy)
   if (s.queueMs?.p99 !== null && s.queueMs?.p99 > 0.05) lines.push(`connection queue wait: p50 ${f3(s.queueMs.p50)} ms, p99 ${f3(s.queueMs.p99)} ms, max ${f3(s.queueMs.max)} ms`)

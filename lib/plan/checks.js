@@ -3,6 +3,7 @@
 
 import { PgloadError } from '../errors.js'
 import { parseInteger, parseNumber } from '../options/parse.js'
+import { parseDefine, checkVariableName } from '../script/options.js'
 
 const bad = (message, hint) => new PgloadError(message, { code: 'BAD_OPTION', hint })
 
@@ -57,13 +58,12 @@ export function scriptVariables (define) {
   if (define === undefined || define === null) return {}
   if (!Array.isArray(define)) {
     if (typeof define !== 'object') throw bad(`--define must be name=value texts, got ${JSON.stringify(define)}`)
-    return Object.fromEntries(Object.entries(define).map(([k, v]) => [k, String(v)]))
+    return Object.fromEntries(Object.entries(define).map(([k, v]) => { checkVariableName(k); return [k, String(v)] }))
   }
   const out = {}
   for (const d of define) {
-    const eq = d.indexOf('=')
-    if (eq <= 0 || eq === d.length - 1) throw bad(`invalid variable definition: ${JSON.stringify(d)}`, 'use --define name=value')
-    out[d.slice(0, eq)] = d.slice(eq + 1)
+    const [name, value] = parseDefine(d)
+    out[name] = value
   }
   return out
 }

@@ -25,7 +25,6 @@ export const DEFAULTS = Object.freeze({
   verboseErrors: false, // report every retried error
   failuresDetailed: false, // count serialization failures and deadlocks apart
   serverStats: true, // sample server statistics during the run
-  jitWarmup: true, // warm pgload's own code up against a stand-in server before the run
   writeFile: true // write the results document (to `out`, else ./pgload-results/<time>-<workload>.json)
 })
 

@@ -20,7 +20,7 @@ export const DRIVERS = ['lean', 'pg']
 const INPUT_KEYS = new Set(['workload', 'scripts', 'url', 'clients', 'connections', 'durationS', 'transactionsPerClient',
   'rate', 'latencyLimitMs', 'thinkTime', 'warmupS', 'intervalS', 'progressS', 'progressTimestamp', 'seed', 'protocol',
   'driver', 'maxTries', 'exitOnAbort', 'graceS', 'transactionTimeoutS', 'connect', 'verboseErrors', 'failuresDetailed',
-  'serverStats', 'jitWarmup', 'out', 'writeFile', 'label', 'thresholds', 'command', 'jobs', 'workloadOptions'])
+  'serverStats', 'out', 'writeFile', 'label', 'thresholds', 'command', 'jobs', 'workloadOptions'])
 /** Workload options of script runs (tpcb); a workload module adds its own `runOptions`. */
 const SCRIPT_OPTIONS = ['define', 'scale', 'noVacuum', 'vacuumAccounts', 'reportPerCommand', 'log', 'aggregateIntervalS', 'logPrefix', 'samplingRate']
 /** Keys a plan has that are not input. */
@@ -59,7 +59,6 @@ const bad = (message) => new PgloadError(message, { code: 'BAD_OPTION' })
  * @property {boolean} verboseErrors
  * @property {boolean} failuresDetailed
  * @property {boolean} serverStats
- * @property {boolean} jitWarmup
  * @property {string} [out] results file
  * @property {boolean} writeFile
  * @property {string} [label]
@@ -208,7 +207,7 @@ function timing (opt) {
 }
 
 function switches (opt) {
-  const flags = { exitOnAbort: '--exit-on-abort', connect: '--connect', verboseErrors: '--verbose-errors', failuresDetailed: '--failures-detailed', serverStats: '--server-stats', jitWarmup: '--jit-warmup', writeFile: 'writeFile', progressTimestamp: '--progress-timestamp' }
+  const flags = { exitOnAbort: '--exit-on-abort', connect: '--connect', verboseErrors: '--verbose-errors', failuresDetailed: '--failures-detailed', serverStats: '--server-stats', writeFile: 'writeFile', progressTimestamp: '--progress-timestamp' }
   return Object.fromEntries(Object.entries(flags).map(([key, flag]) => [key, booleanOption(opt(key), flag, DEFAULTS[key] ?? false)]))
 }
 

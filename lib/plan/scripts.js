@@ -4,9 +4,7 @@
 import { readFile } from 'node:fs/promises'
 import { PgloadError } from '../errors.js'
 import { parseInteger } from '../options/parse.js'
-
-/** pgbench's limit on the number of scripts of one run. */
-export const MAX_SCRIPTS = 128
+import { checkScriptSet } from '../script/options.js'
 
 /**
  * @typedef {{ kind: 'builtin'|'file', name: string, weight: number, text?: string }} PlanScript
@@ -35,8 +33,7 @@ export async function loadScripts (list, { readStdin = readProcessStdin } = {}) 
     scripts.push({ kind, name, weight, text })
   }
   if (scripts.length === 0) scripts.push({ kind: 'builtin', name: 'tpcb-like', weight: 1 })
-  if (scripts.length > MAX_SCRIPTS) throw new PgloadError(`at most ${MAX_SCRIPTS} SQL scripts are allowed`, { code: 'BAD_OPTION' })
-  if (scripts.reduce((s, x) => s + x.weight, 0) === 0) throw new PgloadError('total script weight must not be zero', { code: 'BAD_OPTION' })
+  checkScriptSet(scripts)
   return scripts
 }
 

@@ -11,6 +11,7 @@ import { mergeHistograms } from '../metrics/histogram.js'
 import { steadyStateOf } from '../metrics/steady-state.js'
 import { layoutMarkerLabels } from './marker-labels.js'
 import { rollingMean, effectiveWindowS, TPMC_WINDOW_S } from './rolling-mean.js'
+import { round3 } from '../format/round.js'
 
 const SPEC_DIR = new URL('../../reports/', import.meta.url)
 const specCache = new Map()
@@ -24,8 +25,6 @@ export function loadSpec (id) {
   if (!specCache.has(id)) specCache.set(id, readFileSync(new URL(`${id}.vl.json`, SPEC_DIR), 'utf8'))
   return JSON.parse(specCache.get(id))
 }
-
-const round3 = (v) => Math.round(v * 1000) / 1000
 
 /** Log-scale x domain for a spectrum: 1 .. the next power of ten above the data, at least 100. */
 function spectrumDomain (rows) {

@@ -3,8 +3,8 @@
 
 import { spectrumRows, distributionRows, mergedPercentiles } from './histogram-data.js'
 import { checkpointSpans } from '../server/stats/summary.js'
+import { round3 } from '../format/round.js'
 
-const round3 = (v) => Math.round(v * 1000) / 1000
 const isNum = (v) => typeof v === 'number' && Number.isFinite(v)
 /** TPC-C response-time limits for the 90th percentile (clause 5.2.5.3), ms. */
 const TPCC_LIMITS_MS = { 'new-order': 5000, payment: 5000, 'order-status': 5000, delivery: 5000, 'stock-level': 20000 }
@@ -125,7 +125,8 @@ export function markerSets (doc) {
 }
 
 /**
- * Server activity per sample in long form, from the rates (`<name>PerS`) of the series entries.
+ * Server activity per sample in long form, from the series entries the stats sampler writes
+ * (lib/server/stats-sampler.js): rates per second (`<name>PerS`, null when unknown) and gauges.
  * @returns {{ t: number, panel: string, series: string, value: number }[]}
  */
 export function serverRows (doc) {
@@ -135,19 +136,13 @@ export function serverRows (doc) {
   for (const s of series) {
     const t = s?.t
     if (!isNum(t)) continue
-    const rate = (key) => isNum(s[`${key}PerS`]) ? s[`${key}PerS`] : null
-    const wal = rate('walBytes')
-    if (wal !== null) rows.push({ t, panel: 'wal', series: 'WAL', value: round3(wal / 1e6) })
-    const read = rate('blksRead')
-    if (read !== null) rows.push({ t, panel: 'blocks', series: 'blocks read', value: round3(read) })
-    const hit = rate('blksHit')
-    if (hit !== null) rows.push({ t, panel: 'blocks', series: 'blocks hit', value: round3(hit) })
-    const backends = s.backends
-    if (backends && typeof backends === 'object') {
-      for (const [state, n] of Object.entries(backends)) if (isNum(n)) rows.push({ t, panel: 'backends', series: state, value: n })
+    if (isNum(s.walBytesPerS)) rows.push({ t, panel: 'wal', series: 'WAL', value: round3(s.walBytesPerS / 1e6) })
+    if (isNum(s.blksReadPerS)) rows.push({ t, panel: 'blocks', series: 'blocks read', value: round3(s.blksReadPerS) })
+    if (isNum(s.blksHitPerS)) rows.push({ t, panel: 'blocks', series: 'blocks hit', value: round3(s.blksHitPerS) })
+    if (s.backends && typeof s.backends === 'object') {
+      for (const [state, n] of Object.entries(s.backends)) if (isNum(n)) rows.push({ t, panel: 'backends', series: state, value: n })
     }
-    const locks = s.lockWaits
-    if (isNum(locks)) rows.push({ t, panel: 'locks', series: 'lock waits', value: locks })
+    if (isNum(s.lockWaits)) rows.push({ t, panel: 'locks', series: 'lock waits', value: s.lockWaits })
   }
   return rows
 }

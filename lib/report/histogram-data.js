@@ -2,9 +2,9 @@
 // HdrHistogram-style 1/(1-p) axis, log-binned distributions and per-interval percentiles.
 
 import { decodeHistogram, mergeHistograms } from '../metrics/histogram.js'
+import { round3 } from '../format/round.js'
 
 const MS = 1000
-const round3 = (v) => Math.round(v * 1000) / 1000
 const round6 = (v) => Math.round(v * 1e6) / 1e6
 
 /** Points per decade of 1/(1-p) on the spectrum; 20 gives a smooth line at ~100 points. */
@@ -88,12 +88,4 @@ export function mergedPercentiles (encodedList) {
     max: round3(h.maxValue / MS),
     count: h.totalCount
   }
-}
-
-/**
- * Merge several encoded histograms (e.g. all transaction types of a run).
- * @param {Iterable<string>} encodedList
- */
-export function mergeEncoded (encodedList) {
-  return mergeHistograms(encodedList)
 }

@@ -4,8 +4,7 @@
 import { createHistogram, addInto, decodeHistogram, encodeHistogram, restoreRange } from '../metrics/histogram.js'
 import { ratePerS, intervalLatencyMs, intervalTailMs } from '../metrics/figures.js'
 import { combineObjects, combineValues, isNum } from './merge-fields.js'
-
-const round3 = (v) => Math.round(v * 1000) / 1000
+import { round3 } from '../format/round.js'
 
 /**
  * When a partition's measured window began, in ms since the epoch: its start time plus its

@@ -5,8 +5,7 @@ import { createHistogram, addInto, decodeHistogram, encodeHistogram, latencySumm
 import { ratePerS, latencyFiguresMs } from '../metrics/figures.js'
 import { combineObjects, unionKeys, isNum } from './merge-fields.js'
 import { seriesFigures } from './build.js'
-
-const round3 = (v) => Math.round(v * 1000) / 1000
+import { round3 } from '../format/round.js'
 
 /**
  * Merge encoded histograms and give the result the exact range of the partitions' figures

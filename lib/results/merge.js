@@ -10,9 +10,9 @@ import { agreed, combineObjects, combineValues, isNum } from './merge-fields.js'
 import { gridShifts, measuredStartMs, mergeIntervals } from './merge-series.js'
 import { mergeSummary, mergeTransactions } from './merge-totals.js'
 import { mergeScript } from './merge-script.js'
+import { round3 } from '../format/round.js'
 
 const round2 = (v) => Math.round(v * 100) / 100
-const round3 = (v) => Math.round(v * 1000) / 1000
 
 /**
  * @typedef {object} MergeOptions

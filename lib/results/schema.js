@@ -4,6 +4,7 @@
 import { PgloadError } from '../errors.js'
 import { histogramProblem } from './histogram-check.js'
 import { FieldProblem, number, string, boolean, either, object, mapOf, arrayOf, refine, describe } from './rules.js'
+import { round3 } from '../format/round.js'
 
 /** The results schema version this build writes and reads. */
 export const SCHEMA_VERSION = 1
@@ -119,7 +120,6 @@ const interval = object({
 
 // Slack for lengths and times rounded to milliseconds by the writer.
 const ROUNDING_S = 0.01
-const round3 = (x) => Math.round(x * 1000) / 1000
 
 // Interval ends (t) never go back, and an interval lasts no longer than the time since the one
 // before it ended: the report draws them in order, compare turns counts into rates by lengthS.

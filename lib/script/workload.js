@@ -3,12 +3,14 @@
 
 import { PgloadError } from '../errors.js'
 import { deriveSeeds, seedAsInt64 } from '../random/seeding.js'
+import { chooseWeighted } from '../random/weighted-choice.js'
 import { ScriptCursor, runScript, startScript } from './interpreter.js'
 import { runShell } from './shell.js'
 import { linkScript } from './link.js'
 import { PgbenchLogWriter } from './pgbench-log.js'
 import { VarRegistry, VarStore } from './variables.js'
-import { normInt, validVariableName } from './values.js'
+import { normInt } from './values.js'
+import { checkScriptSet, checkVariableName } from './options.js'
 
 /** Workload options and their defaults. */
 export const SCRIPT_DEFAULTS = Object.freeze({
@@ -19,19 +21,6 @@ export const SCRIPT_DEFAULTS = Object.freeze({
   noVacuum: false, // -n: skip pgbench's vacuum of branches/tellers and truncate of history
   vacuumAccounts: false // -v: also vacuum analyze pgbench_accounts before the run
 })
-
-/**
- * Parse `-D name=value` as pgbench (split at the first `=`; name and value non-empty; valid name).
- * @param {string} spec
- * @returns {[string, string]}
- */
-export function parseDefine (spec) {
-  const eq = spec.indexOf('=')
-  if (eq <= 0 || eq === spec.length - 1) throw new PgloadError(`invalid variable definition: "${spec}"`, { code: 'BAD_DEFINE' })
-  const name = spec.slice(0, eq)
-  if (!validVariableName(name)) throw new PgloadError(`option: invalid variable name: "${name}"`, { code: 'BAD_DEFINE' })
-  return [name, spec.slice(eq + 1)]
-}
 
 /** One terminal's script state (ctx.state): variables and the evaluation registers. */
 export class ScriptTerminal {
@@ -56,16 +45,6 @@ export class ScriptTerminal {
   }
 }
 
-function discard () {}
-
-// Whether a script can run against the stand-in server with no effect outside this process, and
-// without sleeping (a \sleep would hold the run's start for as long, and warms nothing).
-function warmable (script) {
-  return script.commands.every((c) => c.type === 'sql'
-    ? c.meta !== 'gset' && c.meta !== 'aset' && !c.isCopy
-    : c.meta !== 'shell' && c.meta !== 'setshell' && c.meta !== 'sleep')
-}
-
 /**
  * Build the Workload of a set of compiled scripts.
  * @param {import('./compile.js').CompiledScript[]} compiled
@@ -74,10 +53,8 @@ function warmable (script) {
  *   `pgbenchLog` (PgbenchLogWriter options: --log, --aggregate-interval...) or `logWriter`
  */
 export function scriptWorkload (compiled, options = {}) {
-  if (compiled.length === 0) throw new PgloadError('no script to run', { code: 'NO_SCRIPT' })
-  if (compiled.length > 128) throw new PgloadError('at most 128 SQL scripts are allowed', { code: 'TOO_MANY_SCRIPTS' })
+  checkScriptSet(compiled)
   const totalWeight = compiled.reduce((s, c) => s + c.weight, 0)
-  if (totalWeight === 0) throw new PgloadError('total script weight must not be zero', { code: 'BAD_WEIGHT' })
   const opts = { ...SCRIPT_DEFAULTS }
   for (const [k, v] of Object.entries(options)) if (v !== undefined) opts[k] = v
   const protocol = compiled[0].protocol
@@ -85,9 +62,7 @@ export function scriptWorkload (compiled, options = {}) {
     ? opts.variables
     : Array.isArray(opts.variables) ? opts.variables : Object.entries(opts.variables ?? {}))
 
-  for (const name of defines.keys()) {
-    if (!validVariableName(name)) throw new PgloadError(`option: invalid variable name: "${name}"`, { code: 'BAD_DEFINE' })
-  }
+  for (const name of defines.keys()) checkVariableName(name)
   const registry = new VarRegistry()
   for (const name of ['client_id', 'scale', 'random_seed', 'default_seed', ...defines.keys()]) registry.slotOf(name)
   const counter = { nextSqlId: 0 }
@@ -115,6 +90,7 @@ export function scriptWorkload (compiled, options = {}) {
     return { name, weight: s.weight, start: (ctx, done) => startScript(s, ctx, env, done), run: (ctx) => runScript(s, ctx, env) }
   })
   const chooser = seeds.choose
+  const weights = linked.map((s) => s.weight)
   const logWriter = opts.logWriter ?? (opts.pgbenchLog ? new PgbenchLogWriter({ sample: seeds.sample, ...opts.pgbenchLog }) : null)
 
   const setAutomatic = (st) => {
@@ -131,11 +107,8 @@ export function scriptWorkload (compiled, options = {}) {
 
     /** pgbench's chooseScript(): one draw from the shared generator unless there is one script. */
     choose () {
-      if (linked.length === 1) return 0
-      let w = chooser.int(0, totalWeight - 1)
-      let i = 0
-      do { w -= linked[i++].weight } while (w >= 0)
-      return i - 1
+      if (weights.length === 1) return 0
+      return chooseWeighted(weights, totalWeight, chooser)
     },
 
     createTerminalState (terminalId) {
@@ -192,36 +165,6 @@ export function scriptWorkload (compiled, options = {}) {
         errs.length = 0
       }
       if (logWriter !== null) logWriter.transaction(st.clientId, st.txnCount, typeIndex.get(info.type) ?? 0, info)
-    },
-
-    /**
-     * The driver's warm-up (lib/engine/driver-warmup.js): the same scripts as a workload of its
-     * own, so that nothing of this one (generators, statistics, --log, variables) is touched.
-     * None when a script needs what a stand-in server cannot give (rows for \gset or \aset,
-     * COPY), has effects outside the database (\shell, \setshell) or sleeps (\sleep).
-     * @param {number} clients
-     * @returns {object|null}
-     */
-    warmupTwin (clients) {
-      if (!compiled.every(warmable)) return null
-      const twin = scriptWorkload(compiled, {
-        ...options,
-        clients,
-        randomSeed: 0n,
-        seeds: undefined,
-        // --log's formatting runs too, into nothing
-        logWriter: undefined,
-        pgbenchLog: opts.pgbenchLog ? { ...opts.pgbenchLog, write: discard } : undefined,
-        debugWrite: discard,
-        runShell: undefined,
-        usesBuiltin: false,
-        noVacuum: true,
-        log: undefined
-      })
-      // The shape this workload was given by its creator (workloads/tpcb adds its scale): code
-      // optimized on the twin then meets the same object layout in the run.
-      for (const k of Object.keys(this)) if (!Object.hasOwn(twin, k)) twin[k] = this[k]
-      return twin
     },
 
     /** Per-command statistics for the results document. */

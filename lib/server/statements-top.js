@@ -3,6 +3,7 @@
 
 import { MARKER } from './stat-queries.js'
 import { quoteLiteral } from '../db/connection.js'
+import { round3 } from '../format/round.js'
 
 /** How many statements the results keep. */
 export const TOP_STATEMENTS = 10
@@ -88,8 +89,4 @@ export function topStatements (base, end, n = TOP_STATEMENTS) {
 
 function quoteIdent (s) {
   return '"' + String(s).replaceAll('"', '""') + '"'
-}
-
-function round3 (x) {
-  return Math.round(x * 1000) / 1000
 }

@@ -10,6 +10,7 @@ import { AutovacuumTracker, CheckpointTracker } from './stats/events.js'
 import { StatsReader } from './stats/reader.js'
 import { ServerLogCheckpoints } from './stats/server-log.js'
 import { TOP_STATEMENTS, probeStatements, readStatements, topStatements } from './statements-top.js'
+import { round3 } from '../format/round.js'
 
 export { formatServerStatsSummary } from './stats/summary.js'
 export { summarizeActivity } from './stats/reader.js'
@@ -383,8 +384,4 @@ const SETTLE_COUNTERS = new Set(['xactRollback', 'blksRead', 'tupInserted', 'tup
 function workloadCommits (a, b) {
   const d = counterDelta(a.db?.xactCommit, b.db?.xactCommit)
   return d === null ? 0 : d - (b.own.commits - a.own.commits)
-}
-
-function round3 (x) {
-  return Math.round(x * 1000) / 1000
 }

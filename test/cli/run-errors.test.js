@@ -32,6 +32,8 @@ const cases = [
   [['run', '-t', '5', '-T', '5s'], /either a number of transactions .* or a duration/],
   [['run', '--protocol', 'fast'], /--protocol must be one of simple, extended, prepared, got "fast"/],
   [['run', '--no-such-flag'], /Unknown argument/i],
+  [['run', '-D', 'scale'], /^pgload: invalid variable definition: "scale"$/],
+  [['run', '-D', '9x=1'], /^pgload: option: invalid variable name: "9x"$/],
   [['init', 'tpcx'], /unknown workload/]
 ]
 

@@ -21,7 +21,7 @@ after(() => rmSync(dir, { recursive: true, force: true }))
 async function runDuring (url, name, args, fault) {
   const out = join(dir, `${name}.json`)
   let faulting = null
-  const r = await runCli(['run', 'tpcb', '-c', '4', '--url', url, '--out', out, '--no-jit-warmup', ...args], {
+  const r = await runCli(['run', 'tpcb', '-c', '4', '--url', url, '--out', out, ...args], {
     timeoutMs: 60_000,
     onSpawn (child) {
       child.stderr.on('data', (d) => { if (!faulting && String(d).includes('pgload: running')) faulting = fault() })

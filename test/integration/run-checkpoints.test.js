@@ -32,7 +32,7 @@ after(async () => {
   rmSync(base, { recursive: true, force: true })
 })
 
-const OPTIONS = { workload: 'tpcb', scripts: [{ kind: 'builtin', name: 'tpcb-like', weight: 1 }], workloadOptions: { scale: 1 }, clients: 2, durationS: 3, protocol: 'prepared', jitWarmup: false, writeFile: false }
+const OPTIONS = { workload: 'tpcb', scripts: [{ kind: 'builtin', name: 'tpcb-like', weight: 1 }], workloadOptions: { scale: 1 }, clients: 2, durationS: 3, protocol: 'prepared', writeFile: false }
 
 test('a run that loads its tables first vacuums, checkpoints before the clock, records and says it', async () => {
   const phases = []

@@ -1,6 +1,8 @@
 // Counter arithmetic for server statistics: text counters -> BigInt, deltas and rates that
 // survive missing values and stats resets, the run's deltas and per-transaction figures.
 
+import { round3 } from '../../format/round.js'
+
 /** pg_stat_database columns read at each snapshot: [our name, column]. */
 export const DATABASE_COUNTERS = [
   ['xactCommit', 'xact_commit'],
@@ -78,9 +80,6 @@ export function ratePerS (delta, seconds) {
 }
 
 /** Round to 3 decimals (figures stay readable in JSON). */
-export function round3 (x) {
-  return Math.round(x * 1000) / 1000
-}
 
 /**
  * Map a row to { ourName: bigint|null } using [name, column] pairs and the result's fields.

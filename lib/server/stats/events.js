@@ -16,6 +16,8 @@
 // next reading without a new count, or ending with a checkpoint_time before the window, was
 // already running when the window opened; it is marked from the window's start and flagged.
 
+import { round3 } from '../../format/round.js'
+
 /**
  * @typedef {{ t: number, kind: string, table?: string, cause?: string, inferred?: boolean,
  *   inProgressAtStart?: boolean, beganS?: number }} StatsEvent
@@ -160,8 +162,4 @@ export class AutovacuumTracker {
 function withCause (event, cause) {
   if (cause) event.cause = cause
   return event
-}
-
-function round3 (x) {
-  return Math.round(x * 1000) / 1000
 }

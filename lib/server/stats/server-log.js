@@ -6,6 +6,7 @@
 import { open, stat } from 'node:fs/promises'
 import { quoteLiteral } from '../../db/connection.js'
 import { MARKER } from '../stat-queries.js'
+import { round3 } from '../../format/round.js'
 
 // How much of the log before the window is searched for the start of a checkpoint already
 // running at the window's start (a spread checkpoint logs nothing between its two lines).
@@ -164,8 +165,4 @@ async function readRange (path, from, max) {
   } finally {
     await fh.close()
   }
-}
-
-function round3 (x) {
-  return Math.round(x * 1000) / 1000
 }

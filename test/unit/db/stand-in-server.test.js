@@ -1,9 +1,10 @@
-// The stand-in server the JIT warm-up runs against: both drivers connect to it and run
-// statements over the extended and simple protocols, with a server's transaction status.
+// The one stand-in server of the tests and benchmarks (test/helpers/stand-in-server.js): both
+// drivers connect to it and run statements over the extended and simple protocols, with a
+// server's transaction status; canned answers; the Result answerFor() gives.
 
 import { test, before, after } from 'node:test'
 import assert from 'node:assert/strict'
-import { startStandInServer } from '../../../lib/db/stand-in-server.js'
+import { PGLOAD_SET_UP_ANSWERS, answerFor, startStandInServer } from '../../helpers/stand-in-server.js'
 import { openLeanConnection } from '../../../lib/db/lean-connection.js'
 import { openConnection, defineStatement } from '../../../lib/db/connection.js'
 
@@ -120,4 +121,23 @@ test('a Bind of an unknown statement is an ErrorResponse with SQLSTATE 26000; af
   const after = t.replace(/^RS+KZ/, '')
   assert.equal(after, 'EZ12DCZ') // error, ready; then parse, bind, row, complete, ready
   assert.ok(got.includes(Buffer.from('C26000\0')), 'the error carries SQLSTATE 26000')
+})
+
+test('canned answers: a statement that contains the text gets its rows, over the wire and from answerFor()', async () => {
+  const canned = await startStandInServer({ answers: PGLOAD_SET_UP_ANSWERS })
+  try {
+    const c = await openLeanConnection(canned.target, { protocol: 'extended' })
+    const r = await c.execute(defineStatement("select current_setting('server_version'), current_setting('server_version_num')"), [])
+    assert.deepEqual(r.rows, [['18.4', '180004']])
+    assert.equal(r.fields.length, 2)
+    assert.deepEqual((await c.simpleQuery('select count(*) from pgbench_branches')).rows, [['10']])
+    assert.deepEqual((await c.simpleQuery('select 1')).rows, [['0']], 'no canned answer: one row "0"')
+    await c.close()
+  } finally {
+    await canned.close()
+  }
+  assert.deepEqual(answerFor('select count(*) from pgbench_branches', PGLOAD_SET_UP_ANSWERS), { command: 'SELECT', rowCount: 1, fields: ['?column?'], rows: [['10']] })
+  assert.deepEqual(answerFor('UPDATE t SET x = 1'), { command: 'UPDATE', rowCount: 1, fields: [], rows: [] })
+  assert.deepEqual(answerFor('BEGIN'), { command: 'BEGIN', rowCount: 0, fields: [], rows: [] })
+  assert.deepEqual(answerFor('select abalance from pgbench_accounts where aid = $1'), { command: 'SELECT', rowCount: 1, fields: ['?column?'], rows: [['0']] })
 })

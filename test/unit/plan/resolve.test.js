@@ -27,7 +27,7 @@ test('defaults: pgbench\'s tpcb-like, one client, ten transactions, every defaul
   assert.equal(p.resultName, 'tpcb')
   assert.deepEqual(p.scripts, [{ kind: 'builtin', name: 'tpcb-like', weight: 1 }])
   for (const key of ['clients', 'transactionsPerClient', 'rate', 'latencyLimitMs', 'warmupS', 'intervalS', 'progressS', 'protocol',
-    'driver', 'maxTries', 'graceS', 'transactionTimeoutS', 'exitOnAbort', 'connect', 'serverStats', 'jitWarmup', 'writeFile']) {
+    'driver', 'maxTries', 'graceS', 'transactionTimeoutS', 'exitOnAbort', 'connect', 'serverStats', 'writeFile']) {
     assert.equal(p[key], DEFAULTS[key], key)
   }
   assert.equal(p.durationS, undefined)

@@ -147,3 +147,10 @@ test('the header keeps the significant digits of small per-transaction server fi
   assert.ok(text.includes('<dt>blocks read per transaction</dt><dd>0.041</dd>'), 'blocks read')
   assert.ok(text.includes('<dt>blocks requested (read + hit) per transaction</dt><dd>22.9</dd>'), 'blocks')
 })
+
+test('the header\'s thresholds table shows what lib/compare/thresholds.js writes: expression, actual and limit with their unit', async () => {
+  const { runHeaderHtml } = await import('../../../lib/report/header.js')
+  const text = runHeaderHtml(fixture('tpcb-b.json'), 'b')
+  assert.match(text, /<th scope="row">p\(99\) &lt; 12ms<\/th><td>9\.1 ms<\/td><td>12 ms<\/td><td>pass<\/td>/)
+  assert.match(text, /<th scope="row">tps &gt; 500<\/th><td>650\.2 &#47;s<\/td><td>500 &#47;s<\/td><td>pass<\/td>/)
+})
