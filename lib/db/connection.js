@@ -149,7 +149,7 @@ export class PgConnection {
   /** @returns {'I'|'T'|'E'} */
   get transactionStatus () {
     if (this._committed) return 'I' // a COMMIT completed and the connection was lost before ReadyForQuery
-    return this.client.getTransactionStatus?.() ?? this.client._txStatus ?? 'I'
+    return this.client.getTransactionStatus?.() ?? 'I'
   }
 
   /** @param {string} text @returns {Promise<Result>} */
