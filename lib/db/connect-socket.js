@@ -38,6 +38,7 @@ async function connect (conn, config, mode, applicationName) {
   conn._cancelTo = { host, port }
   // Our own read buffer on a socket that stays plain; TLS reads through its stream.
   let socket = conn._socket = requestsSsl(mode) ? new Socket() : conn._createSocket()
+  socket.setNoDelay(true) // as libpq and node-postgres: a statement goes out at once, not after an ACK
   await new Promise((resolve, reject) => {
     socket.once('connect', resolve)
     socket.once('error', reject)
@@ -58,7 +59,8 @@ async function connect (conn, config, mode, applicationName) {
   const startup = conn._startup = new Startup({ user: config.user, password: config.password }, (bytes) => socket.write(bytes))
   startup.onNotice = (n) => conn.onNotice?.(n)
   conn._starting = true
-  socket.write(startupMessage({ user: config.user, database: config.database, application_name: applicationName, options: config.options }))
+  // client_encoding: rows are decoded as UTF-8 whatever the database's encoding (as node-postgres)
+  socket.write(startupMessage({ user: config.user, database: config.database, application_name: applicationName, client_encoding: 'UTF8', options: config.options }))
   conn._transaction = await startup.done
   conn._starting = false
   conn._startup = null

@@ -3,13 +3,15 @@
 // has completed the COPY (or fails with its error).
 
 import { Writable } from 'node:stream'
+import { textCommit } from './commit-point.js'
+import { OP_COPY } from './response-reader.js'
 
 const COPY_DONE = Buffer.from([0x63, 0, 0, 0, 4])
 
 /** The writable side of one COPY FROM STDIN; the connection calls begin/onResult/onError. */
 export class CopyInStream extends Writable {
   /**
-   * @param {{ _socket: import('node:net').Socket, _copyFail(message: string): void }} conn
+   * @param {import('./lean-connection.js').LeanConnection} conn
    * @param {string} sql the COPY statement
    */
   constructor (conn, sql) {
@@ -42,6 +44,16 @@ export class CopyInStream extends Writable {
     // the source failed mid-COPY: tell the server, which then rolls the COPY back
     if (err && this.started && !this.over && this.ending === null) this.conn._copyFail(`COPY source failed: ${err.message}`)
     cb(err)
+  }
+
+  /** Send the COPY statement, as a request whose receiver is this stream. */
+  start () {
+    const conn = this.conn
+    const op = conn._reader.acquire(OP_COPY)
+    op.receiver = this
+    op.commit = textCommit(this.sql, conn._transaction)
+    conn._writer.query(this.sql)
+    conn._write(op, conn._writer.take(), true)
   }
 
   // One CopyData message: its header, then the chunk as it is (no copy).

@@ -12,26 +12,13 @@ import { sendCancelRequest } from './cancel-request.js'
 import { sslModeOf, terminated } from './ssl-negotiation.js'
 import { startConnection } from './connect-socket.js'
 import { CopyInStream } from './copy-in.js'
-import { ResponseReader, connectionLost, OP_EXEC, OP_SIMPLE, OP_PREPARE, OP_PIPELINE, OP_COPY, STMT_NEW, STMT_SENT } from './response-reader.js'
+import { StatementEntry } from './statement-entry.js'
+import { ResponseReader, connectionLost, OP_EXEC, OP_SIMPLE, OP_PREPARE, OP_PIPELINE, STMT_NEW, STMT_SENT } from './response-reader.js'
 
 /** @typedef {import('./connection.js').Statement} Statement */
 /** @typedef {import('./connection.js').Result} Result */
 /** @typedef {import('./connection.js').Protocol} Protocol */
 /** @typedef {import('./connection.js').Target} Target */
-
-/** A statement as known to one connection. */
-class StatementEntry {
-  constructor (stmt) {
-    this.name = stmt.name
-    this.text = stmt.text
-    this.prefix = bindPrefix(stmt.name)
-    this.state = STMT_NEW
-    /** @type {string[]|undefined} field names, learnt from the first Describe */
-    this.fields = undefined
-    /** @type {Buffer|null} Bind/Execute/Sync without parameters, once made: the same bytes every time */
-    this.constant = null
-  }
-}
 
 // One executor for every promise: no closure per call.
 let pendingResolve = null
@@ -270,7 +257,7 @@ export class LeanConnection {
     const stream = new CopyInStream(this, sql)
     this._holding = true
     if (this._gone()) queueMicrotask(() => stream.onError(connectionLost(this._reader.deadError ?? new Error('connection closed'))))
-    else if (this._reader.idle()) this._startCopy(stream)
+    else if (this._reader.idle()) stream.start()
     else this._copyPending = stream
     return stream
   }
@@ -367,15 +354,6 @@ export class LeanConnection {
     if (fromWriter) this._writer.release(free)
   }
 
-  // Send the COPY statement; its op's receiver is the stream (copy-in.js).
-  _startCopy (stream) {
-    const op = this._reader.acquire(OP_COPY)
-    op.receiver = stream
-    op.commit = textCommit(stream.sql, this._transaction)
-    this._writer.query(stream.sql)
-    this._write(op, this._writer.take(), true)
-  }
-
   // A COPY FROM STDIN that is not (or no longer) wanted: the server answers with an error.
   _copyFail (message) {
     this._writer.copyFail(message)
@@ -395,7 +373,7 @@ export class LeanConnection {
     const stream = this._copyPending
     if (stream !== null) {
       this._copyPending = null
-      this._startCopy(stream)
+      stream.start()
     }
   }
 

@@ -3,7 +3,7 @@
 // into the ResponseReader; the rare ones (errors, notices, descriptions) are decoded by
 // server-message.js. While the connection starts, every message goes to its Startup.
 
-import { decodeErrorFields, decodeFieldNames } from './server-message.js'
+import { decodeErrorFields, decodeFieldNames, cstring } from './server-message.js'
 
 const HEADER = 5 // type byte + int32 length
 const INITIAL_CARRY = 1024 // bytes kept for a message split across reads; doubles as needed
@@ -235,9 +235,13 @@ export class ResponseParser {
       case 0x54: reader.rowDescription(decodeFieldNames(b, at)); return // 'T'
       case 0x45: reader.errorResponse(decodeErrorFields(b, at, next, 'error')); return // 'E'
       case 0x4e: this.conn.onNotice?.(decodeErrorFields(b, at, next, 'notice')); return // 'N'
-      case 0x47: reader.copyIn() // 'G' CopyInResponse
+      case 0x47: reader.copyIn(); return // 'G' CopyInResponse
+      case 0x53: { // 'S' ParameterStatus: a SET of a reported parameter (client_encoding, TimeZone...)
+        const [name, o] = cstring(b, at)
+        this.conn.parameters[name] = cstring(b, o)[0]
+      }
     }
-    // ParameterStatus, NotificationResponse, ParameterDescription, COPY TO STDOUT data,
+    // NotificationResponse, ParameterDescription, COPY TO STDOUT data,
     // PortalSuspended: nothing to do
   }
 }

@@ -40,6 +40,10 @@ test('SCRAM-SHA-256 against the server: key data, parameters, application_name a
     assert.equal(conn.parameters.client_encoding, 'UTF8')
     const r = await conn.simpleQuery("SELECT pg_backend_pid(), current_setting('application_name'), current_setting('statement_timeout')")
     assert.deepEqual(r.rows, [[String(conn.backendPid), 'pgload-startup', '4321ms']])
+    // a SET of a reported parameter comes back as ParameterStatus
+    assert.equal(conn.parameters.application_name, 'pgload-startup')
+    await conn.simpleQuery("SET application_name = 'renamed'")
+    assert.equal(conn.parameters.application_name, 'renamed')
   } finally {
     await conn.close()
   }
