@@ -60,6 +60,10 @@ class WireSocket {
   }
 
   destroy () {}
+
+  // close(): Terminate, end, and the socket is closed at once
+  end () {}
+  once (event, fn) { if (event === 'close') fn() }
 }
 
 /**
@@ -69,11 +73,10 @@ class WireSocket {
  */
 export async function openLeanConnection (target, { protocol = 'prepared' } = {}) {
   const conn = new LeanConnection(protocol)
-  conn.client = { processID: 1, end: async () => {} }
+  conn._pid = 1
   conn._readBuf = Buffer.allocUnsafe(READ_BYTES)
   conn._socket = new WireSocket(conn)
   conn._out = new HandleWriter(conn._socket, false) // no handle: writes go to the in-memory socket
-  conn._pgMode = false
   return conn
 }
 

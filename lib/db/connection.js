@@ -91,6 +91,13 @@ function connectionLost (err, outcomeUnknown = false) {
   return e
 }
 
+let warnedNoMessageEvents = false
+function warnNoMessageEvents () {
+  if (warnedNoMessageEvents) return
+  warnedNoMessageEvents = true
+  process.emitWarning('this node-postgres has no client.connection message events: with --driver pg a COMMIT lost after it completed is counted as outcome unknown', { code: 'PGLOAD_PG_CONNECTION_EVENTS' })
+}
+
 const fatal = (err) => err?.severity === 'FATAL' || err?.severity === 'PANIC'
 
 /** A PostgreSQL connection on node-postgres. */
@@ -116,7 +123,10 @@ export class PgConnection {
     // COMMIT's CommandComplete settles it as committed.
     this._commit = COMMIT_NONE
     this._committed = false
+    // node-postgres' Connection (client.connection, pg pinned exactly) is not in its documented
+    // API; without its message events a COMMIT lost after completing counts as outcome unknown.
     const con = client.connection
+    if (typeof con?.on !== 'function') { warnNoMessageEvents(); return }
     con.on('commandComplete', () => { if (this._commit === COMMIT_EXPLICIT) this._committed = true })
     con.on('readyForQuery', () => { this._commit = COMMIT_NONE })
     con.on('errorMessage', (msg) => { if (!fatal(msg) && !this._committed) this._commit = COMMIT_NONE })
@@ -141,7 +151,9 @@ export class PgConnection {
   destroy () {
     this.broken = true
     this.closed = true
-    this.client.connection?.stream?.destroy()
+    const stream = this.client.connection?.stream
+    if (stream) stream.destroy()
+    else this.client.end().catch(() => {})
   }
 
   get backendPid () { return this.client.processID }
@@ -149,7 +161,7 @@ export class PgConnection {
   /** @returns {'I'|'T'|'E'} */
   get transactionStatus () {
     if (this._committed) return 'I' // a COMMIT completed and the connection was lost before ReadyForQuery
-    return this.client.getTransactionStatus?.() ?? this.client._txStatus ?? 'I'
+    return this.client.getTransactionStatus?.() ?? 'I'
   }
 
   /** @param {string} text @returns {Promise<Result>} */

@@ -1,35 +1,24 @@
-// The Connection interface (docs/architecture.md) driven directly on pg-protocol: node-postgres
-// opens and authenticates the socket (and runs COPY), then this module writes and parses messages.
+// The Connection interface (docs/architecture.md) spoken directly on a socket of its own, from the
+// first byte: start-up and authentication (startup.js), SSL (ssl-negotiation.js), statements
+// written by MessageWriter and parsed by ResponseParser, COPY FROM STDIN, cancel requests.
 
-import pg from 'pg'
 import { Socket } from 'node:net'
-import copyStreams from 'pg-copy-streams'
+import { DatabaseError } from 'pg-protocol'
 import { inlineParameters, protocolConstant } from './connection.js'
 import { MessageWriter, bindPrefix, bindExecuteConstant } from './message-writer.js'
-import { HandleWriter } from './handle-writer.js'
 import { ResponseParser } from './response-parser.js'
 import { statementCommit, textCommit, COMMIT_NONE, COMMIT_IMPLICIT, COMMIT_EXPLICIT } from './commit-point.js'
-import { cancelAndDestroy } from './cancel-request.js'
+import { sendCancelRequest } from './cancel-request.js'
+import { sslModeOf, terminated } from './ssl-negotiation.js'
+import { startConnection } from './connect-socket.js'
+import { CopyInStream } from './copy-in.js'
+import { StatementEntry } from './statement-entry.js'
 import { ResponseReader, connectionLost, OP_EXEC, OP_SIMPLE, OP_PREPARE, OP_PIPELINE, STMT_NEW, STMT_SENT } from './response-reader.js'
 
 /** @typedef {import('./connection.js').Statement} Statement */
 /** @typedef {import('./connection.js').Result} Result */
 /** @typedef {import('./connection.js').Protocol} Protocol */
 /** @typedef {import('./connection.js').Target} Target */
-
-/** A statement as known to one connection. */
-class StatementEntry {
-  constructor (stmt) {
-    this.name = stmt.name
-    this.text = stmt.text
-    this.prefix = bindPrefix(stmt.name)
-    this.state = STMT_NEW
-    /** @type {string[]|undefined} field names, learnt from the first Describe */
-    this.fields = undefined
-    /** @type {Buffer|null} Bind/Execute/Sync without parameters, once made: the same bytes every time */
-    this.constant = null
-  }
-}
 
 // One executor for every promise: no closure per call.
 let pendingResolve = null
@@ -38,20 +27,18 @@ function capture (resolve, reject) { pendingResolve = resolve; pendingReject = r
 
 const READ_BYTES = 64 * 1024 // the socket's read buffer, reused for every read
 
-/** A PostgreSQL connection speaking the protocol itself on a socket opened by node-postgres. */
+/** A PostgreSQL connection speaking the protocol itself on a socket of its own. */
 export class LeanConnection {
   /** @param {Protocol} protocol */
   constructor (protocol) {
     this.protocol = protocolConstant(protocol)
-    /** @type {import('pg').Client} */
-    this.client = null
     /** @type {Result[]} all results of the last simpleQuery */
     this.lastResults = []
     this.closed = false
-    this._con = null
+    /** @type {import('node:net').Socket|null} */
     this._socket = null
     this._writer = new MessageWriter()
-    /** @type {HandleWriter|null} the socket's writes, once taken over */
+    /** @type {HandleWriter|null} the socket's writes, once started */
     this._out = null
     /** @type {((notice: any) => void) | null} server NOTICE/WARNING messages */
     this.onNotice = null
@@ -59,18 +46,30 @@ export class LeanConnection {
     this._parser = new ResponseParser(this)
     /** @type {(StatementEntry|undefined)[]} by statement id */
     this._entries = []
-    this._pgMode = true // node-postgres drives the socket: start-up, authentication, COPY
-    /** @type {Function[]} requests made while node-postgres drives the socket */
+    /** @type {Startup|null} while starting: the parser hands it every message */
+    this._startup = null
+    this._starting = false
+    // The backend's key for cancel requests, and where to send them.
+    this._pid = 0
+    this._secretKey = 0
+    this._cancelTo = { host: 'localhost', port: 5432 }
+    /** Server parameters reported at start-up (server_version, client_encoding...). */
+    this.parameters = {}
+    /** How the server had this connection authenticate (startup.js). */
+    this.authentication = 'trust'
+    /** True from copyFrom until its COPY is over: requests wait in `_waiting` meanwhile. */
+    this._holding = false
+    /** @type {Function[]} */
     this._waiting = []
-    /** @type {any} the copy stream to hand to node-postgres once our requests are answered */
+    /** @type {CopyInStream|null} a COPY waiting for the requests sent before it */
     this._copyPending = null
-    this._txStatus = 'I'
+    this._transaction = 'I'
     this._readBuf = null
   }
 
   /**
    * A plain TCP/Unix socket that reads into one buffer of ours and calls us back (net's `onread`),
-   * skipping the Readable stream. node-postgres gets its messages through _toPg meanwhile.
+   * skipping the Readable stream.
    * @returns {import('node:net').Socket}
    */
   _createSocket () {
@@ -96,41 +95,24 @@ export class LeanConnection {
       this._parser.parse(buf, end)
     } catch (err) {
       this._reader.socketError ??= err
-      ;(this._socket ?? this._con.stream).destroy(err)
+      this._startup?.fail(err)
+      this._socket.destroy(err)
     }
   }
 
-  /** @param {import('pg').Client} client before connect() */
-  _attach (client) {
-    this.client = client
-    this._con = client.connection
-    client.on('error', () => {}) // socket errors surface as CONNECTION_LOST on requests
+  // The socket closed: a start-up under way fails, requests waiting fail with CONNECTION_LOST.
+  _onClose () {
+    this._startup?.fail(this._reader.socketError ?? terminated())
+    this._reader.lost(this.closed ? new Error('connection closed') : new Error('server closed the connection'))
   }
 
-  // After connect(): take the socket over from node-postgres.
-  _takeOver () {
-    const socket = this._socket = this._con.stream
-    if (this._readBuf === null) {
-      // TLS (or a stream of the caller's): the seam is pg-protocol's one 'data' listener, which
-      // feeds node-postgres' Connection events. Replace it by ours.
-      for (const l of socket.listeners('data')) socket.removeListener('data', l)
-      socket.on('data', (buf) => this._parse(buf, buf.length))
-    }
-    socket.on('close', () => this._reader.lost(this.closed ? new Error('connection closed') : new Error('server closed the connection')))
-    socket.on('error', (err) => { this._reader.socketError ??= err })
-    this._txStatus = this.client._txStatus ?? 'I'
-    // straight to the handle only on our own plain socket (TLS encrypts in its stream)
-    this._out = new HandleWriter(socket, this._readBuf !== null)
-    this._pgMode = false
-  }
-
-  get backendPid () { return this.client.processID }
+  get backendPid () { return this._pid }
 
   /** True once the connection is lost (the pool replaces it). */
   get broken () { return this._reader.deadError !== null || this._reader.fatal !== null }
 
   /** @returns {'I'|'T'|'E'} */
-  get transactionStatus () { return this._txStatus }
+  get transactionStatus () { return this._transaction }
 
   /** Whether a request that may commit was sent and its outcome has not come back yet. */
   get commitInFlight () { return this._reader.commitInFlight() }
@@ -142,22 +124,26 @@ export class LeanConnection {
    * @returns {Promise<void>}
    */
   async cancel (timeoutMs) {
-    if (this._socket === null) return
-    await cancelAndDestroy(this.client, timeoutMs)
+    const socket = this._socket
+    if (socket === null || socket.destroyed) return
+    if (this._pid !== 0 && timeoutMs > 0) {
+      await sendCancelRequest({ ...this._cancelTo, pid: this._pid, secretKey: this._secretKey, timeoutMs })
+    }
+    socket.destroy()
     this.closed = true
   }
 
   /** Destroy the socket at once, without a word to the server. */
   destroy () {
     this.closed = true
-    ;(this._socket ?? this._con?.stream)?.destroy()
+    this._socket?.destroy()
   }
 
   /** @param {string} text @returns {Promise<Result>} */
   simpleQuery (text) {
     if (this._gone()) return this._lostPromise()
     const op = this._op(OP_SIMPLE)
-    op.commit = textCommit(text, this._txStatus)
+    op.commit = textCommit(text, this._transaction)
     this._writer.query(text)
     return this._send(op)
   }
@@ -187,7 +173,7 @@ export class LeanConnection {
     if (this.protocol === 'simple') return this.simpleQuery(inlineParameters(stmt.text, values))
     if (this._gone()) return this._lostPromise()
     const op = this._op(OP_EXEC)
-    op.commit = statementCommit(stmt, this._txStatus)
+    op.commit = statementCommit(stmt, this._transaction)
     return this._send(op, this._writeExecute(op, stmt, values))
   }
 
@@ -210,7 +196,7 @@ export class LeanConnection {
     const op = this._reader.acquire(OP_EXEC)
     op.receiver = receiver
     op.keepRows = rows
-    op.commit = statementCommit(stmt, this._txStatus)
+    op.commit = statementCommit(stmt, this._transaction)
     this._send(op, this._writeExecute(op, stmt, values))
   }
 
@@ -224,7 +210,7 @@ export class LeanConnection {
     if (!values || values.length === 0) return this.simpleQuery(text)
     if (this._gone()) return this._lostPromise()
     const op = this._op(OP_EXEC)
-    op.commit = textCommit(text, this._txStatus)
+    op.commit = textCommit(text, this._transaction)
     this._writeUnnamed(text, values, true)
     return this._send(op)
   }
@@ -242,7 +228,7 @@ export class LeanConnection {
     op.batches = batches
     op.entries = named ? [] : null
     // Settled only as a whole: it may commit if it starts outside a block or holds a COMMIT.
-    op.commit = this._txStatus === 'I' ? COMMIT_IMPLICIT : COMMIT_NONE
+    op.commit = this._transaction === 'I' ? COMMIT_IMPLICIT : COMMIT_NONE
     for (const batch of batches) {
       for (let i = 0; i < batch.length; i++) {
         const { stmt, values = [] } = batch[i]
@@ -261,15 +247,18 @@ export class LeanConnection {
   }
 
   /**
-   * A writable stream for `COPY ... FROM STDIN`, run by node-postgres once the requests
-   * already sent on this connection are answered.
+   * A writable stream for `COPY ... FROM STDIN`, sent once the requests already sent on this
+   * connection are answered; requests made meanwhile wait until the COPY is over.
    * @param {string} sql
+   * @returns {import('node:stream').Writable}
    */
   copyFrom (sql) {
-    const stream = copyStreams.from(sql)
-    if (this._copyPending || this._pgMode) throw new Error('copyFrom: a COPY is already running on this connection')
-    this._copyPending = stream
-    if (this._reader.idle()) this._startPg()
+    if (this._holding) throw new Error('copyFrom: a COPY is already running on this connection')
+    const stream = new CopyInStream(this, sql)
+    this._holding = true
+    if (this._gone()) queueMicrotask(() => stream.onError(connectionLost(this._reader.deadError ?? new Error('connection closed'))))
+    else if (this._reader.idle()) stream.start()
+    else this._copyPending = stream
     return stream
   }
 
@@ -277,8 +266,13 @@ export class LeanConnection {
   async close () {
     if (this.closed) return
     this.closed = true
-    if (this._socket?.destroyed) return
-    try { await this.client.end() } catch { /* already gone */ }
+    const socket = this._socket
+    if (socket === null || socket.destroyed) return
+    await new Promise((resolve) => {
+      socket.once('close', resolve)
+      this._out.write(TERMINATE)
+      socket.end()
+    })
   }
 
   // ---- internals ----
@@ -343,7 +337,7 @@ export class LeanConnection {
   // queue the op for its responses.
   _send (op, constant = null) {
     const promise = op.promise
-    if (this._pgMode || this._copyPending) {
+    if (this._holding) {
       const bytes = constant ?? Buffer.from(this._writer.take())
       this._waiting.push(() => this._write(op, bytes, false))
       return promise
@@ -360,49 +354,36 @@ export class LeanConnection {
     if (fromWriter) this._writer.release(free)
   }
 
-  // Hand the socket to node-postgres for the pending COPY.
-  _startPg () {
-    const stream = this._copyPending
-    this._copyPending = null
-    this._pgMode = true
-    this.client.query(stream)
+  // A COPY FROM STDIN that is not (or no longer) wanted: the server answers with an error.
+  _copyFail (message) {
+    this._writer.copyFail(message)
+    this._socket.write(Buffer.from(this._writer.take()))
   }
 
-  // Forward a message to node-postgres as its own parse callback would, and take the socket
-  // back when its query queue is empty after a ReadyForQuery.
-  _toPg (msg) {
-    const con = this._con
-    if (con._emitMessage) con.emit('message', msg)
-    con.emit(msg.name === 'error' ? 'errorMessage' : msg.name, msg)
-    if (msg.name === 'readyForQuery') {
-      this._txStatus = msg.status
-      if (this.client._getActiveQuery() == null && this.client._queryQueue.length === 0) {
-        this._pgMode = false
-        const waiting = this._waiting
-        this._waiting = []
-        for (const fn of waiting) fn()
-      }
-    }
-  }
-
-  // Called by the reader when every sent request has been answered.
-  _onIdle () {
-    if (this._copyPending) this._startPg()
-  }
-
-  // Called by the reader once the socket is closed: requests held back fail now, and a pending
-  // COPY goes to node-postgres, which fails it as not queryable.
-  _onLost () {
-    if (this._copyPending) this._startPg()
+  // Called by the reader when the COPY's op is settled: the requests held back go out now.
+  _copyOver () {
+    this._holding = false
     const waiting = this._waiting
     this._waiting = []
     for (const fn of waiting) fn()
   }
 
-  // A COPY FROM STDIN reached the simple protocol: refuse it (the server answers with an error).
-  _copyFail (message) {
-    this._writer.copyFail(message)
-    this._out.write(Buffer.from(this._writer.take()))
+  // Called by the reader when every sent request has been answered.
+  _onIdle () {
+    const stream = this._copyPending
+    if (stream !== null) {
+      this._copyPending = null
+      stream.start()
+    }
+  }
+
+  // Called by the reader once the socket is closed: a COPY not yet sent and the requests held
+  // back fail now.
+  _onLost () {
+    const stream = this._copyPending
+    this._copyPending = null
+    if (stream !== null) stream.onError(connectionLost(this._reader.deadError))
+    this._copyOver()
   }
 
   // After DEALLOCATE ALL / DISCARD ALL every statement must be parsed again.
@@ -414,25 +395,29 @@ export class LeanConnection {
 }
 
 const UNNAMED_PREFIX = bindPrefix('')
+const TERMINATE = Buffer.from([0x58, 0, 0, 0, 4])
 
 /**
- * Open a lean connection to a target (same signature as `openConnection`).
+ * Open a lean connection to a target (same signature as `openConnection`): the target's
+ * sslmode (libpq's meaning; `allow` retries with SSL when the server refuses plain), its
+ * connect_timeout for the whole start-up unless the caller gives one.
  * @param {Target} target
  * @param {{ applicationName?: string, protocol?: Protocol, connectTimeoutMs?: number }} [opts]
  * @returns {Promise<LeanConnection>}
  */
 export async function openLeanConnection (target, { applicationName = 'pgload', protocol = 'prepared', connectTimeoutMs } = {}) {
-  const conn = new LeanConnection(protocol)
-  const config = {
-    ...target.config,
-    application_name: applicationName,
-    // the target's connect_timeout (URL or PGCONNECT_TIMEOUT) unless the caller insists, as openConnection
-    connectionTimeoutMillis: connectTimeoutMs ?? target.config.connectionTimeoutMillis ?? 10000
+  const config = target.config
+  const timeoutMs = connectTimeoutMs ?? config.connectionTimeoutMillis ?? 10000
+  const mode = sslModeOf(config)
+  const open = async (m) => {
+    const conn = new LeanConnection(protocol)
+    await startConnection(conn, config, { mode: m, applicationName, timeoutMs })
+    return conn
   }
-  if (!config.ssl && !config.stream) config.stream = () => conn._createSocket()
-  const client = new pg.Client(config)
-  conn._attach(client)
-  await client.connect()
-  conn._takeOver()
-  return conn
+  try {
+    return await open(mode === 'allow' ? 'disable' : mode)
+  } catch (err) {
+    if (mode !== 'allow' || !(err instanceof DatabaseError)) throw err
+    return open('require')
+  }
 }

@@ -1,7 +1,7 @@
 // Frontend protocol messages (Parse, Bind, Describe, Execute, Sync, Query, CopyFail) built into
 // one reused buffer, so an execute costs one socket write and no per-message Buffer.
 
-import pgUtils from 'pg/lib/utils.js'
+import { parameterText } from './parameter-text.js'
 
 const INITIAL_BYTES = 16 * 1024 // starting buffer size; doubles when a message needs more
 const MAX_CACHED_VIEW = 2048 // cache subarray views of the buffer for messages up to this length
@@ -216,7 +216,7 @@ export class MessageWriter {
       return
     }
     if (typeof v !== 'string') {
-      v = typeof v === 'number' || typeof v === 'bigint' ? String(v) : pgUtils.prepareValue(v)
+      v = parameterText(v)
       if (v === null) return this.value(null)
       if (Buffer.isBuffer(v)) v = '\\x' + v.toString('hex')
     }

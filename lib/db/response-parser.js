@@ -1,9 +1,9 @@
 // Backend message framing for a lean connection: the messages of every statement (BindComplete,
 // DataRow, CommandComplete, ReadyForQuery...) are decoded straight from the socket's read buffer
-// into the ResponseReader; the rare ones (errors, notices, descriptions, authentication) go
-// through pg-protocol's parser, one complete message at a time.
+// into the ResponseReader; the rare ones (errors, notices, descriptions) are decoded by
+// server-message.js. While the connection starts, every message goes to its Startup.
 
-import { Parser } from 'pg-protocol/dist/parser.js'
+import { decodeErrorFields, decodeFieldNames, cstring } from './server-message.js'
 
 const HEADER = 5 // type byte + int32 length
 const INITIAL_CARRY = 1024 // bytes kept for a message split across reads; doubles as needed
@@ -131,7 +131,7 @@ function maybeForget (b, s, e) {
   return b[s] === 0x44 && (n === 14 || n === 11)
 }
 
-/** Frames backend messages for one LeanConnection and hands them to its reader or to node-postgres. */
+/** Frames backend messages for one LeanConnection and hands them to its start-up or its reader. */
 export class ResponseParser {
   /** @param {import('./lean-connection.js').LeanConnection} conn */
   constructor (conn) {
@@ -141,9 +141,6 @@ export class ResponseParser {
     /** @type {Buffer|null} the start of a message split across reads */
     this.carry = null
     this.carryLen = 0
-    this._pgParser = new Parser()
-    this._pgMessage = null
-    this._capture = (msg) => { this._pgMessage = msg }
   }
 
   /**
@@ -204,10 +201,9 @@ export class ResponseParser {
   /** One complete message: code, body [at, next). */
   _message (b, code, at, next) {
     const conn = this.conn
-    if (conn._pgMode) {
-      // node-postgres drives the socket (start-up, COPY): it gets pg-protocol's message objects,
-      // made from a copy, as it may keep views of the bytes (COPY data, SASL)
-      conn._toPg(this._pgParse(Buffer.from(b.subarray(at - HEADER, next)), 0, next - at + HEADER))
+    if (conn._starting) {
+      conn._startup.onMessage(code, b, at, next)
+      if (code === 0x5a) conn._starting = false // what follows is the reader's
       return
     }
     const reader = this.reader
@@ -229,14 +225,23 @@ export class ResponseParser {
       case 0x6e: reader.noData(); return // 'n'
       case 0x49: reader.emptyQuery(); return // 'I'
     }
-    reader.onMessage(this._pgParse(b, at - HEADER, next))
+    this._rare(b, code, at, next)
   }
 
-  _pgParse (b, start, next) {
-    this._pgMessage = null
-    this._pgParser.parse(b.subarray(start, next), this._capture)
-    const msg = this._pgMessage
-    this._pgMessage = null
-    return msg
+  // The messages that are not part of every statement.
+  _rare (b, code, at, next) {
+    const reader = this.reader
+    switch (code) {
+      case 0x54: reader.rowDescription(decodeFieldNames(b, at)); return // 'T'
+      case 0x45: reader.errorResponse(decodeErrorFields(b, at, next, 'error')); return // 'E'
+      case 0x4e: this.conn.onNotice?.(decodeErrorFields(b, at, next, 'notice')); return // 'N'
+      case 0x47: reader.copyIn(); return // 'G' CopyInResponse
+      case 0x53: { // 'S' ParameterStatus: a SET of a reported parameter (client_encoding, TimeZone...)
+        const [name, o] = cstring(b, at)
+        this.conn.parameters[name] = cstring(b, o)[0]
+      }
+    }
+    // NotificationResponse, ParameterDescription, COPY TO STDOUT data,
+    // PortalSuspended: nothing to do
   }
 }

@@ -9,6 +9,7 @@ export const OP_EXEC = 1 // extended: [Parse] Bind [Describe] Execute Sync
 export const OP_SIMPLE = 2 // Query, possibly several statements
 export const OP_PREPARE = 3 // Parse Describe(statement) Sync
 export const OP_PIPELINE = 4 // batches of Bind/Execute, a Sync after each batch
+export const OP_COPY = 5 // Query of a COPY FROM STDIN; its receiver is the CopyInStream
 
 export const STMT_NEW = 0 // not parsed on this connection
 export const STMT_SENT = 1 // Parse written, ParseComplete not seen yet
@@ -151,7 +152,7 @@ export class ResponseReader {
     while (op !== null) {
       const next = op.next
       if (op.acked && op.error === null && op.kind !== OP_PIPELINE) {
-        this.conn._txStatus = 'I'
+        this.conn._transaction = 'I'
         this.settle(op)
       } else {
         this.failLost(op, op.commit !== COMMIT_NONE)
@@ -211,25 +212,22 @@ export class ResponseReader {
     this.ready(this.head, status)
   }
 
-  /** Any other backend message, as pg-protocol parses it (response-parser.js). */
-  onMessage (msg) {
+  /** @param {string[]} names a RowDescription's field names */
+  rowDescription (names) {
+    this.describe(this.head, names)
+  }
+
+  /** An ErrorResponse, as server-message.js decodes it. */
+  errorResponse (err) {
+    this.error(this.head, err)
+  }
+
+  /** CopyInResponse: the server waits for COPY data. */
+  copyIn () {
     const op = this.head
-    switch (msg.name) {
-      case 'rowDescription':
-        this.describe(op, msg.fields.map(fieldName))
-        return
-      case 'error':
-        this.error(op, msg)
-        return
-      case 'notice':
-        // NOTICE / WARNING from the server: the connection's owner decides (libpq prints them)
-        this.conn.onNotice?.(msg)
-        return
-      case 'copyInResponse':
-        // COPY FROM STDIN belongs to copyFrom(); refuse it here so the connection stays usable.
-        this.conn._copyFail('COPY FROM STDIN is only supported through copyFrom()')
-    }
-    // parameterStatus, notification, parameterDescription, copy out data: nothing to do
+    if (op !== null && op.kind === OP_COPY) op.receiver.begin()
+    // COPY FROM STDIN belongs to copyFrom(); refuse it elsewhere so the connection stays usable.
+    else this.conn._copyFail('COPY FROM STDIN is only supported through copyFrom()')
   }
 
   entryOf (op) {
@@ -293,7 +291,7 @@ export class ResponseReader {
   }
 
   ready (op, status) {
-    this.conn._txStatus = status
+    this.conn._transaction = status
     if (op === null) return
     if (op.kind === OP_PIPELINE) {
       this.abortRest(op)
@@ -314,6 +312,7 @@ export class ResponseReader {
     switch (op.kind) {
       case OP_EXEC: value = op.result; break
       case OP_PIPELINE: value = op.out; break
+      case OP_COPY: value = op.result; this.conn._copyOver(); break
       case OP_SIMPLE:
         this.conn.lastResults = op.results
         value = op.results.length > 0 ? op.results[op.results.length - 1] : newResult(EMPTY)
@@ -328,5 +327,3 @@ export class ResponseReader {
     else resolve(value)
   }
 }
-
-function fieldName (f) { return f.name }

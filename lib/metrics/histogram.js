@@ -26,9 +26,11 @@ export function createHistogram () {
   })
 }
 
-// recordUs computes the counts index with integer arithmetic instead of hdr's Math.log2 and
-// Math.pow (its per-value cost). The layout constants come from a probe histogram; building
-// fails loudly here if hdr-histogram-js ever lays its buckets out differently.
+// recordUs and addInto work on the counts directly (hdr's recordValue computes the index with
+// Math.log2 and Math.pow: about 6x the time per value in a micro-benchmark). That reads
+// hdr-histogram-js's internals (pinned exactly in package.json), so the layout is checked once
+// here; a release that lays its buckets out differently gets hdr's public recordValue and add,
+// and one warning.
 const probe = createHistogram()
 const UNIT_MAGNITUDE = probe.unitMagnitude
 const SUB_HALF_MAGNITUDE = probe.subBucketHalfCountMagnitude
@@ -38,22 +40,35 @@ const SUB_MASK = probe.subBucketMask
 export const COUNTS_ARRAY_LENGTH = probe.countsArrayLength
 /** 31 - clz32(v | SUB_MASK) - SUB_HALF_MAGNITUDE - UNIT_MAGNITUDE is hdr's getBucketIndex. */
 const BUCKET_BASE = 31 - SUB_HALF_MAGNITUDE - UNIT_MAGNITUDE
-if (UNIT_MAGNITUDE !== 0 || probe.lowestDiscernibleValueRounded !== 1 || probe.unitMagnitudeMask !== 0 ||
-    !(SUB_HALF_MAGNITUDE >= 1 && SUB_HALF_MAGNITUDE <= 20) ||
-    probe.subBucketCount !== 2 ** (SUB_HALF_MAGNITUDE + 1) || SUB_HALF_COUNT !== 2 ** SUB_HALF_MAGNITUDE ||
-    SUB_MASK !== probe.subBucketCount - 1 || HIGHEST_US >= 2 ** 32 ||
-    probe.countsArrayLength !== (probe.bucketCount + 1) * SUB_HALF_COUNT ||
-    typeof probe.incrementCountAtIndex !== 'function' || typeof probe.updateMinAndMax !== 'function' ||
-    typeof probe.incrementTotalCount !== 'function' || typeof probe.handleRecordException !== 'function' ||
-    !(probe._counts instanceof Uint32Array) || probe._counts.length !== probe.countsArrayLength ||
-    typeof probe.setTotalCount !== 'function' || typeof probe.updatedMaxValue !== 'function' ||
-    typeof probe.updateMinNonZeroValue !== 'function') {
-  throw new Error('hdr-histogram-js histogram layout is not the one recordUs assumes')
-}
-for (const v of [1, 2, SUB_MASK, SUB_MASK + 1, 2 ** 31 - 1, 2 ** 31, HIGHEST_US]) {
-  if (countsIndex(v) !== probe.countsArrayIndex(v)) {
-    throw new Error(`hdr-histogram-js counts index of ${v} is not the one recordUs computes`)
+const INTERNALS = ['incrementCountAtIndex', 'updateMinAndMax', 'incrementTotalCount', 'handleRecordException',
+  'setTotalCount', 'updatedMaxValue', 'updateMinNonZeroValue', 'countsArrayIndex']
+
+/**
+ * Why recordUs and addInto cannot use a histogram's internals, or null when they can.
+ * @param {any} h a histogram from createHistogram
+ * @returns {string|null}
+ */
+export function layoutMismatch (h) {
+  for (const name of INTERNALS) if (typeof h[name] !== 'function') return `no ${name}()`
+  if (!(h._counts instanceof Uint32Array) || h._counts.length !== h.countsArrayLength) return 'its counts are not a Uint32Array of countsArrayLength'
+  const half = h.subBucketHalfCountMagnitude
+  if (h.unitMagnitude !== 0 || h.lowestDiscernibleValueRounded !== 1 || h.unitMagnitudeMask !== 0 ||
+      !(half >= 1 && half <= 20) || h.subBucketCount !== 2 ** (half + 1) || h.subBucketHalfCount !== 2 ** half ||
+      h.subBucketMask !== h.subBucketCount - 1 || h.countsArrayLength !== (h.bucketCount + 1) * h.subBucketHalfCount) {
+    return 'its bucket layout differs'
   }
+  if (half !== SUB_HALF_MAGNITUDE) return 'its bucket layout differs from the first histogram\'s'
+  for (const v of [1, 2, SUB_MASK, SUB_MASK + 1, 2 ** 31 - 1, 2 ** 31, HIGHEST_US]) {
+    if (countsIndex(v) !== h.countsArrayIndex(v)) return `its counts index of ${v} differs`
+  }
+  return null
+}
+
+const mismatch = layoutMismatch(probe)
+/** Whether recordUs and addInto take the direct path (false: hdr's public recordValue and add). */
+export const directCounts = mismatch === null
+if (!directCounts) {
+  process.emitWarning(`hdr-histogram-js is not laid out as pgload expects (${mismatch}): latencies are recorded through its public API, which is slower`, { code: 'PGLOAD_HISTOGRAM_FALLBACK' })
 }
 
 /**
@@ -75,7 +90,7 @@ function countsIndex (v) {
  */
 export function recordUs (h, us) {
   const v = us < 1 ? 1 : us > HIGHEST_US ? HIGHEST_US : Math.round(us)
-  if (Number.isNaN(v) || h.subBucketHalfCountMagnitude !== SUB_HALF_MAGNITUDE || h.unitMagnitude !== UNIT_MAGNITUDE) {
+  if (!directCounts || Number.isNaN(v) || h.subBucketHalfCountMagnitude !== SUB_HALF_MAGNITUDE || h.unitMagnitude !== UNIT_MAGNITUDE) {
     h.recordValue(v)
     return
   }
@@ -89,7 +104,7 @@ export function recordUs (h, us) {
 
 // Histograms whose counts addInto may add index by index: createHistogram's layout.
 function ownLayout (h) {
-  return h.subBucketHalfCountMagnitude === SUB_HALF_MAGNITUDE && h.unitMagnitude === UNIT_MAGNITUDE &&
+  return directCounts && h.subBucketHalfCountMagnitude === SUB_HALF_MAGNITUDE && h.unitMagnitude === UNIT_MAGNITUDE &&
     h.countsArrayLength === probe.countsArrayLength && h._counts instanceof Uint32Array
 }
 

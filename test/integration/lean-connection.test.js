@@ -219,7 +219,7 @@ test('prepared: each statement is parsed once per connection, named P_<id>', asy
   }
 })
 
-test('copyFrom loads through node-postgres, and requests made meanwhile wait for it', async () => {
+test('copyFrom loads on the connection itself, and requests made meanwhile wait for it', async () => {
   const lean = await openLeanConnection(target)
   try {
     await lean.simpleQuery('CREATE TEMP TABLE c (a int, b text)')

@@ -10,7 +10,7 @@ import { COMMIT_NONE, COMMIT_EXPLICIT, COMMIT_IMPLICIT } from '../../../lib/db/c
 import { message, cstr, BIND_COMPLETE, READY } from '../../../lib/db/backend-messages.js'
 
 function setup () {
-  const conn = { _pgMode: false, _txStatus: 'T', lastResults: [], _onIdle () {}, _onLost () {}, _forgetStatements () {} }
+  const conn = { _transaction: 'T', lastResults: [], _onIdle () {}, _onLost () {}, _forgetStatements () {} }
   const reader = new ResponseReader(conn)
   conn._reader = reader
   const parser = new ResponseParser(conn)
@@ -39,7 +39,7 @@ test('COMMIT completed, then FATAL and the socket closed before ReadyForQuery: c
   const r = await p
   assert.equal(r.error, undefined)
   assert.equal(r.value.command, 'COMMIT')
-  assert.equal(conn._txStatus, 'I', 'the transaction is over: a script ending here ended cleanly')
+  assert.equal(conn._transaction, 'I', 'the transaction is over: a script ending here ended cleanly')
 })
 
 test('COMMIT sent, no reply at all, then the connection lost: outcome unknown', async () => {
@@ -90,6 +90,6 @@ test('a COMMIT answered in full resolves as always, and nothing stays in flight'
   feed(done('COMMIT'), READY.I)
   const r = await p
   assert.equal(r.value.command, 'COMMIT')
-  assert.equal(conn._txStatus, 'I')
+  assert.equal(conn._transaction, 'I')
   assert.equal(reader.commitInFlight(), false)
 })

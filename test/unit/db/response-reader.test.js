@@ -8,7 +8,7 @@ import { ResponseParser, decodeText } from '../../../lib/db/response-parser.js'
 import { ResponseReader, OP_EXEC, OP_SIMPLE, OP_PIPELINE, STMT_NEW, STMT_SENT, STMT_PARSED } from '../../../lib/db/response-reader.js'
 
 function fakeConn () {
-  return { _pgMode: false, _txStatus: 'I', lastResults: [], idle: 0, lostCalls: 0, forgot: 0, _onIdle () { this.idle++ }, _onLost () { this.lostCalls++ }, _forgetStatements () { this.forgot++ } }
+  return { _transaction: 'I', lastResults: [], idle: 0, lostCalls: 0, forgot: 0, _onIdle () { this.idle++ }, _onLost () { this.lostCalls++ }, _forgetStatements () { this.forgot++ } }
 }
 
 // A reader with its parser; feed(...messages) parses the bytes in pieces of `chunk` bytes.
@@ -81,7 +81,7 @@ async function executeCase (chunk) {
   assert.deepEqual(await p, { command: 'SELECT', rowCount: 2, fields: ['a', 'b'], rows: [['1', null], ['2', 'x']] })
   assert.equal(entry.state, STMT_PARSED)
   assert.deepEqual(entry.fields, ['a', 'b'])
-  assert.equal(conn._txStatus, 'T')
+  assert.equal(conn._transaction, 'T')
   assert.equal(conn.idle, 1)
   // Next time without Describe: the cached names are used.
   const p2 = request(r, OP_EXEC, { entry })

@@ -1,0 +1,95 @@
+// `COPY ... FROM STDIN` on a lean connection: a Writable whose chunks go out as CopyData once the
+// server answers CopyInResponse; the end sends CopyDone, and the stream finishes when the server
+// has completed the COPY (or fails with its error).
+
+import { Writable } from 'node:stream'
+import { textCommit } from './commit-point.js'
+import { OP_COPY } from './response-reader.js'
+
+const COPY_DONE = Buffer.from([0x63, 0, 0, 0, 4])
+
+/** The writable side of one COPY FROM STDIN; the connection calls begin/onResult/onError. */
+export class CopyInStream extends Writable {
+  /**
+   * @param {import('./lean-connection.js').LeanConnection} conn
+   * @param {string} sql the COPY statement
+   */
+  constructor (conn, sql) {
+    super()
+    this.conn = conn
+    this.sql = sql
+    this.started = false // CopyInResponse came: the server takes CopyData
+    this.over = false // the server completed or refused the COPY
+    /** @type {Error|null} */
+    this.failure = null
+    /** @type {[Buffer, Function]|null} a chunk written before the server was ready */
+    this.held = null
+    /** @type {Function|null} _final's callback, once the source ended */
+    this.ending = null
+  }
+
+  _write (chunk, encoding, cb) {
+    if (this.failure !== null) { cb(this.failure); return }
+    if (!this.started) { this.held = [chunk, cb]; return }
+    this._data(chunk, cb)
+  }
+
+  _final (cb) {
+    if (this.failure !== null) { cb(this.failure); return }
+    this.ending = cb
+    if (this.started) this.conn._socket.write(COPY_DONE)
+  }
+
+  _destroy (err, cb) {
+    // the source failed mid-COPY: tell the server, which then rolls the COPY back
+    if (err && this.started && !this.over && this.ending === null) this.conn._copyFail(`COPY source failed: ${err.message}`)
+    cb(err)
+  }
+
+  /** Send the COPY statement, as a request whose receiver is this stream. */
+  start () {
+    const conn = this.conn
+    const op = conn._reader.acquire(OP_COPY)
+    op.receiver = this
+    op.commit = textCommit(this.sql, conn._transaction)
+    conn._writer.query(this.sql)
+    conn._write(op, conn._writer.take(), true)
+  }
+
+  // One CopyData message: its header, then the chunk as it is (no copy).
+  _data (chunk, cb) {
+    const header = Buffer.allocUnsafe(5)
+    header[0] = 0x64 // 'd'
+    header.writeInt32BE(4 + chunk.length, 1)
+    this.conn._socket.write(header)
+    this.conn._socket.write(chunk, cb)
+  }
+
+  /** The server answered CopyInResponse. */
+  begin () {
+    this.started = true
+    const held = this.held
+    this.held = null
+    if (held !== null) this._data(held[0], held[1])
+    if (this.ending !== null) this.conn._socket.write(COPY_DONE)
+  }
+
+  /** The COPY completed. */
+  onResult () {
+    this.over = true
+    const cb = this.ending
+    this.ending = null
+    if (cb !== null) cb()
+    else this.destroy(new Error('the server ended the COPY before its data was sent'))
+  }
+
+  /** @param {any} err the server's error, or the connection's loss */
+  onError (err) {
+    this.over = true
+    this.failure = err
+    const cb = this.ending
+    this.ending = null
+    if (cb !== null) cb(err)
+    else this.destroy(err)
+  }
+}
