@@ -83,6 +83,8 @@ function buildTarget (p, env, source) {
     user,
     password,
     ssl: sslConfig(p.sslmode, p.sslrootcert),
+    // the lean connection negotiates SSL itself, as libpq: prefer falls back to plain
+    sslmode: p.sslmode ?? 'prefer',
     application_name: 'pgload'
   }
   const timeout = p.connectTimeout === undefined ? DEFAULTS.connectTimeoutS : Number(p.connectTimeout)
@@ -91,8 +93,9 @@ function buildTarget (p, env, source) {
   return { config, display: displayUrl(config), embedded: false }
 }
 
-// node-postgres cannot fall back from SSL to plain as libpq's default `prefer` does, so
-// prefer/allow connect without SSL; require encrypts without checking the certificate (libpq).
+// For node-postgres (--driver pg), which cannot fall back from SSL to plain as libpq's default
+// `prefer` does: prefer/allow connect without SSL; require encrypts without checking the
+// certificate (libpq). The lean connection reads `sslmode` instead and falls back as libpq does.
 function sslConfig (mode, rootcert) {
   switch (mode ?? 'prefer') {
     case 'disable': case 'allow': case 'prefer':
