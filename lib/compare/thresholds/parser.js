@@ -38,125 +38,174 @@ const TAG_KEYS = new Set(['txn', 'type'])
  */
 export function parseThreshold (expr) {
   if (typeof expr !== 'string') throw thresholdError(String(expr), 1, 'expected a string')
-  const tokens = lexThreshold(expr)
-  let pos = 0
-  const peek = () => tokens[pos]
-  const next = () => tokens[pos++]
-  const fail = (tok, msg) => thresholdError(expr, tok.col, msg ?? (tok.type === 'end' ? 'unexpected end' : `unexpected '${tok.text}'`))
-  const expectPunct = (ch, what) => {
-    const t = next()
-    if (t.type !== 'punct' || t.text !== ch) throw fail(t, `expected ${what ?? `'${ch}'`}${t.type === 'end' ? '' : `, got '${t.text}'`}`)
+  const c = new TokenCursor(expr, lexThreshold(expr))
+  const { metric: named, metricTok, txn } = parseMetric(c)
+  const { agg, percentile } = parseAggregate(c, named)
+  const metric = named === 'latency' && agg === 'rate' ? 'tps' : named // latency rate is throughput
+  const kind = THRESHOLD_METRICS[named].aggs[agg]
+  const windowS = parseWindow(c, metric, txn, metricTok)
+  const opTok = c.next()
+  if (opTok.type !== 'op') throw c.fail(opTok, opTok.type === 'end' ? 'expected an operator (< <= > >= == !=)' : `expected an operator (< <= > >= == !=), got '${opTok.text}'`)
+  const { value, relative } = parseValue(c, { kind, metric, agg, percentile })
+  const end = c.next()
+  if (end.type !== 'end') throw c.fail(end)
+  return { expr, metric, txn, agg, percentile, windowS, op: opTok.text, kind, value, relative }
+}
+
+/** The tokens of one expression, read left to right; errors point at a token's column. */
+class TokenCursor {
+  /** @param {string} expr @param {any[]} tokens */
+  constructor (expr, tokens) {
+    this.expr = expr
+    this.tokens = tokens
+    this.pos = 0
+  }
+
+  peek () { return this.tokens[this.pos] }
+  next () { return this.tokens[this.pos++] }
+  /** @param {string} ch */
+  atPunct (ch) { const t = this.tokens[this.pos]; return t.type === 'punct' && t.text === ch }
+
+  /** @param {any} tok @param {string} [msg] */
+  fail (tok, msg) {
+    return thresholdError(this.expr, tok.col, msg ?? (tok.type === 'end' ? 'unexpected end' : `unexpected '${tok.text}'`))
+  }
+
+  /** @param {string} ch @param {string} [what] */
+  expectPunct (ch, what) {
+    const t = this.next()
+    if (t.type !== 'punct' || t.text !== ch) throw this.fail(t, `expected ${what ?? `'${ch}'`}${t.type === 'end' ? '' : `, got '${t.text}'`}`)
     return t
   }
+}
 
-  let metric = 'latency'
-  let metricTok = null
-  let txn = null
-  let first = peek()
-  if (first.type === 'end') throw fail(first, 'empty expression')
+/**
+ * The metric and its `{txn:name}` tag, both optional (latency by default), and an optional ':'.
+ * @param {TokenCursor} c
+ */
+function parseMetric (c) {
+  const first = c.peek()
+  if (first.type === 'end') throw c.fail(first, 'empty expression')
   if (first.type === 'ident' && METRIC_NAMES.has(first.text.toLowerCase())) {
-    metricTok = next()
-    metric = METRIC_NAMES.get(first.text.toLowerCase())
-    if (peek().type === 'tag') {
-      const tag = next()
-      if (!TAG_KEYS.has(tag.key)) throw thresholdError(expr, tag.col + 1, `unknown tag '${tag.key}' (use {txn:name})`)
-      if (!THRESHOLD_METRICS[metric].txn) throw thresholdError(expr, tag.col, `${metric} has no per-transaction values`)
+    const metricTok = c.next()
+    const metric = METRIC_NAMES.get(first.text.toLowerCase())
+    let txn = null
+    if (c.peek().type === 'tag') {
+      const tag = c.next()
+      if (!TAG_KEYS.has(tag.key)) throw thresholdError(c.expr, tag.col + 1, `unknown tag '${tag.key}' (use {txn:name})`)
+      if (!THRESHOLD_METRICS[metric].txn) throw thresholdError(c.expr, tag.col, `${metric} has no per-transaction values`)
       txn = tag.tagValue
     }
-    if (peek().type === 'punct' && peek().text === ':') next()
-    first = peek()
-  } else if (first.type === 'ident' && !isAgg(first.text)) {
-    throw fail(first, `unknown metric or aggregate '${first.text}' (metrics: ${Object.keys(THRESHOLD_METRICS).join(', ')}; aggregates: avg, min, max, med, count, rate, p(N))`)
+    if (c.atPunct(':')) c.next()
+    return { metric, metricTok, txn }
   }
+  if (first.type === 'ident' && !isAgg(first.text)) {
+    throw c.fail(first, `unknown metric or aggregate '${first.text}' (metrics: ${Object.keys(THRESHOLD_METRICS).join(', ')}; aggregates: avg, min, max, med, count, rate, p(N))`)
+  }
+  return { metric: 'latency', metricTok: null, txn: null }
+}
+
+/**
+ * The aggregate: avg, min, max, med, count, rate, pNN or p(N); some metrics have a default.
+ * @param {TokenCursor} c
+ * @param {string} metric
+ * @returns {{ agg: string, percentile: number | null }}
+ */
+function parseAggregate (c, metric) {
   const spec = THRESHOLD_METRICS[metric]
-
-  // aggregate
-  let agg = null
-  let percentile = null
-  const aggTok = peek()
+  const aggTok = c.peek()
   if (aggTok.type === 'ident' && isAgg(aggTok.text)) {
-    next()
-    const short = /^p(\d+)$/.exec(aggTok.text)
-    if (short) {
-      agg = 'p'
-      percentile = short[1] === '999' ? 99.9 : Number(short[1])
-    } else if (aggTok.text === 'p') {
-      agg = 'p'
-      expectPunct('(')
-      const n = next()
-      if (n.type !== 'number') throw fail(n, 'expected a percentile number')
-      percentile = n.value
-      if (!(percentile > 0 && percentile <= 100)) throw fail(n, `percentile must be > 0 and <= 100, got ${n.text}`)
-      expectPunct(')')
-    } else {
-      agg = aggTok.text
-    }
-    if (agg === 'p' && !(percentile > 0 && percentile <= 100)) throw fail(aggTok, 'percentile must be > 0 and <= 100')
-    if (!(agg in spec.aggs)) throw fail(aggTok, `${metric} does not take ${agg === 'p' ? `p(${percentile})` : agg} (takes ${Object.keys(spec.aggs).map(a => a === 'p' ? 'p(N)' : a).join(', ')})`)
+    c.next()
+    const { agg, percentile } = aggregateOf(c, aggTok)
+    if (agg === 'p' && !(percentile > 0 && percentile <= 100)) throw c.fail(aggTok, 'percentile must be > 0 and <= 100')
+    if (!(agg in spec.aggs)) throw c.fail(aggTok, `${metric} does not take ${agg === 'p' ? `p(${percentile})` : agg} (takes ${Object.keys(spec.aggs).map(a => a === 'p' ? 'p(N)' : a).join(', ')})`)
     if (metric === 'lag' && agg === 'p' && !spec.percentiles.includes(percentile)) {
-      throw fail(aggTok, `lag keeps only p(${spec.percentiles.join('), p(')})`)
+      throw c.fail(aggTok, `lag keeps only p(${spec.percentiles.join('), p(')})`)
     }
-  } else if (aggTok.type === 'ident') {
-    throw fail(aggTok, `unknown aggregate '${aggTok.text}' (avg, min, max, med, count, rate, p(N))`)
-  } else if (spec.defaultAgg) {
-    agg = spec.defaultAgg
-  } else if (aggTok.type === 'op' || aggTok.type === 'punct' || aggTok.type === 'end') {
-    throw fail(aggTok, `expected an aggregate for ${metric}: ${Object.keys(spec.aggs).map(a => a === 'p' ? 'p(N)' : a).join(', ')}`)
-  } else {
-    throw fail(aggTok)
+    return { agg, percentile }
   }
-  if (metric === 'latency' && agg === 'rate') metric = 'tps' // latency rate is throughput
-  const kind = spec.aggs[agg]
-
-  // window
-  let windowS = null
-  if (peek().type === 'punct' && peek().text === '[') {
-    const open = next()
-    if (!THRESHOLD_METRICS[metric].window) throw thresholdError(expr, open.col, `${metricTok?.text ?? metric} has no per-interval data for a window`)
-    if (txn !== null && (metric === 'failed' || metric === 'skipped')) throw thresholdError(expr, open.col, `per-interval ${metric} counts are not kept per transaction type`)
-    const n = next()
-    if (n.type !== 'number') throw fail(n, 'expected a window length such as 30s')
-    let factor = 1
-    if (peek().type === 'ident') {
-      const u = next()
-      factor = WINDOW_UNITS[u.text]
-      if (factor === undefined) throw fail(u, `unknown window unit '${u.text}' (ms, s, m, h)`)
-    }
-    windowS = n.value * factor
-    if (!(windowS > 0)) throw fail(n, 'window must be longer than 0')
-    expectPunct(']', "']'")
+  if (aggTok.type === 'ident') throw c.fail(aggTok, `unknown aggregate '${aggTok.text}' (avg, min, max, med, count, rate, p(N))`)
+  if (spec.defaultAgg) return { agg: spec.defaultAgg, percentile: null }
+  if (aggTok.type === 'op' || aggTok.type === 'punct' || aggTok.type === 'end') {
+    throw c.fail(aggTok, `expected an aggregate for ${metric}: ${Object.keys(spec.aggs).map(a => a === 'p' ? 'p(N)' : a).join(', ')}`)
   }
+  throw c.fail(aggTok)
+}
 
-  // operator
-  const opTok = next()
-  if (opTok.type !== 'op') throw fail(opTok, opTok.type === 'end' ? 'expected an operator (< <= > >= == !=)' : `expected an operator (< <= > >= == !=), got '${opTok.text}'`)
+/**
+ * One aggregate token read (pNN, or p followed by `(N)`, or a name).
+ * @param {TokenCursor} c
+ * @param {any} aggTok
+ */
+function aggregateOf (c, aggTok) {
+  const short = /^p(\d+)$/.exec(aggTok.text)
+  if (short) return { agg: 'p', percentile: short[1] === '999' ? 99.9 : Number(short[1]) }
+  if (aggTok.text !== 'p') return { agg: aggTok.text, percentile: null }
+  c.expectPunct('(')
+  const n = c.next()
+  if (n.type !== 'number') throw c.fail(n, 'expected a percentile number')
+  const percentile = n.value
+  if (!(percentile > 0 && percentile <= 100)) throw c.fail(n, `percentile must be > 0 and <= 100, got ${n.text}`)
+  c.expectPunct(')')
+  return { agg: 'p', percentile }
+}
 
-  // value
+/**
+ * An optional window `[30s]`: the value is taken over every window of that length.
+ * @param {TokenCursor} c
+ * @param {string} metric
+ * @param {string | null} txn
+ * @param {any} metricTok
+ * @returns {number | null} seconds
+ */
+function parseWindow (c, metric, txn, metricTok) {
+  if (!c.atPunct('[')) return null
+  const open = c.next()
+  if (!THRESHOLD_METRICS[metric].window) throw thresholdError(c.expr, open.col, `${metricTok?.text ?? metric} has no per-interval data for a window`)
+  if (txn !== null && (metric === 'failed' || metric === 'skipped')) throw thresholdError(c.expr, open.col, `per-interval ${metric} counts are not kept per transaction type`)
+  const n = c.next()
+  if (n.type !== 'number') throw c.fail(n, 'expected a window length such as 30s')
+  let factor = 1
+  if (c.peek().type === 'ident') {
+    const u = c.next()
+    factor = WINDOW_UNITS[u.text]
+    if (factor === undefined) throw c.fail(u, `unknown window unit '${u.text}' (ms, s, m, h)`)
+  }
+  const windowS = n.value * factor
+  if (!(windowS > 0)) throw c.fail(n, 'window must be longer than 0')
+  c.expectPunct(']', "']'")
+  return windowS
+}
+
+/**
+ * The limit: a number with a time unit or %, or a signed percentage relative to --baseline.
+ * @param {TokenCursor} c
+ * @param {{ kind: string, metric: string, agg: string, percentile: number | null }} of
+ * @returns {{ value: number | null, relative: number | null }}
+ */
+function parseValue (c, { kind, metric, agg, percentile }) {
   let sign = 0
-  if (peek().type === 'punct' && (peek().text === '+' || peek().text === '-')) sign = next().text === '+' ? 1 : -1
-  const numTok = next()
-  if (numTok.type !== 'number') throw fail(numTok, numTok.type === 'end' ? 'expected a number' : `expected a number, got '${numTok.text}'`)
+  if (c.atPunct('+') || c.atPunct('-')) sign = c.next().text === '+' ? 1 : -1
+  const numTok = c.next()
+  if (numTok.type !== 'number') throw c.fail(numTok, numTok.type === 'end' ? 'expected a number' : `expected a number, got '${numTok.text}'`)
   let value = numTok.value
-  let relative = null
-  const unitTok = peek()
+  const unitTok = c.peek()
   if (unitTok.type === 'punct' && unitTok.text === '%') {
-    next()
-    if (sign !== 0) relative = sign * value / 100
-    else if (kind === 'fraction') value = value / 100
-    else if (kind !== 'percent') throw fail(unitTok, `a percentage needs a sign, relative to --baseline: +${numTok.text}% or -${numTok.text}%`)
+    c.next()
+    if (sign !== 0) return { value: null, relative: sign * value / 100 }
+    if (kind === 'fraction') value = value / 100
+    else if (kind !== 'percent') throw c.fail(unitTok, `a percentage needs a sign, relative to --baseline: +${numTok.text}% or -${numTok.text}%`)
   } else if (unitTok.type === 'ident') {
-    next()
-    if (sign !== 0) throw fail(unitTok, `a signed value is relative to --baseline and ends with %, got '${unitTok.text}'`)
-    if (kind !== 'time') throw fail(unitTok, `${metric} ${agg === 'p' ? `p(${percentile})` : agg} takes no unit, got '${unitTok.text}'`)
+    c.next()
+    if (sign !== 0) throw c.fail(unitTok, `a signed value is relative to --baseline and ends with %, got '${unitTok.text}'`)
+    if (kind !== 'time') throw c.fail(unitTok, `${metric} ${agg === 'p' ? `p(${percentile})` : agg} takes no unit, got '${unitTok.text}'`)
     const f = TIME_UNITS[unitTok.text]
-    if (f === undefined) throw fail(unitTok, `unknown unit '${unitTok.text}' (us, ms, s)`)
+    if (f === undefined) throw c.fail(unitTok, `unknown unit '${unitTok.text}' (us, ms, s)`)
     value *= f
   } else if (sign !== 0) {
-    throw fail(unitTok, `expected '%' after a signed value (relative to --baseline)${unitTok.type === 'end' ? '' : `, got '${unitTok.text}'`}`)
+    throw c.fail(unitTok, `expected '%' after a signed value (relative to --baseline)${unitTok.type === 'end' ? '' : `, got '${unitTok.text}'`}`)
   }
-  const end = next()
-  if (end.type !== 'end') throw fail(end)
-  return { expr, metric, txn, agg, percentile, windowS, op: opTok.text, kind, value: relative === null ? value : null, relative }
+  return { value, relative: null }
 }
 
 function isAgg (text) {
