@@ -6,7 +6,7 @@ import { PerformanceObserver } from 'node:perf_hooks'
 import pg from 'pg'
 import { openConnection, defineStatement } from '../lib/db/connection.js'
 import { openLeanConnection } from '../lib/db/lean-connection.js'
-import { resolveTarget } from '../lib/server/target.js'
+import { resolveTarget } from '../lib/server/target/resolve-target.js'
 import { applyDriverV8Flags } from '../lib/engine/v8-flags.js'
 
 applyDriverV8Flags() // the runtime settings of pgload's command line

@@ -10,7 +10,7 @@
 
 import { openLeanConnection } from '../lib/db/lean-connection.js'
 import { defineStatement } from '../lib/db/connection.js'
-import { resolveTarget } from '../lib/server/target.js'
+import { resolveTarget } from '../lib/server/target/resolve-target.js'
 import { applyDriverV8Flags } from '../lib/engine/v8-flags.js'
 
 applyDriverV8Flags() // the runtime settings of pgload's command line

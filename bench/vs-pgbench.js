@@ -119,34 +119,7 @@ export async function main (argv, io) {
     if (a.json) {
       io.out(JSON.stringify({ scale, durationS, rounds, pin, rows }, null, 1) + '\n')
     } else {
-      const header = ['workload', 'clients', 'pgbench tps']
-      for (const d of others) header.push(`${d} tps`, `${d} ratio`, `${d} ratio min`, `${d} ratio max`)
-      header.push('pgbench cpu us/txn')
-      for (const d of others) header.push(`${d} cpu us/txn`, `${d} cpu ratio`)
-      io.out(formatTable(header, rows.map((x) => {
-        const row = [x.builtin, x.clients, x.pgbench.tps]
-        for (const d of others) row.push(x[d].tps, x[d].tpsRatio, x[d].tpsRatioMin, x[d].tpsRatioMax)
-        row.push(x.pgbench.cpuUsPerTxn)
-        for (const d of others) row.push(x[d].cpuUsPerTxn, x[d].cpuRatio)
-        return row
-      })) + '\n')
-      io.out('\n' + formatTable(['workload', 'clients', ...runners.flatMap((d) => [`${d} user us/txn`, `${d} kernel us/txn`])],
-        rows.map((x) => [x.builtin, x.clients, ...runners.flatMap((d) => [x[d].userUsPerTxn, x[d].systemUsPerTxn])])) + '\n')
-      io.out('\n' + formatTable(['workload', 'clients', ...runners.flatMap((d) => [`${d} on-cpu us/txn`, `${d} cpu-wait us/txn`, `${d} runnable %`])],
-        rows.map((x) => [x.builtin, x.clients, ...runners.flatMap((d) => {
-          const t = x[d].sched
-          return [t.onCpuUsPerTxn, t.cpuWaitUsPerTxn, Math.round(100 * (t.onCpuShare + t.cpuWaitShare))]
-        })])) + '\n')
-      io.out('\n' + formatTable(['workload', 'clients', 'runner', 'tps ratio', 'interval', 'target', 'verdict', 'cpu ratio', 'interval', 'target', 'verdict'],
-        verdictRows(rows, others)) + '\n')
-      io.out(`pg / lean: pgload run on node-postgres / on the lean connection; ratio = runner / pgbench${rounds > 1 ? `, medians of ${rounds} rounds (min, max: the rounds' lowest and highest tps ratio)` : ''}\n`)
-      io.out('user / kernel: each runner\'s client CPU per transaction split into user time (the client\'s own work) and kernel time (mostly its sockets\'); medians over the rounds\n')
-      io.out('on-cpu / cpu-wait: each runner\'s main thread on a CPU and runnable but waiting for one, per transaction, from 2 s after its start to 0.5 s before its end (Linux schedstat, sampled every 0.1 s; transactions = tps x window); ' +
-        'runnable %: both over the wall time. Near 100 %, the runner is held back by its CPU share on a machine it shares with the server, and its tps follows its CPU per transaction\n')
-      io.out('interval: the median ratio\'s distribution-free confidence interval over the rounds (order statistics; its confidence in brackets); ' +
-        'a target is met or missed only when the whole interval is on one side of it, else the verdict is "within noise"\n')
-      if (pin) io.out(`pinned: each runner on CPUs ${pin.client}, the server's processes on CPUs ${pin.server} (taskset); client and server do not compete for a CPU\n`)
-      if (a.floor) io.out('floor: the Node.js floor (bench/node-floor-worker.js), pgbench\'s statements from a minimal Node client: what the runtime allows here\n')
+      printTables(io, rows, { others, runners, rounds, pin, floor: a.floor })
     }
   } finally {
     pinned?.restore()
@@ -154,6 +127,43 @@ export async function main (argv, io) {
     await rm(dir, { recursive: true, force: true })
     await server.stop()
   }
+}
+
+/**
+ * The human-readable tables of a vs-pgbench run and the lines that say how to read them.
+ * @param {{ out: (s: string) => void }} io
+ * @param {any[]} rows summarizeCase rows
+ * @param {{ others: string[], runners: string[], rounds: number, pin: { client: string, server: string } | null, floor: boolean }} how
+ */
+function printTables (io, rows, { others, runners, rounds, pin, floor }) {
+  const header = ['workload', 'clients', 'pgbench tps']
+  for (const d of others) header.push(`${d} tps`, `${d} ratio`, `${d} ratio min`, `${d} ratio max`)
+  header.push('pgbench cpu us/txn')
+  for (const d of others) header.push(`${d} cpu us/txn`, `${d} cpu ratio`)
+  io.out(formatTable(header, rows.map((x) => {
+    const row = [x.builtin, x.clients, x.pgbench.tps]
+    for (const d of others) row.push(x[d].tps, x[d].tpsRatio, x[d].tpsRatioMin, x[d].tpsRatioMax)
+    row.push(x.pgbench.cpuUsPerTxn)
+    for (const d of others) row.push(x[d].cpuUsPerTxn, x[d].cpuRatio)
+    return row
+  })) + '\n')
+  io.out('\n' + formatTable(['workload', 'clients', ...runners.flatMap((d) => [`${d} user us/txn`, `${d} kernel us/txn`])],
+    rows.map((x) => [x.builtin, x.clients, ...runners.flatMap((d) => [x[d].userUsPerTxn, x[d].systemUsPerTxn])])) + '\n')
+  io.out('\n' + formatTable(['workload', 'clients', ...runners.flatMap((d) => [`${d} on-cpu us/txn`, `${d} cpu-wait us/txn`, `${d} runnable %`])],
+    rows.map((x) => [x.builtin, x.clients, ...runners.flatMap((d) => {
+      const t = x[d].sched
+      return [t.onCpuUsPerTxn, t.cpuWaitUsPerTxn, Math.round(100 * (t.onCpuShare + t.cpuWaitShare))]
+    })])) + '\n')
+  io.out('\n' + formatTable(['workload', 'clients', 'runner', 'tps ratio', 'interval', 'target', 'verdict', 'cpu ratio', 'interval', 'target', 'verdict'],
+    verdictRows(rows, others)) + '\n')
+  io.out(`pg / lean: pgload run on node-postgres / on the lean connection; ratio = runner / pgbench${rounds > 1 ? `, medians of ${rounds} rounds (min, max: the rounds' lowest and highest tps ratio)` : ''}\n`)
+  io.out('user / kernel: each runner\'s client CPU per transaction split into user time (the client\'s own work) and kernel time (mostly its sockets\'); medians over the rounds\n')
+  io.out('on-cpu / cpu-wait: each runner\'s main thread on a CPU and runnable but waiting for one, per transaction, from 2 s after its start to 0.5 s before its end (Linux schedstat, sampled every 0.1 s; transactions = tps x window); ' +
+    'runnable %: both over the wall time. Near 100 %, the runner is held back by its CPU share on a machine it shares with the server, and its tps follows its CPU per transaction\n')
+  io.out('interval: the median ratio\'s distribution-free confidence interval over the rounds (order statistics; its confidence in brackets); ' +
+    'a target is met or missed only when the whole interval is on one side of it, else the verdict is "within noise"\n')
+  if (pin) io.out(`pinned: each runner on CPUs ${pin.client}, the server's processes on CPUs ${pin.server} (taskset); client and server do not compete for a CPU\n`)
+  if (floor) io.out('floor: the Node.js floor (bench/node-floor-worker.js), pgbench\'s statements from a minimal Node client: what the runtime allows here\n')
 }
 
 // Medians over the rounds of one case: each runner's tps and CPU per transaction, and the median

@@ -4,10 +4,10 @@
 import os from 'node:os'
 import { openConnection } from './db/connection.js'
 import { openLeanConnection } from './db/lean-connection.js'
-import { connectTarget } from './server/connect-target.js'
-import { embeddedPaths, pgloadHome } from './server/embedded.js'
+import { connectTarget } from './server/target/connect-target.js'
+import { embeddedPaths, pgloadHome } from './server/embedded/embedded-server.js'
 import { PgloadError } from './errors.js'
-import { explainConnectError } from './server/target.js'
+import { explainConnectError } from './server/target/resolve-target.js'
 import { Run } from './engine/run.js'
 import { parseDistribution } from './options/distribution.js'
 import { parseRandomSeed, deriveSeeds } from './random/seeding.js'
@@ -16,7 +16,7 @@ import { buildResults } from './results/build.js'
 import { writeResults, ensureWritable, defaultResultsPath } from './results/write.js'
 import { loadWorkload } from '../workloads/index.js'
 import { TOOL_VERSION } from './version.js'
-import { takeSettingsSnapshot } from './server/settings-snapshot.js'
+import { takeSettingsSnapshot } from './server/stats/settings-snapshot.js'
 import { silentLogger } from './log.js'
 import { coreShares } from './output/client-cpu.js'
 
@@ -97,7 +97,7 @@ export async function runBenchmark (planOrOptions, { log = silentLogger, env = p
     if (afterLoad) results.run.afterLoad = afterLoad
     try {
       if (plan.thresholds.length) {
-        const { evaluateThresholds } = await import('./compare/thresholds.js')
+        const { evaluateThresholds } = await import('./compare/thresholds/evaluate.js')
         results.thresholds = evaluateThresholds(results, plan.thresholds)
       }
     } finally {
@@ -134,7 +134,7 @@ async function createWorkload (module, wctx, { plan, workloadOptions, embedded, 
 
 /** The server statistics sampler, started; null when the server does not let it read them. */
 async function startSampler (target, module, { embedded, env, log }) {
-  const { StatsSampler } = await import('./server/stats-sampler.js')
+  const { StatsSampler } = await import('./server/stats/sampler.js')
   // The embedded server's log is on this machine: checkpoint times from its lines.
   const serverLog = embedded ? (await embeddedPaths(pgloadHome({ env }))).log : null
   const sampler = new StatsSampler({ openConnection: () => openConnection(target, { protocol: 'simple', applicationName: 'pgload-stats' }), tables: module.tables ?? [], log, serverLog })

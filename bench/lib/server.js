@@ -1,8 +1,8 @@
 // The server a bench runs against: --url, else the embedded one (started for the bench and
 // stopped afterwards when the bench started it), plus how child processes reach it.
 
-import { resolveTarget } from '../../lib/server/target.js'
-import { ensureEmbeddedServer } from '../../lib/server/embedded.js'
+import { resolveTarget } from '../../lib/server/target/resolve-target.js'
+import { ensureEmbeddedServer } from '../../lib/server/embedded/embedded-server.js'
 
 /**
  * @param {string|undefined} url

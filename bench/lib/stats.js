@@ -1,6 +1,6 @@
 // Summaries of repeated bench measurements.
 
-import { median } from '../../lib/compare/stats.js'
+import { median } from '../../lib/compare/statistics/distribution-free.js'
 
 /**
  * The median of the finite values (a failed measurement is NaN); NaN when there is none.

@@ -3,7 +3,7 @@
 // target. One round's ratio varies by 15-35 % on a 2-core machine shared by client and server,
 // so a median alone can sit on either side of a target by chance; the interval says when it does.
 
-import { medianInterval } from '../../lib/compare/stats.js'
+import { medianInterval } from '../../lib/compare/statistics/distribution-free.js'
 
 /**
  * @typedef {object} TargetVerdict

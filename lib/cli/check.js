@@ -5,9 +5,9 @@ import { appendFile, writeFile } from 'node:fs/promises'
 import { PgloadError } from '../errors.js'
 import { loadResults } from '../compare/input.js'
 import { parseOutputPath } from '../options/parse.js'
-import { parseThreshold, evaluateThresholds } from '../compare/thresholds.js'
+import { parseThreshold, evaluateThresholds } from '../compare/thresholds/evaluate.js'
 import { formatCheckText, formatCheckMarkdown } from '../compare/format.js'
-import { junitXml } from '../compare/junit.js'
+import { junitXml } from '../compare/thresholds/junit.js'
 
 /** Exit codes of `check` (and of `run --threshold`), as k6 for a failed threshold. */
 export const CHECK_EXIT_CODES = {

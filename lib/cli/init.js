@@ -3,7 +3,7 @@
 
 import { PgloadError } from '../errors.js'
 import { workloadNames, loadWorkload } from '../../workloads/index.js'
-import { connectTarget } from '../server/connect-target.js'
+import { connectTarget } from '../server/target/connect-target.js'
 import { openConnection } from '../db/connection.js'
 import { createProgress } from '../output/progress.js'
 import { InterruptibleLoad } from './interruptible-load.js'

@@ -1,7 +1,7 @@
 // Ctrl-C and SIGTERM for the commands that run benchmarks (run, ab), and the command line as
 // it is recorded (passwords redacted): one place, so both commands behave and record alike.
 
-import { redact } from '../server/target.js'
+import { redact } from '../server/target/resolve-target.js'
 
 /** Exit status of a run stopped by a signal, as shells report it: 128 + the signal number. */
 export const INTERRUPT_EXIT_CODES = Object.freeze({ SIGINT: 130, SIGTERM: 143 })

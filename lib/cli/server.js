@@ -6,7 +6,7 @@
 
 import { PgloadError } from '../errors.js'
 import { createLogger } from '../log.js'
-import { startServer, stopServer, serverStatus, ensureEmbeddedServer } from '../server/embedded.js'
+import { startServer, stopServer, serverStatus, ensureEmbeddedServer } from '../server/embedded/embedded-server.js'
 
 export const command = 'server <action>'
 export const describe = 'Start, stop or show the embedded PostgreSQL (kept running across commands until stopped)'

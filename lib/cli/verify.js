@@ -3,7 +3,7 @@
 
 import { PgloadError } from '../errors.js'
 import { workloadNames, loadWorkload } from '../../workloads/index.js'
-import { connectTarget } from '../server/connect-target.js'
+import { connectTarget } from '../server/target/connect-target.js'
 
 export const command = 'verify <workload>'
 export const describe = 'Check a loaded workload\'s consistency (e.g. verify tpcc: the 12 conditions of TPC-C 3.3.2)'

@@ -2,9 +2,9 @@
 // A with its interval, and better / worse / "~" (no significant difference beyond the noise band).
 
 import { PgloadError } from '../errors.js'
-import { medianInterval, mannWhitneyU, minimumPValue, relativeShift } from './stats.js'
-import { bootstrapRuns, bootstrapInterval } from './bootstrap.js'
-import { measuredIntervals } from './interval-series.js'
+import { medianInterval, mannWhitneyU, minimumPValue, relativeShift } from './statistics/distribution-free.js'
+import { bootstrapRuns, bootstrapInterval } from './statistics/bootstrap.js'
+import { measuredIntervals } from './statistics/interval-series.js'
 import { runDifferences, settingsDifferences } from './comparable.js'
 import { label } from './input.js'
 import { steadyStateOf } from '../metrics/steady-state.js'

@@ -10,7 +10,7 @@ import { cancelAndDestroy } from './cancel-request.js'
 /** @typedef {{ command: string, rowCount: number, fields: string[], rows: (string|null)[][] }} Result */
 /** @typedef {'simple'|'extended'|'prepared'} Protocol */
 /**
- * A resolved connection target (lib/server/target.js).
+ * A resolved connection target (lib/server/target/resolve-target.js).
  * @typedef {{ config: import('pg').ClientConfig, display: string, embedded: boolean }} Target
  */
 

@@ -12,7 +12,7 @@ const MODES = ['disable', 'allow', 'prefer', 'require', 'verify-ca', 'verify-ful
 
 /**
  * A target's sslmode: its own `sslmode` when it carries one, else read from the node-postgres
- * `ssl` option it was resolved to (lib/server/target.js), where no SSL at all is `false`.
+ * `ssl` option it was resolved to (lib/server/target/resolve-target.js), where no SSL at all is `false`.
  * @param {{ sslmode?: string, ssl?: any }} config
  * @returns {SslMode}
  */

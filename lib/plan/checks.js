@@ -75,7 +75,7 @@ export function scriptVariables (define) {
  */
 export async function runThresholds (list) {
   if (list === undefined || list === null || list.length === 0) return []
-  const { parseThreshold } = await import('../compare/thresholds.js')
+  const { parseThreshold } = await import('../compare/thresholds/evaluate.js')
   for (const t of list) {
     const parsed = parseThreshold(t) // throws with the column of the mistake
     if (parsed.relative !== null) throw bad(`--threshold '${t}': a relative threshold needs a baseline; check it after the run with pgload check RESULT.json --baseline BASE.json`)

@@ -4,7 +4,7 @@
 /**
  * Defaults of a run, each with its unit. The workload modules may override any of them with
  * their `runDefaults` (TPC-C runs for a duration); connection settings come from the PG*
- * variables when the run connects (lib/server/target.js), so they are not here.
+ * variables when the run connects (lib/server/target/resolve-target.js), so they are not here.
  */
 export const DEFAULTS = Object.freeze({
   clients: 1, // terminals (pgbench -c); a workload may fix its own number (TPC-C: 10 per warehouse)

@@ -6,7 +6,7 @@ import { parseDurationS, parseInteger, parseNumber, parseOutputPath } from '../o
 import { parseDistribution } from '../options/distribution.js'
 import { parseRandomSeed, seedAsInt64 } from '../random/seeding.js'
 import { PROTOCOLS } from '../db/connection.js'
-import { redact } from '../server/target.js'
+import { redact } from '../server/target/resolve-target.js'
 import { loadWorkload, workloadNames } from '../../workloads/index.js'
 import { DEFAULTS, precedence } from './defaults.js'
 import { loadScripts, checkScripts } from './scripts.js'

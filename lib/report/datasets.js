@@ -126,7 +126,7 @@ export function markerSets (doc) {
 
 /**
  * Server activity per sample in long form, from the series entries the stats sampler writes
- * (lib/server/stats-sampler.js): rates per second (`<name>PerS`, null when unknown) and gauges.
+ * (lib/server/stats/sampler.js): rates per second (`<name>PerS`, null when unknown) and gauges.
  * @returns {{ t: number, panel: string, series: string, value: number }[]}
  */
 export function serverRows (doc) {

@@ -116,27 +116,51 @@ function chainOp (f) {
   }
 }
 
+/**
+ * AND / OR with pgbench's short circuit: the right side is evaluated only when it decides.
+ * @param {boolean} isAnd
+ * @param {Function[]} args two compiled operands
+ */
+function compileLogical (isAnd, [l, r]) {
+  return (st) => {
+    const a = l(st)
+    if (st.t === T_NULL) return null
+    const ba = toBool(st.t, a)
+    if (isAnd ? !ba : ba) { st.t = T_BOOL; return ba }
+    const b = r(st)
+    if (st.t === T_NULL) return null
+    const bb = toBool(st.t, b)
+    st.t = T_BOOL
+    return bb
+  }
+}
+
+/**
+ * random(lb, ub) on the terminal's generator, without the general path's argument buffers.
+ * @param {Function[]} args two compiled bounds
+ */
+function compileRandom ([l, r]) {
+  return (st) => {
+    const a = l(st)
+    const ta = st.t
+    const b = r(st)
+    const tb = st.t
+    if (ta === T_NULL || tb === T_NULL) { st.t = T_NULL; return null }
+    const lb = toInt(ta, a)
+    const ub = toInt(tb, b)
+    if (typeof lb !== 'number' || typeof ub !== 'number' || lb > ub) randomRange(lb, ub)
+    st.t = T_INT
+    return canon(st.random.int(lb, ub))
+  }
+}
+
 function compileFunc (node, slotOf) {
   const f = node.f
   const args = compileArgs(node.args, slotOf)
   const n = args.length
 
   // lazy ones
-  if (f === '!and' || f === '!or') {
-    const [l, r] = args
-    const isAnd = f === '!and'
-    return (st) => {
-      const a = l(st)
-      if (st.t === T_NULL) return null
-      const ba = toBool(st.t, a)
-      if (isAnd ? !ba : ba) { st.t = T_BOOL; return ba }
-      const b = r(st)
-      if (st.t === T_NULL) return null
-      const bb = toBool(st.t, b)
-      st.t = T_BOOL
-      return bb
-    }
-  }
+  if (f === '!and' || f === '!or') return compileLogical(f === '!and', args)
   if (f === '!case_end') {
     return (st) => {
       let i = 0
@@ -173,21 +197,7 @@ function compileFunc (node, slotOf) {
     }
   }
 
-  if (f === 'random') {
-    const [l, r] = args
-    return (st) => {
-      const a = l(st)
-      const ta = st.t
-      const b = r(st)
-      const tb = st.t
-      if (ta === T_NULL || tb === T_NULL) { st.t = T_NULL; return null }
-      const lb = toInt(ta, a)
-      const ub = toInt(tb, b)
-      if (typeof lb !== 'number' || typeof ub !== 'number' || lb > ub) randomRange(lb, ub)
-      st.t = T_INT
-      return canon(st.random.int(lb, ub))
-    }
-  }
+  if (f === 'random') return compileRandom(args)
 
   // the general path: evaluate every argument (at most 16) into per-node buffers
   const vals = new Array(Math.min(n, MAX_FARGS))

@@ -99,6 +99,40 @@ export function parseScript (text, desc) {
   return { desc, commands }
 }
 
+/**
+ * \sleep's arguments as pgbench checks them: one count (or :variable) and an optional unit; a
+ * unit written against the number (`10ms`) is split off into its own argument.
+ * @param {any} sc the scanner
+ * @param {number} bs offset of the backslash
+ * @param {{ argv: string[], firstLine: string }} cmd the command being parsed (argv is updated)
+ * @param {number[]} offsets each argument's offset
+ * @param {(msg: string, more: string | null, column: number, withLine: boolean) => never} fail
+ */
+function checkSleep (sc, bs, cmd, offsets, fail) {
+  const argv = cmd.argv
+  if (argv.length < 2) fail('missing argument', null, -1, true)
+  if (argv.length > 3) fail('too many arguments', null, offsets[3] - bs, true)
+  if (argv[1][0] !== ':') {
+    const m = /^([+-]?)([0-9]*)(.*)$/s.exec(argv[1])
+    if (m[3] !== '') {
+      if (argv.length === 2 && m[2] !== '') {
+        argv[1] = m[1] + m[2]
+        argv.push(m[3])
+        offsets.push(offsets[1] + m[1].length + m[2].length)
+      } else {
+        cmd.firstLine = sc.substring(bs)
+        fail('invalid sleep time, must be an integer', argv[1], offsets[1] - bs, true)
+      }
+    }
+  }
+  if (argv.length === 3 && !Object.hasOwn(SLEEP_UNIT_US, argv[2].toLowerCase())) {
+    fail('unrecognized time unit, must be us, ms or s', argv[2], offsets[2] - bs, true)
+  }
+  if (argv[1][0] !== ':' && sleepTooLong(sleepCount(argv[1]), SLEEP_UNIT_US[argv[2]?.toLowerCase() ?? 's'])) {
+    fail(`sleep time too long, must be ${MAX_SLEEP_TEXT}`, argv.slice(1).join(' '), offsets[1] - bs, true)
+  }
+}
+
 function parseBackslash (sc, desc, bs) {
   const lineno = sc.lineOf(bs)
   const fail = (msg, more, column, withLine) => {
@@ -152,30 +186,9 @@ function parseBackslash (sc, desc, bs) {
   cmd.firstLine = sc.substring(bs)
 
   switch (meta) {
-    case 'sleep': {
-      if (argv.length < 2) fail('missing argument', null, -1, true)
-      if (argv.length > 3) fail('too many arguments', null, offsets[3] - bs, true)
-      if (argv[1][0] !== ':') {
-        const m = /^([+-]?)([0-9]*)(.*)$/s.exec(argv[1])
-        if (m[3] !== '') {
-          if (argv.length === 2 && m[2] !== '') {
-            argv[1] = m[1] + m[2]
-            argv.push(m[3])
-            offsets.push(offsets[1] + m[1].length + m[2].length)
-          } else {
-            cmd.firstLine = sc.substring(bs)
-            fail('invalid sleep time, must be an integer', argv[1], offsets[1] - bs, true)
-          }
-        }
-      }
-      if (argv.length === 3 && !Object.hasOwn(SLEEP_UNIT_US, argv[2].toLowerCase())) {
-        fail('unrecognized time unit, must be us, ms or s', argv[2], offsets[2] - bs, true)
-      }
-      if (argv[1][0] !== ':' && sleepTooLong(sleepCount(argv[1]), SLEEP_UNIT_US[argv[2]?.toLowerCase() ?? 's'])) {
-        fail(`sleep time too long, must be ${MAX_SLEEP_TEXT}`, argv.slice(1).join(' '), offsets[1] - bs, true)
-      }
+    case 'sleep':
+      checkSleep(sc, bs, cmd, offsets, fail)
       break
-    }
     case 'setshell':
       if (argv.length < 3) fail('missing argument', null, -1, true)
       break

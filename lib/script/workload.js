@@ -58,17 +58,10 @@ export function scriptWorkload (compiled, options = {}) {
   const opts = { ...SCRIPT_DEFAULTS }
   for (const [k, v] of Object.entries(options)) if (v !== undefined) opts[k] = v
   const protocol = compiled[0].protocol
-  const defines = new Map(opts.variables instanceof Map
-    ? opts.variables
-    : Array.isArray(opts.variables) ? opts.variables : Object.entries(opts.variables ?? {}))
-
-  for (const name of defines.keys()) checkVariableName(name)
+  const defines = definedVariables(opts.variables)
   const registry = new VarRegistry()
   for (const name of ['client_id', 'scale', 'random_seed', 'default_seed', ...defines.keys()]) registry.slotOf(name)
-  const counter = { nextSqlId: 0 }
-  const linked = compiled.map((c, i) => linkScript(c, i, registry, counter))
-  const paramCounts = []
-  for (const s of linked) for (const c of s.commands) if (c.sqlId >= 0) paramCounts[c.sqlId] = c.paramSlots.length
+  const { linked, counter, paramCounts } = linkScripts(compiled, registry)
 
   const randomSeed = opts.randomSeed ?? (process.hrtime.bigint() / 1000n)
   const seeds = opts.seeds ?? deriveSeeds(randomSeed, opts.clients, { drawDefaultSeed: !defines.has('default_seed') })
@@ -81,11 +74,8 @@ export function scriptWorkload (compiled, options = {}) {
   const states = []
   let scale = opts.scale
   const typeIndex = new Map()
-  const usedNames = new Set()
   const transactions = linked.map((s, i) => {
-    let name = s.name
-    for (let k = 2; usedNames.has(name); k++) name = `${s.name}#${k}`
-    usedNames.add(name)
+    const name = uniqueName(s.name, typeIndex)
     typeIndex.set(name, i)
     return { name, weight: s.weight, start: (ctx, done) => startScript(s, ctx, env, done), run: (ctx) => runScript(s, ctx, env) }
   })
@@ -113,11 +103,8 @@ export function scriptWorkload (compiled, options = {}) {
 
     createTerminalState (terminalId) {
       const st = new ScriptTerminal(registry, terminalId, counter.nextSqlId, paramCounts, debugWrite)
-      for (const [name, value] of defines) st.vars.setString(slot(name), value)
-      if (!defines.has('client_id')) st.vars.setInt(slot('client_id'), terminalId)
+      setStartVariables(st, { defines, slot, terminalId, randomSeed, defaultSeed: seeds.defaultSeed })
       setAutomatic(st)
-      if (!defines.has('random_seed')) st.vars.setInt(slot('random_seed'), normInt(seedAsInt64(randomSeed)))
-      if (!defines.has('default_seed') && seeds.defaultSeed !== undefined) st.vars.setInt(slot('default_seed'), normInt(seeds.defaultSeed))
       states.push(st)
       return st
     },
@@ -125,29 +112,11 @@ export function scriptWorkload (compiled, options = {}) {
     /** Before the run: scale from pgbench_branches for built-in scripts, and pgbench's vacuum. */
     async prepare (db) {
       if (opts.usesBuiltin) {
-        let r
-        try {
-          r = await db.simpleQuery('select count(*) from pgbench_branches')
-        } catch (err) {
-          throw new PgloadError(`could not count number of branches: ${err.message}`, {
-            code: 'NO_TABLES',
-            hint: err.code === '42P01' ? 'Perhaps you need to do initialization ("pgload init tpcb").' : undefined,
-            cause: err
-          })
-        }
-        scale = Number(r.rows[0][0])
+        scale = await countBranches(db)
         if (opts.scaleGiven) opts.log?.warn?.(`scale option ignored, using count from pgbench_branches table (${scale})`)
         for (const st of states) setAutomatic(st)
       }
-      if (!opts.noVacuum) {
-        const housekeeping = ['vacuum pgbench_branches', 'vacuum pgbench_tellers', 'truncate pgbench_history']
-        if (opts.vacuumAccounts) housekeeping.push('vacuum analyze pgbench_accounts') // pgbench -v
-        for (const sql of housekeeping) {
-          try { await db.simpleQuery(sql) } catch (err) {
-            opts.log?.warn?.(`${err.message} (ignoring this error and continuing anyway)`)
-          }
-        }
-      }
+      if (!opts.noVacuum) await housekeeping(db, opts)
     },
 
     /** Per transaction: attribute failures and retries to commands, feed the pgbench log. */
@@ -170,23 +139,120 @@ export function scriptWorkload (compiled, options = {}) {
     /** Per-command statistics for the results document. */
     async afterRun () {
       logWriter?.close?.()
-      const script = {}
-      for (const t of transactions) {
-        const s = linked[typeIndex.get(t.name)]
-        script[t.name] = {
-          desc: s.desc,
-          weight: s.weight,
-          commands: s.commands.map((c, i) => ({
-            line: c.line,
-            text: c.text,
-            count: s.stats.count[i],
-            latencyMs: s.stats.count[i] > 0 ? s.stats.sumUs[i] / s.stats.count[i] / 1000 : 0,
-            failures: s.stats.failures[i],
-            retries: s.stats.retries[i]
-          }))
-        }
-      }
+      const script = commandStatistics(transactions, linked, typeIndex)
       return { script }
     }
   }
+}
+
+/**
+ * Link every script against one variable registry; statement ids are numbered across scripts.
+ * @param {import('./compile.js').CompiledScript[]} compiled
+ * @param {VarRegistry} registry
+ */
+function linkScripts (compiled, registry) {
+  const counter = { nextSqlId: 0 }
+  const linked = compiled.map((c, i) => linkScript(c, i, registry, counter))
+  /** parameter count per statement id */
+  const paramCounts = []
+  for (const s of linked) for (const c of s.commands) if (c.sqlId >= 0) paramCounts[c.sqlId] = c.paramSlots.length
+  return { linked, counter, paramCounts }
+}
+
+/**
+ * The -D variables as a Map, each name checked.
+ * @param {Map<string, string> | [string, string][] | Record<string, string> | undefined} variables
+ * @returns {Map<string, string>}
+ */
+function definedVariables (variables) {
+  const defines = new Map(variables instanceof Map
+    ? variables
+    : Array.isArray(variables) ? variables : Object.entries(variables ?? {}))
+  for (const name of defines.keys()) checkVariableName(name)
+  return defines
+}
+
+/**
+ * A terminal's variables before its first transaction, as pgbench sets them: the -D values, then
+ * client_id, random_seed and default_seed unless -D gave them.
+ * @param {ScriptTerminal} st
+ * @param {{ defines: Map<string, string>, slot: (name: string) => number, terminalId: number,
+ *   randomSeed: bigint, defaultSeed?: bigint }} at
+ */
+function setStartVariables (st, { defines, slot, terminalId, randomSeed, defaultSeed }) {
+  for (const [name, value] of defines) st.vars.setString(slot(name), value)
+  if (!defines.has('client_id')) st.vars.setInt(slot('client_id'), terminalId)
+  if (!defines.has('random_seed')) st.vars.setInt(slot('random_seed'), normInt(seedAsInt64(randomSeed)))
+  if (!defines.has('default_seed') && defaultSeed !== undefined) st.vars.setInt(slot('default_seed'), normInt(defaultSeed))
+}
+
+/**
+ * A transaction name not used yet: a script's name, or with `#2`, `#3`... when scripts share one.
+ * @param {string} base
+ * @param {Map<string, number>} used
+ */
+function uniqueName (base, used) {
+  let name = base
+  for (let k = 2; used.has(name); k++) name = `${base}#${k}`
+  return name
+}
+
+/**
+ * The scale of the built-in scripts: pgbench counts pgbench_branches.
+ * @param {{ simpleQuery: (sql: string) => Promise<{ rows: any[][] }> }} db
+ * @returns {Promise<number>}
+ */
+async function countBranches (db) {
+  let r
+  try {
+    r = await db.simpleQuery('select count(*) from pgbench_branches')
+  } catch (err) {
+    throw new PgloadError(`could not count number of branches: ${err.message}`, {
+      code: 'NO_TABLES',
+      hint: err.code === '42P01' ? 'Perhaps you need to do initialization ("pgload init tpcb").' : undefined,
+      cause: err
+    })
+  }
+  return Number(r.rows[0][0])
+}
+
+/**
+ * pgbench's vacuum before a run (`-v` adds pgbench_accounts); errors are warnings, as in pgbench.
+ * @param {{ simpleQuery: (sql: string) => Promise<unknown> }} db
+ * @param {{ vacuumAccounts?: boolean, log?: any }} opts
+ */
+async function housekeeping (db, opts) {
+  const statements = ['vacuum pgbench_branches', 'vacuum pgbench_tellers', 'truncate pgbench_history']
+  if (opts.vacuumAccounts) statements.push('vacuum analyze pgbench_accounts')
+  for (const sql of statements) {
+    try { await db.simpleQuery(sql) } catch (err) {
+      opts.log?.warn?.(`${err.message} (ignoring this error and continuing anyway)`)
+    }
+  }
+}
+
+/**
+ * Per-command statistics of each script, keyed by transaction name, for the results document.
+ * @param {{ name: string }[]} transactions
+ * @param {any[]} linked linked scripts, each with its `stats` arrays
+ * @param {Map<string, number>} typeIndex transaction name -> script index
+ */
+function commandStatistics (transactions, linked, typeIndex) {
+  const script = {}
+  for (const t of transactions) {
+    const s = linked[typeIndex.get(t.name)]
+    script[t.name] = {
+      desc: s.desc,
+      weight: s.weight,
+      commands: s.commands.map((c, i) => ({
+        line: c.line,
+        text: c.text,
+        count: s.stats.count[i],
+        latencyMs: s.stats.count[i] > 0 ? s.stats.sumUs[i] / s.stats.count[i] / 1000 : 0,
+        failures: s.stats.failures[i],
+        retries: s.stats.retries[i]
+      }))
+    }
+  }
+  return script
 }

@@ -4,13 +4,13 @@
 import { mkdtempSync, rmSync, chmodSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { resolveTarget } from '../../lib/server/target.js'
-import { pidAlive } from '../../lib/server/home-lock.js'
-import { targetFor } from '../../lib/server/embedded.js'
+import { resolveTarget } from '../../lib/server/target/resolve-target.js'
+import { pidAlive } from '../../lib/server/embedded/home-lock.js'
+import { targetFor } from '../../lib/server/embedded/embedded-server.js'
 import {
   binaries, serverUser, giveToServerUser, freePort, generatePassword,
   initCluster, startCluster, stopClusterSync
-} from '../../lib/server/cluster.js'
+} from '../../lib/server/embedded/cluster.js'
 
 const PREFIX = 'pgload-test-'
 let pending = null

@@ -4,8 +4,8 @@
 import { mkdtempSync, rmSync, chmodSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { targetFor } from '../../lib/server/embedded.js'
-import { binaries, serverUser, giveToServerUser, freePort, generatePassword, initCluster, startCluster, stopCluster, stopClusterSync } from '../../lib/server/cluster.js'
+import { targetFor } from '../../lib/server/embedded/embedded-server.js'
+import { binaries, serverUser, giveToServerUser, freePort, generatePassword, initCluster, startCluster, stopCluster, stopClusterSync } from '../../lib/server/embedded/cluster.js'
 
 /**
  * @returns {Promise<{ url: string, target: import('../../lib/db/connection.js').Target,

@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url'
 import { getTestServer } from '../helpers/server.js'
 import { runNode } from '../helpers/cli.js'
 import { openConnection } from '../../lib/db/connection.js'
-import { resolveTarget } from '../../lib/server/target.js'
+import { resolveTarget } from '../../lib/server/target/resolve-target.js'
 
 const BENCH = fileURLToPath(new URL('../../bench/index.js', import.meta.url))
 const hasPgbench = spawnSync('pgbench', ['--version']).status === 0

@@ -15,7 +15,7 @@ import { getTestServer } from '../helpers/server.js'
 import { openConnection } from '../../lib/db/connection.js'
 import { openLeanConnection } from '../../lib/db/lean-connection.js'
 import { sendCancelRequest } from '../../lib/db/cancel-request.js'
-import { explainConnectError } from '../../lib/server/target.js'
+import { explainConnectError } from '../../lib/server/target/resolve-target.js'
 
 let target
 let setup

@@ -9,9 +9,9 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { runBenchmark } from '../../lib/benchmark.js'
-import { ensureEmbeddedServer, embeddedPaths, stopServer } from '../../lib/server/embedded.js'
+import { ensureEmbeddedServer, embeddedPaths, stopServer } from '../../lib/server/embedded/embedded-server.js'
 import { openConnection } from '../../lib/db/connection.js'
-import { StatsSampler, formatServerStatsSummary } from '../../lib/server/stats-sampler.js'
+import { StatsSampler, formatServerStatsSummary } from '../../lib/server/stats/sampler.js'
 
 const base = mkdtempSync(join(tmpdir(), 'pgload-ckpt-'))
 chmodSync(base, 0o755) // as root the server runs as `postgres`, which must reach the home

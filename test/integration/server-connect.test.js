@@ -5,8 +5,8 @@ import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { getTestServer } from '../helpers/server.js'
 import { openConnection } from '../../lib/db/connection.js'
-import { explainConnectError } from '../../lib/server/target.js'
-import { freePort } from '../../lib/server/cluster.js'
+import { explainConnectError } from '../../lib/server/target/resolve-target.js'
+import { freePort } from '../../lib/server/embedded/cluster.js'
 import { PgloadError } from '../../lib/errors.js'
 
 async function failure (target) {

@@ -6,10 +6,10 @@ import { mkdtempSync, rmSync, chmodSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { serverCommand } from '../../lib/cli/server.js'
-import { ensureEmbeddedServer, serverStatus, stopServer } from '../../lib/server/embedded.js'
-import { resolveTarget } from '../../lib/server/target.js'
+import { ensureEmbeddedServer, serverStatus, stopServer } from '../../lib/server/embedded/embedded-server.js'
+import { resolveTarget } from '../../lib/server/target/resolve-target.js'
 import { openConnection } from '../../lib/db/connection.js'
-import { pidAlive } from '../../lib/server/home-lock.js'
+import { pidAlive } from '../../lib/server/embedded/home-lock.js'
 
 const base = mkdtempSync(join(tmpdir(), 'pgload-home-'))
 chmodSync(base, 0o755) // as root the server runs as `postgres`, which must reach the home

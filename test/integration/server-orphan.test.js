@@ -8,8 +8,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { runCli } from '../helpers/cli.js'
 import { serverCommand } from '../../lib/cli/server.js'
-import { serverStatus, stopServer } from '../../lib/server/embedded.js'
-import { pidAlive } from '../../lib/server/home-lock.js'
+import { serverStatus, stopServer } from '../../lib/server/embedded/embedded-server.js'
+import { pidAlive } from '../../lib/server/embedded/home-lock.js'
 
 const base = mkdtempSync(join(tmpdir(), 'pgload-orphan-'))
 chmodSync(base, 0o755) // as root the server runs as `postgres`, which must reach the home

@@ -4,8 +4,8 @@
 import { test, before, after } from 'node:test'
 import assert from 'node:assert/strict'
 import { openConnection } from '../../lib/db/connection.js'
-import { takeSettingsSnapshot } from '../../lib/server/settings-snapshot.js'
-import { StatsSampler } from '../../lib/server/stats-sampler.js'
+import { takeSettingsSnapshot } from '../../lib/server/stats/settings-snapshot.js'
+import { StatsSampler } from '../../lib/server/stats/sampler.js'
 import { PG15_BIN, pg15Available, startLocalCluster, prepareScratch, simulateRun, checkRunStats } from './server-stats-scenario.js'
 
 const skip = pg15Available()

@@ -5,8 +5,8 @@ import { test, before, after } from 'node:test'
 import assert from 'node:assert/strict'
 import { getTestServer } from '../helpers/server.js'
 import { openConnection } from '../../lib/db/connection.js'
-import { takeSettingsSnapshot } from '../../lib/server/settings-snapshot.js'
-import { StatsSampler, formatServerStatsSummary } from '../../lib/server/stats-sampler.js'
+import { takeSettingsSnapshot } from '../../lib/server/stats/settings-snapshot.js'
+import { StatsSampler, formatServerStatsSummary } from '../../lib/server/stats/sampler.js'
 import { prepareScratch, simulateRun, checkRunStats } from './server-stats-scenario.js'
 
 let target, admin, scratch

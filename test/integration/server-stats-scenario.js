@@ -8,8 +8,8 @@ import { tmpdir, userInfo } from 'node:os'
 import { join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { openConnection } from '../../lib/db/connection.js'
-import { StatsSampler } from '../../lib/server/stats-sampler.js'
-import { freePort, serverUser } from '../../lib/server/cluster.js'
+import { StatsSampler } from '../../lib/server/stats/sampler.js'
+import { freePort, serverUser } from '../../lib/server/embedded/cluster.js'
 
 /** Where Debian's PostgreSQL 15 lives; tests skip when it is absent. */
 export const PG15_BIN = '/usr/lib/postgresql/15/bin'

@@ -147,127 +147,156 @@ export function unitLines (rows, table) {
  */
 export function generateUnit (unit, load) {
   const rows = new Rows()
-  const { pool } = load
   const ts = load.tsBytes ?? (load.tsBytes = B(load.timestamp))
   switch (unit.kind) {
-    case 'item': {
-      const r = FastRandom.fromKeys(load.seed, KEY.item, unit.block)
-      const first = unit.block * SIZES.blockSize + 1
-      for (let i = first; i < first + SIZES.blockSize; i++) {
-        const w = rows.row('item')
-        w.int(i); w.tab()
-        w.int(r.int(1, 10000)); w.tab()
-        pool.astring(w, r, 14, 24); w.tab()
-        w.cents(r.int(100, 10000)); w.tab()
-        pool.data(w, r); w.newline()
-      }
-      break
-    }
-    case 'warehouse': {
-      const wid = unit.w
-      const r = FastRandom.fromKeys(load.seed, KEY.warehouse, wid)
-      const w = rows.row('warehouse')
-      w.int(wid); w.tab()
-      pool.astring(w, r, 6, 10); w.tab()
-      pool.address(w, r); w.tab()
-      w.fraction4(r.int(0, 2000)); w.tab()
-      w.fixed(T.wYtd); w.newline()
-      for (let d = 1; d <= SIZES.districtsPerWarehouse; d++) {
-        const x = rows.row('district')
-        x.int(d); x.tab(); x.int(wid); x.tab()
-        pool.astring(x, r, 6, 10); x.tab()
-        pool.address(x, r); x.tab()
-        x.fraction4(r.int(0, 2000)); x.tab()
-        x.fixed(T.dYtd); x.tab()
-        x.int(SIZES.ordersPerDistrict + 1); x.newline()
-      }
-      break
-    }
-    case 'stock': {
-      const wid = unit.w
-      const r = FastRandom.fromKeys(load.seed, KEY.stock, wid, unit.block)
-      const first = unit.block * SIZES.blockSize + 1
-      for (let i = first; i < first + SIZES.blockSize; i++) {
-        const w = rows.row('stock')
-        w.int(i); w.tab(); w.int(wid); w.tab()
-        w.int(r.int(10, 100))
-        for (let k = 0; k < 10; k++) { w.tab(); pool.astring(w, r, 24, 24) }
-        w.tab(); w.fixed(T.zeros); w.tab()
-        pool.data(w, r); w.newline()
-      }
-      break
-    }
-    case 'customer': {
-      const { w: wid, d } = unit
-      const r = FastRandom.fromKeys(load.seed, KEY.customer, wid, d)
-      for (let c = 1; c <= SIZES.customersPerDistrict; c++) {
-        const last = c <= 1000 ? c - 1 : nurand(r, NURAND_A.cLast, load.cLoad, 0, 999)
-        const w = rows.row('customer')
-        w.int(c); w.tab(); w.int(d); w.tab(); w.int(wid); w.tab()
-        pool.astring(w, r, 8, 16); w.tab()
-        w.fixed(T.oe); w.tab()
-        w.fixed(pool.lastNames[last]); w.tab()
-        pool.address(w, r); w.tab()
-        pool.nstring(w, r, 16); w.tab()
-        w.fixed(ts); w.tab()
-        w.fixed(r.int(1, 10) === 1 ? T.bc : T.gc); w.tab()
-        w.fixed(T.custMoney); w.tab()
-        w.fraction4(r.int(0, 5000)); w.tab()
-        w.fixed(T.custTail); w.tab()
-        pool.astring(w, r, 300, 500); w.newline()
-        const h = rows.row('history')
-        h.int(c); h.tab(); h.int(d); h.tab(); h.int(wid); h.tab(); h.int(d); h.tab(); h.int(wid); h.tab()
-        h.fixed(ts); h.tab()
-        h.fixed(T.ten); h.tab()
-        pool.astring(h, r, 12, 24); h.newline()
-      }
-      break
-    }
-    case 'orders': {
-      const { w: wid, d } = unit
-      const r = FastRandom.fromKeys(load.seed, KEY.orders, wid, d)
-      const n = SIZES.ordersPerDistrict
-      // O_C_ID: a random permutation of 1..3000 (Fisher-Yates).
-      const perm = new Int32Array(n)
-      for (let i = 0; i < n; i++) perm[i] = i + 1
-      for (let i = n - 1; i > 0; i--) {
-        const j = r.int(0, i)
-        const t = perm[i]; perm[i] = perm[j]; perm[j] = t
-      }
-      for (let o = 1; o <= n; o++) {
-        const delivered = o < SIZES.firstUndeliveredOrder
-        const olCnt = r.int(5, 15)
-        const w = rows.row('orders')
-        w.int(o); w.tab(); w.int(d); w.tab(); w.int(wid); w.tab()
-        w.int(perm[o - 1]); w.tab()
-        w.fixed(ts); w.tab()
-        if (delivered) w.int(r.int(1, 10)); else w.fixed(NULL)
-        w.tab(); w.int(olCnt); w.tab(); w.int(1); w.newline()
-        if (!delivered) {
-          const x = rows.row('new_order')
-          x.int(o); x.tab(); x.int(d); x.tab(); x.int(wid); x.newline()
-        }
-        for (let l = 1; l <= olCnt; l++) {
-          const x = rows.row('order_line')
-          x.int(o); x.tab(); x.int(d); x.tab(); x.int(wid); x.tab()
-          x.int(l); x.tab()
-          x.int(r.int(1, SIZES.items)); x.tab()
-          x.int(wid); x.tab()
-          if (delivered) {
-            x.fixed(ts); x.tab(); x.fixed(T.five); x.tab(); x.fixed(T.zero)
-          } else {
-            x.fixed(NULL); x.tab(); x.fixed(T.five); x.tab(); x.cents(r.int(1, 999999))
-          }
-          x.tab()
-          pool.astring(x, r, 24, 24); x.newline()
-        }
-      }
-      break
-    }
+    case 'item': itemRows(rows, unit, load, ts); break
+    case 'warehouse': warehouseRows(rows, unit, load, ts); break
+    case 'stock': stockRows(rows, unit, load, ts); break
+    case 'customer': customerRows(rows, unit, load, ts); break
+    case 'orders': orderRows(rows, unit, load, ts); break
     default:
       throw new Error(`unknown TPC-C load unit ${unit.kind}`)
   }
   return rows.done()
+}
+
+/**
+ * The item table: one block of items.
+ * @param {Rows} rows @param {any} unit @param {any} load @param {Uint8Array} ts
+ */
+function itemRows (rows, unit, load, ts) {
+  const { pool } = load
+  const r = FastRandom.fromKeys(load.seed, KEY.item, unit.block)
+  const first = unit.block * SIZES.blockSize + 1
+  for (let i = first; i < first + SIZES.blockSize; i++) {
+    const w = rows.row('item')
+    w.int(i); w.tab()
+    w.int(r.int(1, 10000)); w.tab()
+    pool.astring(w, r, 14, 24); w.tab()
+    w.cents(r.int(100, 10000)); w.tab()
+    pool.data(w, r); w.newline()
+  }
+}
+
+/**
+ * One warehouse row and its districts.
+ * @param {Rows} rows @param {any} unit @param {any} load @param {Uint8Array} ts
+ */
+function warehouseRows (rows, unit, load, ts) {
+  const { pool } = load
+  const wid = unit.w
+  const r = FastRandom.fromKeys(load.seed, KEY.warehouse, wid)
+  const w = rows.row('warehouse')
+  w.int(wid); w.tab()
+  pool.astring(w, r, 6, 10); w.tab()
+  pool.address(w, r); w.tab()
+  w.fraction4(r.int(0, 2000)); w.tab()
+  w.fixed(T.wYtd); w.newline()
+  for (let d = 1; d <= SIZES.districtsPerWarehouse; d++) {
+    const x = rows.row('district')
+    x.int(d); x.tab(); x.int(wid); x.tab()
+    pool.astring(x, r, 6, 10); x.tab()
+    pool.address(x, r); x.tab()
+    x.fraction4(r.int(0, 2000)); x.tab()
+    x.fixed(T.dYtd); x.tab()
+    x.int(SIZES.ordersPerDistrict + 1); x.newline()
+  }
+}
+
+/**
+ * The stock of one warehouse: one block of items.
+ * @param {Rows} rows @param {any} unit @param {any} load @param {Uint8Array} ts
+ */
+function stockRows (rows, unit, load, ts) {
+  const { pool } = load
+  const wid = unit.w
+  const r = FastRandom.fromKeys(load.seed, KEY.stock, wid, unit.block)
+  const first = unit.block * SIZES.blockSize + 1
+  for (let i = first; i < first + SIZES.blockSize; i++) {
+    const w = rows.row('stock')
+    w.int(i); w.tab(); w.int(wid); w.tab()
+    w.int(r.int(10, 100))
+    for (let k = 0; k < 10; k++) { w.tab(); pool.astring(w, r, 24, 24) }
+    w.tab(); w.fixed(T.zeros); w.tab()
+    pool.data(w, r); w.newline()
+  }
+}
+
+/**
+ * The customers of one district, each with its history row.
+ * @param {Rows} rows @param {any} unit @param {any} load @param {Uint8Array} ts
+ */
+function customerRows (rows, unit, load, ts) {
+  const { pool } = load
+  const { w: wid, d } = unit
+  const r = FastRandom.fromKeys(load.seed, KEY.customer, wid, d)
+  for (let c = 1; c <= SIZES.customersPerDistrict; c++) {
+    const last = c <= 1000 ? c - 1 : nurand(r, NURAND_A.cLast, load.cLoad, 0, 999)
+    const w = rows.row('customer')
+    w.int(c); w.tab(); w.int(d); w.tab(); w.int(wid); w.tab()
+    pool.astring(w, r, 8, 16); w.tab()
+    w.fixed(T.oe); w.tab()
+    w.fixed(pool.lastNames[last]); w.tab()
+    pool.address(w, r); w.tab()
+    pool.nstring(w, r, 16); w.tab()
+    w.fixed(ts); w.tab()
+    w.fixed(r.int(1, 10) === 1 ? T.bc : T.gc); w.tab()
+    w.fixed(T.custMoney); w.tab()
+    w.fraction4(r.int(0, 5000)); w.tab()
+    w.fixed(T.custTail); w.tab()
+    pool.astring(w, r, 300, 500); w.newline()
+    const h = rows.row('history')
+    h.int(c); h.tab(); h.int(d); h.tab(); h.int(wid); h.tab(); h.int(d); h.tab(); h.int(wid); h.tab()
+    h.fixed(ts); h.tab()
+    h.fixed(T.ten); h.tab()
+    pool.astring(h, r, 12, 24); h.newline()
+  }
+}
+
+/**
+ * The orders of one district: orders, new orders (the undelivered ones) and order lines.
+ * @param {Rows} rows @param {any} unit @param {any} load @param {Uint8Array} ts
+ */
+function orderRows (rows, unit, load, ts) {
+  const { pool } = load
+  const { w: wid, d } = unit
+  const r = FastRandom.fromKeys(load.seed, KEY.orders, wid, d)
+  const n = SIZES.ordersPerDistrict
+  // O_C_ID: a random permutation of 1..3000 (Fisher-Yates).
+  const perm = new Int32Array(n)
+  for (let i = 0; i < n; i++) perm[i] = i + 1
+  for (let i = n - 1; i > 0; i--) {
+    const j = r.int(0, i)
+    const t = perm[i]; perm[i] = perm[j]; perm[j] = t
+  }
+  for (let o = 1; o <= n; o++) {
+    const delivered = o < SIZES.firstUndeliveredOrder
+    const olCnt = r.int(5, 15)
+    const w = rows.row('orders')
+    w.int(o); w.tab(); w.int(d); w.tab(); w.int(wid); w.tab()
+    w.int(perm[o - 1]); w.tab()
+    w.fixed(ts); w.tab()
+    if (delivered) w.int(r.int(1, 10)); else w.fixed(NULL)
+    w.tab(); w.int(olCnt); w.tab(); w.int(1); w.newline()
+    if (!delivered) {
+      const x = rows.row('new_order')
+      x.int(o); x.tab(); x.int(d); x.tab(); x.int(wid); x.newline()
+    }
+    for (let l = 1; l <= olCnt; l++) {
+      const x = rows.row('order_line')
+      x.int(o); x.tab(); x.int(d); x.tab(); x.int(wid); x.tab()
+      x.int(l); x.tab()
+      x.int(r.int(1, SIZES.items)); x.tab()
+      x.int(wid); x.tab()
+      if (delivered) {
+        x.fixed(ts); x.tab(); x.fixed(T.five); x.tab(); x.fixed(T.zero)
+      } else {
+        x.fixed(NULL); x.tab(); x.fixed(T.five); x.tab(); x.cents(r.int(1, 999999))
+      }
+      x.tab()
+      pool.astring(x, r, 24, 24); x.newline()
+    }
+  }
 }
 
 /**

@@ -60,6 +60,56 @@ export function initOptionsFrom (opts) {
 }
 
 /**
+ * One load phase: its units shared out to the connections, each unit's rows sent by COPY.
+ * @param {any[]} conns
+ * @param {{ name: string, units: any[] }} phase
+ * @param {any} load generator state (seed, cLoad, text pool, timestamp)
+ * @param {any} progress
+ * @returns {Promise<number>} rows loaded
+ */
+async function loadPhase (conns, phase, load, progress) {
+  let next = 0
+  const perPhase = { rows: 0, bytes: 0 }
+  const worker = async (c) => {
+    while (next < phase.units.length) {
+      const unit = phase.units[next++]
+      const out = generateUnit(unit, load)
+      for (const [table, chunks] of out.tables) perPhase.bytes += await copyChunks(c, table, chunks)
+      perPhase.rows += out.count
+      progress.update(perPhase.rows, perPhase.bytes)
+    }
+  }
+  await Promise.all(conns.slice(0, Math.min(conns.length, phase.units.length)).map(worker))
+  return perPhase.rows
+}
+
+/**
+ * After the rows: primary keys and indexes, foreign keys if asked, then VACUUM ANALYZE (or ANALYZE).
+ * @param {any[]} conns the first one is the main connection
+ * @param {{ foreignKeys: boolean, vacuum: boolean }} opts
+ * @param {{ name: string, seconds: number }[]} steps
+ * @param {((name: string) => void) | undefined} onStep
+ */
+async function buildIndexesAndAnalyze (conns, opts, steps, onStep) {
+  await timed(steps, 'primary keys, indexes', () =>
+    parallel(conns, splitStatements(sqlFile('indexes.sql')).sort(bySize), async (c, sql) => {
+      await c.query(`SET maintenance_work_mem = '${DEFAULTS.maintenanceWorkMem}'`)
+      await c.query(sql)
+    }), onStep)
+  if (opts.foreignKeys) {
+    // Foreign keys take SHARE ROW EXCLUSIVE locks on both tables: one at a time.
+    await timed(steps, 'foreign keys', () => parallel([conns[0]], splitStatements(sqlFile('foreign-keys.sql')), (c, sql) => c.query(sql)), onStep)
+  }
+  // VACUUM sets hint bits and the visibility map once, here: otherwise the first minutes of a
+  // run do it page by page (a 100-warehouse run stalled for two minutes after an ANALYZE-only load).
+  const vacuum = opts.vacuum ? 'VACUUM (ANALYZE)' : 'ANALYZE'
+  await timed(steps, opts.vacuum ? 'vacuum analyze' : 'analyze', () => parallel(conns, TPCC_TABLES.slice().sort(bySize), async (c, t) => {
+    await c.query(`SET maintenance_work_mem = '${DEFAULTS.maintenanceWorkMem}'`)
+    await c.query(`${vacuum} ${t}`)
+  }), onStep)
+}
+
+/**
  * Load the TPC-C database.
  * @param {{ conn: any, target: any, openConnection: Function, progress?: any, log?: any, onStep?: (name: string) => void }} ctx
  *   onStep: told each step's name as it starts
@@ -107,41 +157,14 @@ export async function loadTpcc (ctx, rawOpts) {
       const before = rows
       ctx.onStep?.(`loading ${phase.name}`)
       progress.start(phase.name, phaseRows(phase), 'rows')
-      let next = 0
-      const perPhase = { rows: 0, bytes: 0 }
-      const worker = async (c) => {
-        while (next < phase.units.length) {
-          const unit = phase.units[next++]
-          const out = generateUnit(unit, load)
-          for (const [table, chunks] of out.tables) perPhase.bytes += await copyChunks(c, table, chunks)
-          rows += out.count
-          perPhase.rows += out.count
-          progress.update(perPhase.rows, perPhase.bytes)
-        }
-      }
-      await Promise.all(conns.slice(0, Math.min(conns.length, phase.units.length)).map(worker))
+      rows += await loadPhase(conns, phase, load, progress)
       progress.end()
       const seconds = (performance.now() - ts) / 1000
       steps.push({ name: phase.name, seconds, rows: rows - before })
       log?.debug?.({ step: phase.name, seconds, rows: rows - before, total }, 'tpcc load step done')
     }
 
-    await timed(steps, 'primary keys, indexes', () =>
-      parallel(conns, splitStatements(sqlFile('indexes.sql')).sort(bySize), async (c, sql) => {
-        await c.query(`SET maintenance_work_mem = '${DEFAULTS.maintenanceWorkMem}'`)
-        await c.query(sql)
-      }), ctx.onStep)
-    if (opts.foreignKeys) {
-      // Foreign keys take SHARE ROW EXCLUSIVE locks on both tables: one at a time.
-      await timed(steps, 'foreign keys', () => parallel([conn], splitStatements(sqlFile('foreign-keys.sql')), (c, sql) => c.query(sql)), ctx.onStep)
-    }
-    // VACUUM sets hint bits and the visibility map once, here: otherwise the first minutes of a
-    // run do it page by page (a 100-warehouse run stalled for two minutes after an ANALYZE-only load).
-    const vacuum = opts.vacuum ? 'VACUUM (ANALYZE)' : 'ANALYZE'
-    await timed(steps, opts.vacuum ? 'vacuum analyze' : 'analyze', () => parallel(conns, TPCC_TABLES.slice().sort(bySize), async (c, t) => {
-      await c.query(`SET maintenance_work_mem = '${DEFAULTS.maintenanceWorkMem}'`)
-      await c.query(`${vacuum} ${t}`)
-    }), ctx.onStep)
+    await buildIndexesAndAnalyze(conns, opts, steps, ctx.onStep)
   } finally {
     for (const c of conns.slice(1)) await c.close()
   }

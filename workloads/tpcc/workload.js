@@ -70,6 +70,72 @@ export function validateRunOptions (opts) {
 }
 
 /**
+ * The warehouses a run uses: --warehouses, at most as many as were loaded (all of them by default).
+ * @param {number | undefined} asked
+ * @param {number} loaded
+ */
+function runWarehouses (asked, loaded) {
+  const warehouses = asked ?? loaded
+  if (warehouses > loaded) {
+    throw new PgloadError(`--warehouses ${warehouses} is more than the ${loaded} loaded: run with --warehouses ${loaded} or fewer, or reload with \`pgload init tpcc --warehouses ${warehouses} --force\``, { code: 'BAD_OPTION' })
+  }
+  return warehouses
+}
+
+/**
+ * Cumulative mix weights in TYPES order, for one weighted draw per transaction.
+ * @param {Record<string, number>} mix
+ */
+function cumulativeMix (mix) {
+  const cumulative = new Float64Array(TYPES.length)
+  TYPES.reduce((s, t, i) => { cumulative[i] = s + mix[t]; return cumulative[i] }, 0)
+  return cumulative
+}
+
+/**
+ * The queue of deferred deliveries, on connections of its own.
+ * @param {{ target?: any, openConnection?: (opts?: object) => Promise<any>, log?: any }} ctx
+ * @param {number} warehouses
+ */
+function deliveryQueue (ctx, warehouses) {
+  const open = ctx.openConnection
+    ? () => ctx.openConnection({ applicationName: 'pgload tpcc delivery' })
+    : () => openConnection(ctx.target, { applicationName: 'pgload tpcc delivery' })
+  return new DeliveryQueue({
+    open,
+    workers: Math.min(DEFAULTS.deliveryWorkersMax, Math.ceil(warehouses / DEFAULTS.deliveryWarehousesPerWorker)),
+    nowUs: () => performance.now() * 1000,
+    log: ctx.log
+  })
+}
+
+/**
+ * The Delivery transaction when deferred: the terminal only queues the request.
+ * @param {DeliveryQueue} queue
+ */
+function deferDelivery (queue) {
+  return async (tctx) => {
+    const inp = delivery.deliveryInput(tctx.random, tctx.state)
+    queue.enqueue(inp.w, inp.carrier)
+    return undefined
+  }
+}
+
+/**
+ * A terminal's own state: its home warehouse and district, and its deck of transaction types.
+ * @param {number} terminalId
+ * @param {any} random the terminal's generator
+ * @param {boolean} paced
+ */
+function terminalState (terminalId, random, paced) {
+  const home = terminalHome(terminalId)
+  const deck = new Deck()
+  // paced: terminals do not all start on a fresh deck (see Deck#startAtRandomCard)
+  if (paced && random) deck.startAtRandomCard(random)
+  return { w: home.w, d: home.d, deck }
+}
+
+/**
  * Build the run-time workload.
  * @param {{ conn: any, target?: any, openConnection?: (opts?: object) => Promise<any>, log?: any }} ctx
  * @param {{ warehouses?: number, wait?: boolean, noWait?: boolean, waitScale?: number, mix?: string,
@@ -79,16 +145,12 @@ export async function createTpccWorkload (ctx, opts) {
   const { mix, standard, pace } = validateRunOptions(opts)
   await checkServerVersion(ctx.conn)
   const meta = await readMeta(ctx.conn)
-  const warehouses = opts.warehouses ?? meta.warehouses
-  if (warehouses > meta.warehouses) {
-    throw new PgloadError(`--warehouses ${warehouses} is more than the ${meta.warehouses} loaded: run with --warehouses ${meta.warehouses} or fewer, or reload with \`pgload init tpcc --warehouses ${warehouses} --force\``, { code: 'BAD_OPTION' })
-  }
+  const warehouses = runWarehouses(opts.warehouses, meta.warehouses)
   // The run-time NURand constants, shared by all terminals, from the run's seed.
   const constRandom = Prng.fromSeed(BigInt(opts.randomSeed ?? Date.now()) ^ 0x7c3a9e5bn)
   const shared = { warehouses, c: runConstants(constRandom, meta.cLoad) }
   const terminals = warehouses * DEFAULTS.terminalsPerWarehouse
-  const cumulative = new Float64Array(TYPES.length)
-  TYPES.reduce((s, t, i) => { cumulative[i] = s + mix[t]; return cumulative[i] }, 0)
+  const cumulative = cumulativeMix(mix)
   // NOPM: sum(d_next_o_id) read when the measured window opens (before the run without a warm-up)
   let startSumNextOId = null
   let startRead = null
@@ -101,33 +163,11 @@ export async function createTpccWorkload (ctx, opts) {
   // Deferring needs connections of its own: without a way to open them, deliver inline.
   const canDefer = Boolean(ctx.openConnection || ctx.target)
   const deliveryMode = opts.delivery ?? (pace.paced && canDefer ? 'deferred' : 'inline')
-  let queue = null
-  const runners = { ...RUNNERS }
-  if (deliveryMode === 'deferred') {
-    const open = ctx.openConnection
-      ? () => ctx.openConnection({ applicationName: 'pgload tpcc delivery' })
-      : () => openConnection(ctx.target, { applicationName: 'pgload tpcc delivery' })
-    queue = new DeliveryQueue({
-      open,
-      workers: Math.min(DEFAULTS.deliveryWorkersMax, Math.ceil(warehouses / DEFAULTS.deliveryWarehousesPerWorker)),
-      nowUs: () => performance.now() * 1000,
-      log: ctx.log
-    })
-    runners.delivery = async (tctx) => {
-      const inp = delivery.deliveryInput(tctx.random, tctx.state)
-      queue.enqueue(inp.w, inp.carrier)
-      return undefined
-    }
-  }
-
+  const queue = deliveryMode === 'deferred' ? deliveryQueue(ctx, warehouses) : null
+  const runners = queue ? { ...RUNNERS, delivery: deferDelivery(queue) } : RUNNERS
   const transactions = TYPES.map(name => {
     const runner = runners[name]
-    return {
-      name,
-      weight: mix[name],
-      ...pace.byType[name],
-      run: (tctx) => runner(tctx, shared)
-    }
+    return { name, weight: mix[name], ...pace.byType[name], run: (tctx) => runner(tctx, shared) }
   })
 
   return {
@@ -145,11 +185,7 @@ export async function createTpccWorkload (ctx, opts) {
       return standard ? tctx.state.deck.draw(tctx.random) : weightedDraw(tctx.random, cumulative)
     },
     createTerminalState (terminalId, random) {
-      const home = terminalHome(terminalId)
-      const deck = new Deck()
-      // paced: terminals do not all start on a fresh deck (see Deck#startAtRandomCard)
-      if (pace.paced && random) deck.startAtRandomCard(random)
-      return { w: home.w, d: home.d, deck }
+      return terminalState(terminalId, random, pace.paced)
     },
     onTransactionEnd (tctx, info) {
       if (info.status === 'ok' && info.type === 'new-order') newOrderCommits.add(info.endEpochUs / 1e6)

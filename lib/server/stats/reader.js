@@ -2,7 +2,7 @@
 // read (probed once, refused statements dropped and listed), then one round trip per reading.
 
 import { DATABASE_COUNTERS, TABLE_COUNTERS, TABLE_GAUGES, parseCounter, rowCounters } from './counters.js'
-import { FORCE_FLUSH, PRIVILEGES_QUERY, resolveTablesQuery, statQueries, tableStatsQuery } from '../stat-queries.js'
+import { FORCE_FLUSH, PRIVILEGES_QUERY, resolveTablesQuery, statQueries, tableStatsQuery } from './queries.js'
 
 // Per-tick statements, in the order they are sent; `full` readings add the others; `autovacuum`
 // follows in a second round trip only when an autovacuum worker is running.

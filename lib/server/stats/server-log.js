@@ -5,7 +5,7 @@
 
 import { open, stat } from 'node:fs/promises'
 import { quoteLiteral } from '../../db/connection.js'
-import { MARKER } from '../stat-queries.js'
+import { MARKER } from './queries.js'
 import { round3 } from '../../format/round.js'
 
 // How much of the log before the window is searched for the start of a checkpoint already

@@ -2,7 +2,7 @@ import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { readFileSync } from 'node:fs'
 import { compareRuns } from '../../../lib/compare/verdict.js'
-import { bootstrapRuns } from '../../../lib/compare/bootstrap.js'
+import { bootstrapRuns } from '../../../lib/compare/statistics/bootstrap.js'
 import { formatCompareText, formatCompareMarkdown } from '../../../lib/compare/format.js'
 
 const cache = new Map()

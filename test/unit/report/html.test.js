@@ -148,7 +148,7 @@ test('the header keeps the significant digits of small per-transaction server fi
   assert.ok(text.includes('<dt>blocks requested (read + hit) per transaction</dt><dd>22.9</dd>'), 'blocks')
 })
 
-test('the header\'s thresholds table shows what lib/compare/thresholds.js writes: expression, actual and limit with their unit', async () => {
+test('the header\'s thresholds table shows what lib/compare/thresholds/evaluate.js writes: expression, actual and limit with their unit', async () => {
   const { runHeaderHtml } = await import('../../../lib/report/header.js')
   const text = runHeaderHtml(fixture('tpcb-b.json'), 'b')
   assert.match(text, /<th scope="row">p\(99\) &lt; 12ms<\/th><td>9\.1 ms<\/td><td>12 ms<\/td><td>pass<\/td>/)

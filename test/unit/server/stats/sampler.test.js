@@ -1,0 +1,415 @@
+import { test } from 'node:test'
+import assert from 'node:assert/strict'
+import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { StatsSampler, summarizeActivity, formatServerStatsSummary } from '../../../../lib/server/stats/sampler.js'
+
+// A server that answers the sampler's statements from counters the test moves. Every query of
+// the sampler counts as one committed transaction, as the real server does.
+function fakeServer ({ versionNum = '180004', refuse = [], superuser = 't', logCheckpoints = 'on' } = {}) {
+  const s = {
+    commits: 1000n,
+    reads: 50n,
+    hits: 5000n,
+    wal: 1_000_000n,
+    ckptLsn: 500n,
+    ckptEpoch: 100,
+    epoch: 200,
+    requested: 0n,
+    buffers: 0n,
+    idx: 7n,
+    activity: [['client backend', 'active', null, null, 't', '3'], ['client backend', 'idle', 'Client', 'ClientRead', 't', '2'],
+      ['client backend', 'active', 'Lock', 'transactionid', 't', '1'], ['checkpointer', null, 'Activity', 'CheckpointerMain', 'f', '1']],
+    queries: 0,
+    closed: false,
+    hold: null,
+    broken: false,
+    alive: new Set() // backend pids still listed in pg_stat_activity
+  }
+  const answer = (text) => {
+    for (const r of refuse) if (text.includes(r)) { const e = new Error(`permission denied for ${r}`); e.code = '42501'; throw e }
+    if (s.failNext && text.includes(s.failNext.match)) {
+      const e = new Error(s.failNext.message)
+      e.code = s.failNext.code
+      if (--s.failNext.times <= 0) s.failNext = null
+      throw e
+    }
+    if (text.includes('AS version_num')) return res(['version_num', 'version', 'superuser', 'read_all_stats', 'read_all_settings', 'in_recovery'], [[versionNum, '18.4', superuser, 'f', 'f', 'f']])
+    if (text.startsWith('SET')) return res([], [])
+    if (text.includes('to_regclass(t.name)::oid')) return res(['name', 'oid'], [['acc', '16384'], ['gone', null]])
+    if (text.includes('FROM pg_stat_database')) {
+      return res(['xact_commit', 'xact_rollback', 'blks_read', 'blks_hit', 'tup_returned', 'tup_fetched', 'tup_inserted', 'tup_updated', 'tup_deleted', 'temp_files', 'temp_bytes', 'deadlocks', 'conflicts', 'server_epoch'],
+        [[String(s.commits), '0', String(s.reads), String(s.hits), '0', '0', '0', '0', '0', '0', '0', '0', '0', String(s.epoch)]])
+    }
+    if (text.includes('pg_current_wal_lsn')) return res(['wal_lsn'], [[String(s.wal)]])
+    if (text.includes('FROM pg_stat_wal')) return res(['wal_records', 'wal_fpi', 'wal_bytes'], [['10', '0', '100']])
+    if (text.includes('pg_stat_checkpointer') || text.includes('FROM pg_stat_bgwriter')) return res(['timed', 'requested', 'done', 'buffers_written', 'buffers_clean'], [['0', String(s.requested), '0', String(s.buffers), '0']])
+    if (text.includes('pg_control_checkpoint')) return res(['checkpoint_lsn', 'checkpoint_epoch'], [[String(s.ckptLsn), String(s.ckptEpoch)]])
+    if (text.includes('FROM pg_stat_activity WHERE pid IN')) {
+      const listed = text.slice(text.indexOf('IN (') + 4, text.lastIndexOf(')')).split(',').map(Number)
+      return res(['n'], [[String(listed.filter(p => s.alive.has(p)).length)]])
+    }
+    if (text.includes('GROUP BY 1, 2, 3, 4, 5')) return res(['backend_type', 'state', 'wait_event_type', 'wait_event', 'here', 'n'], s.activity)
+    if (text.includes('pg_stat_progress_vacuum')) return res(['kind', 'relid'], [])
+    if (text.includes('pg_stat_get_autovacuum_count')) return res(['relid', 'av', 'aa'], [['16384', '0', '0']])
+    if (text.includes('pg_table_size(s.relid)')) {
+      return res(['relid', 'seq_scan', 'idx_scan', 'n_tup_ins', 'n_tup_upd', 'n_tup_del', 'n_tup_hot_upd', 'n_live_tup', 'n_dead_tup', 'autovacuum_count', 'autoanalyze_count', 'heap_blks_read', 'heap_blks_hit', 'size_bytes', 'indexes_size_bytes'],
+        [['16384', '1', String(s.idx), '0', '0', '0', '0', '10', '3', '0', '0', '0', '0', '8192', '16384']])
+    }
+    if (text.includes('pg_stat_force_next_flush')) return res(['x'], [['']])
+    if (text.includes("current_setting('log_checkpoints')")) return res(['log_checkpoints', 'lc_messages', 'log_line_prefix'], [[logCheckpoints, 'C', '%m [%p] ']])
+    if (text.includes('s::timestamptz')) {
+      // the server converts its log's stamps (UTC here) to epochs
+      const stamps = [...text.matchAll(/'([^']+) UTC'/g)].map(m => m[1])
+      return res(['epoch'], stamps.map(st => [String(Date.parse(st.replace(' ', 'T') + 'Z') / 1000)]))
+    }
+    if (text.includes('FROM pg_extension')) return res(['nspname', 'extversion'], [])
+    throw new Error('unexpected statement: ' + text.slice(0, 60))
+  }
+  const conn = {
+    lastResults: [],
+    get broken () { return s.broken },
+    async simpleQuery (text) {
+      if (s.broken) { const e = new Error('connection to server lost'); e.code = 'CONNECTION_LOST'; throw e }
+      if (s.hold) await s.hold
+      s.queries++
+      const list = text.split(';\n').map(answer)
+      s.commits++ // this query's own transaction
+      conn.lastResults = list
+      return list[list.length - 1]
+    },
+    async close () { s.closed = true }
+  }
+  s.conn = conn
+  return s
+}
+
+function res (fields, rows) { return { command: 'SELECT', rowCount: rows.length, fields, rows } }
+
+function clock () {
+  const c = { ms: 0, now: () => c.ms }
+  return c
+}
+
+test('rates per second leave out the sampler\'s own transactions; deltas over the window', async () => {
+  const srv = fakeServer()
+  const c = clock()
+  const sampler = new StatsSampler({ openConnection: async () => srv.conn, tables: ['acc', 'gone'], now: c.now, settleMs: 0 })
+  assert.equal(await sampler.start(), true)
+  c.ms = 1000
+  srv.commits += 500n; srv.reads += 10n; srv.hits += 990n; srv.wal += 250_000n; srv.epoch += 1
+  const e1 = await sampler.sample(1)
+  assert.equal(e1.xactCommitPerS, 500)
+  assert.equal(e1.walBytesPerS, 250000)
+  assert.equal(e1.blksReadPerS, 10)
+  assert.equal(e1.blksHitPerS, 990)
+  assert.deepEqual(e1.backends, { active: 4, idle: 2 })
+  assert.deepEqual(e1.waitEvents, { CPU: 3, Lock: 1 })
+  assert.equal(e1.lockWaits, 1)
+  c.ms = 2500
+  srv.commits += 300n; srv.wal += 30_000n; srv.idx += 1600n
+  const e2 = await sampler.sample(2)
+  assert.equal(e2.xactCommitPerS, 200)
+  assert.equal(e2.walBytesPerS, 20000)
+  const r = await sampler.finish({ transactions: 800 })
+  assert.equal(r.deltas.xactCommit, 800)
+  assert.equal(r.deltas.walBytes, 280000)
+  assert.equal(r.deltas.blksRead, 10)
+  assert.equal(r.deltas.cacheHitRatio, 0.99)
+  assert.equal(r.perTransaction.walBytes, 350)
+  assert.equal(r.perTransaction.blocks, 1.25)
+  assert.equal(r.tables.acc.idxScan, 1600)
+  assert.equal(r.tables.acc.nDeadTup, 3)
+  assert.equal(r.tables.acc.sizeBytes, 8192)
+  assert.equal(r.tables.gone.sizeBytes, null)
+  assert.equal(r.series.length, 2)
+  assert.deepEqual(r.statements.available, false)
+  assert.match(r.statements.reason, /not installed/)
+  assert.ok(r.missing.includes('table gone: not found'))
+  assert.equal(r.sampler.samples, 2)
+  assert.equal(srv.closed, true)
+})
+
+test('finish waits for the run\'s backends to exit: their last commits are in the deltas', async () => {
+  const srv = fakeServer()
+  const sampler = new StatsSampler({ openConnection: async () => srv.conn, settleMs: 0 })
+  assert.equal(await sampler.start(), true)
+  srv.commits += 100n
+  // two backends still exiting; as they go they publish 40 more commits
+  srv.alive = new Set([4242, 4243])
+  setTimeout(() => { srv.alive.clear(); srv.commits += 40n }, 120)
+  const t0 = performance.now()
+  const r = await sampler.finish({ transactions: 140, backendPids: [4242, 4243, 0] })
+  assert.ok(performance.now() - t0 >= 100, 'it waited')
+  assert.equal(r.deltas.xactCommit, 140)
+  assert.deepEqual(r.missing, [])
+})
+
+test('a failed wait for the backends still gives the final reading', async () => {
+  const srv = fakeServer()
+  const sampler = new StatsSampler({ openConnection: async () => srv.conn, settleMs: 0 })
+  assert.equal(await sampler.start(), true)
+  srv.commits += 30n
+  srv.failNext = { match: 'WHERE pid IN', message: 'canceling statement due to statement timeout', code: '57014', times: 1 }
+  const r = await sampler.finish({ transactions: 30, backendPids: [5] })
+  assert.equal(r.deltas.xactCommit, 30)
+  assert.ok(r.missing.some(m => /waiting for the run's backends to exit: canceling statement/.test(m)), r.missing.join('; '))
+})
+
+test('finish waits for exiting backends only so long, and says so', async () => {
+  const srv = fakeServer()
+  const sampler = new StatsSampler({ openConnection: async () => srv.conn, settleMs: 0, exitWaitMs: 150 })
+  assert.equal(await sampler.start(), true)
+  srv.alive = new Set([7, 8])
+  const t0 = performance.now()
+  const r = await sampler.finish({ transactions: 0, backendPids: [7, 8, 9] })
+  const waited = performance.now() - t0
+  assert.ok(waited >= 140 && waited < 2000, `waited ${waited} ms`)
+  assert.ok(r.missing.some(m => /2 of the run's 3 backends had not exited 0\.15 s after the run/.test(m)), r.missing.join('; '))
+  assert.equal(typeof r.deltas.xactCommit, 'number')
+})
+
+test('a sample is skipped while the previous one is still running', async () => {
+  const srv = fakeServer()
+  const sampler = new StatsSampler({ openConnection: async () => srv.conn, now: clock().now, settleMs: 0 })
+  await sampler.start()
+  let release
+  srv.hold = new Promise(resolve => { release = resolve })
+  const first = sampler.sample(1)
+  assert.equal(await sampler.sample(2), null)
+  srv.hold = null
+  release()
+  assert.notEqual(await first, null)
+  const r = await sampler.finish({ transactions: 0 })
+  assert.equal(r.sampler.skipped, 1)
+  assert.equal(r.series.length, 1)
+  assert.deepEqual(r.series.map(e => e.t), [1])
+})
+
+test('sample never throws: a lost connection is logged, listed in missing, and retried later', async () => {
+  const srv = fakeServer()
+  const c = clock()
+  const warnings = []
+  const log = { warn: (o, m) => warnings.push(m), debug () {}, info () {}, error () {} }
+  const sampler = new StatsSampler({ openConnection: async () => srv.conn, now: c.now, log, settleMs: 0 })
+  await sampler.start()
+  srv.broken = true
+  c.ms = 1000
+  assert.equal(await sampler.sample(1), null)
+  c.ms = 2000
+  assert.equal(await sampler.sample(2), null) // too soon to reconnect
+  srv.broken = false
+  c.ms = 7000
+  const e = await sampler.sample(7)
+  assert.notEqual(e, null)
+  const r = await sampler.finish({ transactions: 1 })
+  assert.equal(r.sampler.failed, 2)
+  assert.equal(warnings.length, 1, 'one warning for a repeated failure')
+  assert.ok(r.missing.some(m => /sample: sampler connection lost \(2 times\)/.test(m)), r.missing.join('; '))
+})
+
+test('a view the role may not read is left out and listed; the rest is still sampled', async () => {
+  const srv = fakeServer({ refuse: ['pg_control_checkpoint'], superuser: 'f' })
+  const c = clock()
+  const sampler = new StatsSampler({ openConnection: async () => srv.conn, now: c.now, settleMs: 0 })
+  assert.equal(await sampler.start(), true)
+  c.ms = 1000
+  srv.commits += 10n
+  const e = await sampler.sample(1)
+  assert.equal(e.xactCommitPerS, 10)
+  const r = await sampler.finish({ transactions: 10 })
+  assert.ok(r.missing.some(m => m.startsWith('control: permission denied')), r.missing.join('; '))
+  assert.ok(r.missing.some(m => /pg_read_all_stats/.test(m)))
+  assert.equal(r.deltas.xactCommit, 10)
+})
+
+test('start never throws when the server cannot be reached', async () => {
+  const sampler = new StatsSampler({ openConnection: async () => { throw new Error('ECONNREFUSED 127.0.0.1:1') } })
+  assert.equal(await sampler.start(), false)
+  assert.equal(await sampler.sample(1), null)
+  const r = await sampler.finish({ transactions: 5 })
+  assert.equal(r.deltas.xactCommit, null)
+  assert.ok(r.missing.some(m => /ECONNREFUSED/.test(m)))
+})
+
+test('measuredFrom: warm-up samples are marked and the deltas count from the first measured sample', async () => {
+  const srv = fakeServer({ versionNum: '150004' })
+  const c = clock()
+  const sampler = new StatsSampler({ openConnection: async () => srv.conn, now: c.now, settleMs: 0 })
+  await sampler.start({ measuredFrom: 2 })
+  c.ms = 1000; srv.commits += 1000n
+  assert.equal((await sampler.sample(1)).warmup, true)
+  c.ms = 2000; srv.commits += 1000n
+  const e2 = await sampler.sample(2)
+  assert.equal(e2.warmup, undefined)
+  c.ms = 3000; srv.commits += 70n; srv.wal += 700n
+  await sampler.sample(3)
+  const r = await sampler.finish({ transactions: 70 })
+  assert.equal(r.deltas.xactCommit, 70)
+  assert.equal(r.deltas.walBytes, 700)
+  assert.equal(r.perTransaction.walBytes, 10)
+})
+
+test('resetBaseline makes the deltas count from the reset', async () => {
+  const srv = fakeServer()
+  const sampler = new StatsSampler({ openConnection: async () => srv.conn, now: clock().now, settleMs: 0 })
+  await sampler.start()
+  srv.commits += 5000n
+  await sampler.resetBaseline()
+  srv.commits += 42n
+  const r = await sampler.finish({ transactions: 42 })
+  assert.equal(r.deltas.xactCommit, 42)
+})
+
+test('a checkpoint between two samples becomes start and end markers', async () => {
+  const srv = fakeServer()
+  const c = clock()
+  const sampler = new StatsSampler({ openConnection: async () => srv.conn, now: c.now, settleMs: 0 })
+  await sampler.start()
+  c.ms = 1000; await sampler.sample(1)
+  c.ms = 2000; srv.epoch = 300; srv.ckptEpoch = 299.5; srv.ckptLsn = 900n; srv.requested = 1n; srv.buffers = 12n
+  await sampler.sample(2)
+  const r = await sampler.finish({ transactions: 0 })
+  assert.deepEqual(r.events, [
+    { t: 1.5, kind: 'checkpoint-start', inferred: true, cause: 'requested' },
+    { t: 2, kind: 'checkpoint-end', cause: 'requested' }
+  ])
+  assert.equal(r.deltas.checkpointsRequested, 1)
+  assert.equal(r.deltas.buffersWritten, 12)
+})
+
+test('summarizeActivity: hidden sessions, autovacuum workers and a busy checkpointer', () => {
+  const a = summarizeActivity([
+    [null, null, null, null, 't', '4'],
+    [null, null, null, null, 'f', '9'],
+    ['autovacuum worker', 'active', null, null, 't', '1'],
+    ['checkpointer', null, 'Timeout', 'CheckpointWriteDelay', 'f', '1'],
+    ['client backend', 'idle in transaction', 'Client', 'ClientRead', 't', '2'],
+    ['client backend', 'active', 'LWLock', 'WALWrite', 't', '3'],
+    ['client backend', 'active', null, null, 'f', '7']
+  ])
+  assert.deepEqual(a.backends, { hidden: 4, 'idle in transaction': 2, active: 3 })
+  assert.deepEqual(a.waitEvents, { Client: 2, LWLock: 3 })
+  assert.equal(a.autovacuumWorkers, 1)
+  assert.equal(a.checkpointer, 'busy')
+  assert.equal(a.lockWaits, 0)
+})
+
+test('measuredFrom 0 keeps the start baseline; a warm-up longer than the run is reported', async () => {
+  const srv = fakeServer()
+  const c = clock()
+  const a = new StatsSampler({ openConnection: async () => srv.conn, now: c.now, settleMs: 0 })
+  await a.start({ measuredFrom: 0 })
+  c.ms = 1000; srv.commits += 30n
+  assert.equal((await a.sample(1)).warmup, undefined)
+  assert.equal((await a.finish({ transactions: 30 })).deltas.xactCommit, 30)
+
+  const srv2 = fakeServer()
+  const b = new StatsSampler({ openConnection: async () => srv2.conn, now: c.now, settleMs: 0 })
+  await b.start({ measuredFrom: 10 })
+  srv2.commits += 5n
+  await b.sample(1)
+  const r = await b.finish({ transactions: 5 })
+  assert.equal(r.deltas.xactCommit, 5)
+  assert.ok(r.missing.some(m => /measured window \(from t=10s\) never started/.test(m)), r.missing.join('; '))
+})
+
+test('during the run a statement that times out is tried again; one refused for good is dropped', async () => {
+  const srv = fakeServer()
+  const c = clock()
+  const sampler = new StatsSampler({ openConnection: async () => srv.conn, now: c.now, settleMs: 0 })
+  await sampler.start()
+  // batch + the single retry both time out: this reading has no WAL position
+  srv.failNext = { match: 'pg_current_wal_lsn', code: '57014', message: 'canceling statement due to statement timeout', times: 2 }
+  c.ms = 1000; srv.wal += 100n
+  const e1 = await sampler.sample(1)
+  assert.equal(e1.walBytesPerS, null)
+  assert.equal(e1.xactCommitPerS, 0)
+  c.ms = 2000; srv.wal += 100n
+  assert.equal((await sampler.sample(2)).walBytesPerS, null, 'no rate against a reading without the position')
+  srv.failNext = { match: 'pg_control_checkpoint', code: '42501', message: 'permission denied for function pg_control_checkpoint', times: 2 }
+  c.ms = 3000; srv.wal += 50n
+  assert.equal((await sampler.sample(3)).walBytesPerS, 50, 'the WAL position is read again')
+  srv.failNext = null
+  const r = await sampler.finish({ transactions: 0 })
+  assert.ok(r.missing.includes('walLsn: canceling statement due to statement timeout'), r.missing.join('; '))
+  assert.ok(r.missing.includes('control: permission denied for function pg_control_checkpoint'))
+  assert.equal(sampler.reader.queries.walLsn !== undefined, true)
+  assert.equal(sampler.reader.queries.control, undefined)
+  assert.equal(r.deltas.walBytes, 250)
+})
+
+// Checkpoint times from the server log: the fixture's lines, 12:41:30 UTC being run time 0.
+const LOG_LINES = readFileSync(new URL('../../../fixtures/server-log/checkpoints.txt', import.meta.url), 'utf8').split('\n')
+const ZERO_EPOCH = Date.UTC(2026, 10, 25, 12, 41, 30) / 1000
+
+test('with the server log, checkpoints come from its lines: one running before the window drawn from 0, one inside, one open', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'pgload-log-'))
+  t.after(() => rmSync(dir, { recursive: true, force: true }))
+  const file = join(dir, 'server.log')
+  writeFileSync(file, LOG_LINES[0] + '\n') // the timed checkpoint began 39.9 s before the run
+  const srv = fakeServer()
+  const c = clock()
+  const sampler = new StatsSampler({ openConnection: async () => srv.conn, now: c.now, settleMs: 0, serverLog: file })
+  srv.epoch = ZERO_EPOCH - 0.2
+  await sampler.start()
+  appendFileSync(file, LOG_LINES.slice(1, 3).join('\n') + '\n')
+  c.ms = 1000; srv.epoch = ZERO_EPOCH + 1.004; srv.ckptLsn = 600n; srv.ckptEpoch = ZERO_EPOCH - 40
+  await sampler.sample(1)
+  appendFileSync(file, LOG_LINES.slice(3).join('\n'))
+  c.ms = 11000; srv.epoch = ZERO_EPOCH + 11.02; srv.ckptLsn = 700n; srv.ckptEpoch = ZERO_EPOCH + 10; srv.requested = 1n
+  await sampler.sample(11)
+  const r = await sampler.finish({ transactions: 0, durationS: 30 })
+  assert.equal(r.checkpointSource, 'log')
+  // run time 0 is the server's clock minus t at the fastest reading (1.004 - 1): 4 ms off
+  assert.deepEqual(r.events, [
+    { t: 0, kind: 'checkpoint-start', cause: 'timed', inProgressAtStart: true, beganS: -39.904 },
+    { t: 1.041, kind: 'checkpoint-end', cause: 'timed' },
+    { t: 10.246, kind: 'checkpoint-start', cause: 'requested' },
+    { t: 10.258, kind: 'checkpoint-end', cause: 'requested' },
+    { t: 24.996, kind: 'checkpoint-start', cause: 'requested' }
+  ])
+  assert.match(formatServerStatsSummary(r), /checkpoints: 3 in the run \(timed, in progress when the run started \(began 39\.90 s before\), ended at 1\.04 s; requested, 10\.25 s to 10\.26 s; requested, from 25\.00 s, still running at the end; times from the server log\)/)
+})
+
+test('without log_checkpoints, or when the log lacks an end the samples saw, the samples\' markers stay and the reason is listed', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'pgload-log-'))
+  t.after(() => rmSync(dir, { recursive: true, force: true }))
+  const file = join(dir, 'server.log')
+  writeFileSync(file, '')
+  const off = fakeServer({ logCheckpoints: 'off' })
+  const s1 = new StatsSampler({ openConnection: async () => off.conn, now: clock().now, settleMs: 0, serverLog: file })
+  await s1.start()
+  const r1 = await s1.finish({ transactions: 0, durationS: 1 })
+  assert.equal(r1.checkpointSource, 'samples')
+  assert.ok(r1.missing.includes('checkpoint times from samples only: log_checkpoints is off'), r1.missing.join('; '))
+
+  const srv = fakeServer()
+  const c = clock()
+  const s2 = new StatsSampler({ openConnection: async () => srv.conn, now: c.now, settleMs: 0, serverLog: file })
+  await s2.start()
+  c.ms = 1000; srv.epoch += 1; srv.ckptLsn = 900n; srv.ckptEpoch = srv.epoch - 0.5; srv.requested = 1n
+  await s2.sample(1)
+  const r2 = await s2.finish({ transactions: 0, durationS: 2 })
+  assert.equal(r2.checkpointSource, 'samples')
+  assert.deepEqual(r2.events.map(e => e.kind), ['checkpoint-start', 'checkpoint-end'])
+  assert.ok(r2.missing.some(m => /server log: it shows 0 checkpoint ends where the samples saw 1/.test(m)), r2.missing.join('; '))
+})
+
+test('a checkpoint running at the baseline is marked from 0, not from the second sample (no log)', async () => {
+  const srv = fakeServer()
+  srv.activity = [['checkpointer', null, 'Timeout', 'CheckpointWriteDelay', 'f', '1']]
+  const c = clock()
+  const sampler = new StatsSampler({ openConnection: async () => srv.conn, now: c.now, settleMs: 0 })
+  await sampler.start()
+  c.ms = 1000; srv.epoch += 1; srv.buffers += 10n
+  await sampler.sample(1)
+  c.ms = 2000; srv.epoch += 1; srv.buffers += 10n
+  await sampler.sample(2)
+  const r = await sampler.finish({ transactions: 0, durationS: 3 })
+  assert.equal(r.checkpointSource, 'samples')
+  assert.deepEqual(r.events, [{ t: 0, kind: 'checkpoint-start', inProgressAtStart: true }])
+  assert.doesNotMatch(formatServerStatsSummary(r), /started at/)
+  assert.match(formatServerStatsSummary(r), /checkpoints: 1 in the run \(in progress when the run started, still running at the end; times to the sample\); server counters in the window: 0 timed, 0 requested, 0 done/)
+})
