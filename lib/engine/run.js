@@ -11,7 +11,7 @@ import { Canceller } from './canceller.js'
 import { Recorder } from '../metrics/recorder.js'
 import { sampleThreadSched, threadSchedShares } from '../metrics/thread-schedstat.js'
 import { deriveSeeds } from '../random/seeding.js'
-import { formatServerError } from '../errors.js'
+import { formatServerError, ClientAbortError } from '../errors.js'
 
 /**
  * @typedef {object} RunOptions
@@ -97,6 +97,10 @@ export class Run extends EventEmitter {
     this.abortedClients = 0
     this.firstAbort = null
     this.otherErrors = 0
+    // terminals still running, and how execute() learns the end (set when it starts them)
+    this._live = 0
+    this._allFinished = null
+    this._finishAborted = null
   }
 
   /** The run stopped: no transaction starts any more (those in flight may finish). */
@@ -109,7 +113,9 @@ export class Run extends EventEmitter {
   _createPool (statements) {
     const pool = new ConnectionPool({ open: this.opts.openConnection, size: this.poolSize, statements, connectPerTransaction: this.connectPerTransaction })
     // -C: a client whose connection cannot be opened aborts, as in pgbench
-    pool.onConnectFailure = (err, terminal) => terminal.connectFailed(err)
+    pool.onConnectFailure = (err, terminal) => {
+      this._clientAborted(terminal, new ClientAbortError(`client ${terminal.id} aborted while establishing connection: ${err.message}`, { cause: err }))
+    }
     pool.onOpenError = (err, ms) => this._connectFailed(err, ms)
     pool.onNotice = (notice) => this.emit('notice', notice)
     const reported = new Set()

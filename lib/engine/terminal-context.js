@@ -82,13 +82,20 @@ export class TerminalContext {
     this.deadlineUs = deadlineUs
   }
 
-  /** The workload's state for a new terminal, or null. */
+  /**
+   * The workload's state for a new terminal (its createTerminalState), or null.
+   * @param {number} id @param {import('../random/prng.js').Prng} random
+   */
   createState (id, random) {
     const w = this._workload
     return w.createTerminalState ? w.createTerminalState(id, random) : null
   }
 
-  /** The next transaction type: the workload's choice (TPC-C's deck), else by weight. */
+  /**
+   * The next transaction type: the workload's choice (TPC-C's deck), else by weight.
+   * @param {import('./terminal.js').Terminal} terminal the workload's ctx
+   * @returns {number} index into types
+   */
   chooseType (terminal) {
     const w = this._workload
     return w.choose ? w.choose(terminal) : this.weightedType()
@@ -116,7 +123,10 @@ export class TerminalContext {
     return this._throttleTriggerUs
   }
 
-  /** Whether a transaction may be tried again (pgbench --max-tries rules). */
+  /**
+   * Whether a transaction may be tried again (pgbench --max-tries rules).
+   * @param {number} triesSoFar @param {number} intendedUs its intended start
+   */
   canRetry (triesSoFar, intendedUs) {
     if (this.aborting) return false
     if (this.maxTries > 0 && triesSoFar >= this.maxTries) return false

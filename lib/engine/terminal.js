@@ -36,7 +36,6 @@ export class Terminal {
     this.conn = null
     this.log = context.log
     this.transactions = 0
-    this.aborted = false
     this.phase = PH_IDLE
     // the transaction in progress
     this._type = 0
@@ -97,12 +96,6 @@ export class Terminal {
     } catch (err) {
       this._crash(err)
     }
-  }
-
-  /** -C: its transaction's connection could not be opened; the client aborts, as in pgbench. */
-  connectFailed (err) {
-    this.aborted = true
-    this.context.events.clientAborted(this, new ClientAbortError(`client ${this.terminalId} aborted while establishing connection: ${err.message}`, { cause: err }))
   }
 
   /** Scheduler callback (also called for every terminal when the run stops). */
@@ -278,7 +271,6 @@ export class Terminal {
     // Neither committed nor failed: only the server knows (the connection is gone, no rollback).
     if (err?.outcomeUnknown === true) return this._done(UNKNOWN)
     if (err instanceof ClientAbortError) {
-      this.aborted = true
       // pgbench counts a script that ended inside a transaction block before aborting the client
       if (err.transactionCompleted) this._completedBeforeAbort = true
       c.events.clientAborted(this, err)
@@ -356,11 +348,10 @@ export class Terminal {
   }
 
   /**
-   * Cancel the transaction running (end-of-window grace over, second Ctrl-C, or
-   * --transaction-timeout), recording it now: outcome unknown when a commit is in flight, else
-   * unfinished (with the time it had waited) or, for a timeout, failed. The connection gets a
-   * cancel request and is destroyed. After a timeout the terminal goes on once the try reports
-   * its end (the socket's loss ends it); otherwise it is done at once.
+   * Cancel the transaction running (grace over, second Ctrl-C, --transaction-timeout) and record
+   * it now: outcome unknown if a commit is in flight, else unfinished (with the time it had
+   * waited) or, for a timeout, failed. Its connection gets a cancel request and is destroyed.
+   * After a timeout the terminal goes on once the try ends (the socket's loss ends it).
    * @param {'grace'|'abort'|'timeout'} reason
    * @param {number} nowUs
    * @returns {boolean} whether a transaction was running (and is now cancelled)
