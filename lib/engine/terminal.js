@@ -32,7 +32,7 @@ export class Terminal {
     this.context = context
     this.terminalId = id
     this.random = random
-    this.state = context.createState(id, random)
+    this.state = null
     this.conn = null
     this.log = context.log
     this.transactions = 0
@@ -57,6 +57,7 @@ export class Terminal {
     this._onTransactionEnd = null
     this._onRunValue = null
     this._onRunError = null
+    this.state = context.createState(id, random)
   }
 
   get id () { return this.terminalId }
