@@ -101,9 +101,17 @@ export class TerminalContext {
     return w.choose ? w.choose(terminal) : this.weightedType()
   }
 
-  /** The type a paced terminal's first wait is drawn for (a workload's own choice is not spent on it). */
-  firstType () {
-    return this._workload.choose ? 0 : this.weightedType()
+  /**
+   * A paced terminal's staggered first wait, so terminals do not march in lockstep: the
+   * workload's own ramp-up (`firstWaitUs(random)`) if it has one, else a think time and part of
+   * a keying time of a type (a workload's own choice is not spent on it).
+   * @returns {number} microseconds
+   */
+  firstWaitUs () {
+    const w = this._workload
+    if (w.firstWaitUs) return w.firstWaitUs(this.waitRandom)
+    const first = this.types[w.choose ? 0 : this.weightedType()]
+    return (first.thinkUs ? first.thinkUs.sampleUs(this.waitRandom) : 0) + this.waitRandom.double() * (first.keyingUs?.meanUs ?? 0)
   }
 
   /** pgbench's chooseScript: one draw in [0, total) from the shared choose generator. */

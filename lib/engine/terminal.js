@@ -90,9 +90,8 @@ export class Terminal {
     try {
       const c = this.context
       if (!c.paced) return this._next()
-      const first = c.types[c.firstType()]
       // relative to this terminal's own start: creating 100,000 of them takes a while
-      this._readyUs = c.nowUs() + (first.thinkUs ? first.thinkUs.sampleUs(c.waitRandom) : 0) + c.waitRandom.double() * (first.keyingUs?.meanUs ?? 0)
+      this._readyUs = c.nowUs() + c.firstWaitUs()
       this._sleep(PH_FIRST, this._readyUs)
     } catch (err) {
       this._crash(err)

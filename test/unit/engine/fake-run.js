@@ -63,8 +63,9 @@ export const MEAN_GAP = 1 - Math.exp(-1)
  * @param {number} [p.connections] pool size
  * @param {number} [p.wakeLateUs] how late the event loop wakes a terminal after its time
  * @param {{ double(): number }} [p.waitRandom] draws of the waits (arrivals, think, keying)
+ * @param {object} [p.hooks] the workload's hooks besides its transactions (choose, firstWaitUs, ...)
  */
-export async function fakeRun ({ types: makeTypes, settings = {}, terminals = 1, connections = 1, wakeLateUs = 0, waitRandom = Prng.fromSeed(9n) }) {
+export async function fakeRun ({ types: makeTypes, settings = {}, terminals = 1, connections = 1, wakeLateUs = 0, waitRandom = Prng.fromSeed(9n), hooks = {} }) {
   const world = {
     nowUs: 0,
     events: [],
@@ -96,7 +97,7 @@ export async function fakeRun ({ types: makeTypes, settings = {}, terminals = 1,
     scheduler,
     pool,
     recorder,
-    workload: { transactions: types },
+    workload: { ...hooks, transactions: types },
     types,
     random: { choose: Prng.fromSeed(1n), throttle: waitRandom },
     settings,

@@ -33,6 +33,18 @@ test('closed model with think time: latency from when the terminal became ready,
   assert.deepEqual(world.bugs, [])
 })
 
+test('a workload\'s own first wait (ramp-up) replaces the think-time-like one; latency from its end', async () => {
+  const world = await fakeRun({
+    types: (world) => [answeredAfter(world, 3000, { thinkUs: fixedUs(100_000) })],
+    settings: { paced: true, transactionsPerClient: 1 },
+    wakeLateUs: 200,
+    hooks: { firstWaitUs: () => 7000 }
+  })
+  await world.run()
+  // ready at 7 ms, woken at 7.2, answered at 10.2
+  assert.deepEqual(oks(world), [[3200, 200, 0]])
+})
+
 test('TPC-C keying time: the intended start is the end of the keying time', async () => {
   const world = await fakeRun({
     types: (world) => [answeredAfter(world, 4000, { keyingUs: fixedUs(18_000) })],
