@@ -34,14 +34,16 @@ test('closed model with think time: latency from when the terminal became ready,
 })
 
 test('a workload\'s own first wait (ramp-up) replaces the think-time-like one; latency from its end', async () => {
+  const begun = []
   const world = await fakeRun({
-    types: (world) => [answeredAfter(world, 3000, { thinkUs: fixedUs(100_000) })],
+    types: (world) => [{ name: 'q', weight: 1, thinkUs: fixedUs(100_000), start (ctx, done) { begun.push(world.nowUs); world.after(3000, () => done(null)) } }],
     settings: { paced: true, transactionsPerClient: 1 },
     wakeLateUs: 200,
     hooks: { firstWaitUs: () => 7000 }
   })
   await world.run()
-  // ready at 7 ms, woken at 7.2, answered at 10.2
+  // ready at 7 ms (not after a 100 ms think time), woken at 7.2, answered at 10.2
+  assert.deepEqual(begun, [7200])
   assert.deepEqual(oks(world), [[3200, 200, 0]])
 })
 
