@@ -6,7 +6,6 @@
 const CANCEL_WAIT_MS = 1000
 // ms a CancelRequest may take when the run is aborted: sockets are destroyed at once regardless
 const ABORT_CANCEL_WAIT_MS = 500
-const PH_RUNNING = 6 // Terminal's phase while a transaction runs
 
 export class Canceller {
   /**
@@ -51,10 +50,8 @@ export class Canceller {
     const now = run.nowUs()
     const limitUs = this.timeoutUs
     for (const t of run.terminals ?? []) {
-      if (t.phase === PH_RUNNING && !t._cancelled && now - t._beganUs > limitUs) {
-        this.cancelled.timeout++
-        t.cancelTransaction('timeout', now)
-      }
+      const sinceUs = t.inFlightSinceUs
+      if (sinceUs >= 0 && now - sinceUs > limitUs && t.cancelTransaction('timeout', now)) this.cancelled.timeout++
     }
   }
 
@@ -66,12 +63,7 @@ export class Canceller {
     const run = this.run
     const now = run.nowUs()
     let count = 0
-    for (const t of run.terminals ?? []) {
-      if (t.phase === PH_RUNNING && !t._cancelled) {
-        count++
-        t.cancelTransaction(reason, now)
-      }
-    }
+    for (const t of run.terminals ?? []) if (t.cancelTransaction(reason, now)) count++
     this.cancelled[reason] += count
     if (count > 0) run.emit('cancelled', { reason, count, graceS: this.graceMs / 1000 })
   }

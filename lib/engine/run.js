@@ -6,11 +6,11 @@ import { performance } from 'node:perf_hooks'
 import { Scheduler } from './scheduler.js'
 import { ConnectionPool } from './pool.js'
 import { Terminal, countStates } from './terminal.js'
+import { TerminalContext } from './terminal-context.js'
 import { Canceller } from './canceller.js'
 import { Recorder } from '../metrics/recorder.js'
 import { sampleThreadSched, threadSchedShares } from '../metrics/thread-schedstat.js'
 import { deriveSeeds } from '../random/seeding.js'
-import { chooseWeighted } from '../random/weighted-choice.js'
 import { formatServerError, ClientAbortError } from '../errors.js'
 
 /**
@@ -44,7 +44,7 @@ const STALLED_CLOSE_MS = 250
 
 export class Run extends EventEmitter {
   /**
-   * @param {object} workload see docs/architecture.md, "Workload"
+   * @param {object} workload see docs/architecture.md, "Workload"; not changed by the run
    * @param {RunOptions} opts
    */
   constructor (workload, opts) {
@@ -54,93 +54,104 @@ export class Run extends EventEmitter {
     this.nowUs = opts.nowUs ?? defaultNowUs
     this.log = opts.log
     this.terminalCount = workload.terminals ?? opts.clients
-    const paced = Boolean(opts.thinkTime) || workload.transactions.some((t) => t.thinkUs || t.keyingUs)
-    this.poolSize = Math.min(this.terminalCount, opts.connections ?? workload.defaultConnections ?? (paced ? Math.min(this.terminalCount, 32) : this.terminalCount))
+    // --think-time applies to every type without its own: the run's copy of the types, so the
+    // caller's workload stays as it was (a second run of it gets no think time it was not given)
+    const types = opts.thinkTime ? workload.transactions.map((t) => t.thinkUs ? t : { ...t, thinkUs: opts.thinkTime }) : workload.transactions
+    const paced = types.some((t) => t.thinkUs || t.keyingUs)
     this.paced = paced
-    if (opts.thinkTime) {
-      workload.transactions = workload.transactions.map((t) => t.thinkUs ? t : { ...t, thinkUs: opts.thinkTime })
-    }
-    this.seeds = opts.seeds && opts.seeds.clientPrngs.length === this.terminalCount ? opts.seeds : deriveSeeds(opts.seed, this.terminalCount)
-    this.waitRandom = this.seeds.throttle
-    this.recorder = new Recorder(workload.transactions.map((t) => t.name), { latencyLimitUs: (opts.latencyLimitMs ?? 0) * 1000 })
-    this.scheduler = new Scheduler({ nowUs: this.nowUs })
     this.connectPerTransaction = Boolean(opts.connectPerTransaction)
-    if (this.connectPerTransaction) this.poolSize = this.terminalCount
-    this.pool = new ConnectionPool({ open: opts.openConnection, size: this.poolSize, statements: workload.statements ?? [], connectPerTransaction: this.connectPerTransaction })
-    // -C: a client whose connection cannot be opened aborts, as in pgbench
-    this.pool.onConnectFailure = (err, terminal) => {
-      terminal.aborted = true
-      this.clientAborted(terminal, new ClientAbortError(`client ${terminal.terminalId} aborted while establishing connection: ${err.message}`, { cause: err }))
-    }
-    this.pool.onOpenError = (err, ms) => this._connectFailed(err, ms)
-    this.pool.onNotice = (notice) => this.emit('notice', notice)
-    this._preparesReported = new Set()
-    this.pool.onPrepareError = (err, stmt) => {
-      if (this._preparesReported.has(stmt.id)) return
-      this._preparesReported.add(stmt.id)
-      this.emit('prepare-error', { error: err, statement: stmt })
-    }
+    this.poolSize = this.connectPerTransaction
+      ? this.terminalCount
+      : Math.min(this.terminalCount, opts.connections ?? workload.defaultConnections ?? (paced ? Math.min(this.terminalCount, 32) : this.terminalCount))
+    this.seeds = opts.seeds && opts.seeds.clientPrngs.length === this.terminalCount ? opts.seeds : deriveSeeds(opts.seed, this.terminalCount)
+    const latencyLimitUs = (opts.latencyLimitMs ?? 0) * 1000
+    this.recorder = new Recorder(types.map((t) => t.name), { latencyLimitUs })
+    this.scheduler = new Scheduler({ nowUs: this.nowUs })
+    this.pool = this._createPool(workload.statements ?? [])
     this.serverLostS = opts.serverLostS ?? 10
     this.lostServer = null
-    this.transactionsPerClient = opts.transactionsPerClient ?? 0
-    this.latencyLimitUs = (opts.latencyLimitMs ?? 0) * 1000
-    this.rateIntervalUs = opts.rate > 0 ? 1e6 / opts.rate : 0
-    this.maxTries = opts.maxTries ?? 1
-    this.verboseErrors = Boolean(opts.verboseErrors)
     this.intervalS = opts.intervalS ?? 1
+    this.context = new TerminalContext({
+      nowUs: this.nowUs,
+      scheduler: this.scheduler,
+      pool: this.pool,
+      recorder: this.recorder,
+      workload,
+      types,
+      random: this.seeds,
+      settings: {
+        paced,
+        transactionsPerClient: opts.transactionsPerClient ?? 0,
+        rateIntervalUs: opts.rate > 0 ? 1e6 / opts.rate : 0,
+        latencyLimitUs,
+        maxTries: opts.maxTries ?? 1,
+        verboseErrors: Boolean(opts.verboseErrors)
+      },
+      events: this._terminalEvents(),
+      log: this.log
+    })
     this.canceller = new Canceller(this, { graceS: opts.graceS, transactionTimeoutS: opts.transactionTimeoutS })
     /** aborted by the user (Ctrl-C twice): nothing more is waited for */
     this.hurry = false
-    this.stopping = false
-    this.aborting = false
-    this.expired = false
     this.interrupted = false
     this.abortedClients = 0
     this.firstAbort = null
     this.otherErrors = 0
-    this._weights = workload.transactions.map((t) => t.weight ?? 1)
-    this._totalWeight = this._weights.reduce((s, w) => s + w, 0)
-    this._info = { type: '', status: '', latencyUs: 0, lagUs: 0, tries: 1, sqlstate: null, scheduledEpochUs: 0, endEpochUs: 0 }
-    // the monotonic clock's zero on the wall clock, read once (the getter costs a call per read)
-    this._originEpochUs = performance.timeOrigin * 1000
-    this._throttleTriggerUs = 0
+    // terminals still running, and how execute() learns the end (set when it starts them)
+    this._live = 0
+    this._allFinished = null
+    this._finishAborted = null
   }
 
-  /** pgbench's chooseScript: one draw in [0, total) from the shared choose generator. */
-  chooseType () {
-    if (this._weights.length === 1) return 0
-    return chooseWeighted(this._weights, this._totalWeight, this.seeds.choose)
+  /** The run stopped: no transaction starts any more (those in flight may finish). */
+  get stopping () { return this.context.stopping }
+  /** The run is aborted: nothing more is recorded or retried. */
+  get aborting () { return this.context.aborting }
+  /** The duration is over. */
+  get expired () { return this.context.expired }
+
+  _createPool (statements) {
+    const pool = new ConnectionPool({ open: this.opts.openConnection, size: this.poolSize, statements, connectPerTransaction: this.connectPerTransaction })
+    // -C: a client whose connection cannot be opened aborts, as in pgbench
+    pool.onConnectFailure = (err, terminal) => {
+      this._clientAborted(terminal, new ClientAbortError(`client ${terminal.id} aborted while establishing connection: ${err.message}`, { cause: err }))
+    }
+    pool.onOpenError = (err, ms) => this._connectFailed(err, ms)
+    pool.onNotice = (notice) => this.emit('notice', notice)
+    const reported = new Set()
+    pool.onPrepareError = (err, stmt) => {
+      if (reported.has(stmt.id)) return
+      reported.add(stmt.id)
+      this.emit('prepare-error', { error: err, statement: stmt })
+    }
+    return pool
   }
 
-  /** The next Poisson arrival of the run-wide schedule (pgbench -R). The schedule never slips. */
-  nextArrivalUs () {
-    const delay = Math.floor(-Math.log(1 - this.waitRandom.double()) * this.rateIntervalUs + 0.5)
-    this._throttleTriggerUs += delay
-    return this._throttleTriggerUs
+  /** @returns {import('./terminal-context.js').TerminalEvents} made once per run */
+  _terminalEvents () {
+    return {
+      finished: () => { if (--this._live === 0) this._allFinished() },
+      clientAborted: (terminal, err) => this._clientAborted(terminal, err),
+      otherError: (terminal, err) => this._otherError(terminal, err),
+      retryableError: (terminal, err, tries, willRetry) => {
+        this.emit('retryable-error', { terminalId: terminal.id, error: err, tries, maxTries: this.context.maxTries, willRetry })
+      },
+      internalError: (err) => {
+        this.emit('internal-error', err)
+        this.abort('internal-error')
+      },
+      cancelConnection: (conn, now) => this.canceller.cancelConnection(conn, now || this.hurry)
+    }
   }
 
-  /** Whether a transaction may be tried again (pgbench --max-tries rules). */
-  canRetry (triesSoFar, intendedUs) {
-    if (this.aborting) return false
-    if (this.maxTries > 0 && triesSoFar >= this.maxTries) return false
-    if (this.latencyLimitUs > 0 && this.nowUs() - intendedUs > this.latencyLimitUs) return false
-    if (this.expired) return false
-    return true
-  }
-
-  /** --verbose-errors: a serialization failure or deadlock, and whether it is tried again. */
-  retryableError (terminal, err, tries, willRetry) {
-    this.emit('retryable-error', { terminalId: terminal.id, error: err, tries, maxTries: this.maxTries, willRetry })
-  }
-
-  clientAborted (terminal, err) {
+  _clientAborted (terminal, err) {
     this.abortedClients++
     if (!this.firstAbort) this.firstAbort = err
     this.emit('client-abort', { terminalId: terminal.id, error: err })
     if (this.opts.exitOnAbort) this.abort('exit-on-abort')
   }
 
-  otherError (terminal, err) {
+  _otherError (terminal, err) {
     this.otherErrors++
     if (this.otherErrors <= 10 || this.log?.isLevelEnabled?.('debug')) {
       this.emit('transaction-error', { terminalId: terminal.id, message: formatServerError(err), code: err?.code })
@@ -152,23 +163,10 @@ export class Run extends EventEmitter {
     }
   }
 
-  reportTransaction (ctx, type, status, latencyUs, lagUs, tries, sqlstate, intendedUs, endUs) {
-    const info = this._info
-    info.type = type
-    info.status = status
-    info.latencyUs = latencyUs
-    info.lagUs = lagUs
-    info.tries = tries
-    info.sqlstate = sqlstate
-    info.scheduledEpochUs = this._originEpochUs + intendedUs
-    info.endEpochUs = this._originEpochUs + endUs
-    this.workload.onTransactionEnd(ctx, info)
-  }
-
   /** Stop starting transactions; those in flight finish and are measured (Ctrl-C once). */
   stop (reason = 'stopped') {
-    if (this.stopping) return
-    this.stopping = true
+    if (this.context.stopping) return
+    this.context.stopping = true
     this.stopReason = reason
     if (reason === 'interrupted') this.interrupted = true
     this._wakeAll()
@@ -185,21 +183,12 @@ export class Run extends EventEmitter {
       this.emit('abort', { reason })
       if (this.terminals) this.canceller.cancelAll('abort')
     }
-    if (this.aborting) return
+    if (this.context.aborting) return
     this.stop(reason)
-    this.aborting = true
+    this.context.aborting = true
     this.abortReason = reason
     this._wakeAll()
     if (this._finishAborted) this._finishAborted()
-  }
-
-  /**
-   * A terminal's transaction is cancelled: cancel what its connection runs and destroy it.
-   * @param {any} conn
-   * @param {boolean} now destroy the socket at once (aborting)
-   */
-  cancelConnection (conn, now) {
-    this.canceller.cancelConnection(conn, now || this.hurry)
   }
 
   _wakeAll () {
@@ -208,15 +197,10 @@ export class Run extends EventEmitter {
     this.pool.failWaiters()
   }
 
-  /** A terminal is done (its limit, the end of the run, or an abort). */
-  terminalFinished () {
-    if (--this._live === 0) this._allFinished()
-  }
-
   /** Connections cannot be re-opened: give up after `serverLostS`, or at once when stopping. */
   _connectFailed (err, failingForMs) {
     this.emit('connection-error', { error: err, failingForMs })
-    if (this.stopping || failingForMs >= this.serverLostS * 1000) {
+    if (this.context.stopping || failingForMs >= this.serverLostS * 1000) {
       this.lostServer = err
       this.abort('connection-lost')
     }
@@ -231,13 +215,13 @@ export class Run extends EventEmitter {
     this.initialConnectionMs = await this.pool.fill()
     if (this.stopping) { await this.pool.close(); return this._finish() }
     this.terminals = new Array(this.terminalCount)
-    for (let i = 0; i < this.terminalCount; i++) this.terminals[i] = new Terminal(this, i, this.seeds.clientPrngs[i])
+    for (let i = 0; i < this.terminalCount; i++) this.terminals[i] = new Terminal(this.context, i, this.seeds.clientPrngs[i])
 
     this.startUs = this.nowUs()
     this.startTime = new Date()
     this.measureStartUs = this.startUs + (opts.warmupS ?? 0) * 1e6
     this.deadlineUs = opts.durationS > 0 ? this.measureStartUs + opts.durationS * 1e6 : Infinity
-    this._throttleTriggerUs = this.startUs
+    this.context.begin(this.startUs, this.measureStartUs, this.deadlineUs)
     this.emit('start', { terminals: this.terminalCount, connections: this.poolSize, initialConnectionMs: this.initialConnectionMs })
 
     this._startTick()
@@ -247,15 +231,14 @@ export class Run extends EventEmitter {
     const aborted = new Promise((resolve) => { this._finishAborted = resolve })
     // Start in slices, letting the event loop serve early wake-ups in between: starting
     // 100,000 terminals in one go would make the first ones late.
-    for (let i = 0; i < this.terminals.length && !this.aborting; i++) {
-      try {
-        this.terminals[i].start()
-      } catch (err) {
-        this.terminals[i]._crash(err)
-      }
-      if ((i & 1023) === 1023) await new Promise(setImmediate)
+    let started = 0
+    while (started < this.terminals.length && !this.context.aborting) {
+      this.terminals[started++].start()
+      if ((started & 1023) === 0) await new Promise(setImmediate)
     }
-    for (let i = 0; i < this.terminals.length; i++) if (this.terminals[i].phase === 0) this.terminals[i]._finish()
+    // an abort during the start: the terminals not started are done without a transaction
+    this._live -= this.terminals.length - started
+    if (this._live === 0) this._allFinished()
     await Promise.race([done, aborted])
     this.endUs = this.nowUs()
     this._stopTick()
@@ -285,7 +268,7 @@ export class Run extends EventEmitter {
       }
       if (!warm && now >= this.measureStartUs) { warm = true; this._beginMeasuring() }
       if (this.deadlineUs !== Infinity && now >= this.deadlineUs && !this.expired) {
-        this.expired = true
+        this.context.expired = true
         this.stop('duration')
       }
       while (now >= nextUs && warm) { // eslint-disable-line no-unmodified-loop-condition

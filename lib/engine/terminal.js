@@ -42,21 +42,20 @@ export function countStates (terminals) {
 
 export class Terminal {
   /**
-   * @param {import('./run.js').Run} run
+   * @param {import('./terminal-context.js').TerminalContext} context what the terminal sees of its run
    * @param {number} id
    * @param {import('../random/prng.js').Prng} random
    */
-  constructor (run, id, random) {
+  constructor (context, id, random) {
     // The terminal is its own transaction context (docs/architecture.md, "ctx"): one object
     // per terminal instead of two keeps 100,000 of them small.
-    this.run = run
+    this.context = context
     this.terminalId = id
     this.random = random
     this.state = null
     this.conn = null
-    this.log = run.log
+    this.log = context.log
     this.transactions = 0
-    this.aborted = false
     this.phase = PH_IDLE
     // the transaction in progress
     this._type = 0
@@ -78,14 +77,16 @@ export class Terminal {
     this._onTransactionEnd = null
     this._onRunValue = null
     this._onRunError = null
-    const workload = run.workload
-    if (workload.createTerminalState) this.state = workload.createTerminalState(id, random)
+    this.state = context.createState(id, random)
   }
 
   get id () { return this.terminalId }
 
+  /** When the transaction in flight got its connection (monotonic us), or -1 when none runs. */
+  get inFlightSinceUs () { return this.phase === PH_RUNNING && !this._cancelled ? this._beganUs : -1 }
+
   /** @returns {number} monotonic microseconds */
-  nowUs () { return this.run.nowUs() }
+  nowUs () { return this.context.nowUs() }
 
   /**
    * Sleep inside a transaction (pgbench's \sleep); counts in the latency.
@@ -93,28 +94,28 @@ export class Terminal {
    * @returns {Promise<void>}
    */
   sleepUs (us) {
-    if (this.run.stopping) return Promise.resolve() // the scheduler is stopped: cut it short
+    const c = this.context
+    if (c.stopping) return Promise.resolve() // the scheduler is stopped: cut it short
     return new Promise((resolve) => {
       this._sleepResolve = resolve
-      this.run.scheduler.add(this.run.nowUs() + us, this)
+      c.scheduler.add(c.nowUs() + us, this)
     })
   }
 
-  /** Begin: paced terminals first wait a think-time-like delay so they do not march in lockstep. */
+  /**
+   * Begin: paced terminals first wait a think-time-like delay so they do not march in lockstep.
+   * Never throws: a bug stops the run (internalError) and finishes the terminal.
+   */
   start () {
-    const run = this.run
-    if (!run.paced) return this._next()
-    const workload = run.workload
-    let waitUs
-    if (workload.firstWaitUs) {
-      waitUs = workload.firstWaitUs(run.waitRandom) // the workload's own ramp-up (TPC-C)
-    } else {
-      const first = workload.transactions[workload.choose ? 0 : run.chooseType()]
-      waitUs = (first.thinkUs ? first.thinkUs.sampleUs(run.waitRandom) : 0) + run.waitRandom.double() * (first.keyingUs?.meanUs ?? 0)
+    try {
+      const c = this.context
+      if (!c.paced) return this._next()
+      // relative to this terminal's own start: creating 100,000 of them takes a while
+      this._readyUs = c.nowUs() + c.firstWaitUs()
+      this._sleep(PH_FIRST, this._readyUs)
+    } catch (err) {
+      this._crash(err)
     }
-    // relative to this terminal's own start: creating 100,000 of them takes a while
-    this._readyUs = run.nowUs() + waitUs
-    this._sleep(PH_FIRST, this._readyUs)
   }
 
   /** Scheduler callback (also called for every terminal when the run stops). */
@@ -140,7 +141,7 @@ export class Terminal {
 
   _sleep (phase, atUs) {
     this.phase = phase
-    this.run.scheduler.add(atUs, this)
+    this.context.scheduler.add(atUs, this)
   }
 
   /**
@@ -149,23 +150,22 @@ export class Terminal {
    *   the previous transaction), as pgbench reuses one reading: a clock call less per transaction
    */
   _next (nowUs) {
-    const run = this.run
-    const limit = run.transactionsPerClient
-    if (run.stopping || (limit > 0 && this.transactions >= limit)) return this._finish()
-    const workload = run.workload
-    this._type = workload.choose ? workload.choose(this) : run.chooseType()
-    const tt = workload.transactions[this._type]
+    const c = this.context
+    const limit = c.transactionsPerClient
+    if (c.stopping || (limit > 0 && this.transactions >= limit)) return this._finish()
+    this._type = c.chooseType(this)
+    const tt = c.types[this._type]
     this._keyingUs = 0
-    if (run.rateIntervalUs > 0) {
+    if (c.rateIntervalUs > 0) {
       // Open model: the intended start is the scheduled arrival (coordinated omission corrected).
-      this._scheduledUs = run.nextArrivalUs()
-      if (this._scheduledUs >= run.deadlineUs) return this._finish()
-      if (run.nowUs() < this._scheduledUs) return this._sleep(PH_ARRIVAL, this._scheduledUs)
+      this._scheduledUs = c.nextArrivalUs()
+      if (this._scheduledUs >= c.deadlineUs) return this._finish()
+      if (c.nowUs() < this._scheduledUs) return this._sleep(PH_ARRIVAL, this._scheduledUs)
       return this._arrived()
     }
-    const now = nowUs ?? run.nowUs()
+    const now = nowUs ?? c.nowUs()
     if (tt.keyingUs) {
-      this._keyingUs = tt.keyingUs.sampleUs(run.waitRandom)
+      this._keyingUs = tt.keyingUs.sampleUs(c.waitRandom)
       this._intendedUs = now + this._keyingUs
       return this._sleep(PH_KEYING, this._intendedUs)
     }
@@ -183,19 +183,19 @@ export class Terminal {
 
   /** --rate: the scheduled arrival has come; skip slots already later than --latency-limit. */
   _arrived () {
-    const run = this.run
-    if (run.stopping) return this._finish()
-    const limit = run.transactionsPerClient
+    const c = this.context
+    if (c.stopping) return this._finish()
+    const limit = c.transactionsPerClient
     let scheduled = this._scheduledUs
-    let now = run.nowUs()
-    while (run.latencyLimitUs > 0 && now - scheduled > run.latencyLimitUs) {
+    let now = c.nowUs()
+    while (c.latencyLimitUs > 0 && now - scheduled > c.latencyLimitUs) {
       // Already hopeless: skip the slot, as pgbench -L does.
       this.transactions++
-      if (scheduled >= run.measureStartUs && !run.expired) run.recorder.skipped(this._type)
+      if (scheduled >= c.measureStartUs && !c.expired) c.recorder.skipped(this._type)
       if (limit > 0 && this.transactions >= limit) return this._finish()
-      scheduled = run.nextArrivalUs()
-      if (scheduled >= run.deadlineUs) return this._finish()
-      now = run.nowUs()
+      scheduled = c.nextArrivalUs()
+      if (scheduled >= c.deadlineUs) return this._finish()
+      now = c.nowUs()
     }
     this._scheduledUs = scheduled
     if (now < scheduled) return this._sleep(PH_ARRIVAL, scheduled)
@@ -207,9 +207,9 @@ export class Terminal {
 
   /** TPC-C: the keying time is over; the transaction's intended start was its end. */
   _keyed () {
-    const run = this.run
-    if (run.stopping) return this._finish()
-    const now = run.nowUs()
+    const c = this.context
+    if (c.stopping) return this._finish()
+    const now = c.nowUs()
     this._lagUs = now - this._intendedUs
     this._readyUs = -1
     this._acquire(now)
@@ -217,15 +217,15 @@ export class Terminal {
 
   /** @param {number} nowUs */
   _acquire (nowUs) {
-    const run = this.run
-    const conn = run.pool.tryAcquire()
+    const c = this.context
+    const conn = c.pool.tryAcquire()
     if (conn !== null) {
       this._queueUs = 0 // no wait: no clock reading needed
       return this._begin(conn, nowUs)
     }
     this.phase = PH_QUEUED
     this._queueStartUs = nowUs
-    run.pool.wait(this)
+    c.pool.wait(this)
   }
 
   /**
@@ -233,24 +233,24 @@ export class Terminal {
    * @param {any} conn
    */
   onConnection (conn) {
-    const run = this.run
+    const c = this.context
     if (conn === null) return this._finish()
-    const now = run.nowUs()
+    const now = c.nowUs()
     this._queueUs = now - this._queueStartUs
     this._begin(conn, now)
   }
 
   _begin (conn, nowUs) {
-    const run = this.run
-    if (run.stopping || run.aborting) {
+    const c = this.context
+    if (c.stopping || c.aborting) {
       // Not started before the end: no new transaction begins after the run stops.
-      run.pool.release(conn)
+      c.pool.release(conn)
       return this._finish()
     }
     this.conn = conn
     this.phase = PH_RUNNING
     this._beganUs = nowUs
-    this._transaction(run.workload.transactions[this._type], conn)
+    this._transaction(c.types[this._type], conn)
   }
 
   /** Run it, retrying serialization failures and deadlocks with the same random state. */
@@ -286,15 +286,14 @@ export class Terminal {
   }
 
   _tryFailed (err) {
-    const run = this.run
-    if (run.aborting) return this._done(FAILED)
+    const c = this.context
+    if (c.aborting) return this._done(FAILED)
     // Neither committed nor failed: only the server knows (the connection is gone, no rollback).
     if (err?.outcomeUnknown === true) return this._done(UNKNOWN)
     if (err instanceof ClientAbortError) {
-      this.aborted = true
       // pgbench counts a script that ended inside a transaction block before aborting the client
       if (err.transactionCompleted) this._completedBeforeAbort = true
-      run.clientAborted(this, err)
+      c.events.clientAborted(this, err)
       return this._afterRollback(() => this._done(-1))
     }
     this._afterRollback(() => this._retryOrFail(err))
@@ -302,19 +301,19 @@ export class Terminal {
 
   // After the rollback: within --max-tries (and the latency limit and duration) try again.
   _retryOrFail (err) {
-    const run = this.run
-    if (run.aborting) return this._done(FAILED)
+    const c = this.context
+    if (c.aborting) return this._done(FAILED)
     const code = typeof err?.code === 'string' ? err.code : 'ERROR'
     const kind = classifySqlState(code)
-    const retry = kind === 'retry' && run.canRetry(this._retries + 1, this._intendedUs)
-    if (kind === 'retry' && run.verboseErrors) run.retryableError(this, err, this._retries + 1, retry)
+    const retry = kind === 'retry' && c.canRetry(this._retries + 1, this._intendedUs)
+    if (kind === 'retry' && c.verboseErrors) c.events.retryableError(this, err, this._retries + 1, retry)
     if (retry) {
       this.random.setState(this._saved)
       this._retries++
-      return this._try(run.workload.transactions[this._type])
+      return this._try(c.types[this._type])
     }
     this._failCode = code
-    if (kind === 'other') run.otherError(this, err)
+    if (kind === 'other') c.events.otherError(this, err)
     this._done(FAILED)
   }
 
@@ -333,67 +332,67 @@ export class Terminal {
 
   /** A transaction ended: give the connection back, record, think, go on. */
   _done (status) {
-    const run = this.run
+    const c = this.context
     const conn = this.conn
     this.conn = null
-    run.pool.release(conn)
+    c.pool.release(conn)
     this.transactions++
-    const endUs = run.nowUs()
+    const endUs = c.nowUs()
     const type = this._type
-    const rec = run.recorder
+    const rec = c.recorder
     const latencyUs = endUs - this._intendedUs
     if (status === -1) {
-      if (this._completedBeforeAbort && endUs >= run.measureStartUs) rec.ok(type, latencyUs, this._lagUs, this._queueUs, false)
+      if (this._completedBeforeAbort && endUs >= c.measureStartUs) rec.ok(type, latencyUs, this._lagUs, this._queueUs, false)
       return this._finish() // the terminal aborted
     }
-    if (endUs >= run.measureStartUs && !run.aborting && status !== CANCELLED) {
+    if (endUs >= c.measureStartUs && !c.aborting && status !== CANCELLED) {
       if (status === FAILED) rec.failed(type, this._failCode)
       else if (status === UNKNOWN) rec.outcomeUnknown(type)
       else rec.ok(type, latencyUs, this._lagUs, this._queueUs, status === ROLLED_BACK)
       if (this._retries > 0) rec.retriedTimes(type, this._retries)
     }
-    const workload = run.workload
-    const tt = workload.transactions[type]
-    if (workload.onTransactionEnd && status !== CANCELLED) run.reportTransaction(this, tt.name, status === OK ? 'ok' : status === ROLLED_BACK ? 'rollback' : 'failed', latencyUs, this._lagUs, this._retries + 1, status === UNKNOWN ? 'CONNECTION_LOST' : this._failCode, this._intendedUs, endUs)
-    if (tt.thinkUs && !run.stopping) {
-      const thinkUs = tt.thinkUs.sampleUs(run.waitRandom)
-      if (endUs >= run.measureStartUs) rec.waits(type, this._keyingUs, thinkUs)
+    const tt = c.types[type]
+    if (c.hasTransactionEnd && status !== CANCELLED) c.reportTransaction(this, tt.name, status === OK ? 'ok' : status === ROLLED_BACK ? 'rollback' : 'failed', latencyUs, this._lagUs, this._retries + 1, status === UNKNOWN ? 'CONNECTION_LOST' : this._failCode, this._intendedUs, endUs)
+    if (tt.thinkUs && !c.stopping) {
+      const thinkUs = tt.thinkUs.sampleUs(c.waitRandom)
+      if (endUs >= c.measureStartUs) rec.waits(type, this._keyingUs, thinkUs)
       this._readyUs = endUs + thinkUs
       this._sleep(PH_THINK, this._readyUs)
     } else {
-      if (this._keyingUs > 0 && endUs >= run.measureStartUs) rec.waits(type, this._keyingUs, 0)
+      if (this._keyingUs > 0 && endUs >= c.measureStartUs) rec.waits(type, this._keyingUs, 0)
       this._next(endUs)
     }
     // Other terminals' wake-ups that fell due while this one ran go now, not at the timer's next
     // 1 ms tick: the lag of paced terminals is then the event loop's, not the timer's resolution.
-    run.scheduler.wakeDue(endUs)
+    c.scheduler.wakeDue(endUs)
   }
 
   /**
-   * Cancel the transaction running (end-of-window grace over, second Ctrl-C, or
-   * --transaction-timeout), recording it now: outcome unknown when a commit is in flight, else
-   * unfinished (with the time it had waited) or, for a timeout, failed. The connection gets a
-   * cancel request and is destroyed. After a timeout the terminal goes on once the try reports
-   * its end (the socket's loss ends it); otherwise it is done at once.
+   * Cancel the transaction running (grace over, second Ctrl-C, --transaction-timeout) and record
+   * it now: outcome unknown if a commit is in flight, else unfinished (with the time it had
+   * waited) or, for a timeout, failed. Its connection gets a cancel request and is destroyed.
+   * After a timeout the terminal goes on once the try ends (the socket's loss ends it).
    * @param {'grace'|'abort'|'timeout'} reason
    * @param {number} nowUs
+   * @returns {boolean} whether a transaction was running (and is now cancelled)
    */
   cancelTransaction (reason, nowUs) {
-    if (this.phase !== PH_RUNNING || this._cancelled) return
-    const run = this.run
+    if (this.phase !== PH_RUNNING || this._cancelled) return false
+    const c = this.context
     const conn = this.conn
     const type = this._type
     this._cancelled = true
-    if (nowUs >= run.measureStartUs) {
-      const rec = run.recorder
+    if (nowUs >= c.measureStartUs) {
+      const rec = c.recorder
       if (conn?.commitInFlight === true) rec.outcomeUnknown(type)
       else if (reason === 'timeout') rec.failed(type, 'TRANSACTION_TIMEOUT')
       else rec.unfinished(type, nowUs - this._intendedUs)
     }
-    if (conn !== null) run.cancelConnection(conn, reason === 'abort')
-    if (reason === 'timeout') return
+    if (conn !== null) c.events.cancelConnection(conn, reason === 'abort')
+    if (reason === 'timeout') return true
     this.conn = null
     this._finish()
+    return true
   }
 
   // The try of a cancelled transaction ended (its connection is gone): go on, recording nothing.
@@ -406,13 +405,12 @@ export class Terminal {
   _finish () {
     if (this.phase === PH_DONE) return
     this.phase = PH_DONE
-    this.run.terminalFinished(this)
+    this.context.events.finished(this)
   }
 
   /** A bug, not a database error: stop the run and keep what was measured. */
   _crash (err) {
-    this.run.emit('internal-error', err)
-    this.run.abort('internal-error')
+    this.context.events.internalError(err)
     this._finish()
   }
 }

@@ -136,3 +136,23 @@ test('-C: a client whose connection cannot be opened aborts; the others carry on
   assert.equal(outcome.aborted, true)
   assert.ok(outcome.summary.transactions >= 5 && outcome.summary.transactions < 10)
 })
+
+test('--think-time applies to the run\'s copy of the types: the caller\'s workload is not changed', async () => {
+  const server = fakeServer()
+  const own = { spec: 'fixed:2', meanUs: 2000, maxUs: 2000, sampleUs: () => 2000 }
+  const wl = { name: 'fake', transactions: [workload().transactions[0], { name: 'own', weight: 1, thinkUs: own, async run (ctx) { await ctx.conn.execute() } }] }
+  const before = wl.transactions
+  const snapshot = wl.transactions.map((t) => ({ ...t }))
+  const thinkTime = { spec: 'fixed:1', meanUs: 1000, maxUs: 1000, sampleUs: () => 1000 }
+  const run = new Run(wl, { openConnection: server.open, clients: 2, transactionsPerClient: 3, seed: 2n, thinkTime })
+  const outcome = await run.execute()
+  assert.equal(wl.transactions, before, 'the same array')
+  assert.deepEqual(wl.transactions, snapshot, 'its types unchanged')
+  assert.equal(wl.transactions[0].thinkUs, undefined)
+  assert.equal(outcome.paced, true)
+  assert.equal(outcome.summary.transactions, 6)
+  // each type thought its own time: --think-time for the first, its own for the second
+  assert.ok(outcome.transactions.q.count > 0 && outcome.transactions.own.count > 0)
+  assert.equal(outcome.transactions.q.thinkMs.mean, 1)
+  assert.equal(outcome.transactions.own.thinkMs.mean, 2)
+})

@@ -1,0 +1,158 @@
+// What a terminal sees of its run: the clock, the scheduler, the pool, the recorder, the settings
+// of the plan it needs, the run-wide random streams, and a few callbacks to report back. Built
+// once per run; every terminal shares it. Terminals read nothing else of the run.
+
+import { chooseWeighted } from '../random/weighted-choice.js'
+
+/**
+ * The callbacks through which terminals report to their run (each rare: never per transaction).
+ * @typedef {object} TerminalEvents
+ * @property {(terminal: any) => void} finished a terminal is done (its limit, the end, an abort)
+ * @property {(terminal: any, err: Error) => void} clientAborted a terminal stopped on an error
+ * @property {(terminal: any, err: any) => void} otherError a transaction failed, not retryably
+ * @property {(terminal: any, err: any, tries: number, willRetry: boolean) => void} retryableError
+ *   a serialization failure or deadlock (only with verboseErrors)
+ * @property {(err: Error) => void} internalError a bug, not a database error: the run stops
+ * @property {(conn: any, now: boolean) => void} cancelConnection cancel what a connection runs,
+ *   then destroy it (`now`: at once)
+ */
+
+/**
+ * @typedef {object} TerminalSettings what the plan says about pacing, limits and retries
+ * @property {boolean} [paced] terminals first wait a think-time-like delay (keying or think times)
+ * @property {number} [transactionsPerClient] pgbench -t (0: no limit)
+ * @property {number} [rateIntervalUs] mean microseconds between two arrivals (--rate), 0: closed model
+ * @property {number} [latencyLimitUs] pgbench -L (0: none)
+ * @property {number} [maxTries] 0 = unlimited
+ * @property {boolean} [verboseErrors] report every retryable error
+ */
+
+export class TerminalContext {
+  /**
+   * @param {object} p
+   * @param {() => number} p.nowUs monotonic microseconds
+   * @param {import('./scheduler.js').Scheduler} p.scheduler
+   * @param {import('./pool.js').ConnectionPool} p.pool
+   * @param {import('../metrics/recorder.js').Recorder} p.recorder
+   * @param {object} p.workload its hooks: choose, createTerminalState, onTransactionEnd
+   * @param {object[]} p.types the transaction types as this run runs them (think time applied)
+   * @param {{ choose: import('../random/prng.js').Prng, throttle: import('../random/prng.js').Prng }} p.random
+   *   the run-wide generators: the choice of type, and every wait (arrivals, keying, think times)
+   * @param {TerminalSettings} p.settings
+   * @param {TerminalEvents} p.events
+   * @param {import('pino').Logger} [p.log]
+   */
+  constructor ({ nowUs, scheduler, pool, recorder, workload, types, random, settings, events, log }) {
+    this.nowUs = nowUs
+    this.scheduler = scheduler
+    this.pool = pool
+    this.recorder = recorder
+    this.types = types
+    this.log = log
+    this.waitRandom = random.throttle
+    this.paced = Boolean(settings.paced)
+    this.transactionsPerClient = settings.transactionsPerClient ?? 0
+    this.rateIntervalUs = settings.rateIntervalUs ?? 0
+    this.latencyLimitUs = settings.latencyLimitUs ?? 0
+    this.maxTries = settings.maxTries ?? 1
+    this.verboseErrors = Boolean(settings.verboseErrors)
+    this.events = events
+    // The run's window and state, set by the run only: transactions that end before
+    // measureStartUs are not recorded; no arrival is scheduled at or after deadlineUs.
+    this.measureStartUs = 0
+    this.deadlineUs = Infinity
+    this.stopping = false
+    this.aborting = false
+    this.expired = false
+    this._workload = workload
+    this._chooseRandom = random.choose
+    this._weights = types.map((t) => t.weight ?? 1)
+    this._totalWeight = this._weights.reduce((s, w) => s + w, 0)
+    this._throttleTriggerUs = 0
+    this._info = { type: '', status: '', latencyUs: 0, lagUs: 0, tries: 1, sqlstate: null, scheduledEpochUs: 0, endEpochUs: 0 }
+    // the monotonic clock's zero on the wall clock, read once (the getter costs a call per read)
+    this._originEpochUs = performance.timeOrigin * 1000
+    this.hasTransactionEnd = typeof workload.onTransactionEnd === 'function'
+  }
+
+  /**
+   * The clock starts: the rate schedule begins now; the measured window and the deadline.
+   * @param {number} startUs @param {number} measureStartUs @param {number} deadlineUs
+   */
+  begin (startUs, measureStartUs, deadlineUs) {
+    this._throttleTriggerUs = startUs
+    this.measureStartUs = measureStartUs
+    this.deadlineUs = deadlineUs
+  }
+
+  /**
+   * The workload's state for a new terminal (its createTerminalState), or null.
+   * @param {number} id @param {import('../random/prng.js').Prng} random
+   */
+  createState (id, random) {
+    const w = this._workload
+    return w.createTerminalState ? w.createTerminalState(id, random) : null
+  }
+
+  /**
+   * The next transaction type: the workload's choice (TPC-C's deck), else by weight.
+   * @param {import('./terminal.js').Terminal} terminal the workload's ctx
+   * @returns {number} index into types
+   */
+  chooseType (terminal) {
+    const w = this._workload
+    return w.choose ? w.choose(terminal) : this.weightedType()
+  }
+
+  /**
+   * A paced terminal's staggered first wait, so terminals do not march in lockstep: the
+   * workload's own ramp-up (`firstWaitUs(random)`) if it has one, else a think time and part of
+   * a keying time of a type (a workload's own choice is not spent on it).
+   * @returns {number} microseconds
+   */
+  firstWaitUs () {
+    const w = this._workload
+    if (w.firstWaitUs) return w.firstWaitUs(this.waitRandom)
+    const first = this.types[w.choose ? 0 : this.weightedType()]
+    return (first.thinkUs ? first.thinkUs.sampleUs(this.waitRandom) : 0) + this.waitRandom.double() * (first.keyingUs?.meanUs ?? 0)
+  }
+
+  /** pgbench's chooseScript: one draw in [0, total) from the shared choose generator. */
+  weightedType () {
+    if (this._weights.length === 1) return 0
+    return chooseWeighted(this._weights, this._totalWeight, this._chooseRandom)
+  }
+
+  /** The next Poisson arrival of the run-wide schedule (pgbench -R). The schedule never slips. */
+  nextArrivalUs () {
+    const delay = Math.floor(-Math.log(1 - this.waitRandom.double()) * this.rateIntervalUs + 0.5)
+    this._throttleTriggerUs += delay
+    return this._throttleTriggerUs
+  }
+
+  /**
+   * Whether a transaction may be tried again (pgbench --max-tries rules).
+   * @param {number} triesSoFar @param {number} intendedUs its intended start
+   */
+  canRetry (triesSoFar, intendedUs) {
+    if (this.aborting) return false
+    if (this.maxTries > 0 && triesSoFar >= this.maxTries) return false
+    if (this.latencyLimitUs > 0 && this.nowUs() - intendedUs > this.latencyLimitUs) return false
+    if (this.expired) return false
+    return true
+  }
+
+  /** The workload's onTransactionEnd hook (pgbench's --log), with one reused info object. */
+  reportTransaction (terminal, type, status, latencyUs, lagUs, tries, sqlstate, intendedUs, endUs) {
+    const info = this._info
+    info.type = type
+    info.status = status
+    info.latencyUs = latencyUs
+    info.lagUs = lagUs
+    info.tries = tries
+    info.sqlstate = sqlstate
+    info.scheduledEpochUs = this._originEpochUs + intendedUs
+    info.endEpochUs = this._originEpochUs + endUs
+    this._workload.onTransactionEnd(terminal, info)
+  }
+}
