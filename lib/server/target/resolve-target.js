@@ -83,8 +83,9 @@ function buildTarget (p, env, source) {
     user,
     password,
     ssl: sslConfig(p.sslmode, p.sslrootcert),
-    // the lean connection negotiates SSL itself, as libpq: prefer falls back to plain
-    sslmode: p.sslmode ?? 'prefer',
+    // given: the lean connection negotiates SSL itself, as libpq (prefer falls back to plain);
+    // not given: plain, so that its reads go to its own buffer instead of through a stream
+    ...(p.sslmode === undefined ? {} : { sslmode: p.sslmode }),
     application_name: 'pgload'
   }
   const timeout = p.connectTimeout === undefined ? DEFAULTS.connectTimeoutS : Number(p.connectTimeout)

@@ -46,8 +46,8 @@ test('key=value: quoting, escapes, spaces around =', () => {
   const t = resolveTarget({ url: 'hostaddr=10.0.0.1 host=ignored.example dbname=d user=u', env: noEnv })
   assert.equal(t.config.host, '10.0.0.1')
   assert.equal(t.config.ssl, false)
-  assert.equal(t.config.sslmode, 'prefer', "libpq's default: the lean connection asks for SSL and falls back to plain")
-  assert.equal(resolveTarget({ url: 'postgres://h/db?sslmode=disable', env: noEnv }).config.sslmode, 'disable')
+  assert.equal(t.config.sslmode, undefined, 'no sslmode given: plain')
+  assert.equal(resolveTarget({ url: 'postgres://h/db?sslmode=prefer', env: noEnv }).config.sslmode, 'prefer')
   assert.equal(resolveTarget({ url: 'postgres://h/db', env: { PGSSLMODE: 'require' } }).config.sslmode, 'require')
 })
 
