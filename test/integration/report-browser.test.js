@@ -3,7 +3,7 @@
 
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { readFileSync, mkdtempSync, existsSync, statSync } from 'node:fs'
+import { readFileSync, mkdtempSync, existsSync, statSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, basename } from 'node:path'
 import { pathToFileURL } from 'node:url'
@@ -12,7 +12,8 @@ import { writeHtmlReport } from '../../lib/report/render-report.js'
 const CHROMIUM = process.env.PGLOAD_CHROMIUM ?? '/usr/bin/chromium'
 const fixture = (name) => JSON.parse(readFileSync(new URL(`../fixtures/results/${name}`, import.meta.url), 'utf8'))
 const skip = existsSync(CHROMIUM) ? false : `no Chromium at ${CHROMIUM} (apt-get install chromium)`
-// Screenshots stay for a look after the run; the directory is printed as a diagnostic.
+// Screenshots go to a temporary directory, removed at the end unless PGLOAD_KEEP_SHOTS is set
+// (then it stays for a look, and its path is printed as a diagnostic).
 const shots = mkdtempSync(join(tmpdir(), 'pgload-report-shots-'))
 
 let browser
@@ -21,7 +22,10 @@ test.before(async () => {
   const { chromium } = await import('playwright-core')
   browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-dev-shm-usage'] })
 })
-test.after(async () => { await browser?.close() })
+test.after(async () => {
+  await browser?.close()
+  if (!process.env.PGLOAD_KEEP_SHOTS) rmSync(shots, { recursive: true, force: true })
+})
 
 /** A TPC-B run whose sampler saw no checkpoint or autovacuum (empty marker layers). */
 function quietRun () {

@@ -1,9 +1,9 @@
 // End to end through bin/pgload.js: init, bad input, a short unpaced run with its tpcc results,
 // and `verify tpcc`.
-import { test, before } from 'node:test'
+import { test, before, after } from 'node:test'
 import assert from 'node:assert/strict'
 import { spawn } from 'node:child_process'
-import { mkdtempSync, readFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { getTestServer } from '../helpers/server.js'
@@ -15,6 +15,11 @@ let url
 let target
 
 before(async () => { ({ url, target } = await getTestServer()) })
+
+// every results directory the runs write to, removed at the end
+const dirs = []
+const tempDir = () => { const d = mkdtempSync(join(tmpdir(), 'pgload-tpcc-')); dirs.push(d); return d }
+after(() => { for (const d of dirs) rmSync(d, { recursive: true, force: true }) })
 
 function pgload (...args) {
   return new Promise((resolve) => {
@@ -49,7 +54,7 @@ test('init, bad input, a 5 s --no-wait run with tpmC, a paced run, then verify',
     assert.doesNotMatch(r.stderr, /\n\s+at /, 'no stack trace')
   }
 
-  const out = join(mkdtempSync(join(tmpdir(), 'pgload-tpcc-')), 'run.json')
+  const out = join(tempDir(), 'run.json')
   r = await pgload('run', 'tpcc', '--url', url, '--warehouses', '1', '--no-wait', '--duration', '5s', '--out', out, '--no-server-stats')
   assert.equal(r.code, 0, r.stderr)
   const doc = JSON.parse(readFileSync(out, 'utf8'))
@@ -70,7 +75,7 @@ test('init, bad input, a 5 s --no-wait run with tpmC, a paced run, then verify',
   assert.equal(doc.tpcc.responseTime['stock-level'].limitMs, 20000)
 
   // Spec pacing scaled down 100x: paced, with Delivery deferred to workers.
-  const pacedOut = join(mkdtempSync(join(tmpdir(), 'pgload-tpcc-')), 'paced.json')
+  const pacedOut = join(tempDir(), 'paced.json')
   r = await pgload('run', 'tpcc', '--url', url, '--wait-scale', '0.01', '--duration', '4s', '--out', pacedOut, '--no-server-stats')
   assert.equal(r.code, 0, r.stderr)
   const paced = JSON.parse(readFileSync(pacedOut, 'utf8'))
