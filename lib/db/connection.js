@@ -47,6 +47,15 @@ const textTypes = { getTypeParser: () => identity }
 function identity (v) { return v }
 
 /**
+ * An SQL identifier, double-quoted (case and characters kept as they are).
+ * @param {string} name
+ * @returns {string}
+ */
+export function quoteIdent (name) {
+  return '"' + String(name).replaceAll('"', '""') + '"'
+}
+
+/**
  * Quote a value as a SQL literal for the simple protocol.
  * @param {string|number|boolean|null|undefined} v
  */

@@ -1,7 +1,8 @@
 // After `run` loaded its tables itself: what pgbench does before a run (vacuum), then a CHECKPOINT,
 // so the load's dead-tuple, hint-bit and dirty-buffer work and its WAL (which would set off a
-// checkpoint in the run) stay out of the measured window. Without it a first run showed 30 times
-// the WAL per transaction of the next one.
+// checkpoint in the run) stay out of the measured window.
+
+import { quoteIdent } from '../../db/connection.js'
 
 /**
  * Vacuum and analyze the loaded tables, checkpoint, and publish this connection's statistics
@@ -33,5 +34,5 @@ export async function settleAfterLoad (conn, tables, { serverVersionNum, loadS =
 
 // Workload tables are plain lower-case names, possibly schema-qualified: quoting keeps them as they are.
 function quoteName (name) {
-  return name.split('.').map((part) => `"${part.replace(/"/g, '""')}"`).join('.')
+  return name.split('.').map(quoteIdent).join('.')
 }

@@ -2,7 +2,7 @@
 // names?), a baseline reading, and the top statements by total execution time (delta).
 
 import { MARKER } from './queries.js'
-import { quoteLiteral } from '../../db/connection.js'
+import { quoteIdent, quoteLiteral } from '../../db/connection.js'
 import { round3 } from '../../format/round.js'
 
 /** How many statements the results keep. */
@@ -85,8 +85,4 @@ export function topStatements (base, end, n = TOP_STATEMENTS) {
   }
   out.sort((a, b) => b.totalMs - a.totalMs)
   return out.slice(0, n)
-}
-
-function quoteIdent (s) {
-  return '"' + String(s).replaceAll('"', '""') + '"'
 }
