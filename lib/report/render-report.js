@@ -4,7 +4,7 @@
 import { mkdir, writeFile, rename } from 'node:fs/promises'
 import { dirname, join, resolve } from 'node:path'
 import { PgloadError } from '../errors.js'
-import { validateResults } from '../results/read.js'
+import { ensureValidResults } from '../results/read.js'
 import { buildCharts } from './charts.js'
 import { renderSvg } from './svg.js'
 import { svgToPng } from './png.js'
@@ -59,7 +59,7 @@ function checkFormats (formats) {
 
 /**
  * Render the report of one or several results documents.
- * @param {any[]} results parsed results documents (each validated here)
+ * @param {any[]} results parsed results documents (each validated here, unless readResults read it)
  * @param {{ formats?: string[]|string, outDir?: string, names?: string[], logScale?: boolean, htmlName?: string, timings?: Record<string, number>, warnings?: string[], notes?: string[], sources?: string[] }} [opts]
  *   names: prefixes of the run labels (e.g. A1, B1); timings: filled with ms per step when given;
  *   warnings: filled with vega's warnings while rendering SVG/PNG when given; notes: filled with
@@ -75,7 +75,7 @@ export async function renderReport (results, opts = {}) {
     const t0 = performance.now()
     try { return await fn() } finally { timings[key] = (timings[key] ?? 0) + performance.now() - t0 }
   }
-  results.forEach((doc, i) => validateResults(doc, opts.sources?.[i] ?? `results #${i + 1}`))
+  results.forEach((doc, i) => ensureValidResults(doc, opts.sources?.[i] ?? `results #${i + 1}`))
   const labelled = labelRuns(results, opts.names)
   const runs = labelled.runs
   // Runs of different workloads never share an axis; say so once, as compare does.

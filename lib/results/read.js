@@ -15,6 +15,10 @@ const isGzip = (buf) => buf.length >= 2 && buf[0] === 0x1f && buf[1] === 0x8b
 // Bound on a decompressed document, so a damaged or hostile file cannot exhaust memory.
 const MAX_GUNZIPPED_BYTES = 1 << 30
 
+// Documents readResults has checked: a later check of the same object (the report renders what
+// the command read) is not done twice.
+const checked = new WeakSet()
+
 const oneLine = (err) => String(err?.message ?? err).replace(/\s+/g, ' ').trim()
 
 /**
@@ -44,7 +48,18 @@ export async function readResults (file) {
   } catch (err) {
     throw new PgloadError(`${file}: not a JSON document (${shortJsonError(err)})`, { code: RESULTS_INVALID, cause: err })
   }
-  return validateResults(doc, file)
+  checked.add(validateResults(doc, file))
+  return doc
+}
+
+/**
+ * Deeply check a results document unless readResults returned this very object (already checked).
+ * @param {any} doc
+ * @param {string} [source] the file name (or label) for the message
+ * @returns {object} the document
+ */
+export function ensureValidResults (doc, source) {
+  return checked.has(doc) ? doc : validateResults(doc, source)
 }
 
 // V8's JSON messages quote a stretch of the file, newlines and binary bytes included: keep

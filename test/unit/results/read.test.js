@@ -159,3 +159,19 @@ test('the outcome counts, label, load note and steady state are checked like eve
     assert.throws(() => validateResults(d, 'f.json'), message)
   }
 })
+
+test('a document readResults returned is not checked again; any other document is', async () => {
+  const { ensureValidResults } = await import('../../../lib/results/read.js')
+  const dir = mkdtempSync(join(tmpdir(), 'pgload-read-once-'))
+  try {
+    const file = join(dir, 'r.json')
+    writeFileSync(file, readFileSync(new URL('compare/base-1.json', FIXTURES)))
+    const read = await readResults(file)
+    read.summary.tps = 'fast' // a damage after the read is not looked for again
+    assert.equal(ensureValidResults(read, file), read)
+    const copy = structuredClone(read)
+    assert.throws(() => ensureValidResults(copy, 'copy.json'), { message: /^copy\.json: summary\.tps: / })
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+})
