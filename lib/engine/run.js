@@ -17,6 +17,8 @@ import { formatServerError, ClientAbortError } from '../errors.js'
  * @typedef {object} RunOptions
  * @property {() => Promise<any>} openConnection opens one database connection
  * @property {number} clients terminals (unless the workload fixes `terminals`)
+ * @property {import('../plan/partition.js').TerminalRange} [terminalRange] run only these of the
+ *   run's terminals (a shard's or a worker thread's part), keeping their numbers and seeds
  * @property {number} [connections] pool size; default: workload.defaultConnections, else clients
  * @property {number} [durationS] measured duration (after warm-up); 0 with transactionsPerClient
  * @property {number} [transactionsPerClient] pgbench -t
@@ -53,7 +55,10 @@ export class Run extends EventEmitter {
     this.opts = opts
     this.nowUs = opts.nowUs ?? defaultNowUs
     this.log = opts.log
-    this.terminalCount = workload.terminals ?? opts.clients
+    const allTerminals = workload.terminals ?? opts.clients
+    this.terminalRange = opts.terminalRange ?? { first: 0, count: allTerminals, total: allTerminals }
+    if (this.terminalRange.total !== allTerminals) throw new RangeError(`terminal range of ${this.terminalRange.total}, the run has ${allTerminals}`)
+    this.terminalCount = this.terminalRange.count
     // --think-time applies to every type without its own: the run's copy of the types, so the
     // caller's workload stays as it was (a second run of it gets no think time it was not given)
     const types = opts.thinkTime ? workload.transactions.map((t) => t.thinkUs ? t : { ...t, thinkUs: opts.thinkTime }) : workload.transactions
@@ -62,8 +67,8 @@ export class Run extends EventEmitter {
     this.connectPerTransaction = Boolean(opts.connectPerTransaction)
     this.poolSize = this.connectPerTransaction
       ? this.terminalCount
-      : Math.min(this.terminalCount, opts.connections ?? workload.defaultConnections ?? (paced ? Math.min(this.terminalCount, 32) : this.terminalCount))
-    this.seeds = opts.seeds && opts.seeds.clientPrngs.length === this.terminalCount ? opts.seeds : deriveSeeds(opts.seed, this.terminalCount)
+      : Math.min(this.terminalCount, opts.connections ?? this._defaultConnections(workload, paced, allTerminals))
+    this.seeds = opts.seeds && opts.seeds.clientPrngs.length === allTerminals ? opts.seeds : deriveSeeds(opts.seed, allTerminals)
     const latencyLimitUs = (opts.latencyLimitMs ?? 0) * 1000
     this.recorder = new Recorder(types.map((t) => t.name), { latencyLimitUs })
     this.scheduler = new Scheduler({ nowUs: this.nowUs })
@@ -109,6 +114,13 @@ export class Run extends EventEmitter {
   get aborting () { return this.context.aborting }
   /** The duration is over. */
   get expired () { return this.context.expired }
+
+  /** The workload's default pool, for this part's share of the terminals. */
+  _defaultConnections (workload, paced, allTerminals) {
+    const whole = workload.defaultConnections ?? (paced ? Math.min(allTerminals, 32) : allTerminals)
+    if (this.terminalCount === allTerminals) return whole
+    return Math.max(1, Math.round(whole * this.terminalCount / allTerminals))
+  }
 
   _createPool (statements) {
     const pool = new ConnectionPool({ open: this.opts.openConnection, size: this.poolSize, statements, connectPerTransaction: this.connectPerTransaction })
@@ -215,7 +227,8 @@ export class Run extends EventEmitter {
     this.initialConnectionMs = await this.pool.fill()
     if (this.stopping) { await this.pool.close(); return this._finish() }
     this.terminals = new Array(this.terminalCount)
-    for (let i = 0; i < this.terminalCount; i++) this.terminals[i] = new Terminal(this.context, i, this.seeds.clientPrngs[i])
+    const first = this.terminalRange.first
+    for (let i = 0; i < this.terminalCount; i++) this.terminals[i] = new Terminal(this.context, first + i, this.seeds.clientPrngs[first + i])
 
     this.startUs = this.nowUs()
     this.startTime = new Date()

@@ -156,3 +156,21 @@ test('--think-time applies to the run\'s copy of the types: the caller\'s worklo
   assert.equal(outcome.transactions.q.thinkMs.mean, 1)
   assert.equal(outcome.transactions.own.thinkMs.mean, 2)
 })
+
+test('a terminal range runs only those terminals, with their global numbers and seeds', async () => {
+  const seen = []
+  const w = {
+    name: 'fake',
+    transactions: [{ name: 'q', weight: 1, async run (ctx) { seen.push([ctx.id, ctx.random.nextU64()]); await ctx.conn.execute() } }]
+  }
+  const whole = []
+  const wWhole = { ...w, transactions: [{ name: 'q', weight: 1, async run (ctx) { whole.push([ctx.id, ctx.random.nextU64()]); await ctx.conn.execute() } }] }
+  await new Run(wWhole, { openConnection: fakeServer().open, clients: 6, transactionsPerClient: 2, seed: 5n }).execute()
+  const run = new Run(w, { openConnection: fakeServer().open, clients: 6, transactionsPerClient: 2, seed: 5n, terminalRange: { first: 2, count: 3, total: 6 } })
+  assert.equal(run.terminalCount, 3)
+  assert.equal(run.poolSize, 3)
+  const outcome = await run.execute()
+  assert.equal(outcome.summary.transactions, 6)
+  const key = (a) => a.map(([id, r]) => `${id}:${r}`).sort()
+  assert.deepEqual(key(seen), key(whole.filter(([id]) => id >= 2 && id < 5)))
+})
