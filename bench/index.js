@@ -2,6 +2,7 @@
 // pgload's benchmark scripts (not tests): `npm run bench -- <name> [options]`.
 //   driver      lean connection vs node-postgres on select-only, in-process CPU per query
 //   vs-pgbench  pgbench and `pgload run` side by side: tps and client CPU per transaction
+//   vs-peers    pgload -j 1 and -j 2, pgbench -j 1 and -j 2, sysbench: point select and tpcb-like
 //   terminals   100,000 think-time terminals: schedule lag, heap per terminal, RSS slope
 //   engine      pgload on in-memory connections: the engine's own CPU per transaction
 //   warmup      the first seconds of pgbench and pgload runs: throughput and p99 per quarter second
@@ -12,6 +13,7 @@ import { PgloadError } from '../lib/errors.js'
 const benches = {
   driver: () => import('./driver.js'),
   'vs-pgbench': () => import('./vs-pgbench.js'),
+  'vs-peers': () => import('./vs-peers.js'),
   terminals: () => import('./terminals.js'),
   engine: () => import('./engine.js'),
   warmup: () => import('./warmup.js')
