@@ -28,6 +28,7 @@ export function checkOptionsFromArgv (argv) {
   return {
     file: String(argv.file),
     baseline: argv.baseline === undefined ? null : String(argv.baseline),
+    resultsUrl: argv.resultsUrl === undefined ? null : String(argv.resultsUrl),
     thresholds: exprs.map(parseThreshold),
     allowEmpty: argv.allowEmpty === true,
     junit: parseOutputPath(argv.junit, '--junit') ?? null,
@@ -39,12 +40,12 @@ export function checkOptionsFromArgv (argv) {
  * Run `check` with plain options; writes the result table to `out`, JUnit to opts.junit and
  * markdown to $GITHUB_STEP_SUMMARY when set. Throws with exitCode 99 / 2 after reporting.
  * @param {ReturnType<typeof checkOptionsFromArgv>} opts
- * @param {{ out?: { write(s: string): any }, env?: Record<string, string|undefined> }} [io]
+ * @param {{ out?: { write(s: string): any }, err?: { write(s: string): any }, env?: Record<string, string|undefined> }} [io]
  * @returns {Promise<object[]>} the threshold results
  */
-export async function checkCommand (opts, { out = process.stdout, env = process.env } = {}) {
+export async function checkCommand (opts, { out = process.stdout, err = process.stderr, env = process.env } = {}) {
   const results = await loadResults(opts.file)
-  const baseline = opts.baseline === null ? null : await loadResults(opts.baseline)
+  const baseline = opts.baseline === null ? null : await loadBaseline(opts, { out: opts.format === 'json' ? err : out, env })
   const evaluated = evaluateThresholds(results, opts.thresholds, { baseline, allowEmpty: opts.allowEmpty })
   if (opts.format === 'json') out.write(JSON.stringify(evaluated, null, 2) + '\n')
   else if (opts.format === 'markdown') out.write(formatCheckMarkdown(evaluated))
@@ -71,6 +72,28 @@ export async function checkCommand (opts, { out = process.stdout, env = process.
   return evaluated
 }
 
+/**
+ * The baseline: a results file, or the median of stored runs (`stored:LABEL[:N]`), whose runs
+ * are named on `out` before the table.
+ */
+async function loadBaseline (opts, { out, env }) {
+  const { isStoredBaseline } = await import('../store/baseline.js')
+  if (!isStoredBaseline(opts.baseline)) return loadResults(opts.baseline)
+  const { parseStoredBaseline, loadStoredBaseline, describeStoredBaseline } = await import('../store/baseline.js')
+  const { withResultsStore } = await import('../store/connect.js')
+  const which = parseStoredBaseline(opts.baseline)
+  for (const t of opts.thresholds) {
+    // stored runs keep whole-run figures: the worst window or a per-interval tps is not among them
+    if (t.relative !== null && (t.windowS !== null || (t.metric === 'tps' && t.agg !== 'rate' && t.agg !== 'avg'))) {
+      throw new PgloadError(`--threshold '${t.expr}': a stored baseline holds whole-run figures; give a results file as --baseline for thresholds over windows or intervals`, { code: 'BAD_OPTION' })
+    }
+  }
+  const stored = await withResultsStore({ resultsUrl: opts.resultsUrl, env }, (store) => loadStoredBaseline(store.conn, which))
+  out.write(describeStoredBaseline(stored) + '\n')
+  Object.defineProperty(stored.doc, 'file', { value: opts.baseline, enumerable: false })
+  return stored.doc
+}
+
 export const command = 'check <file>'
 export const describe = 'Check a results file against thresholds (k6 syntax), for CI: exit 99 when one fails'
 
@@ -79,13 +102,15 @@ export function builder (y) {
   return y
     .positional('file', { describe: 'results file of the run to check', type: 'string' })
     .option('threshold', { type: 'string', array: true, describe: "repeatable: [metric[{txn:name}]:] agg [window] op value, e.g. 'p(99) < 50ms', 'tps > -5%', 'p(99)[30s] < 80ms'" })
-    .option('baseline', { type: 'string', describe: 'results file that relative thresholds (+10%, -5%) refer to' })
+    .option('baseline', { type: 'string', describe: 'what relative thresholds (+10%, -5%) refer to: a results file, or stored:LABEL[:N], the median of the last N (default 5) stored runs with that label' })
+    .option('results-url', { type: 'string', describe: 'with --baseline stored:..., the results database [default: pgload_results on the embedded server]' })
     .option('allow-empty', { type: 'boolean', describe: 'pass thresholds whose metric has no data (default: they fail)' })
     .option('junit', { type: 'string', describe: 'write a JUnit XML report (one test case per threshold) to this file' })
     .option('markdown', { type: 'boolean', describe: 'print GitHub markdown instead of the table' })
     .option('json', { type: 'boolean', describe: 'print the threshold results as JSON' })
     .example("$0 check new.json --threshold 'p(99) < 50ms' --threshold 'failed: rate < 0.1%'", 'absolute limits')
     .example("$0 check new.json --baseline main.json --threshold 'p(99) < +10%' --threshold 'tps > -5%'", 'relative to a baseline')
+    .example("$0 check new.json --baseline stored:main:5 --threshold 'p(99) < +10%'", 'relative to the median of the last 5 stored runs labelled main')
     .epilogue('exit codes: 0 all thresholds pass, 99 a threshold failed, 1 bad expression or file, 2 the run had errors')
 }
 
