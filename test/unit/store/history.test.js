@@ -36,3 +36,15 @@ test('the chart file format comes from its extension', () => {
   assert.equal(historyFormat('a/b.PNG'), '.png')
   assert.throws(() => historyFormat('chart.pdf'), { code: 'BAD_OPTION', message: '-o chart.pdf: the chart file must end in .html, .svg or .png' })
 })
+
+test('the filled chart spec compiles without warnings and renders the runs', async () => {
+  const vl = await import('vega-lite')
+  const warnings = []
+  const logger = { level () { return this }, warn (...a) { warnings.push(a.join(' ')); return this }, error (...a) { warnings.push(a.join(' ')); return this }, info () { return this }, debug () { return this } }
+  vl.compile(historySpec(runs, 'tps'), { logger })
+  assert.deepEqual(warnings, [])
+  const { renderSvg } = await import('../../../lib/report/svg.js')
+  const { svg } = await renderSvg(historySpec(runs, 'tps'))
+  assert.match(svg, /History: throughput/)
+  assert.equal((svg.match(/<path[^>]*aria-roledescription="point"/g) ?? []).length, 2)
+})
