@@ -178,6 +178,9 @@ const SCHEMA_LOCK = 7_401_126
  * @returns {Promise<number>} the version the database was at before (0: new)
  */
 export async function ensureSchema (conn) {
+  // Up to date (every use but the first): nothing to lock or create, so a user without the
+  // right to create schemas can still read and store.
+  if (await schemaVersion(conn) === STORE_VERSION) return STORE_VERSION
   await conn.simpleQuery('begin')
   try {
     await conn.simpleQuery(`select pg_advisory_xact_lock(${SCHEMA_LOCK})`)
@@ -201,6 +204,18 @@ export async function ensureSchema (conn) {
     await rollback(conn)
     throw err
   }
+}
+
+/**
+ * The schema version of the results database, 0 when it has none yet.
+ * @param {import('../db/connection.js').PgConnection} conn
+ * @returns {Promise<number>}
+ */
+export async function schemaVersion (conn) {
+  const r = await conn.simpleQuery(`select to_regclass('${STORE_SCHEMA}.schema_version') is not null`)
+  if (r.rows[0][0] !== 't') return 0
+  const v = await conn.simpleQuery(`select coalesce(max(version), 0) from ${STORE_SCHEMA}.schema_version`)
+  return Number(v.rows[0][0])
 }
 
 /**

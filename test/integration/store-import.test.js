@@ -103,3 +103,16 @@ test('the schema is created once and versioned', async () => {
   await store.release()
   assert.equal((await rowsOf('select count(*) from pgload.schema_version'))[0][0], '1')
 })
+
+test('a results database of a newer schema version is refused, not written', async () => {
+  await db.query('insert into pgload.schema_version (version) values (99)')
+  try {
+    await assert.rejects(openResultsStore({ resultsUrl: db.url }), (err) => {
+      assert.equal(err.code, 'STORE_VERSION')
+      assert.equal(err.message, `the results database has schema version 99, newer than this pgload's (${STORE_VERSION})`)
+      return true
+    })
+  } finally {
+    await db.query('delete from pgload.schema_version where version = 99')
+  }
+})
