@@ -8,6 +8,7 @@ import { parseOutputPath } from '../options/parse.js'
 import { parseThreshold, evaluateThresholds } from '../compare/thresholds/evaluate.js'
 import { formatCheckText, formatCheckMarkdown } from '../compare/format.js'
 import { junitXml } from '../compare/thresholds/junit.js'
+import { isStoredBaseline, parseStoredBaseline, loadStoredBaseline, describeStoredBaseline } from '../store/baseline.js'
 
 /** Exit codes of `check` (and of `run --threshold`), as k6 for a failed threshold. */
 export const CHECK_EXIT_CODES = {
@@ -25,11 +26,16 @@ export function checkOptionsFromArgv (argv) {
   const exprs = [argv.threshold ?? []].flat().map(String)
   if (exprs.length === 0) throw new PgloadError('check needs at least one --threshold', { hint: "e.g. --threshold 'p(99) < 50ms'" })
   if (argv.markdown && argv.json) throw new PgloadError('--markdown and --json exclude each other')
+  const baseline = argv.baseline === undefined ? null : String(argv.baseline)
+  const thresholds = exprs.map(parseThreshold)
+  const storedBaseline = baseline !== null && isStoredBaseline(baseline) ? storedBaselineOf(baseline, thresholds) : null
+  if (argv.resultsUrl !== undefined && !storedBaseline) throw new PgloadError('--results-url goes with --baseline stored:LABEL[:N]')
   return {
     file: String(argv.file),
-    baseline: argv.baseline === undefined ? null : String(argv.baseline),
+    baseline,
+    storedBaseline,
     resultsUrl: argv.resultsUrl === undefined ? null : String(argv.resultsUrl),
-    thresholds: exprs.map(parseThreshold),
+    thresholds,
     allowEmpty: argv.allowEmpty === true,
     junit: parseOutputPath(argv.junit, '--junit') ?? null,
     format: argv.json ? 'json' : argv.markdown ? 'markdown' : 'text'
@@ -72,23 +78,26 @@ export async function checkCommand (opts, { out = process.stdout, err = process.
   return evaluated
 }
 
-/**
- * The baseline: a results file, or the median of stored runs (`stored:LABEL[:N]`), whose runs
- * are named on `out` before the table.
- */
-async function loadBaseline (opts, { out, env }) {
-  const { isStoredBaseline } = await import('../store/baseline.js')
-  if (!isStoredBaseline(opts.baseline)) return loadResults(opts.baseline)
-  const { parseStoredBaseline, loadStoredBaseline, describeStoredBaseline } = await import('../store/baseline.js')
-  const { withResultsStore } = await import('../store/connect.js')
-  const which = parseStoredBaseline(opts.baseline)
-  for (const t of opts.thresholds) {
+/** `stored:LABEL[:N]` parsed, and the thresholds checked against what stored runs keep. */
+function storedBaselineOf (baseline, thresholds) {
+  const which = parseStoredBaseline(baseline)
+  for (const t of thresholds) {
     // stored runs keep whole-run figures: the worst window or a per-interval tps is not among them
     if (t.relative !== null && (t.windowS !== null || (t.metric === 'tps' && t.agg !== 'rate' && t.agg !== 'avg'))) {
       throw new PgloadError(`--threshold '${t.expr}': a stored baseline holds whole-run figures; give a results file as --baseline for thresholds over windows or intervals`, { code: 'BAD_OPTION' })
     }
   }
-  const stored = await withResultsStore({ resultsUrl: opts.resultsUrl, env }, (store) => loadStoredBaseline(store.conn, which))
+  return which
+}
+
+/**
+ * The baseline: a results file, or the median of stored runs (`stored:LABEL[:N]`), whose runs
+ * are named on `out` before the table.
+ */
+async function loadBaseline (opts, { out, env }) {
+  if (!opts.storedBaseline) return loadResults(opts.baseline)
+  const { withResultsStore } = await import('../store/connect.js')
+  const stored = await withResultsStore({ resultsUrl: opts.resultsUrl, env }, (store) => loadStoredBaseline(store.conn, opts.storedBaseline))
   out.write(describeStoredBaseline(stored) + '\n')
   Object.defineProperty(stored.doc, 'file', { value: opts.baseline, enumerable: false })
   return stored.doc
