@@ -143,7 +143,7 @@ create table pgload.sweep_runs (
   max_ms float8,
   db_size_bytes bigint,
   cell jsonb,
-  run_id bigint references pgload.runs,
+  run_id bigint references pgload.runs on delete set null,
   primary key (sweep_id, run_order)
 );
 

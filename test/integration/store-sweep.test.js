@@ -67,3 +67,11 @@ test('a done run whose file is missing: nothing of the sweep is stored', async (
   })
   assert.equal((await rowsOf("select count(*) from pgload.sweeps where sweep_id = 'broken-sweep'"))[0][0], '0')
 })
+
+test('deleting a stored run deletes its rows and unlinks it from its sweeps', async () => {
+  const [[runId]] = await rowsOf("select run_id from pgload.sweep_runs where sweep_id = 'second-sweep' and run_order = 0")
+  await db.query('delete from pgload.runs where run_id = $1', [runId])
+  assert.equal((await rowsOf('select count(*) from pgload.run_types where run_id = $1', [runId]))[0][0], '0')
+  assert.equal((await rowsOf('select count(*) from pgload.run_intervals where run_id = $1', [runId]))[0][0], '0')
+  assert.deepEqual(await rowsOf('select status, run_id from pgload.sweep_runs where sweep_id = $1 and run_order = 0', ['second-sweep']), [['done', null]])
+})
