@@ -75,9 +75,14 @@ export async function withResultsStore (opts, fn) {
 /** The target of --results-url: its own database name, else pgload_results (PGDATABASE names the tested one). */
 function resultsTarget (url, env) {
   if (typeof url !== 'string' || url.trim() === '') throw new PgloadError(`--results-url needs a connection string, got ${JSON.stringify(url)}`, { code: 'BAD_OPTION' })
-  const named = parseConnectionString(url).database
-  const target = resolveTarget({ url, env: { ...env, PGDATABASE: named ?? RESULTS_DATABASE } })
-  return target
+  try {
+    const named = parseConnectionString(url).database
+    return resolveTarget({ url, env: { ...env, PGDATABASE: named ?? RESULTS_DATABASE } })
+  } catch (err) {
+    // the parser names --url, the flag of the tested server
+    if (err instanceof PgloadError) throw new PgloadError(err.message.replace(/^--url\b/, '--results-url'), { code: 'BAD_OPTION', cause: err })
+    throw err
+  }
 }
 
 function withDatabase (target, database) {

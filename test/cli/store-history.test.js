@@ -73,6 +73,7 @@ test('history: the runs as a table, the trend as a chart', async () => {
   assert.equal(none.stdout, '')
   assert.equal(none.stderr, 'pgload: no stored runs with label "nobody"\n')
   assertOneLineError(await runCli(['history', '--metric', 'p42', '--results-url', db.url]), /--metric must be one of/)
+  assertOneLineError(await runCli(['history', '--results-url', 'mysql://h/x']), /^pgload: --results-url must be a postgres:\/\/ URI or key=value pairs, got "mysql:\/\/h\/x"$/)
 })
 
 test('check against a stored baseline: the runs it is made of, a passing and a failing gate', async () => {
