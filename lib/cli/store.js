@@ -73,7 +73,7 @@ export const describe = 'Store results files and sweep documents in the results 
 /** @param {import('yargs').Argv} y */
 export function builder (y) {
   return y
-    .positional('files', { describe: 'results files (.json, .json.gz) and sweep documents (sweep.json)', type: 'string', array: true })
+    .positional('files', { describe: 'results files (.json, .json.gz), sweep documents (sweep.json) or sweep directories', type: 'string', array: true })
     .option('results-url', { type: 'string', describe: 'the results database: libpq URI or key=value string [default: pgload_results on the embedded server]' })
     .example('$0 store pgload-results/*.json', 'import every results file; files already stored are left as they are')
     .epilogue('exit codes: 0 every file stored (or already stored), 1 a file could not be stored (the others are) or the database is unreachable')

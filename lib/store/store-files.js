@@ -1,8 +1,8 @@
 // Storing files: results documents and sweep documents (recognised by `"format": "pgload-sweep"`),
 // each in its own transaction, so one bad file stops only itself.
 
-import { readFile } from 'node:fs/promises'
-import { resolve } from 'node:path'
+import { readFile, stat } from 'node:fs/promises'
+import { join, resolve } from 'node:path'
 import { readResults, ensureValidResults } from '../results/read.js'
 import { isSweepDocument } from './sweep-rows.js'
 import { storeRunDocument } from './store-run.js'
@@ -34,14 +34,25 @@ async function isSweepFile (file) {
   }
 }
 
+async function isDirectory (path) {
+  try {
+    return (await stat(path)).isDirectory()
+  } catch {
+    return false
+  }
+}
+
 /**
  * Store one file (a results document or a sweep document) through an open results database.
  * @param {import('./connect.js').ResultsStore} store
- * @param {string} file
+ * @param {string} file a results file, a sweep document, or a sweep's directory (holding sweep.json)
  * @returns {Promise<FileStored>}
  * @throws {import('../errors.js').PgloadError} for a file pgload cannot use
  */
 export async function storeFile (store, file) {
+  // a sweep's directory stands for its document
+  const inDirectory = join(file, 'sweep.json')
+  if (await isDirectory(file) && await isSweepFile(inDirectory)) file = inDirectory
   if (await isSweepFile(file)) {
     const sweep = await storeSweep(file, { store })
     const status = sweep.status === 'unchanged' ? 'already stored' : sweep.status

@@ -55,6 +55,9 @@ test('pgload store recognises a sweep document among results files', async () =>
   assert.equal(out[0].status, 'stored')
   assert.equal(out[0].sweep.runsKnown, 4) // the same run files as the first sweep's
   assert.equal(out[1].kind, 'run')
+  // the sweep's directory stands for its document
+  const again = await storeFiles([join(dir, 'mixed')], { resultsUrl: db.url })
+  assert.deepEqual([again[0].kind, again[0].status, again[0].file], ['sweep', 'already stored', file])
 })
 
 test('a done run whose file is missing: nothing of the sweep is stored', async () => {
