@@ -225,9 +225,9 @@ function engineOptions (plan, { openConnection, seed, seeds, log }) {
   }
 }
 
-/** The plan as the results document records it: no server address (it may hold a password). */
+/** The plan as the results document records it: no server addresses (they may hold a password). */
 function recordedPlan (plan) {
-  const { planVersion, seedGiven, url, ...options } = plan
+  const { planVersion, seedGiven, url, resultsUrl, ...options } = plan
   return options
 }
 

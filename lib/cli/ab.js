@@ -101,6 +101,10 @@ export async function abCommand (opts, { out = process.stdout, err = process.std
   if (!outcome.restored) {
     throw new PgloadError('the original server settings could not all be restored (see above)', { code: 'AB_RESTORE', exitCode: 2 })
   }
+  if (opts.runOptions.store) {
+    const { storeWrittenFiles } = await import('./store.js')
+    await storeWrittenFiles(outcome.runs.map((r) => r.file).filter(Boolean), opts.runOptions, { err, env, log })
+  }
   if (outcome.interrupted) {
     err.write(`pgload ab: interrupted after ${outcome.runs.length} of ${outcome.sequence.length} runs; settings restored; results in ${opts.outDir}\n`)
     throw new PgloadError('interrupted', { code: 'INTERRUPTED', exitCode: 130 })

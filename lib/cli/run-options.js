@@ -26,6 +26,8 @@ export const RUN_OPTIONS = {
   json: { type: 'boolean', describe: 'print the results document on stdout instead of the summary' },
   report: { type: 'boolean', describe: 'write the HTML report next to the results file' },
   threshold: { type: 'string', array: true, describe: "pass/fail criterion checked at the end, k6 syntax, e.g. 'latency: p(99) < 50ms' (exit 99 when one fails)" },
+  store: { type: 'boolean', describe: 'store the run in the results database once its file is written (docs/results-database.md)' },
+  'results-url': { type: 'string', describe: 'with --store, the results database: libpq URI or key=value string [default: pgload_results on the embedded server]' },
   interval: { type: 'string', describe: 'seconds per entry of the time series [default: 1]' },
   // gone: it changed no 10-second run's tps or p99 beyond the noise; still accepted, as it asks for nothing now
   'jit-warmup': { type: 'boolean', hidden: true },

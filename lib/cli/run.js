@@ -49,6 +49,10 @@ export const runCommand = {
       const html = await writeHtmlReport(results, file.replace(/\.json$/, '') + '.html')
       process.stderr.write(`report written to ${html}\n`)
     }
+    if (plan.store && file) {
+      const { storeWrittenFiles } = await import('./store.js')
+      await storeWrittenFiles([file], plan, { log })
+    }
     throwForOutcome(results, { exitCode, terminated })
   }
 }

@@ -25,6 +25,7 @@ export const DEFAULTS = Object.freeze({
   verboseErrors: false, // report every retried error
   failuresDetailed: false, // count serialization failures and deadlocks apart
   serverStats: true, // sample server statistics during the run
+  store: false, // store the run in the results database after its file is written
   writeFile: true // write the results document (to `out`, else ./pgload-results/<time>-<workload>.json)
 })
 

@@ -20,7 +20,7 @@ export const DRIVERS = ['lean', 'pg']
 const INPUT_KEYS = new Set(['workload', 'scripts', 'url', 'clients', 'connections', 'durationS', 'transactionsPerClient',
   'rate', 'latencyLimitMs', 'thinkTime', 'warmupS', 'intervalS', 'progressS', 'progressTimestamp', 'seed', 'protocol',
   'driver', 'maxTries', 'exitOnAbort', 'graceS', 'transactionTimeoutS', 'connect', 'verboseErrors', 'failuresDetailed',
-  'serverStats', 'out', 'writeFile', 'label', 'thresholds', 'command', 'jobs', 'workloadOptions'])
+  'serverStats', 'out', 'writeFile', 'label', 'thresholds', 'command', 'jobs', 'workloadOptions', 'store', 'resultsUrl'])
 /** Workload options of script runs (tpcb); a workload module adds its own `runOptions`. */
 const SCRIPT_OPTIONS = ['define', 'scale', 'noVacuum', 'vacuumAccounts', 'reportPerCommand', 'log', 'aggregateIntervalS', 'logPrefix', 'samplingRate']
 /** Keys a plan has that are not input. */
@@ -64,6 +64,8 @@ const bad = (message) => new PgloadError(message, { code: 'BAD_OPTION' })
  * @property {string} [label]
  * @property {string[]} thresholds checked at the end of the run, before the results are written
  * @property {string} [command] the command line, passwords redacted
+ * @property {boolean} store store the run in the results database once its file is written (lib/store)
+ * @property {string} [resultsUrl] the results database; absent: `pgload_results` on the embedded server
  * @property {Record<string, any>} workloadOptions
  */
 
@@ -253,8 +255,18 @@ async function record (opt) {
     out: parseOutputPath(opt('out'), '--out'),
     label: runLabel(opt('label')),
     thresholds: await runThresholds(opt('thresholds')),
-    command: command === undefined ? undefined : redact(String(command))
+    command: command === undefined ? undefined : redact(String(command)),
+    ...resultsStore(opt)
   }
+}
+
+/** --store and --results-url: where the run is stored after its file is written. */
+function resultsStore (opt) {
+  const store = booleanOption(opt('store'), '--store', DEFAULTS.store)
+  const resultsUrl = opt('resultsUrl')
+  if (resultsUrl !== undefined && (typeof resultsUrl !== 'string' || resultsUrl.trim() === '')) throw bad(`--results-url needs a connection string, got ${JSON.stringify(resultsUrl)}`)
+  if (resultsUrl !== undefined && !store) throw bad('--results-url goes with --store: it says where the run is stored')
+  return { store, resultsUrl }
 }
 
 /** The workload options of both layers, the input's where it gives one (undefined and null give none). */

@@ -48,6 +48,7 @@ function namedData (spec) {
 test('the static specs in reports/ use named data only', () => {
   const files = readdirSync(new URL('../../../reports/', import.meta.url)).filter((f) => f.endsWith('.vl.json'))
   const ids = [...RUN_CHARTS.map((c) => c.id), COMPARE_CHART.id]
+  ids.push('history') // pgload history's trend (lib/store/history-chart.js)
   assert.deepEqual(files.map((f) => f.replace('.vl.json', '')).sort(), [...ids].sort())
   for (const id of ids) {
     const spec = loadSpec(id)

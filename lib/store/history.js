@@ -1,0 +1,94 @@
+// `pgload history`'s data: stored runs chosen by label and workload, the newest N, oldest first,
+// with the figure the user asked for; and their table.
+
+import { PgloadError } from '../errors.js'
+import { alignTable } from '../compare/format.js'
+
+/** The metrics history can chart: the runs column each reads, its title and unit. */
+export const HISTORY_METRICS = Object.freeze({
+  tps: { column: 'tps', title: 'throughput', unit: 'tps' },
+  mean: { column: 'mean_ms', title: 'mean latency', unit: 'ms' },
+  p50: { column: 'p50_ms', title: 'p50 latency', unit: 'ms' },
+  p90: { column: 'p90_ms', title: 'p90 latency', unit: 'ms' },
+  p95: { column: 'p95_ms', title: 'p95 latency', unit: 'ms' },
+  p99: { column: 'p99_ms', title: 'p99 latency', unit: 'ms' },
+  p999: { column: 'p999_ms', title: 'p99.9 latency', unit: 'ms' },
+  max: { column: 'max_ms', title: 'max latency', unit: 'ms' },
+  failed: { column: 'failed', title: 'failed transactions', unit: '' },
+  tpmc: { column: 'tpmc', title: 'tpmC', unit: 'tpmC' }
+})
+
+/** Defaults of `history`. */
+export const HISTORY_DEFAULTS = {
+  metric: 'tps', // the charted figure (HISTORY_METRICS)
+  limit: 50 // the newest runs shown
+}
+
+/**
+ * @typedef {{ runId: number, startTime: string|null, label: string|null, workload: string, clients: number|null,
+ *   scale: number|null, tps: number|null, p50: number|null, p99: number|null, max: number|null, value: number|null }} HistoryRun
+ */
+
+/**
+ * The metric's definition, or a one-line error naming the valid ones.
+ * @param {string} name
+ */
+export function historyMetric (name) {
+  const m = HISTORY_METRICS[name]
+  if (!m) throw new PgloadError(`--metric must be one of ${Object.keys(HISTORY_METRICS).join(', ')}, got ${JSON.stringify(name)}`, { code: 'BAD_OPTION' })
+  return { name, ...m }
+}
+
+const toNumber = (v) => v === null ? null : Number(v)
+
+/**
+ * The newest `limit` stored runs matching the label and workload, oldest first.
+ * @param {import('../db/connection.js').PgConnection} conn
+ * @param {{ label?: string|null, workload?: string|null, metric?: string, limit?: number }} [opts]
+ * @returns {Promise<HistoryRun[]>}
+ */
+export async function queryHistory (conn, { label = null, workload = null, metric = HISTORY_DEFAULTS.metric, limit = HISTORY_DEFAULTS.limit } = {}) {
+  const m = historyMetric(metric)
+  const r = await conn.query(
+    `select run_id, to_char(start_time at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), label, workload,
+            clients, scale, tps, p50_ms, p99_ms, max_ms, ${m.column}
+       from pgload.runs
+      where ($1::text is null or label = $1) and ($2::text is null or workload = $2)
+      order by start_time desc nulls last, run_id desc
+      limit $3`, [label, workload, limit])
+  return r.rows.reverse().map((row) => ({
+    runId: Number(row[0]),
+    startTime: row[1],
+    label: row[2],
+    workload: row[3],
+    clients: toNumber(row[4]),
+    scale: toNumber(row[5]),
+    tps: toNumber(row[6]),
+    p50: toNumber(row[7]),
+    p99: toNumber(row[8]),
+    max: toNumber(row[9]),
+    value: toNumber(row[10])
+  }))
+}
+
+const fmt = (v) => v === null || v === undefined ? '-' : Number.isInteger(v) ? String(v) : String(Number(v.toFixed(3)))
+
+/**
+ * The runs as a table (one line per run, oldest first); the metric gets a column of its own
+ * unless the table already shows it.
+ * @param {HistoryRun[]} runs
+ * @param {string} metric
+ * @returns {string}
+ */
+export function formatHistory (runs, metric) {
+  const m = historyMetric(metric)
+  const shown = ['tps', 'p50', 'p99', 'max'].includes(metric)
+  const head = ['run', 'start (UTC)', 'label', 'workload', 'clients', 'scale', 'tps', 'p50 ms', 'p99 ms', 'max ms']
+  if (!shown) head.push(`${m.name}${m.unit && m.unit !== m.name ? ` ${m.unit}` : ''}`)
+  const rows = runs.map((r) => {
+    const row = [String(r.runId), r.startTime?.slice(0, 19).replace('T', ' ') ?? '-', r.label ?? '-', r.workload, fmt(r.clients), fmt(r.scale), fmt(r.tps), fmt(r.p50), fmt(r.p99), fmt(r.max)]
+    if (!shown) row.push(fmt(r.value))
+    return row
+  })
+  return alignTable([head, ...rows]) + '\n'
+}
