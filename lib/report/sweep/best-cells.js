@@ -29,7 +29,8 @@ export function worstP99Ms (cell) {
  */
 export function parseP99LimitMs (value) {
   const bare = typeof value === 'number' || (typeof value === 'string' && /^\s*\d+(\.\d+)?\s*$/.test(value))
-  const ms = bare ? Number(value) : parseDurationS(value, '--p99-limit') * 1000
+  // seconds to ms, rounded to a nanosecond so that 800us is 0.8, not 0.7999999999999999
+  const ms = bare ? Number(value) : Math.round(parseDurationS(value, '--p99-limit') * 1e9) / 1e6
   if (!(ms > 0) || !Number.isFinite(ms)) throw new PgloadError(`--p99-limit must be a latency above zero like 10ms or 0.5s, got ${JSON.stringify(value)}`, { code: 'BAD_OPTION' })
   return ms
 }
