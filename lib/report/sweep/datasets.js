@@ -115,7 +115,9 @@ export function kneeLabels (rows, opts = {}) {
  */
 export function sizeRows (sweep, shape) {
   const bases = sizeBases(sweep)
-  const lineKeys = AXIS_KEYS.filter((k) => k !== shape.sizeKey && (shape.values[k].length > 1 || k === 'clients'))
+  // One line per value of the other swept axes (per client count, usually); clients when none is.
+  const swept = AXIS_KEYS.filter((k) => k !== shape.sizeKey && shape.values[k].length > 1)
+  const lineKeys = swept.length > 0 ? swept : ['clients']
   // In line order, then by size: the first appearance of each line names the legend's order.
   const byLine = [...AXIS_KEYS.filter((k) => lineKeys.includes(k)), shape.sizeKey].filter(Boolean)
   const cells = drawnCells(sweep, shape).sort((a, b) => {

@@ -115,3 +115,9 @@ test('a sweep of rates at fixed clients puts the rate along x', () => {
   assert.equal(seriesName({ clients: 64, rate: 250 }, { ...shape, sizeKey: null }, 'my.sql'), 'my.sql')
   assert.deepEqual(kneeRows(sweep, shape).filter((r) => r.stat === 'p99').map((r) => r.point), ['250/s', '1,000/s', '4,000/s'])
 })
+
+test('size rows of a rate sweep make one line per rate', () => {
+  const sweep = asRateSweep()
+  const rows = sizeRows(sweep, sweepShape(sweep))
+  assert.deepEqual([...new Set(rows.map((r) => r.line))], ['rate 250/s', 'rate 1,000/s', 'rate 4,000/s'])
+})
