@@ -1,5 +1,5 @@
-// The shape of a sweep as its report draws it: which axis runs along x (clients, or the rate
-// when only the rate is swept), which axes make the lines (one per scale, say), how cells are
+// The shape of a sweep as its report draws it: which axis runs along x (clients, else the rate
+// or the size when only they are swept), which axes make the lines (one per scale, say), how cells are
 // named, and which cells of the grid have no finished run.
 
 /** Axes that name the database size: scale (pgbench-like) or warehouses (tpcc). */
@@ -11,7 +11,7 @@ const isNum = (v) => typeof v === 'number' && Number.isFinite(v)
 const fmtNum = (v) => v.toLocaleString('en-US', { maximumFractionDigits: 3 })
 
 /**
- * @typedef {{ sizeKey: string|null, xKey: 'clients'|'rate', seriesKeys: string[], values: Record<string, number[]> }} SweepShape
+ * @typedef {{ sizeKey: string|null, xKey: string|null, seriesKeys: string[], values: Record<string, number[]> }} SweepShape
  *   values: every value of each axis, ascending (from `axes` and from the runs)
  */
 
@@ -42,8 +42,9 @@ export function sweepShape (sweep) {
     values[axis] = [...seen].sort((a, b) => a - b)
   }
   const sizeKey = SIZE_KEYS.find((k) => values[k].length > 0) ?? null
-  // Clients along x, as pgbench-tools draws it; a sweep of rates at fixed clients puts the rate there.
-  const xKey = values.clients.length <= 1 && values.rate.length > 1 ? 'rate' : 'clients'
+  // Clients along x, as pgbench-tools draws it; else the rate, else the size, whichever is swept.
+  const order = ['clients', 'rate', sizeKey].filter(Boolean)
+  const xKey = order.find((k) => values[k].length > 1) ?? order.find((k) => values[k].length > 0) ?? null
   const seriesKeys = AXIS_KEYS.filter((k) => k !== xKey && values[k].length > 1)
   return { sizeKey, xKey, seriesKeys, values }
 }
@@ -70,6 +71,24 @@ export function axisTitle (axis) {
 }
 
 /**
+ * The x axis in a chart's title: "clients", "the target rate", "scale", "warehouses".
+ * @param {string} axis
+ */
+export function axisInTitle (axis) {
+  return axis === 'rate' ? 'the target rate' : axis
+}
+
+/**
+ * A point's label on the knee chart: short, the x axis value ("16", "1,000/s", "scale 10").
+ * @param {string} axis
+ * @param {number} v
+ */
+export function pointText (axis, v) {
+  if (axis === 'clients') return String(v)
+  return axis === 'rate' ? `${fmtNum(v)}/s` : axisText(axis, v)
+}
+
+/**
  * A cell's full name: every axis it names, "scale 10, 16 clients".
  * @param {Record<string, number|null>} key
  * @returns {string}
@@ -87,7 +106,7 @@ export function cellName (key) {
  * @returns {string}
  */
 export function seriesName (key, shape, workload) {
-  const keys = shape.seriesKeys.length > 0 ? shape.seriesKeys : [shape.sizeKey].filter(Boolean)
+  const keys = shape.seriesKeys.length > 0 ? shape.seriesKeys : [shape.sizeKey].filter((k) => k && k !== shape.xKey)
   const parts = keys.filter((a) => axisValue(key, a) !== null).map((a) => axisText(a, key[a]))
   return parts.length > 0 ? parts.join(', ') : workload
 }

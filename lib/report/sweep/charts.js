@@ -2,7 +2,7 @@
 // with, when it is skipped (and why), and the render-time adjustments (x scale, line order).
 
 import { loadSpec } from '../charts.js'
-import { axisTitle } from './axes.js'
+import { axisTitle, axisInTitle } from './axes.js'
 import { throughputRows, latencyRows, kneeRows, kneeLabels, sizeRows, sizeBases } from './datasets.js'
 
 /** Names in the order their rows first appear (rows come in numeric order of their axes). */
@@ -45,7 +45,7 @@ function tuneX (spec, shape) {
   visit(spec, (o) => {
     if (o.x?.field === 'x') Object.assign(o.x, { title: axisTitle(shape.xKey), scale, axis: { ...o.x.axis, ...axis } })
   })
-  if (shape.xKey === 'rate') spec.title.text = spec.title.text.replace('against clients', 'against the target rate')
+  spec.title.text = spec.title.text.replace('against clients', `against ${axisInTitle(shape.xKey)}`)
 }
 
 function useLog (spec) {
@@ -89,7 +89,7 @@ export const SWEEP_CHARTS = [
     skip: (d) => (d.sweepKnee.length === 0 ? 'no cell has p50 or p99 figures' : null),
     tune: (spec, d, shape, opts) => {
       orderColors(spec, 'series', inOrder(d.sweepKnee, 'series'))
-      if (shape.xKey === 'rate') spec.title.subtitle[0] = spec.title.subtitle[0].replace('client order (labels: clients)', 'rate order (labels: target rate)')
+      if (shape.xKey !== 'clients') spec.title.subtitle[0] = spec.title.subtitle[0].replace('client order (labels: clients)', `order of ${axisInTitle(shape.xKey)}`)
       if (opts.logScale) useLog(spec)
     }
   },
@@ -120,8 +120,9 @@ export function buildSweepCharts (sweep, shape, opts = {}) {
   const charts = []
   const skipped = []
   for (const chart of SWEEP_CHARTS) {
-    const d = chart.data(sweep, shape, opts)
-    const reason = chart.skip(d, sweep)
+    // A sweep that names no scale, clients or rate has nothing to draw along x.
+    const d = shape.xKey === null ? null : chart.data(sweep, shape, opts)
+    const reason = d === null ? 'the sweep names no scale, clients or rate for its cells (its figures are in the tables)' : chart.skip(d, sweep)
     if (reason) {
       skipped.push({ id: chart.id, title: chart.title, reason })
       continue

@@ -2,7 +2,7 @@
 // against clients (median with the repeats' minimum and maximum), latency against throughput,
 // and throughput against the database size relative to shared_buffers and to memory.
 
-import { axisValue, axisText, cellName, seriesName, compareCells, AXIS_KEYS } from './axes.js'
+import { axisValue, axisText, cellName, seriesName, compareCells, pointText, AXIS_KEYS } from './axes.js'
 
 const isNum = (v) => typeof v === 'number' && Number.isFinite(v)
 /** Ratios keep 4 significant digits: 0.000634 stays readable where rounding to 3 decimals would not. */
@@ -72,8 +72,6 @@ export function kneeRows (sweep, shape) {
   return rows
 }
 
-// Labels on the knee chart are short: the client count, or the rate.
-const pointText = (xKey, v) => (xKey === 'rate' ? `${v.toLocaleString('en-US')}/s` : String(v))
 
 /** Layout of the knee chart's point labels (pixels), matching reports/sweep/knee.vl.json. */
 export const KNEE_LAYOUT = { widthPx: 560, heightPx: 300, charPx: 6.2, rowPx: 12, gapPx: 4 }
@@ -117,7 +115,7 @@ export function sizeRows (sweep, shape) {
   const bases = sizeBases(sweep)
   // One line per value of the other swept axes (per client count, usually); clients when none is.
   const swept = AXIS_KEYS.filter((k) => k !== shape.sizeKey && shape.values[k].length > 1)
-  const lineKeys = swept.length > 0 ? swept : ['clients']
+  const lineKeys = swept.length > 0 ? swept : ['clients', 'rate']
   // In line order, then by size: the first appearance of each line names the legend's order.
   const byLine = [...AXIS_KEYS.filter((k) => lineKeys.includes(k)), shape.sizeKey].filter(Boolean)
   const cells = drawnCells(sweep, shape).sort((a, b) => {
@@ -132,7 +130,7 @@ export function sizeRows (sweep, shape) {
     for (const c of cells) {
       if (!isNum(c.dbSizeBytes) || c.dbSizeBytes <= 0) continue
       const s = spreadOf(c.tps)
-      const line = lineKeys.filter((k) => axisValue(c.cell, k) !== null).map((k) => axisText(k, c.cell[k])).join(', ')
+      const line = lineKeys.filter((k) => axisValue(c.cell, k) !== null).map((k) => axisText(k, c.cell[k])).join(', ') || sweep.workload
       rows.push({ basis, ratio: sig4(c.dbSizeBytes / bytes), tps: s.mid, tpsMin: s.lo, tpsMax: s.hi, line, cell: cellName(c.cell), dbSizeBytes: c.dbSizeBytes })
     }
   }

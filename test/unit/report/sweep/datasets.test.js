@@ -121,3 +121,20 @@ test('size rows of a rate sweep make one line per rate', () => {
   const rows = sizeRows(sweep, sweepShape(sweep))
   assert.deepEqual([...new Set(rows.map((r) => r.line))], ['rate 250/s', 'rate 1,000/s', 'rate 4,000/s'])
 })
+
+test('a sweep of scales alone (default clients, none named) puts the scale along x, as one line', () => {
+  const sweep = loadSweep()
+  const keep = (x) => x.cell.clients === 4
+  sweep.axes.clients = null
+  sweep.runs = sweep.runs.filter(keep)
+  sweep.cells = sweep.cells.filter(keep)
+  for (const x of [...sweep.runs, ...sweep.cells]) x.cell.clients = null
+  const shape = sweepShape(sweep)
+  assert.equal(shape.xKey, 'scale')
+  assert.deepEqual(shape.seriesKeys, [])
+  const rows = throughputRows(sweep, shape)
+  assert.deepEqual(rows.map((r) => [r.x, r.series]), [[1, 'tpcb'], [10, 'tpcb']])
+  assert.deepEqual(kneeRows(sweep, shape).filter((r) => r.stat === 'p99').map((r) => r.point), ['scale 1', 'scale 10'])
+  assert.deepEqual([...new Set(sizeRows(sweep, shape).map((r) => r.line))], ['tpcb'])
+  assert.deepEqual(missingCells(sweep, shape), [])
+})

@@ -98,3 +98,21 @@ test('a directory gets the HTML file and one SVG per chart', async () => {
   await renderSweepReport(loadSweep(), { out: dir, formats: 'svg,html', source: SWEEP_FILE })
   assert.deepEqual(readdirSync(dir).sort(), ['sweep-knee.svg', 'sweep-latency.svg', 'sweep-report.html', 'sweep-size.svg', 'sweep-throughput.svg'])
 })
+
+test('a scale-only sweep is drawn against the scale; a sweep that names no axis draws nothing, saying why', () => {
+  const sweep = loadSweep()
+  const keep = (x) => x.cell.clients === 4
+  sweep.axes.clients = null
+  sweep.runs = sweep.runs.filter(keep)
+  sweep.cells = sweep.cells.filter(keep)
+  for (const x of [...sweep.runs, ...sweep.cells]) x.cell.clients = null
+  const built = buildSweepCharts(sweep, sweepShape(sweep))
+  assert.deepEqual(built.charts.map((c) => c.title), ['Throughput against scale', 'Latency against scale', 'Latency against throughput', 'Throughput against database size'])
+  assert.equal(built.charts[2].spec.title.subtitle[0], 'medians of each cell joined in order of scale; p50 solid, p99 dashed')
+  const single = { ...sweep, axes: { scale: null, clients: null, rate: null }, cells: sweep.cells.slice(0, 1), runs: sweep.runs.slice(0, 1) }
+  for (const x of [...single.cells, ...single.runs]) x.cell = { scale: null, clients: null, rate: null }
+  const none = buildSweepCharts(single, sweepShape(single))
+  assert.deepEqual(none.charts, [])
+  assert.equal(none.skipped.length, 4)
+  assert.match(none.skipped[0].reason, /names no scale, clients or rate/)
+})
