@@ -72,7 +72,6 @@ export function kneeRows (sweep, shape) {
   return rows
 }
 
-
 /** Layout of the knee chart's point labels (pixels), matching reports/sweep/knee.vl.json. */
 export const KNEE_LAYOUT = { widthPx: 560, heightPx: 300, charPx: 6.2, rowPx: 12, gapPx: 4 }
 
