@@ -3,7 +3,7 @@
 
 import { loadSpec } from '../charts.js'
 import { axisTitle, axisInTitle } from './axes.js'
-import { throughputRows, latencyRows, kneeRows, kneeLabels, sizeRows, sizeBases } from './datasets.js'
+import { throughputRows, latencyRows, kneeRows, kneeLabels, sizeRows, sizeBases, sizeLineKeys } from './datasets.js'
 
 /** Names in the order their rows first appear (rows come in numeric order of their axes). */
 const inOrder = (rows, field) => [...new Set(rows.map((r) => r[field]))]
@@ -20,9 +20,18 @@ function visit (node, fn) {
   for (const [k, v] of Object.entries(node)) if (k !== 'datasets') visit(v, fn)
 }
 
-/** Give every color channel on `field` the explicit order `domain`, so legends read 1, 2, 10. */
-function orderColors (spec, field, domain) {
-  visit(spec, (o) => { if (o.color?.field === field) o.color.scale = { ...o.color.scale, domain } })
+/**
+ * Give every color channel on `field` the explicit order `domain`, so legends read 1, 2, 10, and
+ * the legend the axes its lines stand for.
+ */
+function orderColors (spec, field, domain, title) {
+  visit(spec, (o) => { if (o.color?.field === field) Object.assign(o.color, { scale: { ...o.color.scale, domain }, title }) })
+}
+
+/** The legend's title of the lines: the axes that split them ("scale"), or the workload. */
+function seriesTitle (shape) {
+  const keys = shape.seriesKeys.length > 0 ? shape.seriesKeys : [shape.sizeKey].filter((k) => k && k !== shape.xKey)
+  return keys.join(', ') || 'workload'
 }
 
 /**
@@ -65,7 +74,7 @@ export const SWEEP_CHARTS = [
     skip: (d) => (d.sweepThroughput.length === 0 ? 'no cell has a finished run' : null),
     tune: (spec, d, shape) => {
       tuneX(spec, shape)
-      orderColors(spec, 'series', inOrder(d.sweepThroughput, 'series'))
+      orderColors(spec, 'series', inOrder(d.sweepThroughput, 'series'), seriesTitle(shape))
     }
   },
   {
@@ -75,7 +84,7 @@ export const SWEEP_CHARTS = [
     skip: (d) => (d.sweepLatency.length === 0 ? 'no cell has p50 or p99 figures' : null),
     tune: (spec, d, shape, opts) => {
       tuneX(spec, shape)
-      orderColors(spec, 'series', inOrder(d.sweepLatency, 'series'))
+      orderColors(spec, 'series', inOrder(d.sweepLatency, 'series'), seriesTitle(shape))
       if (opts.logScale) useLog(spec)
     }
   },
@@ -88,7 +97,7 @@ export const SWEEP_CHARTS = [
     },
     skip: (d) => (d.sweepKnee.length === 0 ? 'no cell has p50 or p99 figures' : null),
     tune: (spec, d, shape, opts) => {
-      orderColors(spec, 'series', inOrder(d.sweepKnee, 'series'))
+      orderColors(spec, 'series', inOrder(d.sweepKnee, 'series'), seriesTitle(shape))
       if (shape.xKey !== 'clients') spec.title.subtitle[0] = spec.title.subtitle[0].replace('client order (labels: clients)', `order of ${axisInTitle(shape.xKey)}`)
       if (opts.logScale) useLog(spec)
     }
@@ -101,10 +110,11 @@ export const SWEEP_CHARTS = [
       if (sizeBases(sweep).length === 0) return 'the sweep records neither shared_buffers (server.sharedBuffersBytes) nor the memory (host.memoryBytes)'
       return d.sweepSize.length === 0 ? 'no cell records its database size (dbSizeBytes)' : null
     },
-    tune: (spec, d) => {
+    tune: (spec, d, shape) => {
       const bases = new Set(d.sweepSize.map((r) => r.basis))
       spec.hconcat = spec.hconcat.filter((panel) => bases.has(panel.name))
-      orderColors(spec, 'line', inOrder(d.sweepSize, 'line'))
+      const keys = sizeLineKeys(shape).filter((k) => shape.values[k].length > 0)
+      orderColors(spec, 'line', inOrder(d.sweepSize, 'line'), keys.join(', ') || 'workload')
     }
   }
 ]

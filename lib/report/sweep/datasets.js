@@ -112,9 +112,7 @@ export function kneeLabels (rows, opts = {}) {
  */
 export function sizeRows (sweep, shape) {
   const bases = sizeBases(sweep)
-  // One line per value of the other swept axes (per client count, usually); clients when none is.
-  const swept = AXIS_KEYS.filter((k) => k !== shape.sizeKey && shape.values[k].length > 1)
-  const lineKeys = swept.length > 0 ? swept : ['clients', 'rate']
+  const lineKeys = sizeLineKeys(shape)
   // In line order, then by size: the first appearance of each line names the legend's order.
   const byLine = [...AXIS_KEYS.filter((k) => lineKeys.includes(k)), shape.sizeKey].filter(Boolean)
   const cells = drawnCells(sweep, shape).sort((a, b) => {
@@ -134,6 +132,17 @@ export function sizeRows (sweep, shape) {
     }
   }
   return rows
+}
+
+/**
+ * The axes that split the size chart into lines: the other swept axes (clients, usually), else
+ * clients and rate as the sweep names them.
+ * @param {import('./axes.js').SweepShape} shape
+ * @returns {string[]}
+ */
+export function sizeLineKeys (shape) {
+  const swept = AXIS_KEYS.filter((k) => k !== shape.sizeKey && shape.values[k].length > 1)
+  return swept.length > 0 ? swept : ['clients', 'rate']
 }
 
 /**

@@ -67,6 +67,19 @@ export function isSweepDocument (doc) {
   return doc !== null && typeof doc === 'object' && /** @type {any} */ (doc).format === SWEEP_FORMAT
 }
 
+// Documents validateSweep has checked: the report renders what the command read, once.
+const checked = new WeakSet()
+
+/**
+ * Check a sweep document unless validateSweep already checked this very object.
+ * @param {any} doc
+ * @param {string} [source]
+ * @returns {any} the same document
+ */
+export function ensureValidSweep (doc, source) {
+  return checked.has(doc) ? doc : validateSweep(doc, source)
+}
+
 /**
  * Throw a PgloadError (code SWEEP_INVALID) naming the source and the first wrong field, unless
  * `doc` is a sweep document of the version this report reads.
@@ -83,6 +96,7 @@ export function validateSweep (doc, source = 'sweep') {
     if (!(err instanceof FieldProblem)) throw err
     throw new PgloadError(`${source}: ${err.message}`, { code: SWEEP_INVALID })
   }
+  checked.add(doc)
   return doc
 }
 

@@ -7,7 +7,7 @@ import { PgloadError } from '../../errors.js'
 import { FORMATS } from '../render-report.js'
 import { renderSvg } from '../svg.js'
 import { svgToPng } from '../png.js'
-import { validateSweep } from './read.js'
+import { ensureValidSweep } from './read.js'
 import { sweepShape, missingCells } from './axes.js'
 import { bestCells } from './best-cells.js'
 import { buildSweepCharts, stackCharts } from './charts.js'
@@ -71,14 +71,14 @@ async function writeImages (spec, files, written) {
 
 /**
  * Render the report of a sweep.
- * @param {any} sweep a sweep document (checked here)
+ * @param {any} sweep a sweep document (checked here, unless the reader of this module read it)
  * @param {{ out?: string, formats?: string[]|string, p99LimitMs?: number|null, logScale?: boolean, source?: string, notes?: string[] }} [opts]
  *   out: a directory, or one .html/.svg/.png file; source: the sweep document's path (its run
  *   files are linked relative to it); notes: filled with notes for the user (missing cells)
  * @returns {Promise<string[]>} paths of the files written
  */
 export async function renderSweepReport (sweep, opts = {}) {
-  validateSweep(sweep, opts.source ?? 'sweep')
+  ensureValidSweep(sweep, opts.source ?? 'sweep')
   const target = sweepOutput(opts.out, opts.formats)
   const shape = sweepShape(sweep)
   const missing = missingCells(sweep, shape)

@@ -116,3 +116,22 @@ test('a scale-only sweep is drawn against the scale; a sweep that names no axis 
   assert.equal(none.skipped.length, 4)
   assert.match(none.skipped[0].reason, /names no scale, clients or rate/)
 })
+
+test('legends are titled by the axes their lines stand for', () => {
+  const sweep = loadSweep()
+  const built = buildSweepCharts(sweep, sweepShape(sweep))
+  assert.equal(built.charts[0].spec.encoding.color.title, 'scale')
+  assert.equal(built.charts[3].spec.hconcat[0].encoding.color.title, 'clients')
+  const rate = asRateSweep()
+  const rateCharts = buildSweepCharts(rate, sweepShape(rate))
+  assert.equal(rateCharts.charts[0].spec.encoding.color.title, 'scale')
+  assert.equal(rateCharts.charts[3].spec.hconcat[0].encoding.color.title, 'rate')
+})
+
+test('a damaged sweep document given in memory is refused before anything is written', async () => {
+  const sweep = loadSweep()
+  sweep.runs[3].repeat = 0
+  const out = join(tmp, 'refused.html')
+  await assert.rejects(renderSweepReport(sweep, { out, source: 'mine.json' }), { code: 'SWEEP_INVALID', message: 'mine.json: runs[3].repeat: expected an integer >= 1, got 0' })
+  assert.ok(!readdirSync(tmp).includes('refused.html'))
+})
