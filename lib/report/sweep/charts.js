@@ -70,10 +70,16 @@ export const SWEEP_CHARTS = [
   {
     id: 'throughput',
     title: 'Throughput against clients',
-    data: (sweep, shape) => ({ sweepThroughput: throughputRows(sweep, shape) }),
+    data: (sweep, shape) => ({
+      sweepThroughput: throughputRows(sweep, shape),
+      // Against the target rate: where throughput falls below this line, the server did not keep up.
+      sweepTarget: shape.xKey === 'rate' ? shape.values.rate.map((x) => ({ x, tps: x })) : []
+    }),
     skip: (d) => (d.sweepThroughput.length === 0 ? 'no cell has a finished run' : null),
     tune: (spec, d, shape) => {
       tuneX(spec, shape)
+      if (d.sweepTarget.length === 0) spec.layer = spec.layer.filter((l) => l.data?.name !== 'sweepTarget')
+      else spec.title.subtitle = [...spec.title.subtitle, 'dashed grey: throughput equal to the target rate']
       orderColors(spec, 'series', inOrder(d.sweepThroughput, 'series'), seriesTitle(shape))
     }
   },

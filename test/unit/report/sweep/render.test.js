@@ -45,13 +45,18 @@ test('a rate sweep draws against the target rate and has no shared_buffers chart
   assert.equal(built.charts[0].spec.encoding.x.title, 'target rate (transactions per second)')
   assert.deepEqual(built.skipped.map((s) => s.id), ['size'])
   assert.match(built.skipped[0].reason, /neither shared_buffers/)
+  // The dashed line of throughput equal to the target rate, at each rate swept.
+  assert.deepEqual(built.charts[0].spec.datasets.sweepTarget, [{ x: 250, tps: 250 }, { x: 1000, tps: 1000 }, { x: 4000, tps: 4000 }])
+  assert.equal(built.charts[0].spec.layer[0].data.name, 'sweepTarget')
+  const clients = buildSweepCharts(loadSweep(), sweepShape(loadSweep())).charts[0].spec
+  assert.ok(!clients.layer.some((l) => l.data?.name === 'sweepTarget'), 'no target line against clients')
 })
 
 test('all charts stacked in one spec keep every dataset and render as one SVG', async () => {
   const sweep = loadSweep()
   const built = buildSweepCharts(sweep, sweepShape(sweep))
   const stacked = stackCharts(built.charts)
-  assert.deepEqual(Object.keys(stacked.datasets).sort(), ['sweepKnee', 'sweepKneeLabels', 'sweepLatency', 'sweepSize', 'sweepThroughput'])
+  assert.deepEqual(Object.keys(stacked.datasets).sort(), ['sweepKnee', 'sweepKneeLabels', 'sweepLatency', 'sweepSize', 'sweepTarget', 'sweepThroughput'])
   const { svg, warnings } = await renderSvg(stacked)
   assert.deepEqual(warnings, [])
   for (const c of built.charts) assert.ok(svg.includes(`>${c.title}<`), c.title)
