@@ -16,7 +16,7 @@ export const describe = 'Draw charts of results files or of a sweep: one self-co
 /** @param {import('yargs').Argv} yargs */
 export function builder (yargs) {
   return yargs
-    .positional('results', { type: 'string', array: true, describe: 'results JSON files written by pgload run (several: overlaid per workload, named by their --label or by what differs), or one sweep document (sweep.json of pgload sweep)' })
+    .positional('results', { type: 'string', array: true, describe: 'results JSON files written by pgload run (several: overlaid per workload, named by their --label or by what differs), or one sweep (its sweep.json or its directory)' })
     .option('format', { alias: 'f', type: 'string', describe: 'comma-separated output formats: html, svg, png [default: html]' })
     .option('out', { alias: 'o', type: 'string', describe: 'output directory [default: current directory]; for a sweep also one file: x.html, or x.svg / x.png with every chart' })
     .option('log-scale', { type: 'boolean', describe: 'logarithmic latency axes (latency over time, percentile spectrum; a sweep\'s latency charts)' })
@@ -24,10 +24,10 @@ export function builder (yargs) {
 }
 
 /**
- * A results document, or, when the file is none, the sweep document it may be (read only then,
- * so results files are read once).
+ * A results document, or, when the file is none, the sweep document it may be, or a sweep's
+ * directory (read only then, so results files are read once).
  * @param {string} file
- * @returns {Promise<{ results: any } | { sweep: any }>}
+ * @returns {Promise<{ results: any } | { sweep: any, file: string }>}
  */
 async function readInput (file) {
   try {
@@ -35,7 +35,7 @@ async function readInput (file) {
   } catch (err) {
     const sweep = err?.code === RESULTS_INVALID ? await readSweepIfAny(file) : null
     if (!sweep) throw err
-    return { sweep }
+    return sweep
   }
 }
 
@@ -48,7 +48,7 @@ export async function handler (argv) {
   const sweepAt = inputs.findIndex((i) => 'sweep' in i)
   if (sweepAt !== -1) {
     if (files.length > 1) throw new PgloadError(`${files[sweepAt]} is a sweep document: report it on its own, without other files`, { code: 'USAGE' })
-    return reportSweep(inputs[0].sweep, files[0], outDir, argv)
+    return reportSweep(inputs[0].sweep, inputs[0].file, outDir, argv)
   }
   if (argv.p99Limit !== undefined) throw new PgloadError('--p99-limit applies to a sweep document (the sweep.json of pgload sweep), not to results files', { code: 'USAGE' })
   const timings = {}

@@ -5,7 +5,7 @@ import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { join, dirname } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { runCli } from '../helpers/cli.js'
 import { SWEEP_FILE, loadSweep } from '../fixtures/sweep/variants.js'
@@ -26,6 +26,16 @@ test('pgload report sweep.json -o x.html writes the sweep report', async () => {
   for (const title of ['Throughput against clients', 'Latency against clients', 'Latency against throughput', 'Throughput against database size']) {
     assert.ok(html.includes(`aria-label="${title}"`), title)
   }
+})
+
+test('pgload report DIR reads the sweep.json of a sweep\'s directory and links its runs', async () => {
+  const out = join(tmp, 'from-dir.html')
+  const r = await runCli(['report', dirname(SWEEP_FILE), '-o', out])
+  assert.equal(r.code, 0, r.stderr)
+  const html = readFileSync(out, 'utf8')
+  assert.ok(html.includes(`<dt>sweep document</dt><dd>${SWEEP_FILE.replaceAll('/', '&#47;')}</dd>`))
+  assert.equal([...html.matchAll(/<a href=/g)].length, 18)
+  assert.doesNotMatch(html, /file not found/)
 })
 
 test('pgload report sweep.json -o x.svg and -o x.png write one image with every chart', async () => {

@@ -1,7 +1,8 @@
 // Reading a sweep document (`pgload sweep`'s sweep.json) for its report: the fields the report
 // relies on are checked once here, so a damaged document fails with one line naming the field.
 
-import { readFile } from 'node:fs/promises'
+import { readFile, stat } from 'node:fs/promises'
+import { join } from 'node:path'
 import { PgloadError } from '../../errors.js'
 import { FieldProblem, number, string, object, arrayOf, refine, describe } from '../../results/rules.js'
 
@@ -100,18 +101,23 @@ export function validateSweep (doc, source = 'sweep') {
   return doc
 }
 
+/** The sweep document's name in a sweep's directory (`pgload sweep --dir`). */
+export const SWEEP_FILE_NAME = 'sweep.json'
+
 /**
- * Read a file that may be a sweep document: the checked document when it is one, null when it
- * is anything else (a results file, or not JSON: its own reader says what is wrong with it).
+ * Read a file that may be a sweep document, or a sweep's directory: the checked document and
+ * its path when it is one, null when it is anything else (a results file, or not JSON: its own
+ * reader says what is wrong with it).
  * @param {string} file
- * @returns {Promise<any | null>}
+ * @returns {Promise<{ sweep: any, file: string } | null>}
  */
 export async function readSweepIfAny (file) {
+  const path = (await stat(file).catch(() => null))?.isDirectory() ? join(file, SWEEP_FILE_NAME) : file
   let doc
   try {
-    doc = JSON.parse(await readFile(file, 'utf8'))
+    doc = JSON.parse(await readFile(path, 'utf8'))
   } catch {
     return null
   }
-  return isSweepDocument(doc) ? validateSweep(doc, file) : null
+  return isSweepDocument(doc) ? { sweep: validateSweep(doc, path), file: path } : null
 }

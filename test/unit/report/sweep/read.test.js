@@ -2,7 +2,7 @@ import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { mkdtempSync, writeFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { join, dirname } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { validateSweep, readSweepIfAny, isSweepDocument } from '../../../../lib/report/sweep/read.js'
 import { loadSweep, SWEEP_FILE } from '../../../fixtures/sweep/variants.js'
@@ -11,10 +11,18 @@ const tmp = mkdtempSync(join(tmpdir(), 'pgload-sweep-read-'))
 test.after(() => rmSync(tmp, { recursive: true, force: true }))
 
 test('the fixture sweep is a sweep document the report reads', async () => {
-  const sweep = await readSweepIfAny(SWEEP_FILE)
+  const { sweep, file } = await readSweepIfAny(SWEEP_FILE)
+  assert.equal(file, SWEEP_FILE)
   assert.equal(sweep.runs.length, 18)
   assert.equal(sweep.cells.length, 6)
   assert.ok(isSweepDocument(sweep))
+})
+
+test('a sweep\'s directory stands for its sweep.json', async () => {
+  const { sweep, file } = await readSweepIfAny(dirname(SWEEP_FILE))
+  assert.equal(file, SWEEP_FILE)
+  assert.equal(sweep.cells.length, 6)
+  assert.equal(await readSweepIfAny(tmp), null)
 })
 
 test('a results file or a file that is no JSON is not a sweep (its own reader says why)', async () => {
