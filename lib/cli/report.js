@@ -1,34 +1,62 @@
-// `pgload report <results..>`: charts of one or several results files as HTML, SVG and PNG.
+// `pgload report <results..>`: charts of one or several results files, or of one sweep document,
+// as HTML, SVG and PNG.
 
 import { basename } from 'node:path'
-import { readResults } from '../results/read.js'
+import { PgloadError } from '../errors.js'
+import { readResults, RESULTS_INVALID } from '../results/read.js'
 import { parseOutputPath } from '../options/parse.js'
 import { renderReport, REPORT_DEFAULTS } from '../report/render-report.js'
+import { readSweepIfAny } from '../report/sweep/read.js'
+import { renderSweepReport } from '../report/sweep/render.js'
+import { parseP99LimitMs } from '../report/sweep/best-cells.js'
 
 export const command = 'report <results..>'
-export const describe = 'Draw charts of results files: one self-contained HTML file, or SVG/PNG per chart'
+export const describe = 'Draw charts of results files or of a sweep: one self-contained HTML file, or SVG/PNG per chart'
 
 /** @param {import('yargs').Argv} yargs */
 export function builder (yargs) {
   return yargs
-    .positional('results', { type: 'string', array: true, describe: 'results JSON files written by pgload run (several: overlaid per workload, named by their --label or by what differs)' })
+    .positional('results', { type: 'string', array: true, describe: 'results JSON files written by pgload run (several: overlaid per workload, named by their --label or by what differs), or one sweep (its sweep.json or its directory)' })
     .option('format', { alias: 'f', type: 'string', describe: 'comma-separated output formats: html, svg, png [default: html]' })
-    .option('out', { alias: 'o', type: 'string', describe: 'output directory [default: current directory]' })
-    .option('log-scale', { type: 'boolean', describe: 'logarithmic latency axes (latency over time, percentile spectrum)' })
+    .option('out', { alias: 'o', type: 'string', describe: 'output directory [default: current directory]; for a sweep also one file: x.html, or x.svg / x.png with every chart' })
+    .option('log-scale', { type: 'boolean', describe: 'logarithmic latency axes (latency over time, percentile spectrum; a sweep\'s latency charts)' })
+    .option('p99-limit', { type: 'string', describe: 'sweeps: the best cell whose p99 stays within this latency in every repeat (10ms, 0.5s; a bare number is ms) [default: a ladder of round limits]' })
+}
+
+/**
+ * A results document, or, when the file is none, the sweep document it may be, or a sweep's
+ * directory (read only then, so results files are read once).
+ * @param {string} file
+ * @returns {Promise<{ results: any } | { sweep: any, file: string }>}
+ */
+async function readInput (file) {
+  try {
+    return { results: await readResults(file) }
+  } catch (err) {
+    const sweep = err?.code === RESULTS_INVALID ? await readSweepIfAny(file) : null
+    if (!sweep) throw err
+    return sweep
+  }
 }
 
 /** @param {any} argv */
 export async function handler (argv) {
   const files = argv.results
-  const outDir = parseOutputPath(argv.out, '--out', 'directory') ?? REPORT_DEFAULTS.outDir
-  const docs = []
-  for (const file of files) docs.push(await readResults(file))
+  const outDir = parseOutputPath(argv.out, '--out', 'directory')
+  const inputs = []
+  for (const file of files) inputs.push(await readInput(file))
+  const sweepAt = inputs.findIndex((i) => 'sweep' in i)
+  if (sweepAt !== -1) {
+    if (files.length > 1) throw new PgloadError(`${files[sweepAt]} is a sweep document: report it on its own, without other files`, { code: 'USAGE' })
+    return reportSweep(inputs[0].sweep, inputs[0].file, outDir, argv)
+  }
+  if (argv.p99Limit !== undefined) throw new PgloadError('--p99-limit applies to a sweep document (the sweep.json of pgload sweep), not to results files', { code: 'USAGE' })
   const timings = {}
   const notes = []
   const t0 = performance.now()
-  const written = await renderReport(docs, {
+  const written = await renderReport(inputs.map((i) => i.results), {
     formats: argv.format ?? REPORT_DEFAULTS.formats,
-    outDir,
+    outDir: outDir ?? REPORT_DEFAULTS.outDir,
     logScale: argv.logScale ?? REPORT_DEFAULTS.logScale,
     sources: files.map((f) => basename(f)),
     notes,
@@ -40,4 +68,19 @@ export async function handler (argv) {
     const parts = Object.entries(timings).map(([k, v]) => `${k} ${Math.round(v)} ms`).join(', ')
     console.error(`report: ${written.length} files in ${Math.round(performance.now() - t0)} ms (${parts})`)
   }
+}
+
+/** The report of one sweep document. */
+async function reportSweep (sweep, file, out, argv) {
+  const notes = []
+  const written = await renderSweepReport(sweep, {
+    out,
+    formats: argv.format,
+    p99LimitMs: argv.p99Limit === undefined ? null : parseP99LimitMs(argv.p99Limit),
+    logScale: argv.logScale ?? REPORT_DEFAULTS.logScale,
+    source: file,
+    notes
+  })
+  for (const note of notes) console.error(`pgload: ${note}`)
+  for (const f of written) console.log(f)
 }

@@ -1,0 +1,109 @@
+// Opens the sweep report in a real headless Chromium from file:// and checks every chart renders
+// with no console errors and no request other than the file itself, that the lines, whiskers and
+// labels are there, and that the knee chart's point labels do not overlap. Needs /usr/bin/chromium.
+
+import { test } from 'node:test'
+import assert from 'node:assert/strict'
+import { mkdtempSync, existsSync, statSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { pathToFileURL } from 'node:url'
+import { renderSweepReport } from '../../lib/report/sweep/render.js'
+import { loadSweep, withFailedCell, asTpcc, asRateSweep, SWEEP_FILE } from '../fixtures/sweep/variants.js'
+
+const CHROMIUM = process.env.PGLOAD_CHROMIUM ?? '/usr/bin/chromium'
+const skip = existsSync(CHROMIUM) ? false : `no Chromium at ${CHROMIUM} (apt-get install chromium)`
+// Screenshots go to a temporary directory, removed at the end unless PGLOAD_KEEP_SHOTS is set.
+const shots = mkdtempSync(join(tmpdir(), 'pgload-sweep-shots-'))
+
+let browser
+test.before(async () => {
+  if (skip) return
+  const { chromium } = await import('playwright-core')
+  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-dev-shm-usage'] })
+})
+test.after(async () => {
+  await browser?.close()
+  if (!process.env.PGLOAD_KEEP_SHOTS) rmSync(shots, { recursive: true, force: true })
+})
+
+/** What the page drew: per chart its marks, lines, whiskers and the boxes of its point labels. */
+function inspect () {
+  const box = (t) => { const b = t.getBoundingClientRect(); return { x: b.x, y: b.y, w: b.width, h: b.height, text: t.textContent } }
+  return {
+    ...window.pgloadReport,
+    charts: [...document.querySelectorAll('.chart')].map((el) => ({
+      label: el.getAttribute('aria-label'),
+      marks: el.querySelectorAll('svg .role-mark').length,
+      lines: el.querySelectorAll('svg .mark-line path').length,
+      whiskers: el.querySelectorAll('svg .mark-rule line').length,
+      width: el.querySelector('svg')?.getBoundingClientRect().width ?? 0,
+      labels: [...el.querySelectorAll('svg .mark-text.role-mark text')].map(box)
+    })),
+    bestRows: document.querySelectorAll('table.best tbody tr').length
+  }
+}
+
+const overlap = (a, b) => a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h
+
+/** The fixture with scale 10's figures moved onto scale 1's: the knee chart's points coincide. */
+function crowded () {
+  const sweep = loadSweep()
+  for (const c of sweep.cells.filter((x) => x.cell.scale === 10)) {
+    const twin = sweep.cells.find((x) => x.cell.scale === 1 && x.cell.clients === c.cell.clients)
+    Object.assign(c, { tps: { ...twin.tps, median: twin.tps.median + 5 }, p50Ms: twin.p50Ms, p99Ms: { ...twin.p99Ms, median: twin.p99Ms.median * 1.01 } })
+  }
+  return sweep
+}
+
+const cases = [
+  ['tpcb', () => loadSweep(), { lines: [2, 4, 4, 6], best: 4 }],
+  ['failed-cell', () => withFailedCell({ scale: 10, clients: 16 }), { lines: [2, 4, 4, 6], best: 4 }],
+  ['tpcc', () => asTpcc(), { lines: [2, 4, 4, 6], best: 4 }],
+  ['rate', () => asRateSweep(), { lines: [2, 2, 2, 6], best: 2 }],
+  ['crowded', crowded, { lines: [2, 4, 4, 6], best: 4 }]
+]
+
+for (const [name, make, expected] of cases) {
+  test(`sweep report (${name}) renders every chart in Chromium`, { skip, timeout: 60_000 }, async (t) => {
+    const file = join(shots, `${name}.html`)
+    await renderSweepReport(make(), { out: file, source: SWEEP_FILE, p99LimitMs: 10 })
+    const page = await browser.newPage({ viewport: { width: 1200, height: 900 } })
+    const problems = []
+    const requests = []
+    page.on('console', (m) => { if (m.type() === 'error' || m.type() === 'warning') problems.push(`${m.type()}: ${m.text()}`) })
+    page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`))
+    page.on('request', (r) => requests.push(r.url()))
+    await page.goto(pathToFileURL(file).href)
+    await page.waitForFunction(() => window.pgloadReport?.done === true, null, { timeout: 30_000 })
+    const status = await page.evaluate(inspect)
+    const shot = join(shots, `${name}.png`)
+    await page.screenshot({ path: shot, fullPage: true })
+    await page.close()
+    t.diagnostic(`${status.rendered}/${status.total} charts; screenshot ${shot}`)
+    assert.deepEqual(status.errors, [])
+    assert.equal(status.total, 4)
+    assert.equal(status.rendered, 4)
+    assert.deepEqual(status.charts.map((c) => c.label.replace('the target rate', 'clients')),
+      ['Throughput against clients', 'Latency against clients', 'Latency against throughput', 'Throughput against database size'])
+    // One line per scale (and the target line of a rate sweep); per scale a p50 and a p99 panel;
+    // p50 and p99 per scale; two panels per client count (or rate).
+    assert.deepEqual(status.charts.map((c) => c.lines), expected.lines)
+    for (const c of status.charts) {
+      assert.ok(c.marks > 0, `${c.label} has no marks`)
+      assert.ok(c.width > 500, `${c.label} is ${c.width}px wide`)
+    }
+    // Whiskers: an errorbar is a rule plus two ticks per cell in the throughput chart.
+    const cells = make().cells.length
+    assert.ok(status.charts[0].whiskers >= cells, `${status.charts[0].whiskers} whisker rules for ${cells} cells`)
+    const labels = status.charts[2].labels.filter((l) => /^\d[\d,]*(\/s)?$/.test(l.text))
+    assert.ok(labels.length >= 2, `knee labels: ${labels.map((l) => l.text).join(' ')}`)
+    for (let i = 0; i < labels.length; i++) {
+      for (let j = i + 1; j < labels.length; j++) assert.ok(!overlap(labels[i], labels[j]), `labels ${labels[i].text} and ${labels[j].text} overlap`)
+    }
+    assert.equal(status.bestRows, expected.best)
+    assert.deepEqual(problems, [])
+    assert.deepEqual(requests, [pathToFileURL(file).href], 'no request besides the file itself')
+    assert.ok(statSync(shot).size > 50_000, 'screenshot has content')
+  })
+}
