@@ -12,8 +12,9 @@ const TEMPLATE = new URL('../../reports/report.html', import.meta.url)
  * Replace `{{name}}` placeholders; function replacements so `$` in the bundles stays literal.
  * @param {string} template
  * @param {Record<string, string>} values
+ * @returns {string}
  */
-function fill (template, values) {
+export function fill (template, values) {
   return template.replace(/\{\{(\w+)\}\}/g, (m, name) => (name in values ? values[name] : m))
 }
 

@@ -1,7 +1,7 @@
 // renderReport: results documents -> chart files (SVG, PNG) and/or one self-contained HTML file.
 // writeHtmlReport: the HTML alone, for `pgload run --report`.
 
-import { mkdir, writeFile, rename } from 'node:fs/promises'
+import { mkdir } from 'node:fs/promises'
 import { dirname, join, resolve } from 'node:path'
 import { PgloadError } from '../errors.js'
 import { ensureValidResults } from '../results/read.js'
@@ -11,6 +11,7 @@ import { svgToPng } from './png.js'
 import { buildHtml } from './html.js'
 import { runNames } from './run-names.js'
 import { sameAxisGroups } from '../compare/comparable.js'
+import { FORMATS, checkFormats, writeAtomic } from './files.js'
 
 /** Output formats and their defaults. */
 export const REPORT_DEFAULTS = {
@@ -19,7 +20,7 @@ export const REPORT_DEFAULTS = {
   htmlName: 'report.html', // file name of the HTML report inside outDir
   logScale: false // log-scale latency axes (latency over time, percentile spectrum, comparison)
 }
-export const FORMATS = ['html', 'svg', 'png']
+export { FORMATS }
 
 /**
  * The runs of a report with their legend labels, file-name prefixes ("a", "b", ...) and the
@@ -39,22 +40,6 @@ export function labelRuns (docs, names = []) {
     return { doc, label: names[i] ? `${names[i]}: ${auto[i]}` : auto[i], slug: letter, group: groupOf.get(i) }
   })
   return { runs, groups, note }
-}
-
-async function writeAtomic (file, data) {
-  const tmp = `${file}.${process.pid}.tmp`
-  await writeFile(tmp, data)
-  await rename(tmp, file)
-}
-
-function checkFormats (formats) {
-  const list = (Array.isArray(formats) ? formats : String(formats).split(','))
-    .flatMap((f) => String(f).split(',')).map((f) => f.trim().toLowerCase()).filter(Boolean)
-  if (list.length === 0) throw new PgloadError('--format needs at least one of html, svg, png', { code: 'USAGE' })
-  for (const f of list) {
-    if (!FORMATS.includes(f)) throw new PgloadError(`--format must be html, svg or png (comma-separated), got ${JSON.stringify(f)}`, { code: 'USAGE' })
-  }
-  return [...new Set(list)]
 }
 
 /**

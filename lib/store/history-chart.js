@@ -12,6 +12,7 @@ import { browserBundles } from '../report/assets.js'
 import { escapeHtml as h, jsonForScript } from '../report/escape.js'
 import { TOOL_VERSION } from '../version.js'
 import { historyMetric } from './history.js'
+import { fill } from '../report/html.js'
 
 const TEMPLATE = new URL('../../reports/report.html', import.meta.url)
 /** The output formats, by the file's extension. */
@@ -90,5 +91,5 @@ function historyHtml (spec, table) {
     specs: jsonForScript([inline]),
     scripts: bundles.map((b) => `<script data-lib="${h(b.name)}@${h(b.version)}">\n${b.code}\n</script>`).join('\n')
   }
-  return readFileSync(TEMPLATE, 'utf8').replace(/\{\{(\w+)\}\}/g, (m, name) => (name in values ? values[name] : m))
+  return fill(readFileSync(TEMPLATE, 'utf8'), values)
 }

@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs'
 import { escapeHtml as h, jsonForScript } from '../escape.js'
 import { browserBundles } from '../assets.js'
 import { sweepHeaderHtml, axesText } from './header.js'
+import { fill } from '../html.js'
 
 const TEMPLATE = new URL('../../../reports/report.html', import.meta.url)
 
@@ -39,5 +40,5 @@ export function buildSweepHtml (sweep, shape, built, parts) {
     scripts
   }
   // Function replacements, so `$` in the bundles stays literal.
-  return readFileSync(TEMPLATE, 'utf8').replace(/\{\{(\w+)\}\}/g, (m, name) => (name in values ? values[name] : m))
+  return fill(readFileSync(TEMPLATE, 'utf8'), values)
 }

@@ -1,10 +1,10 @@
 // renderSweepReport: a sweep document -> its report, as one HTML file, one SVG or PNG holding
 // every chart, or a directory with the HTML file and one SVG/PNG per chart.
 
-import { mkdir, writeFile, rename } from 'node:fs/promises'
+import { mkdir } from 'node:fs/promises'
 import { dirname, join, resolve, extname } from 'node:path'
 import { PgloadError } from '../../errors.js'
-import { FORMATS } from '../render-report.js'
+import { FORMATS, checkFormats, writeAtomic } from '../files.js'
 import { renderSvg } from '../svg.js'
 import { svgToPng } from '../png.js'
 import { ensureValidSweep } from './read.js'
@@ -24,7 +24,7 @@ export const SWEEP_REPORT_NAMES = { html: 'sweep-report.html' }
  * @returns {{ file: string, format: string } | { dir: string, formats: string[] }}
  */
 export function sweepOutput (out, formats) {
-  const list = formats === undefined ? null : parseFormats(formats)
+  const list = formats === undefined ? null : checkFormats(formats)
   const ext = extname(out ?? '').slice(1).toLowerCase()
   if (FORMATS.includes(ext)) {
     if (list && (list.length !== 1 || list[0] !== ext)) {
@@ -33,20 +33,6 @@ export function sweepOutput (out, formats) {
     return { file: resolve(out), format: ext }
   }
   return { dir: resolve(out ?? '.'), formats: list ?? ['html'] }
-}
-
-function parseFormats (formats) {
-  const list = [formats].flat().flatMap((f) => String(f).split(',')).map((f) => f.trim().toLowerCase()).filter(Boolean)
-  if (list.length === 0) throw new PgloadError('--format needs at least one of html, svg, png', { code: 'USAGE' })
-  const bad = list.find((f) => !FORMATS.includes(f))
-  if (bad !== undefined) throw new PgloadError(`--format must be html, svg or png (comma-separated), got ${JSON.stringify(bad)}`, { code: 'USAGE' })
-  return [...new Set(list)]
-}
-
-async function writeAtomic (file, data) {
-  const tmp = `${file}.${process.pid}.tmp`
-  await writeFile(tmp, data)
-  await rename(tmp, file)
 }
 
 async function makeDir (dir) {

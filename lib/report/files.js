@@ -1,0 +1,31 @@
+// What every report writes with: the --format list, checked, and the atomic write of a file.
+
+import { writeFile, rename } from 'node:fs/promises'
+import { PgloadError } from '../errors.js'
+
+/** The formats a report can be written in. */
+export const FORMATS = ['html', 'svg', 'png']
+
+/**
+ * --format as a list: comma-separated and/or repeated, lower case, each once.
+ * @param {string[]|string} formats
+ * @returns {string[]}
+ */
+export function checkFormats (formats) {
+  const list = [formats].flat().flatMap((f) => String(f).split(',')).map((f) => f.trim().toLowerCase()).filter(Boolean)
+  if (list.length === 0) throw new PgloadError('--format needs at least one of html, svg, png', { code: 'USAGE' })
+  const bad = list.find((f) => !FORMATS.includes(f))
+  if (bad !== undefined) throw new PgloadError(`--format must be html, svg or png (comma-separated), got ${JSON.stringify(bad)}`, { code: 'USAGE' })
+  return [...new Set(list)]
+}
+
+/**
+ * Write a file whole or not at all: a reader never sees half a chart.
+ * @param {string} file
+ * @param {string|Uint8Array} data
+ */
+export async function writeAtomic (file, data) {
+  const tmp = `${file}.${process.pid}.tmp`
+  await writeFile(tmp, data)
+  await rename(tmp, file)
+}
