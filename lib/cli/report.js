@@ -1,7 +1,7 @@
 // `pgload report <results..>`: charts of one or several results files, or of one sweep document,
 // as HTML, SVG and PNG.
 
-import { basename } from 'node:path'
+import { basename, dirname, extname } from 'node:path'
 import { PgloadError } from '../errors.js'
 import { readResults, RESULTS_INVALID } from '../results/read.js'
 import { parseOutputPath } from '../options/parse.js'
@@ -18,7 +18,7 @@ export function builder (yargs) {
   return yargs
     .positional('results', { type: 'string', array: true, describe: 'results JSON files written by pgload run (several: overlaid per workload, named by their --label or by what differs), or one sweep (its sweep.json or its directory)' })
     .option('format', { alias: 'f', type: 'string', describe: 'comma-separated output formats: html, svg, png [default: html]' })
-    .option('out', { alias: 'o', type: 'string', describe: 'output directory [default: current directory]; for a sweep also one file: x.html, or x.svg / x.png with every chart' })
+    .option('out', { alias: 'o', type: 'string', describe: 'output directory [default: current directory], or one HTML file (x.html); for a sweep also x.svg / x.png with every chart' })
     .option('log-scale', { type: 'boolean', describe: 'logarithmic latency axes (latency over time, percentile spectrum; a sweep\'s latency charts)' })
     .option('p99-limit', { type: 'string', describe: 'sweeps: the best cell whose p99 stays within this latency in every repeat (10ms, 0.5s; a bare number is ms) [default: a ladder of round limits]' })
 }
@@ -39,6 +39,24 @@ async function readInput (file) {
   }
 }
 
+/**
+ * Where a run report goes: a directory, or with `-o x.html` that one HTML file (a run report's
+ * charts are several files, so an .svg or .png name is refused).
+ * @param {string|undefined} out
+ * @param {string[]|string|undefined} format
+ */
+function runReportOutput (out, format) {
+  const ext = out === undefined ? '' : extname(out).toLowerCase()
+  if (ext === '.svg' || ext === '.png') {
+    throw new PgloadError(`--out ${out}: a run report has several charts; give --out a directory and --format ${ext.slice(1)}`, { code: 'USAGE' })
+  }
+  if (ext !== '.html') return { formats: format ?? REPORT_DEFAULTS.formats, outDir: out ?? REPORT_DEFAULTS.outDir }
+  if (format !== undefined && String(format).toLowerCase() !== 'html') {
+    throw new PgloadError(`--out ${out} is one HTML file but --format asks for ${format}: give --out a directory for other formats`, { code: 'USAGE' })
+  }
+  return { formats: ['html'], outDir: dirname(out), htmlName: basename(out) }
+}
+
 /** @param {any} argv */
 export async function handler (argv) {
   const files = argv.results
@@ -55,8 +73,7 @@ export async function handler (argv) {
   const notes = []
   const t0 = performance.now()
   const written = await renderReport(inputs.map((i) => i.results), {
-    formats: argv.format ?? REPORT_DEFAULTS.formats,
-    outDir: outDir ?? REPORT_DEFAULTS.outDir,
+    ...runReportOutput(outDir, argv.format),
     logScale: argv.logScale ?? REPORT_DEFAULTS.logScale,
     sources: files.map((f) => basename(f)),
     notes,

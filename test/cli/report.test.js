@@ -30,3 +30,15 @@ test('report of two tpcb runs overlays them under names that tell them apart', a
   const svg = readFileSync(join(out, 'compare.svg'), 'utf8')
   assert.ok(svg.includes('>tpcb seed=101<') && svg.includes('>tpcb seed=202<'))
 })
+
+test('report -o x.html writes that one HTML file; an .svg or .png name is refused in one line', async () => {
+  const file = join(tmp, 'one', 'run.html')
+  const r = await runNode(BIN, ['report', F('tpcb-a'), '-o', file])
+  assert.equal(r.code, 0, r.stderr)
+  assert.equal(r.stdout.trim(), file)
+  assert.match(readFileSync(file, 'utf8'), /^<!doctype html>/i)
+  assert.deepEqual(readdirSync(join(tmp, 'one')), ['run.html'])
+  const png = await runNode(BIN, ['report', F('tpcb-a'), '-o', join(tmp, 'x.png')])
+  assert.equal(png.code, 1)
+  assert.match(png.stderr, /^pgload: --out .*x\.png: a run report has several charts; give --out a directory and --format png\n$/)
+})
