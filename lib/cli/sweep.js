@@ -78,7 +78,7 @@ export async function handler (argv) {
 export async function sweepCommand (sweep, { log, json = false, out = process.stdout, err = process.stderr, env = process.env } = {}) {
   const { spec, dir, doc } = sweep
   const axis = sizeAxis(spec.workload)
-  const loadSize = (size, { signal }) => initCommand({ workload: spec.workload, url: spec.common.url, env, options: { [axis]: size, force: true }, stderr: err, log, signal })
+  const loadSize = (size, { signal }) => initCommand({ workload: spec.workload, url: spec.common.url, env, options: { [axis]: size, force: true }, stderr: loadOutput(err, `${axis} ${size}`), log, signal })
   let trap = null
   const outcome = await runSweep(sweep, {
     loadSize,
@@ -223,6 +223,26 @@ export function recordedArgs (args) {
     out.push(a)
   }
   return out
+}
+
+/**
+ * init's output during a sweep: its closing line with the time of each step, no step by step.
+ * @param {{ write(s: string): any }} err
+ * @param {string} what `scale 10`
+ */
+function loadOutput (err, what) {
+  let partial = ''
+  return {
+    isTTY: false,
+    write (chunk) {
+      partial += chunk
+      for (let i = partial.indexOf('\n'); i >= 0; i = partial.indexOf('\n')) {
+        const line = partial.slice(0, i)
+        partial = partial.slice(i + 1)
+        if (line.startsWith('done in ')) err.write(`pgload sweep: loaded ${what} in ${line.slice('done in '.length)}\n`)
+      }
+    }
+  }
 }
 
 /**

@@ -52,7 +52,7 @@ export function cellTable (doc) {
   const axes = Object.keys(doc.axes).filter((k) => doc.axes[k] !== null)
   const planned = new Map()
   for (const r of doc.runs) planned.set(JSON.stringify(r.cell), (planned.get(JSON.stringify(r.cell)) ?? 0) + 1)
-  const header = [...axes, 'runs', ...COLUMNS.map((c) => `${c.title} median [min..max]`)]
+  const header = [...axes, 'runs', ...COLUMNS.map((c) => c.title)]
   const rows = doc.cells.map((c) => [
     ...axes.map((a) => String(c.cell[a])),
     `${c.runs}/${planned.get(JSON.stringify(c.cell)) ?? c.runs}`,
@@ -61,7 +61,7 @@ export function cellTable (doc) {
   if (rows.length === 0) return 'no run of the sweep has finished: no cells to show\n'
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)))
   const line = (cols) => cols.map((v, i) => i < axes.length + 1 ? v.padStart(widths[i]) : v.padEnd(widths[i])).join('  ').trimEnd()
-  let text = `${doc.workload}: ${doc.cells.length} cell${doc.cells.length === 1 ? '' : 's'}, medians of the runs with [min..max]\n`
+  let text = `${doc.workload}: ${doc.cells.length} cell${doc.cells.length === 1 ? '' : 's'}; each figure is the median of the cell's runs [min..max]\n`
   text += line(header) + '\n' + [...rows.map(line)].join('\n') + '\n'
   const best = fastest(doc.cells)
   if (best && doc.cells.length > 1) {

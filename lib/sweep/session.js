@@ -24,6 +24,7 @@ import { silentLogger } from '../log.js'
  */
 export async function runSweep ({ spec, dir, doc }, { loadSize, log = silentLogger, env = process.env, err = process.stderr, onRunner, runBenchmark, prepareRun = realPrepareRun }) {
   runBenchmark ??= (await import('../benchmark.js')).runBenchmark
+  if (doc.runs.every((r) => r.status === 'done')) return { interrupted: false, ran: 0, error: null }
   const server = await holdServer(spec.common.url, { env, log, err })
   const axis = sizeAxis(spec.workload)
   let refusedSaid = false

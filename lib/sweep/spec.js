@@ -134,15 +134,16 @@ export function recordedOptions (plan, workload, axes) {
 }
 
 /**
- * The first difference between two sweeps' definitions, as `path: A, B`, or null when they
- * are the same sweep.
- * @param {{ name: string, axes: object, repeat: number, options: object }} a
- * @param {{ name: string, axes: object, repeat: number, options: object }} b
+ * The first difference between a sweep document's definition and a spec's, as
+ * `path: DOCUMENT'S there, SPEC'S here`, or null when they are the same sweep.
+ * @param {{ workload: string, axes: object, repeat: number, options: object }} doc
+ * @param {SweepSpec} spec
  * @returns {string|null}
  */
-export function sweepDifference (a, b) {
-  const pick = (s) => ({ workload: s.name, axes: s.axes, repeat: s.repeat, options: s.options })
-  return firstDifference(pick(a), pick(b), '')
+export function sweepDifference (doc, spec) {
+  const there = { workload: doc.workload, axes: doc.axes, repeat: doc.repeat, options: doc.options }
+  const here = { workload: spec.name, axes: spec.axes, repeat: spec.repeat, options: spec.options }
+  return firstDifference(there, here, '')
 }
 
 function firstDifference (x, y, path) {
