@@ -87,9 +87,9 @@ export async function sweepCommand (sweep, { log, json = false, out = process.st
     err,
     onRunner (runner) {
       trap = trapInterrupts(({ count }) => {
-        err.write(count === 1
-          ? '\npgload sweep: stopping: the current run finishes its transactions in flight and is kept (Ctrl-C again to stop at once)\n'
-          : '\npgload sweep: stopping at once\n')
+        if (count > 1) err.write('\npgload sweep: stopping at once\n')
+        else if (runner.phase === 'load') err.write('\npgload sweep: stopping: the load is cancelled (--resume loads it again)\n')
+        else err.write('\npgload sweep: stopping: the current run finishes its transactions in flight and is kept (Ctrl-C again to stop at once)\n')
         runner.interrupt(count > 1)
       })
     }

@@ -27,6 +27,8 @@ export class SweepRunner {
     this.doc = opts.doc
     this.interrupted = false
     this.currentRun = null
+    /** @type {'load'|'run'|null} what the sweep is doing now */
+    this.phase = null
     this.loading = new AbortController()
     let abandon
     /** rejects at a second interrupt: what is under way (a connect, a load) is not waited for */
@@ -75,11 +77,14 @@ export class SweepRunner {
     const axis = 'warehouses' in this.doc.axes ? 'warehouses' : 'scale'
     o.onEvent('load', { axis, size, runs: left.filter((r) => cellSize(r.cell) === size).length })
     const t0 = o.clockS()
+    this.phase = 'load'
     try {
       await this.#orAbandon(o.loadSize(size, { signal: this.loading.signal }))
     } catch (err) {
       if (this.interrupted) return
       throw err
+    } finally {
+      this.phase = null
     }
     const seconds = Math.round((o.clockS() - t0) * 10) / 10
     this.doc.loads.push({ [axis]: size, at: o.now().toISOString(), seconds })
@@ -103,6 +108,7 @@ export class SweepRunner {
     const t0 = o.clockS()
     let prepared
     let outcome
+    this.phase = 'run'
     try {
       prepared = await this.#orAbandon(o.prepareRun(plan))
       if (prepared.server) this.doc.server = prepared.server
@@ -124,6 +130,7 @@ export class SweepRunner {
       })
     } finally {
       this.currentRun = null
+      this.phase = null
     }
     const wallS = Math.round((o.clockS() - t0) * 10) / 10
     await this.#record(run, { ...runFields(outcome), wallS, attempts: (run.attempts ?? 0) + 1, dbSizeBytes: prepared.dbSizeBytes, checkpointed: prepared.checkpointed })
