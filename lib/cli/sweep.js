@@ -31,9 +31,13 @@ const NOT_FOR_SWEEPS = {
   report: 'draw the sweep with pgload report DIR/sweep.json',
   threshold: 'check the runs afterwards: pgload check DIR/runs/FILE.json --threshold ...'
 }
-/** Arguments that are not part of the sweep's definition: where to connect, logging, the directory. */
-const ADDRESS = new Set(['--url', '--host', '--port', '--username', '--dbname', '-h', '-p', '-U', '-d'])
-const NOT_RECORDED = new Set([...ADDRESS, '--resume', '--dir', '--log-file'])
+/**
+ * Arguments that are not part of the sweep's definition: how to reach (and, for cold starts,
+ * restart) the server, which may hold secrets and may differ when the sweep is resumed; logging;
+ * the directory.
+ */
+const REACH = ['url', 'host', 'port', 'username', 'dbname', 'restartCommand']
+const NOT_RECORDED = new Set(['--url', '--host', '--port', '--username', '--dbname', '-h', '-p', '-U', '-d', '--restart-command', '--resume', '--dir', '--log-file'])
 const NOT_RECORDED_SWITCHES = new Set(['--verbose', '--json'])
 
 export const command = 'sweep [workload..]'
@@ -153,7 +157,8 @@ export async function resumedSweep (argv, args) {
   if (argv.dir !== undefined) throw new PgloadError('--dir goes with a new sweep; --resume DIR continues the one in DIR', { code: 'BAD_OPTION' })
   const doc = await readSweepDocument(dir)
   const recorded = await parseSweepArgs(doc.args)
-  const spec = await specFromArgv({ ...recorded, url: argv.url, host: argv.host, port: argv.port, username: argv.username, dbname: argv.dbname }, doc.args, doc.command)
+  const reach = Object.fromEntries(REACH.map((k) => [k, argv[k]]))
+  const spec = await specFromArgv({ ...recorded, ...reach }, doc.args, doc.command)
   const changed = sweepDifference(doc, spec)
   if (changed) {
     throw new PgloadError(`--resume: ${join(dir, SWEEP_FILE)} no longer gives the same runs (${changed})`, {
@@ -203,8 +208,8 @@ export async function parseSweepArgs (args) {
 
 /**
  * The arguments that define a sweep, as its document keeps them: without the server's address
- * (it may name a password, and a resumed sweep may reach the server another way), the
- * directory, and logging and output switches.
+ * and restart command (they may hold a password, and a resumed sweep may reach the server
+ * another way), the directory, and logging and output switches.
  * @param {string[]} args the arguments after `sweep`
  * @returns {string[]}
  */

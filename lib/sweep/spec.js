@@ -108,8 +108,9 @@ function checkTpccClients (workload, cell) {
   }
 }
 
-// What the document does not record among a plan's keys: how the run is reached, named, shown and written.
-const NOT_RECORDED = ['planVersion', 'url', 'command', 'out', 'writeFile', 'seedGiven', 'resultName', 'label', 'progressS', 'progressTimestamp', 'seed']
+// What the document does not record among a plan's keys: how the server is reached (and
+// restarted, for cold starts), how the run is named, shown and written.
+const NOT_RECORDED = ['planVersion', 'url', 'restartCommand', 'command', 'out', 'writeFile', 'seedGiven', 'resultName', 'label', 'progressS', 'progressTimestamp', 'seed']
 
 /**
  * The common options as the document records them, and as `--resume` compares them: the

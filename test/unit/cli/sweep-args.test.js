@@ -7,6 +7,7 @@ test('a sweep records its arguments without the server\'s address, its directory
     ['tpcb', '--scale', '1,2', '-c', '1,2', '-T', '1s'])
   assert.deepEqual(recordedArgs(['tpcb', '--url=postgres://u:secret@db/x', '-h', 'db', '-p5433', '-U', 'me', '-d', 'bench', '--json', '--log-file', 'l.json', '--resume=d']), ['tpcb'])
   assert.deepEqual(recordedArgs(['my.sql', '--rate', '1000,2000', '-D', 'x=1']), ['my.sql', '--rate', '1000,2000', '-D', 'x=1'])
+  assert.deepEqual(recordedArgs(['tpcb', '--cold', '--restart-command', 'PGPASSWORD=x ssh db restart', '-c', '1,2']), ['tpcb', '--cold', '-c', '1,2'])
 })
 
 test('the default directory is named after the time and the workload', () => {
