@@ -122,3 +122,29 @@ test('a 2 x 3 x 3 sweep killed midway: --resume runs only the missing runs and c
   assert.equal(readDoc(dir).updatedAt, after.updatedAt)
   assert.ok(existsSync(join(dir, 'sweep.json')))
 })
+
+test('Ctrl-C keeps the run it stops (as interrupted, with its results file) and starts no other', async () => {
+  const dir = join(tmp, 'interrupted')
+  let seenRunning = 0
+  const onSpawn = (child) => {
+    let text = ''
+    child.stderr.on('data', (d) => {
+      text += d
+      // the second run is measuring: its first progress line is out
+      const second = text.indexOf('cell 2/4 ')
+      if (second >= 0 && /progress: /.test(text.slice(second)) && !seenRunning++) child.kill('SIGINT')
+    })
+  }
+  const r = await runCli(['sweep', 'tpcb', '--url', url, '--scale', '1', '--clients', '1,2', '--repeat', '2', '--duration', '3s', '-P', '1', '--warmup', '0', '--no-server-stats', '--dir', dir], { onSpawn, timeoutMs: 60_000 })
+  assert.equal(r.code, 130, r.stderr)
+  assert.match(r.stderr, /pgload sweep: stopping: the current run finishes its transactions in flight and is kept/)
+  assert.match(r.stderr, /^pgload: the sweep was interrupted; every finished run is kept\nhint: finish it with pgload sweep --resume /m)
+  const doc = readDoc(dir)
+  assert.deepEqual(doc.runs.map((x) => x.status), ['done', 'interrupted', 'pending', 'pending'])
+  const stopped = await readResults(join(dir, doc.runs[1].file))
+  assert.equal(stopped.run.interrupted, true)
+  assert.ok(stopped.run.durationS < 3, `stopped after ${stopped.run.durationS} s`)
+  assert.equal(doc.runs[1].tps, stopped.summary.tps)
+  assert.deepEqual(doc.cells.map((c) => c.cell.clients), [doc.runs[0].cell.clients], 'an interrupted run is not in the cells')
+  assert.equal(existsSync(join(dir, doc.runs[2].file)), false)
+})
