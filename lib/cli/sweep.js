@@ -31,6 +31,16 @@ const NOT_FOR_SWEEPS = {
   report: 'draw the sweep with pgload report DIR/sweep.json',
   threshold: 'check the runs afterwards: pgload check DIR/runs/FILE.json --threshold ...'
 }
+/** The options whose meaning a sweep extends: the axes, as comma lists, and the label. */
+const SWEEP_MEANING = {
+  clients: { describe: 'clients of each cell, a comma list: 1,2,4,8 (tpcc: the connections its terminals share)' },
+  rate: { describe: 'target transactions per second of each cell, a comma list: 1000,2000' },
+  scale: { describe: 'scales to load and run, a comma list: 1,10,100 (each loaded once, ascending)' },
+  warehouses: { type: 'string', describe: 'tpcc: warehouses to load and run, a comma list: 10,50 (each loaded once, ascending)' },
+  label: { describe: 'name of the sweep; each run is named by it and its cell' }
+}
+/** `pgload run`'s options that print something and run nothing: not a sweep's. */
+const LISTINGS = ['V', 'show-script']
 /**
  * Arguments that are not part of the sweep's definition: how to reach (and, for cold starts,
  * restart) the server, which may hold secrets and may differ when the sweep is resumed; logging;
@@ -46,16 +56,15 @@ export const describe = 'Run a workload over a grid of scales, clients and rates
 /** @param {import('yargs').Argv} y */
 export function builder (y) {
   y.positional('workload', { describe: `${workloadNames.join(', ')}, or script files (name.sql[@weight])`, type: 'string', array: true })
-  for (const [name, def] of Object.entries(RUN_OPTIONS)) if (!(name in NOT_FOR_SWEEPS)) y.option(name, def)
-  for (const [name, def] of Object.entries({ ...REFUSED_OPTIONS, ...RUN_OPTIONS })) if (name in REFUSED_OPTIONS || name in NOT_FOR_SWEEPS) y.option(name, { ...def, hidden: true })
+  for (const [name, def] of Object.entries(RUN_OPTIONS)) {
+    if (!LISTINGS.includes(name)) y.option(name, { ...def, ...SWEEP_MEANING[name], ...(name in NOT_FOR_SWEEPS ? { hidden: true } : {}) })
+  }
+  // refused with a reason (refuseOptions), not with "Unknown argument"
+  for (const [name, def] of Object.entries(REFUSED_OPTIONS)) y.option(name, { ...def, hidden: true })
   for (const mod of workloadModules) {
-    for (const [name, def] of Object.entries(mod?.runOptions ?? {})) y.option(name, def)
+    for (const [name, def] of Object.entries(mod?.runOptions ?? {})) y.option(name, { ...def, ...SWEEP_MEANING[name] })
   }
   return y
-    .option('clients', { ...RUN_OPTIONS.clients, describe: 'clients of each cell, a comma list: 1,2,4,8 (tpcc: the connections its terminals share)' })
-    .option('rate', { ...RUN_OPTIONS.rate, describe: 'target transactions per second of each cell, a comma list: 1000,2000' })
-    .option('scale', { ...RUN_OPTIONS.scale, describe: 'scales to load and run, a comma list: 1,10,100 (each loaded once, ascending)' })
-    .option('warehouses', { alias: 'w', type: 'string', describe: 'tpcc: warehouses to load and run, a comma list: 10,50' })
     .option('repeat', { type: 'string', describe: `runs per cell; each cell's figures are the median of its runs [default: ${DEFAULT_REPEAT}]` })
     .option('dir', { type: 'string', describe: 'directory of the sweep document and the runs\' results [default: ./pgload-sweeps/<UTC time>-<workload>]' })
     .option('resume', { type: 'string', describe: 'continue the sweep in this directory: run only what is missing' })
