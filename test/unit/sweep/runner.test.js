@@ -126,3 +126,24 @@ test('a run that cannot run at all is recorded as failed and stops the sweep wit
   assert.equal(saved.runs[2].error, 'cannot connect to PostgreSQL at 127.0.0.1:1: connection refused')
   assert.deepEqual(saved.cells.map((c) => c.cell.clients), [doc.runs[1].cell.clients], 'cells hold done runs only')
 })
+
+test('a second interrupt while nothing can be stopped (a CHECKPOINT that hangs) does not wait for it', async () => {
+  const doc = sweepDoc({ scale: null, clients: [1], rate: null }, 1)
+  const dir = mkdtempSync(join(tmpdir(), 'pgload-sweep-runner-'))
+  dirs.push(dir)
+  const runner = new SweepRunner({
+    dir,
+    doc,
+    plannedS: 1,
+    planFor: async (run) => ({ cell: run.cell }),
+    loadSize: async () => {},
+    prepareRun: () => new Promise(() => {}), // a server that never answers
+    runBenchmark: async () => { throw new Error('never reached') }
+  })
+  const running = runner.run()
+  await new Promise((resolve) => setImmediate(resolve))
+  runner.interrupt()
+  runner.interrupt(true)
+  assert.deepEqual(await running, { interrupted: true, ran: 0 })
+  assert.equal(doc.runs[0].status, 'pending')
+})
