@@ -7,11 +7,12 @@ import * as reportCommand from './report.js'
 import * as compareCommand from './compare.js'
 import * as checkCommand from './check.js'
 import * as abCommand from './ab.js'
+import * as sweepCommand from './sweep.js'
 import * as serverCommand from './server.js'
 import * as storeCommand from './store.js'
 import * as historyCommand from './history.js'
 
 /** Each a yargs command module: { command, describe, builder, handler }. */
-export const commands = [runCommand, initCommand, verifyCommand, reportCommand, compareCommand, checkCommand, abCommand, serverCommand, storeCommand, historyCommand].map(
+export const commands = [runCommand, initCommand, verifyCommand, reportCommand, compareCommand, checkCommand, abCommand, sweepCommand, storeCommand, historyCommand, serverCommand].map(
   ({ command, describe, builder, handler }) => ({ command, describe, builder, handler })
 )
