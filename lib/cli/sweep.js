@@ -46,9 +46,9 @@ const LISTINGS = ['V', 'show-script']
  * restart) the server, which may hold secrets and may differ when the sweep is resumed; logging;
  * the directory.
  */
-const REACH = ['url', 'host', 'port', 'username', 'dbname', 'restartCommand']
-const NOT_RECORDED = new Set(['--url', '--host', '--port', '--username', '--dbname', '-h', '-p', '-U', '-d', '--restart-command', '--resume', '--dir', '--log-file'])
-const NOT_RECORDED_SWITCHES = new Set(['--verbose', '--json'])
+const REACH = ['url', 'host', 'port', 'username', 'dbname', 'restartCommand', 'resultsUrl', 'store']
+const NOT_RECORDED = new Set(['--url', '--host', '--port', '--username', '--dbname', '-h', '-p', '-U', '-d', '--restart-command', '--results-url', '--resume', '--dir', '--log-file'])
+const NOT_RECORDED_SWITCHES = new Set(['--verbose', '--json', '--store', '--no-store'])
 
 export const command = 'sweep [workload..]'
 export const describe = 'Run a workload over a grid of scales, clients and rates, each cell repeated: pgload sweep tpcb --scale 1,10 --clients 1,2,4'
@@ -110,6 +110,7 @@ export async function sweepCommand (sweep, { log, json = false, out = process.st
   out.write(json ? JSON.stringify(doc, null, 1) + '\n' : cellTable(doc))
   const done = doc.runs.filter((r) => r.status === 'done').length
   err.write(`pgload sweep: ${done} of ${doc.runs.length} runs done; the sweep document is ${join(dir, SWEEP_FILE)}\n`)
+  if (spec.common.store && done > 0) await storeFinishedSweep(join(dir, SWEEP_FILE), { resultsUrl: spec.common.resultsUrl, env, log, err })
   const resume = `pgload sweep --resume ${dir}`
   if (outcome.interrupted) {
     throw new PgloadError(`the sweep was ${trap?.terminated ? 'terminated' : 'interrupted'}; every finished run is kept`, { code: 'INTERRUPTED', exitCode: trap?.exitCode ?? 130, hint: `finish it with ${resume}` })
@@ -117,6 +118,20 @@ export async function sweepCommand (sweep, { log, json = false, out = process.st
   if (outcome.error) throw Object.assign(outcome.error, { hint: outcome.error.hint ?? `once it is fixed, ${resume} runs what is missing` })
   const failed = doc.runs.filter((r) => r.status === 'failed').length
   if (failed) throw new PgloadError(`${failed} run${failed === 1 ? '' : 's'} of the sweep failed (see the document); the cells cover the others`, { code: 'RUN_ABORTED', exitCode: 2, hint: `${resume} runs them again` })
+}
+
+/**
+ * --store: the sweep and its finished runs into the results database (a resumed sweep replaces
+ * its rows). Whatever happens there, the sweep's files stay as they are: a failure is a warning.
+ */
+async function storeFinishedSweep (file, { resultsUrl, env, log, err }) {
+  try {
+    const { storeSweep } = await import('../store/index.js')
+    await storeSweep(file, { resultsUrl, env, log })
+    err.write('pgload sweep: stored in the results database\n')
+  } catch (e) {
+    err.write(`pgload: warning: the sweep was not stored in the results database: ${e.message} (its files are kept; pgload store ${file} stores it later)\n`)
+  }
 }
 
 /**

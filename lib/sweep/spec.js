@@ -109,8 +109,8 @@ function checkTpccClients (workload, cell) {
 }
 
 // What the document does not record among a plan's keys: how the server is reached (and
-// restarted, for cold starts), how the run is named, shown and written.
-const NOT_RECORDED = ['planVersion', 'url', 'restartCommand', 'command', 'out', 'writeFile', 'seedGiven', 'resultName', 'label', 'progressS', 'progressTimestamp', 'seed']
+// restarted, for cold starts), how the run is named, shown, written and stored.
+const NOT_RECORDED = ['planVersion', 'url', 'restartCommand', 'resultsUrl', 'store', 'command', 'out', 'writeFile', 'seedGiven', 'resultName', 'label', 'progressS', 'progressTimestamp', 'seed']
 
 /**
  * The common options as the document records them, and as `--resume` compares them: the

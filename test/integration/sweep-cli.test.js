@@ -148,3 +148,24 @@ test('Ctrl-C keeps the run it stops (as interrupted, with its results file) and 
   assert.deepEqual(doc.cells.map((c) => c.cell.clients), [doc.runs[0].cell.clients], 'an interrupted run is not in the cells')
   assert.equal(existsSync(join(dir, doc.runs[2].file)), false)
 })
+
+test('sweep --store records the sweep, its runs and cells in the results database, equal to the document; the results URL is not in the document', async () => {
+  const { testResultsDatabase } = await import('../helpers/results-db.js')
+  const db = await testResultsDatabase()
+  try {
+    const dir = join(tmp, 'stored')
+    const r = await runCli(['sweep', 'tpcb', '--url', url, '--scale', '1', '--clients', '1,2', '--repeat', '1', '--duration', '1s', '--warmup', '0',
+      '--no-server-stats', '--dir', dir, '--store', '--results-url', db.url], { timeoutMs: 60_000 })
+    assert.equal(r.code, 0, r.stderr)
+    assert.match(r.stderr, /stored in the results database/)
+    const doc = JSON.parse(readFileSync(join(dir, 'sweep.json'), 'utf8'))
+    assert.doesNotMatch(JSON.stringify(doc), new RegExp(db.name), 'no results URL in the document')
+    const runs = await db.query(`select clients, tps, run_id is not null from pgload.sweep_runs where sweep_id = '${doc.id}' order by clients`)
+    assert.deepEqual(runs.rows.map((x) => [Number(x[0]), Number(x[1]), x[2]]),
+      [...doc.runs].sort((a, b) => a.cell.clients - b.cell.clients).map((x) => [x.cell.clients, x.tps, 't']))
+    const cells = await db.query(`select count(*) from pgload.sweep_cells where sweep_id = '${doc.id}'`)
+    assert.equal(Number(cells.rows[0][0]), doc.cells.length)
+  } finally {
+    await db.drop()
+  }
+})
