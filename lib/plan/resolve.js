@@ -10,6 +10,7 @@ import { redact } from '../server/target/resolve-target.js'
 import { loadWorkload, workloadNames } from '../../workloads/index.js'
 import { DEFAULTS, precedence } from './defaults.js'
 import { loadScripts, checkScripts } from './scripts.js'
+import { resolveShard, shardSeed } from '../shard/options.js'
 import { booleanOption, checkLogOptions, optionalInteger, runLabel, runThresholds, samplingRate, scriptVariables } from './checks.js'
 
 /** Marks a resolved plan; a plan that comes back (e.g. through JSON) is taken as it is. */
@@ -20,7 +21,8 @@ export const DRIVERS = ['lean', 'pg']
 const INPUT_KEYS = new Set(['workload', 'scripts', 'url', 'clients', 'connections', 'durationS', 'transactionsPerClient',
   'rate', 'latencyLimitMs', 'thinkTime', 'warmupS', 'intervalS', 'progressS', 'progressTimestamp', 'seed', 'protocol',
   'driver', 'maxTries', 'exitOnAbort', 'graceS', 'transactionTimeoutS', 'connect', 'verboseErrors', 'failuresDetailed',
-  'serverStats', 'out', 'writeFile', 'label', 'thresholds', 'command', 'jobs', 'workloadOptions'])
+  'serverStats', 'out', 'writeFile', 'label', 'thresholds', 'command', 'jobs', 'workloadOptions',
+  'shard', 'shards', 'shardIndex', 'runId', 'shardTimeout'])
 /** Workload options of script runs (tpcb); a workload module adds its own `runOptions`. */
 const SCRIPT_OPTIONS = ['define', 'scale', 'noVacuum', 'vacuumAccounts', 'reportPerCommand', 'log', 'aggregateIntervalS', 'logPrefix', 'samplingRate']
 /** Keys a plan has that are not input. */
@@ -65,6 +67,7 @@ const bad = (message) => new PgloadError(message, { code: 'BAD_OPTION' })
  * @property {string[]} thresholds checked at the end of the run, before the results are written
  * @property {string} [command] the command line, passwords redacted
  * @property {Record<string, any>} workloadOptions
+ * @property {import('../shard/options.js').ShardPlan} [shard] this process runs one shard of a run (--shard, --shards)
  */
 
 /**
@@ -121,6 +124,7 @@ export async function resolvePlan (input, { config, readStdin, checks = {} } = {
   Object.assign(plan, await record(opt))
   plan.seed = seedAsInt64(parseRandomSeed(opt('seed') ?? DEFAULTS.seed)).toString()
   plan.seedGiven = opt('seed') !== undefined
+  Object.assign(plan, sharding(opt, plan))
   return deepFreeze(withoutUndefined(plan))
 }
 
@@ -241,6 +245,13 @@ function workloadOptions (module, w, logOptions) {
   // Mistakes in the workload's options are reported before any server is started or reached.
   module.validateRunOptions?.(out)
   return out
+}
+
+/** --shard/--shards: which shard this is; without --seed, all shards take the seed of the run id. */
+function sharding (opt, plan) {
+  const shard = resolveShard({ shard: opt('shard'), shards: opt('shards'), shardIndex: opt('shardIndex'), runId: opt('runId'), shardTimeout: opt('shardTimeout') }, plan)
+  if (!shard) return {}
+  return plan.seedGiven ? { shard } : { shard, seed: shardSeed(shard.runId) }
 }
 
 /** Where the results go and how the run is named, for the record. */
