@@ -7,9 +7,10 @@ import * as reportCommand from './report.js'
 import * as compareCommand from './compare.js'
 import * as checkCommand from './check.js'
 import * as abCommand from './ab.js'
+import * as mergeCommand from './merge.js'
 import * as serverCommand from './server.js'
 
 /** Each a yargs command module: { command, describe, builder, handler }. */
-export const commands = [runCommand, initCommand, verifyCommand, reportCommand, compareCommand, checkCommand, abCommand, serverCommand].map(
+export const commands = [runCommand, initCommand, verifyCommand, reportCommand, compareCommand, checkCommand, mergeCommand, abCommand, serverCommand].map(
   ({ command, describe, builder, handler }) => ({ command, describe, builder, handler })
 )
