@@ -99,8 +99,10 @@ export class ShardBarrier {
     const { index, count, timeoutS } = this.shard
     return new Promise((resolve, reject) => {
       let announcer = null
+      let closing = false // settled, or telling the others why not
       const timers = []
       const finish = (err, value) => {
+        closing = true
         clearInterval(announcer)
         for (const t of timers) clearTimeout(t)
         client.off('notification', onNotification)
@@ -109,13 +111,14 @@ export class ShardBarrier {
       }
       const fail = (message, code = 'SHARD_BARRIER') => finish(new PgloadError(message, { code }))
       const onNotification = (msg) => {
-        if (msg.channel !== this.channel) return
+        if (msg.channel !== this.channel || closing) return
         const m = parseMessage(msg.payload)
         if (m?.t === 'here') {
           const problem = this._arrival(m, msg.processId)
+          // the others are told before this shard's connection closes
           if (problem) {
-            this._notify({ t: 'abort', why: problem }).catch(() => {})
-            return fail(problem)
+            closing = true
+            return this._notify({ t: 'abort', why: problem }).catch(() => {}).finally(() => fail(problem))
           }
           if (index === 0 && this.arrived.size === count && !this.startSent) this._sendStart().catch((err) => fail(`cannot send the start: ${err.message}`))
         } else if (m?.t === 'start' && Number.isFinite(m.at)) {
@@ -134,10 +137,13 @@ export class ShardBarrier {
       const timeoutMs = timeoutS * 1000
       timers.push(setTimeout(() => {
         const why = this._missingMessage()
-        if (index === 0) this._notify({ t: 'abort', why }).catch(() => {})
-        // others wait a little for the coordinator's word, which names who it missed
-        if (index === 0) fail(why)
-        else timers.push(setTimeout(() => fail(why), ABORT_WAIT_MS))
+        if (index === 0) {
+          closing = true
+          this._notify({ t: 'abort', why }).catch(() => {}).finally(() => fail(why))
+        } else {
+          // the others wait a little for the coordinator's word, which names who it missed
+          timers.push(setTimeout(() => fail(this._missingMessage()), ABORT_WAIT_MS))
+        }
       }, timeoutMs))
     })
   }

@@ -22,7 +22,8 @@ const RUN_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$/
 
 /**
  * Plan options that differ between the shards of one command, or do not change what runs: left
- * out of the derived run id (the seed too, when it was not given: each process draws its own).
+ * out of the derived run id (the seed too, when it was not given: each process draws its own;
+ * and where --log files go).
  */
 const NOT_IN_RUN_ID = new Set(['planVersion', 'resultName', 'seedGiven', 'url', 'out', 'writeFile', 'command',
   'progressS', 'progressTimestamp', 'verboseErrors', 'serverStats', 'shard'])
@@ -81,7 +82,7 @@ export function derivedRunId (plan, count) {
   const what = { shards: count }
   for (const k of Object.keys(plan).sort()) {
     if (NOT_IN_RUN_ID.has(k) || (k === 'seed' && !plan.seedGiven)) continue
-    what[k] = plan[k]
+    what[k] = k === 'workloadOptions' ? { ...plan[k], logPrefix: undefined } : plan[k]
   }
   return `pgload-${sha256(stableJson(what)).slice(0, 12)}`
 }
