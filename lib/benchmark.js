@@ -101,7 +101,7 @@ export async function runBenchmark (planOrOptions, { log = silentLogger, env = p
       extra
     })
     if (afterLoad) results.run.afterLoad = afterLoad
-    markShardResults(results, plan, gate)
+    markShardResults(results, plan, gate, run)
     try {
       if (plan.thresholds.length) {
         const { evaluateThresholds } = await import('./compare/thresholds/evaluate.js')

@@ -39,6 +39,7 @@ export function barrierApplicationName (shard) {
  * @property {number} clockOffsetMs the server's clock minus this machine's
  * @property {number} clockRttMs the round trip the offset was measured on
  * @property {string} scheduledStart the common start, on the server's clock (ISO 8601)
+ * @property {number} scheduledStartMs the same in ms since the epoch, unrounded
  * @property {number} startedLateMs how much later than that this shard started (server clock)
  * @property {number} waitedMs how long this shard waited for the others
  */
@@ -82,6 +83,7 @@ export class ShardBarrier {
       clockOffsetMs: this.clock.offsetMs,
       clockRttMs: this.clock.rttMs,
       scheduledStart: new Date(Math.round(startAtServerMs)).toISOString(),
+      scheduledStartMs: startAtServerMs,
       startedLateMs: Math.round(lateMs * 1000) / 1000,
       waitedMs: Math.round(this.nowMs() - arrivedAtMs)
     }

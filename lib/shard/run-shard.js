@@ -2,6 +2,7 @@
 // the terminals, connections and rate, the start barrier shared with the other shards, the
 // shard's mark in its results, and server statistics sampled by the coordinator alone.
 
+import { performance } from 'node:perf_hooks'
 import { wholeRange, splitRange, checkParts, shareOf, rateShare } from '../plan/partition.js'
 import { ShardBarrier } from './barrier.js'
 import { derivedRunId, shardName } from './options.js'
@@ -74,9 +75,10 @@ export function shardGate (barrier, onPhase) {
     try {
       gate.start = await barrier.meet({ stopped: () => run.stopping })
     } finally {
-      await barrier.close()
+      // not waited for: the terminals start now
+      barrier.close()
     }
-    onPhase('shard-started', { shard: barrier.shard, start: gate.start })
+    run.once('start', () => onPhase('shard-started', { shard: barrier.shard, start: startedAt(gate.start, run) }))
   }
   /** @type {import('./barrier.js').ShardStart|null} */
   gate.start = null
@@ -88,13 +90,26 @@ export function shardGate (barrier, onPhase) {
  * @param {any} results the document, before it is written
  * @param {import('../plan/resolve.js').RunPlan} plan
  * @param {{ start: import('./barrier.js').ShardStart|null }|null} gate
+ * @param {{ startUs?: number }} run the engine's Run: when its terminals started
  */
-export function markShardResults (results, plan, gate) {
+export function markShardResults (results, plan, gate, run) {
   if (!plan.shard) return
-  results.run.shard = shardRecord(plan, gate?.start ?? null)
+  results.run.shard = shardRecord(plan, startedAt(gate?.start ?? null, run))
   if (plan.serverStats && !samplesServer(plan) && results.serverStats) {
     results.serverStats.missing = [...(results.serverStats.missing ?? []), `server statistics: sampled by shard 0/${plan.shard.count} of the run only`]
   }
+}
+
+/**
+ * The barrier's start with `startedLateMs` measured where the engine's terminals started (after
+ * the barrier closed and the terminals were made), on the server's clock.
+ * @param {import('./barrier.js').ShardStart|null} start
+ * @param {{ startUs?: number }} run
+ */
+function startedAt (start, run) {
+  if (!start || !(run?.startUs > 0)) return start
+  const startedServerMs = performance.timeOrigin + run.startUs / 1000 + start.clockOffsetMs
+  return { ...start, startedLateMs: Math.round((startedServerMs - start.scheduledStartMs) * 1000) / 1000 }
 }
 
 /**
