@@ -89,7 +89,8 @@ async function shardedRun (server, { shards, clients, durationS, dir, runId }) {
     skewMs: m.run.shards.startSkewMs,
     // the same machine's clock for every shard: their recorded start times, to the millisecond
     wallSkewMs: Math.max(...starts) - Math.min(...starts),
-    offsetsMs: docs.map((d) => d.run.shard.clockOffsetMs)
+    offsetsMs: docs.map((d) => d.run.shard.clockOffsetMs),
+    lateMs: docs.map((d) => d.run.shard.startedLateMs)
   }
 }
 
@@ -102,8 +103,8 @@ function report (results, shards) {
     [i + 1, `all ${r.percentiles.logged.count} logged`, ...PERCENTILES.map((p) => String(r.percentiles.logged[p])), '']
   ]))
   const skews = results.map((r) => r.skewMs)
-  const skew = formatTable(['run', 'start skew ms (server clock)', 'start skew ms (wall clock, 1 ms steps)', 'clock offsets ms'],
-    results.map((r, i) => [i + 1, r.skewMs, r.wallSkewMs, r.offsetsMs.map((o) => o.toFixed(3)).join(' ')]))
+  const skew = formatTable(['run', 'start skew ms (server clock)', 'start skew ms (wall clock, 1 ms steps)', 'late ms, shard 0..N-1', 'clock offsets ms'],
+    results.map((r, i) => [i + 1, r.skewMs, r.wallSkewMs, r.lateMs.map((o) => o.toFixed(1)).join(' '), r.offsetsMs.map((o) => o.toFixed(3)).join(' ')]))
   const median = finiteMedian(skews)
   return `\n${shards} shards of one tpcb-like run: merged totals against the shards' files summed\n${totals}\n\n` +
     `merged percentiles against one histogram of every shard's logged latencies (--log)\n${pct}\n\n` +
