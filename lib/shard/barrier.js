@@ -73,11 +73,12 @@ export class ShardBarrier {
   /**
    * Announce this shard, wait for the others and for the start, and return at the start.
    * @param {{ stopped?: () => boolean }} [opts] stopped: Ctrl-C before the start ends the wait
-   * @returns {Promise<ShardStart>}
+   * @returns {Promise<ShardStart|null>} null when stopped before the start
    */
   async meet ({ stopped = () => false } = {}) {
     const arrivedAtMs = this.nowMs()
     const startAtServerMs = await this._waitForStart(stopped)
+    if (startAtServerMs === null) return null
     const lateMs = await waitUntil(startAtServerMs - this.clock.offsetMs, { nowMs: this.nowMs })
     return {
       clockOffsetMs: this.clock.offsetMs,
@@ -95,7 +96,7 @@ export class ShardBarrier {
     this.conn = null
   }
 
-  /** The start time on the server's clock, once the coordinator sent it; rejects on timeout. */
+  /** The start time on the server's clock, once the coordinator sent it (null when stopped); rejects on timeout. */
   _waitForStart (stopped) {
     const client = this.conn.client
     const { index, count, timeoutS } = this.shard
@@ -131,7 +132,11 @@ export class ShardBarrier {
       }
       client.on('notification', onNotification)
       const announce = () => {
-        if (stopped()) return finish(new PgloadError('interrupted before the run started', { code: 'INTERRUPTED', exitCode: 130 }))
+        if (stopped()) {
+          // Ctrl-C or SIGTERM: the run ends here, with nothing measured; the others are told
+          closing = true
+          return this._notify({ t: 'abort', why: `${shardName(this.shard)} of run id ${this.shard.runId} was interrupted before the start` }).catch(() => {}).finally(() => finish(null, null))
+        }
         this._notify({ t: 'here', k: index, fp: this.fingerprint, rtt: this.clock.rttMs }).catch((err) => fail(`lost the database connection at the shard barrier: ${err.message}`))
       }
       announce()

@@ -71,6 +71,7 @@ export async function openShardBarrier (plan, { openConnection, log }) {
  */
 export function shardGate (barrier, onPhase) {
   const gate = async (run) => {
+    gate.clock = barrier.clock
     onPhase('shard-waiting', { shard: barrier.shard, clock: barrier.clock })
     try {
       gate.start = await barrier.meet({ stopped: () => run.stopping })
@@ -78,10 +79,12 @@ export function shardGate (barrier, onPhase) {
       // not waited for: the terminals start now
       barrier.close()
     }
-    run.once('start', () => onPhase('shard-started', { shard: barrier.shard, start: startedAt(gate.start, run) }))
+    if (gate.start) run.once('start', () => onPhase('shard-started', { shard: barrier.shard, start: startedAt(gate.start, run) }))
   }
   /** @type {import('./barrier.js').ShardStart|null} */
   gate.start = null
+  /** @type {{ offsetMs: number, rttMs: number }|null} */
+  gate.clock = null
   return gate
 }
 
@@ -89,12 +92,12 @@ export function shardGate (barrier, onPhase) {
  * Mark a shard's results document: `run.shard`, and where its server statistics are.
  * @param {any} results the document, before it is written
  * @param {import('../plan/resolve.js').RunPlan} plan
- * @param {{ start: import('./barrier.js').ShardStart|null }|null} gate
+ * @param {{ start: import('./barrier.js').ShardStart|null, clock: { offsetMs: number, rttMs: number }|null }|null} gate
  * @param {{ startUs?: number }} run the engine's Run: when its terminals started
  */
 export function markShardResults (results, plan, gate, run) {
   if (!plan.shard) return
-  results.run.shard = shardRecord(plan, startedAt(gate?.start ?? null, run))
+  results.run.shard = shardRecord(plan, startedAt(gate?.start ?? null, run), gate?.clock)
   if (plan.serverStats && !samplesServer(plan) && results.serverStats) {
     results.serverStats.missing = [...(results.serverStats.missing ?? []), `server statistics: sampled by shard 0/${plan.shard.count} of the run only`]
   }
@@ -115,17 +118,18 @@ function startedAt (start, run) {
 /**
  * The shard's mark (`run.shard`, docs/results-format.md).
  * @param {import('../plan/resolve.js').RunPlan} plan
- * @param {import('./barrier.js').ShardStart|null} start
+ * @param {import('./barrier.js').ShardStart|null} start null when stopped before the start
+ * @param {{ offsetMs: number, rttMs: number }} [clock] the clock offset, measured in any case
  */
-export function shardRecord (plan, start) {
+export function shardRecord (plan, start, clock) {
   const { index, count, runId } = plan.shard
   return {
     runId,
     index,
     count,
     serverStats: samplesServer(plan),
-    clockOffsetMs: start?.clockOffsetMs ?? null,
-    clockRttMs: start?.clockRttMs ?? null,
+    clockOffsetMs: start?.clockOffsetMs ?? clock?.offsetMs ?? null,
+    clockRttMs: start?.clockRttMs ?? clock?.rttMs ?? null,
     scheduledStart: start?.scheduledStart ?? null,
     startedLateMs: start?.startedLateMs ?? null,
     waitedMs: start?.waitedMs ?? null

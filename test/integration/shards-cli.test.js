@@ -135,3 +135,22 @@ test('merge refuses files that are not every shard of one run', async () => {
   assert.equal(over.code, 1)
   assert.match(over.stderr, /is one of the files to merge/)
 })
+
+test('a shard stopped before the start (SIGTERM) writes its empty results and ends the others\' wait', async () => {
+  const runId = `stopped-${process.pid}`
+  const args = (k) => ['run', 'tpcb', '--url', server.url, '-c', '3', '-T', '1s', '-n', '--shard', `${k}/3`, '--run-id', runId, '-o', join(dir, `stopped-${k}.json`)]
+  const stopWhenWaiting = (child) => child.stderr.on('data', (d) => { if (/waiting up to/.test(String(d))) child.kill('SIGTERM') })
+  // shard 2/3 never comes: no start can be sent before shard 1 is stopped
+  const [coordinator, stopped] = await Promise.all([
+    runCli(args(0), { timeoutMs: 30_000 }),
+    runCli(args(1), { timeoutMs: 30_000, onSpawn: stopWhenWaiting })
+  ])
+  assert.equal(stopped.code, 143, stopped.stderr)
+  const doc = JSON.parse(readFileSync(join(dir, 'stopped-1.json'), 'utf8'))
+  assert.equal(doc.summary.transactions, 0)
+  assert.equal(doc.run.interrupted, true)
+  assert.equal(doc.run.shard.scheduledStart, null)
+  assert.equal(typeof doc.run.shard.clockOffsetMs, 'number')
+  assert.equal(coordinator.code, 1, coordinator.stderr)
+  assert.equal(coordinator.stderr.trim().split('\n').at(-1), `pgload: shard 1/3 of run id ${runId} was interrupted before the start`)
+})
