@@ -136,6 +136,15 @@ test('merge refuses files that are not every shard of one run', async () => {
   assert.match(over.stderr, /is one of the files to merge/)
 })
 
+test('bad shard values: one line, exit 1, before any server is reached', async () => {
+  const r = await runCli(['run', 'tpcb', '-c', '4', '--shards', '4'], { env: { JOB_COMPLETION_INDEX: '4' } })
+  assert.equal(r.code, 1)
+  assert.equal(r.stderr, 'pgload: JOB_COMPLETION_INDEX 4 is not a shard of --shards 4: shards are numbered 0 to 3\n')
+  const t = await runCli(['run', 'tpcb', '--shard', '1/2', '--shard-timeout', 'soon'])
+  assert.equal(t.code, 1)
+  assert.match(t.stderr, /^pgload: --shard-timeout [^\n]*\n$/)
+})
+
 test('a shard stopped before the start (SIGTERM) writes its empty results and ends the others\' wait', async () => {
   const runId = `stopped-${process.pid}`
   const args = (k) => ['run', 'tpcb', '--url', server.url, '-c', '3', '-T', '1s', '-n', '--shard', `${k}/3`, '--run-id', runId, '-o', join(dir, `stopped-${k}.json`)]
