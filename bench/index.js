@@ -6,6 +6,7 @@
 //   terminals   100,000 think-time terminals: schedule lag, heap per terminal, RSS slope
 //   engine      pgload on in-memory connections: the engine's own CPU per transaction
 //   warmup      the first seconds of pgbench and pgload runs: throughput and p99 per quarter second
+//   shards      4 local shards of one tpcb run, merged: totals, percentiles and start skew
 // Each takes --url (default: the embedded server) and --smoke (a few seconds, tiny settings).
 
 import { PgloadError } from '../lib/errors.js'
@@ -16,7 +17,8 @@ const benches = {
   'vs-peers': () => import('./vs-peers.js'),
   terminals: () => import('./terminals.js'),
   engine: () => import('./engine.js'),
-  warmup: () => import('./warmup.js')
+  warmup: () => import('./warmup.js'),
+  shards: () => import('./shards.js')
 }
 
 const [name, ...rest] = process.argv.slice(2)

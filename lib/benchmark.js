@@ -19,6 +19,7 @@ import { TOOL_VERSION } from './version.js'
 import { takeSettingsSnapshot } from './server/stats/settings-snapshot.js'
 import { silentLogger } from './log.js'
 import { coreShares } from './output/client-cpu.js'
+import { shardPart, shardResultName, samplesServer, openShardBarrier, shardGate, markShardResults } from './shard/run-shard.js'
 
 /**
  * Run one benchmark end to end. Results already measured are written even when the run
@@ -32,7 +33,7 @@ export async function runBenchmark (planOrOptions, { log = silentLogger, env = p
   const plan = isPlan(planOrOptions) ? planOrOptions : await resolvePlan(planOrOptions)
   const seed = parseRandomSeed(plan.seed)
   if (plan.seedGiven) onPhase('seed', { seed: plan.seed })
-  const file = plan.writeFile ? (plan.out ?? defaultResultsPath(plan.resultName)) : null
+  const file = plan.writeFile ? (plan.out ?? defaultResultsPath(shardResultName(plan))) : null
   if (file) await ensureWritable(file)
   const module = await loadWorkload(plan.workload)
 
@@ -40,6 +41,7 @@ export async function runBenchmark (planOrOptions, { log = silentLogger, env = p
   const { target } = session
   let sampler = null
   let run = null
+  let barrier = null
   try {
     const conn = session.conn
     const serverVersion = await readServerVersion(conn)
@@ -49,6 +51,8 @@ export async function runBenchmark (planOrOptions, { log = silentLogger, env = p
     const workloadOptions = workloadOptionsOf(plan, { seed, seeds, serverVersionNum: serverVersion.num })
     const { workload, afterLoad } = await createWorkload(module, wctx, { plan, workloadOptions, embedded: session.embedded, serverVersion, onPhase })
     if (workload.prepare) await workload.prepare(conn, plan)
+    // one shard of a run: its part of the terminals, and the barrier where the shards meet
+    const part = shardPart(plan, workload)
 
     const open = plan.driver === 'pg' ? openConnection : openLeanConnection
     const openRunConnection = async () => {
@@ -62,9 +66,11 @@ export async function runBenchmark (planOrOptions, { log = silentLogger, env = p
     // What the server looked like: always recorded, even with --no-server-stats (A/B diffs need it).
     const snapshot = await takeSettingsSnapshot(conn, { tables: module.tables ?? [] })
 
-    if (plan.serverStats) sampler = await startSampler(target, module, { embedded: session.embedded, env, log })
+    if (samplesServer(plan)) sampler = await startSampler(target, module, { embedded: session.embedded, env, log })
+    barrier = await openShardBarrier(plan, { openConnection: (o) => openConnection(target, o), log })
+    const gate = barrier && shardGate(barrier, onPhase)
 
-    run = new Run(workload, engineOptions(plan, { openConnection: openRunConnection, seed, seeds, log }))
+    run = new Run(workload, { ...engineOptions(plan, { openConnection: openRunConnection, seed, seeds, log }), ...part, startGate: gate ?? undefined })
     // the workload's own counters at the opening of the measured window (TPC-C's NOPM)
     if (workload.measuringStarted) run.on('measuring', () => workload.measuringStarted())
     if (sampler) {
@@ -95,6 +101,7 @@ export async function runBenchmark (planOrOptions, { log = silentLogger, env = p
       extra
     })
     if (afterLoad) results.run.afterLoad = afterLoad
+    markShardResults(results, plan, gate, run)
     try {
       if (plan.thresholds.length) {
         const { evaluateThresholds } = await import('./compare/thresholds/evaluate.js')
@@ -106,6 +113,7 @@ export async function runBenchmark (planOrOptions, { log = silentLogger, env = p
     const exitCode = outcome.aborted ? 2 : 0
     return { results, file, exitCode, run }
   } finally {
+    if (barrier) await barrier.close()
     if (sampler) sampler.abandon()
     const stalled = run?.canceller.cancelled.grace > 0
     await session.release({ timeoutMs: run?.hurry ? 0 : stalled ? 250 : undefined })

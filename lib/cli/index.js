@@ -8,11 +8,12 @@ import * as compareCommand from './compare.js'
 import * as checkCommand from './check.js'
 import * as abCommand from './ab.js'
 import * as sweepCommand from './sweep.js'
+import * as mergeCommand from './merge.js'
 import * as serverCommand from './server.js'
 import * as storeCommand from './store.js'
 import * as historyCommand from './history.js'
 
 /** Each a yargs command module: { command, describe, builder, handler }. */
-export const commands = [runCommand, initCommand, verifyCommand, reportCommand, compareCommand, checkCommand, abCommand, sweepCommand, storeCommand, historyCommand, serverCommand].map(
+export const commands = [runCommand, initCommand, verifyCommand, reportCommand, compareCommand, checkCommand, mergeCommand, abCommand, sweepCommand, storeCommand, historyCommand, serverCommand].map(
   ({ command, describe, builder, handler }) => ({ command, describe, builder, handler })
 )

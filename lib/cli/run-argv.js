@@ -22,16 +22,17 @@ const RENAMED = {
 }
 const SAME = ['url', 'clients', 'connections', 'rate', 'thinkTime', 'seed', 'protocol', 'driver', 'maxTries', 'exitOnAbort',
   'connect', 'verboseErrors', 'failuresDetailed', 'serverStats', 'out', 'label', 'jobs', 'progressTimestamp',
-  'store', 'resultsUrl']
+  'store', 'resultsUrl', 'shard', 'shards', 'runId', 'shardTimeout']
 
 /**
  * The plan input of `pgload run ARGS`.
  * @param {Record<string, any>} argv as yargs parsed it
- * @param {{ rawArgs?: string[], command?: string }} [opts] rawArgs: the arguments after the program
- *   name, for the order of the scripts and the command line on record (unless `command` is given)
+ * @param {{ rawArgs?: string[], command?: string, env?: Record<string, string|undefined> }} [opts] rawArgs: the arguments
+ *   after the program name, for the order of the scripts and the command line on record (unless
+ *   `command` is given); env: where JOB_COMPLETION_INDEX is read
  * @returns {Promise<Record<string, any>>}
  */
-export async function planInputFromArgv (argv, { rawArgs, command } = {}) {
+export async function planInputFromArgv (argv, { rawArgs, command, env = process.env } = {}) {
   const { workload, files } = positionalWorkload((argv.workload ?? []).map(String))
   const specs = [...scriptSpecs(argv, rawArgs), ...files.map((spec) => ({ kind: 'file', spec }))]
   if (workload !== 'tpcb' && specs.length) throw new PgloadError(`--file and --builtin go with tpcb or script files, not with ${workload}`, { code: 'BAD_OPTION' })
@@ -40,6 +41,8 @@ export async function planInputFromArgv (argv, { rawArgs, command } = {}) {
   for (const key of SAME) input[key] = argv[key]
   input.url = connectionUrl(argv, { check: false }) // checked in pgbench's order: runPlanFromArgv
   input.command = command ?? (rawArgs ? recordedCommand(rawArgs) : undefined)
+  // the shard a Kubernetes Indexed Job's pod runs, when --shards is given without --shard
+  input.shardIndex = env.JOB_COMPLETION_INDEX
   input.workloadOptions = {
     ...await moduleOptions(workload, argv),
     define: argv.define,

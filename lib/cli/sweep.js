@@ -29,7 +29,10 @@ const workloadModules = await Promise.all(workloadNames.map((n) => loadWorkload(
 const NOT_FOR_SWEEPS = {
   out: 'each run\'s results go to DIR/runs/ (--dir DIR)',
   report: 'draw the sweep with pgload report DIR/sweep.json',
-  threshold: 'check the runs afterwards: pgload check DIR/runs/FILE.json --threshold ...'
+  threshold: 'check the runs afterwards: pgload check DIR/runs/FILE.json --threshold ...',
+  shard: 'a sweep runs its cells one after the other on one machine',
+  shards: 'a sweep runs its cells one after the other on one machine',
+  'run-id': 'a sweep has its own id (the sweep document\'s)'
 }
 /** The options whose meaning a sweep extends: the axes, as comma lists, and the label. */
 const SWEEP_MEANING = {

@@ -34,6 +34,8 @@ import { formatServerError, ClientAbortError } from '../errors.js'
  * @property {boolean} [verboseErrors] emit 'retryable-error' for every serialization failure or deadlock
  * @property {number} [graceS] once the run stops, transactions in flight get this long, then are cancelled (default 10)
  * @property {number} [transactionTimeoutS] cancel any transaction running longer than this (0 or absent: never)
+ * @property {(run: Run) => Promise<void>} [startGate] awaited once the connections are open, just
+ *   before the terminals start (the shards' start barrier)
  * @property {bigint} seed
  * @property {ReturnType<typeof deriveSeeds>} [seeds] derived already for `clients` terminals
  * @property {import('pino').Logger} [log]
@@ -226,6 +228,10 @@ export class Run extends EventEmitter {
     const opts = this.opts
     this.initialConnectionMs = await this.pool.fill()
     if (this.stopping) { await this.pool.close(); return this._finish() }
+    if (opts.startGate) {
+      try { await opts.startGate(this) } catch (err) { await this.pool.close(); throw err }
+      if (this.stopping) { await this.pool.close(); return this._finish() }
+    }
     this.terminals = new Array(this.terminalCount)
     const first = this.terminalRange.first
     for (let i = 0; i < this.terminalCount; i++) this.terminals[i] = new Terminal(this.context, first + i, this.seeds.clientPrngs[first + i])

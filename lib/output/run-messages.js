@@ -5,6 +5,7 @@ import { formatServerError } from '../errors.js'
 import { attachProgress } from './run-progress.js'
 import { formatSummary } from './summary.js'
 import { formatServerStatsSummary } from '../server/stats/sampler.js'
+import { shardPhaseMessage } from '../shard/run-shard.js'
 
 const plural = (n, word) => `${n} ${word}${n === 1 ? '' : 's'}`
 
@@ -24,7 +25,7 @@ export function phaseMessage (phase, info, plan) {
     case 'settled': return `pgload: vacuumed${info.checkpointed ? ' and checkpointed' : `; CHECKPOINT refused (${info.checkpointRefused}): the load's dirty pages may be written during the run`} in ${info.settleS.toFixed(2)} s before the run\n`
     case 'running': return `pgload: running ${plural(info.terminals, 'terminal')} on ${plural(info.connections, 'connection')}\n` +
       (plan?.warmupS > 0 ? `pgload: ${warmupLine(plan)}\n` : '')
-    default: return null
+    default: return shardPhaseMessage(phase, info)
   }
 }
 

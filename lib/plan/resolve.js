@@ -10,6 +10,7 @@ import { redact } from '../server/target/resolve-target.js'
 import { loadWorkload, workloadNames } from '../../workloads/index.js'
 import { DEFAULTS, precedence } from './defaults.js'
 import { loadScripts, checkScripts } from './scripts.js'
+import { resolveShard, shardSeed } from '../shard/options.js'
 import { booleanOption, checkLogOptions, optionalInteger, runLabel, runThresholds, samplingRate, scriptVariables } from './checks.js'
 
 /** Marks a resolved plan; a plan that comes back (e.g. through JSON) is taken as it is. */
@@ -20,7 +21,8 @@ export const DRIVERS = ['lean', 'pg']
 const INPUT_KEYS = new Set(['workload', 'scripts', 'url', 'clients', 'connections', 'durationS', 'transactionsPerClient',
   'rate', 'latencyLimitMs', 'thinkTime', 'warmupS', 'intervalS', 'progressS', 'progressTimestamp', 'seed', 'protocol',
   'driver', 'maxTries', 'exitOnAbort', 'graceS', 'transactionTimeoutS', 'connect', 'verboseErrors', 'failuresDetailed',
-  'serverStats', 'out', 'writeFile', 'label', 'thresholds', 'command', 'jobs', 'workloadOptions', 'store', 'resultsUrl'])
+  'serverStats', 'out', 'writeFile', 'label', 'thresholds', 'command', 'jobs', 'workloadOptions', 'store', 'resultsUrl',
+  'shard', 'shards', 'shardIndex', 'runId', 'shardTimeout'])
 /** Workload options of script runs (tpcb); a workload module adds its own `runOptions`. */
 const SCRIPT_OPTIONS = ['define', 'scale', 'noVacuum', 'vacuumAccounts', 'reportPerCommand', 'log', 'aggregateIntervalS', 'logPrefix', 'samplingRate']
 /** Keys a plan has that are not input. */
@@ -67,6 +69,7 @@ const bad = (message) => new PgloadError(message, { code: 'BAD_OPTION' })
  * @property {boolean} store store the run in the results database once its file is written (lib/store)
  * @property {string} [resultsUrl] the results database; absent: `pgload_results` on the embedded server
  * @property {Record<string, any>} workloadOptions
+ * @property {import('../shard/options.js').ShardPlan} [shard] this process runs one shard of a run (--shard, --shards)
  */
 
 /**
@@ -123,6 +126,8 @@ export async function resolvePlan (input, { config, readStdin, checks = {} } = {
   Object.assign(plan, await record(opt))
   plan.seed = seedAsInt64(parseRandomSeed(opt('seed') ?? DEFAULTS.seed)).toString()
   plan.seedGiven = opt('seed') !== undefined
+  Object.assign(plan, sharding(opt, plan))
+  if (plan.shard && plan.store) throw bad('--store goes with whole runs: merge the shards\' files (pgload merge) and store the merged one (pgload store merged.json)')
   return deepFreeze(withoutUndefined(plan))
 }
 
@@ -243,6 +248,13 @@ function workloadOptions (module, w, logOptions) {
   // Mistakes in the workload's options are reported before any server is started or reached.
   module.validateRunOptions?.(out)
   return out
+}
+
+/** --shard/--shards: which shard this is; without --seed, all shards take the seed of the run id. */
+function sharding (opt, plan) {
+  const shard = resolveShard({ shard: opt('shard'), shards: opt('shards'), shardIndex: opt('shardIndex'), runId: opt('runId'), shardTimeout: opt('shardTimeout') }, plan)
+  if (!shard) return {}
+  return plan.seedGiven ? { shard } : { shard, seed: shardSeed(shard.runId) }
 }
 
 /** Where the results go and how the run is named, for the record. */

@@ -14,6 +14,9 @@ export const PARTITION_OPTIONS = new Set([
   'shard', 'shards', 'jobs', 'thread', 'threads', 'partition'
 ])
 
+/** Workload options that may differ between partitions: where each writes its --log files. */
+export const PARTITION_WORKLOAD_OPTIONS = new Set(['logPrefix'])
+
 /** Fields (paths) that must be equal in every partition, besides the options. */
 const SAME_RUN_FIELDS = [
   ['tool', 'name'], ['tool', 'version'],
@@ -62,7 +65,24 @@ function differingField (a, b) {
   const keys = new Set([...Object.keys(oa), ...Object.keys(ob)])
   for (const k of keys) {
     if (PARTITION_OPTIONS.has(k)) continue
+    if (k === 'workloadOptions') {
+      const field = differingWorkloadOption(oa[k], ob[k])
+      if (field) return field
+      continue
+    }
     if (!isDeepStrictEqual(oa[k], ob[k])) return { path: `run.options.${k}`, a: oa[k], b: ob[k] }
   }
   return null
 }
+
+/** The first workload option that differs, apart from PARTITION_WORKLOAD_OPTIONS. */
+function differingWorkloadOption (a, b) {
+  if (!isPlainObject(a) || !isPlainObject(b)) return isDeepStrictEqual(a, b) ? null : { path: 'run.options.workloadOptions', a, b }
+  for (const k of new Set([...Object.keys(a), ...Object.keys(b)])) {
+    if (PARTITION_WORKLOAD_OPTIONS.has(k) || isDeepStrictEqual(a[k], b[k])) continue
+    return { path: `run.options.workloadOptions.${k}`, a: a[k], b: b[k] }
+  }
+  return null
+}
+
+const isPlainObject = (v) => v !== null && typeof v === 'object' && !Array.isArray(v)

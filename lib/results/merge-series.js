@@ -5,14 +5,19 @@ import { createHistogram, addInto, decodeHistogram, encodeHistogram, restoreRang
 import { ratePerS, intervalLatencyMs, intervalTailMs } from '../metrics/figures.js'
 import { combineObjects, combineValues, isNum } from './merge-fields.js'
 import { round3 } from '../format/round.js'
+import { shardMeasuredStartMs } from './merge-shards.js'
 
 /**
  * When a partition's measured window began, in ms since the epoch: its start time plus its
- * warm-up. A document without a start time counts as starting with the others.
+ * warm-up; a shard's on the server's clock. A document without a start time counts as starting
+ * with the others.
  * @param {any} doc
  * @returns {number|null}
  */
 export function measuredStartMs (doc) {
+  // shards started together on the server's clock: their own clocks may differ
+  const onServer = shardMeasuredStartMs(doc)
+  if (onServer !== null) return onServer
   const ms = Date.parse(doc.run?.startTime ?? '')
   return Number.isNaN(ms) ? null : ms + (doc.run.warmupS ?? 0) * 1000
 }

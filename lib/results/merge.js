@@ -10,6 +10,7 @@ import { agreed, combineObjects, combineValues, isNum } from './merge-fields.js'
 import { gridShifts, measuredStartMs, mergeIntervals } from './merge-series.js'
 import { mergeSummary, mergeTransactions } from './merge-totals.js'
 import { mergeScript } from './merge-script.js'
+import { shardsOf } from './merge-shards.js'
 import { round3 } from '../format/round.js'
 
 const round2 = (v) => Math.round(v * 100) / 100
@@ -38,7 +39,9 @@ export function mergeResults (docs, { sources, coordinator, sections = {} } = {}
   if (coordinator !== undefined && !(Number.isInteger(coordinator) && coordinator >= 0 && coordinator < docs.length)) {
     throw new PgloadError(`coordinator must be an index into the ${docs.length} documents, got ${coordinator}`, { code: 'BAD_OPTION' })
   }
-  const order = partitionOrder(docs, coordinator)
+  // shards of one run: all of them, each once; shard 0 coordinated the run
+  const shards = shardsOf(docs, names)
+  const order = partitionOrder(docs, coordinator ?? shards?.coordinator)
   const parts = order.map((i) => docs[i])
   checkSameRun(parts, order.map((i) => names[i]))
 
@@ -53,7 +56,7 @@ export function mergeResults (docs, { sources, coordinator, sections = {} } = {}
 
   const merged = combineObjects(parts, {
     tool: () => combineObjects(parts.map((d) => d.tool), {}, firstUnlessAgreed),
-    run: () => mergeRun(parts, durationS),
+    run: () => mergeRun(parts, durationS, shards?.record),
     server: () => parts[0].server,
     host: () => parts[0].host,
     client: () => mergeClient(parts, attempts),
@@ -104,11 +107,12 @@ function firstUnlessAgreed (values) {
 /**
  * `run` of the merged document: checked fields as they are, terminals, clients and connections
  * added, the earliest start and latest end, the merged window, aborted or interrupted if any
- * partition was, and how many partitions were merged.
+ * partition was, and how many partitions were merged; for shards, `shards` in place of each one's `shard`.
  * @param {any[]} parts
  * @param {number} durationS
+ * @param {object} [shards] the shards' record (merge-shards.js)
  */
-function mergeRun (parts, durationS) {
+function mergeRun (parts, durationS, shards) {
   const runs = parts.map((d) => d.run)
   const times = (k) => runs.map((r) => r[k]).filter((t) => typeof t === 'string' && !Number.isNaN(Date.parse(t)))
   const earliest = times('startTime').sort((a, b) => Date.parse(a) - Date.parse(b))[0] ?? runs[0].startTime
@@ -122,8 +126,10 @@ function mergeRun (parts, durationS) {
     terminals: sum('terminals'),
     connections: sum('connections'),
     abortedClients: sum('abortedClients'),
-    abortReason: () => runs.map((r) => r.abortReason).find((r) => typeof r === 'string') ?? null
+    abortReason: () => runs.map((r) => r.abortReason).find((r) => typeof r === 'string') ?? null,
+    shard: () => undefined
   }, firstUnlessAgreed)
+  if (shards) out.shards = shards
   out.partitions = runs.reduce((a, r) => a + (Number.isInteger(r.partitions) && r.partitions > 0 ? r.partitions : 1), 0)
   return out
 }

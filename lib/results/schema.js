@@ -51,7 +51,20 @@ const run = object({
   interrupted: boolean,
   label: textOrNull,
   cancelled: mapOf(count, { nullable: true }),
-  afterLoad: object({ loadS: amountOrNull, settleS: amountOrNull, vacuumed: boolean, checkpointed: boolean }, { nullable: true })
+  afterLoad: object({ loadS: amountOrNull, settleS: amountOrNull, vacuumed: boolean, checkpointed: boolean }, { nullable: true }),
+  // one shard's results (--shard), and a merge of all shards of a run
+  shard: object({
+    runId: text,
+    index: count,
+    count: number({ min: 1, integer: true }),
+    serverStats: boolean,
+    clockOffsetMs: anyNumberOrNull,
+    clockRttMs: amountOrNull,
+    scheduledStart: textOrNull,
+    startedLateMs: anyNumberOrNull,
+    waitedMs: amountOrNull
+  }, { nullable: true, required: ['runId', 'index', 'count'] }),
+  shards: object({ runId: text, count: number({ min: 1, integer: true }), scheduledStart: textOrNull, startSkewMs: amountOrNull }, { nullable: true, required: ['runId', 'count'] })
 }, { required: ['workload'] })
 
 const client = object({

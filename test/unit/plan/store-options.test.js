@@ -22,3 +22,7 @@ test('store and resultsUrl survive replan and a JSON round trip', async () => {
   assert.equal(again.store, true)
   assert.equal(again.resultsUrl, 'postgres://u@h/results')
 })
+
+test('--store does not go with a shard: the merged file is what is stored', async () => {
+  await assert.rejects(resolvePlan({ workload: 'tpcb', shard: '0/2', store: true }), { message: /--store goes with whole runs: merge the shards/ })
+})
