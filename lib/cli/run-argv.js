@@ -21,7 +21,8 @@ const RENAMED = {
   threshold: 'thresholds'
 }
 const SAME = ['url', 'clients', 'connections', 'rate', 'thinkTime', 'seed', 'protocol', 'driver', 'maxTries', 'exitOnAbort',
-  'connect', 'verboseErrors', 'failuresDetailed', 'serverStats', 'out', 'label', 'jobs', 'progressTimestamp']
+  'connect', 'verboseErrors', 'failuresDetailed', 'serverStats', 'out', 'label', 'jobs', 'progressTimestamp',
+  'cold', 'restartCommand', 'keepPageCache']
 
 /**
  * The plan input of `pgload run ARGS`.

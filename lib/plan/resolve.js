@@ -20,7 +20,8 @@ export const DRIVERS = ['lean', 'pg']
 const INPUT_KEYS = new Set(['workload', 'scripts', 'url', 'clients', 'connections', 'durationS', 'transactionsPerClient',
   'rate', 'latencyLimitMs', 'thinkTime', 'warmupS', 'intervalS', 'progressS', 'progressTimestamp', 'seed', 'protocol',
   'driver', 'maxTries', 'exitOnAbort', 'graceS', 'transactionTimeoutS', 'connect', 'verboseErrors', 'failuresDetailed',
-  'serverStats', 'out', 'writeFile', 'label', 'thresholds', 'command', 'jobs', 'workloadOptions'])
+  'serverStats', 'out', 'writeFile', 'label', 'thresholds', 'command', 'jobs', 'workloadOptions',
+  'cold', 'restartCommand', 'keepPageCache'])
 /** Workload options of script runs (tpcb); a workload module adds its own `runOptions`. */
 const SCRIPT_OPTIONS = ['define', 'scale', 'noVacuum', 'vacuumAccounts', 'reportPerCommand', 'log', 'aggregateIntervalS', 'logPrefix', 'samplingRate']
 /** Keys a plan has that are not input. */
@@ -59,6 +60,9 @@ const bad = (message) => new PgloadError(message, { code: 'BAD_OPTION' })
  * @property {boolean} verboseErrors
  * @property {boolean} failuresDetailed
  * @property {boolean} serverStats
+ * @property {boolean} cold restart the server before the measured run (lib/server/cold/cold-start.js)
+ * @property {string} [restartCommand] with cold: the shell command that restarts a server that is not the embedded one
+ * @property {boolean} keepPageCache with cold: do not drop the OS page cache
  * @property {string} [out] results file
  * @property {boolean} writeFile
  * @property {string} [label]
@@ -115,6 +119,7 @@ export async function resolvePlan (input, { config, readStdin, checks = {} } = {
   if (plan.maxTries === 0 && !plan.latencyLimitMs && plan.durationS === undefined) throw bad('an unlimited number of transaction tries (--max-tries 0) needs --latency-limit or --duration')
   Object.assign(plan, timing(opt))
   Object.assign(plan, switches(opt))
+  Object.assign(plan, coldStart(opt))
   plan.workloadOptions = workloadOptions(module, w, logOptions)
   Object.assign(plan, workloadWarmup(module, plan, opt('warmupS')))
   checks.afterOptions?.()
@@ -211,12 +216,26 @@ function switches (opt) {
   return Object.fromEntries(Object.entries(flags).map(([key, flag]) => [key, booleanOption(opt(key), flag, DEFAULTS[key] ?? false)]))
 }
 
+/** --cold, --restart-command and --keep-page-cache: the last two only go with the first. */
+function coldStart (opt) {
+  const cold = booleanOption(opt('cold'), '--cold', DEFAULTS.cold)
+  const keepPageCache = booleanOption(opt('keepPageCache'), '--keep-page-cache', DEFAULTS.keepPageCache)
+  const restartCommand = opt('restartCommand')
+  if (restartCommand !== undefined && (typeof restartCommand !== 'string' || restartCommand.trim() === '')) {
+    throw bad(`--restart-command needs a shell command, got ${JSON.stringify(restartCommand)}`)
+  }
+  if (!cold && restartCommand !== undefined) throw bad('--restart-command goes with --cold: it restarts the server before the measured run')
+  if (!cold && keepPageCache) throw bad('--keep-page-cache goes with --cold')
+  return { cold, keepPageCache, restartCommand }
+}
+
 /**
  * A workload's own default warm-up (TPC-C's ramp-up when paced), for a run of a duration when
  * --warmup is not given; `rampUp.reason` says why it lasts that long.
  */
 function workloadWarmup (module, plan, givenWarmup) {
-  if (givenWarmup !== undefined || plan.durationS === undefined) return {}
+  // A cold start is about the ramp-up: measured from the start unless --warmup says otherwise.
+  if (givenWarmup !== undefined || plan.durationS === undefined || plan.cold) return {}
   const ramp = module.defaultWarmup?.(plan.workloadOptions)
   return ramp ? { warmupS: ramp.warmupS, rampUp: { reason: ramp.reason } } : {}
 }
