@@ -51,7 +51,9 @@ const run = object({
   interrupted: boolean,
   label: textOrNull,
   cancelled: mapOf(count, { nullable: true }),
-  afterLoad: object({ loadS: amountOrNull, settleS: amountOrNull, vacuumed: boolean, checkpointed: boolean }, { nullable: true })
+  afterLoad: object({ loadS: amountOrNull, settleS: amountOrNull, vacuumed: boolean, checkpointed: boolean }, { nullable: true }),
+  // --cold: what the cold start before the measured run did
+  cold: object({ restarted: boolean, method: textOrNull, restartS: amountOrNull, pageCacheDropped: boolean, pageCacheNote: textOrNull }, { nullable: true, required: ['restarted', 'pageCacheDropped'] })
 }, { required: ['workload'] })
 
 const client = object({

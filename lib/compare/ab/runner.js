@@ -113,10 +113,9 @@ class AbServer {
   async restart (restartCommand, side) {
     await this.close()
     if (this.embedded) {
-      const { stopServer, startServer } = await import('../../server/embedded/embedded-server.js')
-      await stopServer({ env: this.env })
-      const s = await startServer({ env: this.env, log: this.log })
-      this.url = uriOf(s.target.config)
+      // same port and data: the runs' URL stays the same, so the results name one server
+      const { restartEmbeddedServer } = await import('../../server/embedded/restart.js')
+      await restartEmbeddedServer({ env: this.env })
     } else {
       await runShell(restartCommand, { ...process.env, ...this.env, PGLOAD_AB_SIDE: side })
     }
@@ -194,6 +193,7 @@ export class AbRunner {
     let restored = false
     const sequence = abSequence(o.rounds, o.order, o.seed)
     try {
+      await this.#checkCold(servers)
       for (const s of servers.list) {
         s.restartMode = s.embedded ? 'embedded' : (o.restartCommand ? 'command' : null)
         await s.open()
@@ -212,6 +212,7 @@ export class AbRunner {
         const server = servers[side]
         const canonical = (name) => server.plan.find(p => p.name.toLowerCase() === name.toLowerCase())
         const values = new Map(sides[side].map(v => [canonical(v.name).name, v.value]))
+        if (!server.conn) await server.open() // closed for the cold start of the run before
         if (current !== side || servers.list.length > 1) {
           const needsRestart = await applySystemSettings(server.conn, server.plan, values, server.originals)
           if (needsRestart) {
@@ -238,10 +239,12 @@ export class AbRunner {
         o.onEvent('run', { side, index: i, total: sequence.length, file })
         // Reports and comparisons of these files name each run by its side and settings.
         const label = [side, ...sides[side].map(v => `${v.name}=${v.value}`)].join(' ')
-        const plan = await replan(o.runOptions, { url, out: file, writeFile: true, label })
+        const plan = await replan(o.runOptions, { url, out: file, writeFile: true, label, ...this.#coldOptions() })
+        // A cold start restarts the server under ab's connection: closed first, opened again after.
+        if (plan.cold) await server.close()
         const r = await o.runBenchmark(plan, {
           log: o.log,
-          env,
+          env: plan.cold ? { ...env, PGLOAD_AB_SIDE: side } : env,
           onRun: (run) => {
             this.currentRun = run
             if (this.interrupted) run.stop('interrupted')
@@ -255,6 +258,22 @@ export class AbRunner {
       restored = await this.#restore(servers)
     }
     return { sequence, runs, interrupted: this.interrupted, plan: servers.list.map(s => s.plan), restored }
+  }
+
+  /** --cold in the run options: every server must have a way to restart, before anything changes. */
+  async #checkCold (servers) {
+    if (!this.opts.runOptions.cold) return
+    const { coldRestartMethod } = await import('../../server/cold/cold-start.js')
+    for (const s of servers.list) {
+      await coldRestartMethod({ url: s.url ?? undefined, restartCommand: this.#coldOptions().restartCommand, env: this.opts.env })
+    }
+  }
+
+  /** The cold runs' restart command: the run options' own, else ab's --restart-command. */
+  #coldOptions () {
+    const o = this.opts
+    const command = o.runOptions.restartCommand ?? (o.runOptions.cold ? o.restartCommand : undefined)
+    return command === undefined ? {} : { restartCommand: command }
   }
 
   async #restore (servers) {
