@@ -1,7 +1,6 @@
 // `pgload ab`: the same benchmark alternately under settings A and B (ABBA or seeded random
 // order), each side's settings applied and verified before its runs, every original restored.
 
-import { spawn } from 'node:child_process'
 import { mkdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import { PgloadError } from '../../errors.js'
@@ -10,6 +9,8 @@ import { resolveTarget } from '../../server/target/resolve-target.js'
 import { planSettings, readOriginals, applySystemSettings, verifySettings, sessionOptions } from './settings.js'
 import { seededRandom } from '../statistics/distribution-free.js'
 import { replan } from '../../plan/resolve.js'
+import { runRestartCommand } from '../../server/cold/restart-command.js'
+import { COLD_DEFAULTS } from '../../server/cold/cold-start.js'
 
 /** Defaults of `pgload ab` (one table, units in the names). */
 export const AB_DEFAULTS = {
@@ -55,18 +56,6 @@ function uriOf (config) {
   const host = config.host.includes(':') ? `[${config.host}]` : config.host
   const auth = `${encodeURIComponent(config.user)}${config.password ? ':' + encodeURIComponent(config.password) : ''}`
   return `postgres://${auth}@${host}:${config.port}/${encodeURIComponent(config.database)}`
-}
-
-function runShell (command, env) {
-  return new Promise((resolve, reject) => {
-    const child = spawn('/bin/sh', ['-c', command], { env, stdio: ['ignore', 'ignore', 'pipe'] })
-    let stderr = ''
-    child.stderr.on('data', (d) => { stderr += d })
-    child.on('error', reject)
-    child.on('close', (code) => code === 0
-      ? resolve()
-      : reject(new PgloadError(`--restart-command failed with exit code ${code}: ${stderr.trim().split('\n').pop() ?? ''}`, { code: 'AB_RESTART' })))
-  })
 }
 
 /**
@@ -117,7 +106,7 @@ class AbServer {
       const { restartEmbeddedServer } = await import('../../server/embedded/restart.js')
       await restartEmbeddedServer({ env: this.env })
     } else {
-      await runShell(restartCommand, { ...process.env, ...this.env, PGLOAD_AB_SIDE: side })
+      await runRestartCommand(restartCommand, { env: { ...process.env, ...this.env, PGLOAD_AB_SIDE: side }, timeoutS: COLD_DEFAULTS.commandTimeoutS })
     }
     const deadline = Date.now() + AB_DEFAULTS.restartTimeoutS * 1000
     for (;;) {
