@@ -1,5 +1,6 @@
 // A whole benchmark, as a library call: reach the server, build the workload, run it with
 // server statistics, and write the results document. `pgload run` and `pgload ab` use this.
+// With the plan's `cold`, the server is restarted after the set-up, before the measured run.
 
 import os from 'node:os'
 import { openConnection } from './db/connection.js'
@@ -7,7 +8,9 @@ import { openLeanConnection } from './db/lean-connection.js'
 import { connectTarget } from './server/target/connect-target.js'
 import { embeddedPaths, pgloadHome } from './server/embedded/embedded-server.js'
 import { PgloadError } from './errors.js'
-import { explainConnectError } from './server/target/resolve-target.js'
+import { explainConnectError, redact } from './server/target/resolve-target.js'
+import { coldRestartMethod, coldStart } from './server/cold/cold-start.js'
+import { closeWithin } from './db/close-within.js'
 import { Run } from './engine/run.js'
 import { parseDistribution } from './options/distribution.js'
 import { parseRandomSeed, deriveSeeds } from './random/seeding.js'
@@ -31,6 +34,8 @@ import { shardPart, shardResultName, samplesServer, openShardBarrier, shardGate,
  */
 export async function runBenchmark (planOrOptions, { log = silentLogger, env = process.env, onRun, onPhase = () => {} } = {}) {
   const plan = isPlan(planOrOptions) ? planOrOptions : await resolvePlan(planOrOptions)
+  // A cold run without a way to restart its server stops here, before anything runs.
+  const restart = plan.cold ? await coldRestartMethod({ url: plan.url, restartCommand: plan.restartCommand, env }) : null
   const seed = parseRandomSeed(plan.seed)
   if (plan.seedGiven) onPhase('seed', { seed: plan.seed })
   const file = plan.writeFile ? (plan.out ?? defaultResultsPath(shardResultName(plan))) : null
@@ -42,14 +47,16 @@ export async function runBenchmark (planOrOptions, { log = silentLogger, env = p
   let sampler = null
   let run = null
   let barrier = null
+  let conn = session.conn
   try {
-    const conn = session.conn
     const serverVersion = await readServerVersion(conn)
     onPhase('connected', { target: target.display, embedded: session.embedded, serverVersion })
     const seeds = deriveSeeds(seed, plan.clients, { drawDefaultSeed: !Object.hasOwn(plan.workloadOptions.define ?? {}, 'default_seed') })
     const wctx = { conn, target, log, openConnection: (o) => openConnection(target, o) }
     const workloadOptions = workloadOptionsOf(plan, { seed, seeds, serverVersionNum: serverVersion.num })
     const { workload, afterLoad } = await createWorkload(module, wctx, { plan, workloadOptions, embedded: session.embedded, serverVersion, onPhase })
+    const started = await startCold(restart, { plan, conn, target, env, onPhase })
+    conn = started.conn
     if (workload.prepare) await workload.prepare(conn, plan)
     // one shard of a run: its part of the terminals, and the barrier where the shards meet
     const part = shardPart(plan, workload)
@@ -102,6 +109,7 @@ export async function runBenchmark (planOrOptions, { log = silentLogger, env = p
     })
     if (afterLoad) results.run.afterLoad = afterLoad
     markShardResults(results, plan, gate, run)
+    if (started.cold) results.run.cold = started.cold
     try {
       if (plan.thresholds.length) {
         const { evaluateThresholds } = await import('./compare/thresholds/evaluate.js')
@@ -116,8 +124,23 @@ export async function runBenchmark (planOrOptions, { log = silentLogger, env = p
     if (barrier) await barrier.close()
     if (sampler) sampler.abandon()
     const stalled = run?.canceller.cancelled.grace > 0
+    // after a cold start, the set-up connection is a new one
+    if (conn !== session.conn) await closeWithin(conn, run?.hurry ? 0 : stalled ? 250 : 1000)
     await session.release({ timeoutMs: run?.hurry ? 0 : stalled ? 250 : undefined })
   }
+}
+
+/**
+ * The cold start of a cold run (restart, page cache, wait), after the set-up and before the
+ * workload's own preparation; the set-up connection is then a new one.
+ * @returns {Promise<{ cold: import('./server/cold/cold-start.js').ColdRecord|null, conn: any }>}
+ */
+async function startCold (restart, { plan, conn, target, env, onPhase }) {
+  if (!restart) return { cold: null, conn }
+  onPhase('restarting', { method: restart.method })
+  const started = await coldStart(restart, { conn, target, env, keepPageCache: plan.keepPageCache })
+  onPhase('cold', started.cold)
+  return started
 }
 
 /**
@@ -236,6 +259,7 @@ function engineOptions (plan, { openConnection, seed, seeds, log }) {
 /** The plan as the results document records it: no server addresses (they may hold a password). */
 function recordedPlan (plan) {
   const { planVersion, seedGiven, url, resultsUrl, ...options } = plan
+  if (options.restartCommand !== undefined) options.restartCommand = redact(options.restartCommand)
   return options
 }
 

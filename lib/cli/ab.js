@@ -13,6 +13,7 @@ import { compareRuns } from '../compare/verdict.js'
 import { formatCompareText, formatCompareMarkdown } from '../compare/format.js'
 import { parsePercent, REGRESSION_EXIT_CODE } from './compare.js'
 import { parseOutputPath } from '../options/parse.js'
+import { coldLine } from '../output/run-messages.js'
 
 const ORDERS = ['abba', 'random']
 
@@ -73,6 +74,7 @@ export async function abOptionsFromArgv (argv) {
     runOptions,
     compare: { noise: parsePercent(argv.noise, '--noise'), alpha: argv.alpha, seed },
     format: argv.json ? 'json' : argv.markdown ? 'markdown' : 'text',
+    report: argv.report === true,
     failOnRegression: argv.failOnRegression === true
   }
 }
@@ -116,6 +118,13 @@ export async function abCommand (opts, { out = process.stdout, err = process.std
   if (opts.format === 'json') out.write(JSON.stringify(verdict, null, 2) + '\n')
   else if (opts.format === 'markdown') out.write(formatCompareMarkdown(verdict))
   else out.write(formatCompareText(verdict))
+  if (opts.report) {
+    // every run overlaid, one colour per run (A1.., B1..): a cold run's ramp-up against the other side's
+    const { writeHtmlReport } = await import('../report/index.js')
+    const names = [...as.map((_, i) => `A${i + 1}`), ...bs.map((_, i) => `B${i + 1}`)]
+    const file = await writeHtmlReport([...as, ...bs], join(opts.outDir, 'report.html'), { names })
+    err.write(`pgload ab: report written to ${file}\n`)
+  }
   err.write(`pgload ab: results of all ${outcome.runs.length} runs and compare.json in ${opts.outDir}\n`)
   if (outcome.runs.some(r => r.exitCode === 2)) throw new PgloadError('some runs had errors (see their results)', { code: 'RUN_ERRORS', exitCode: 2 })
   if (opts.failOnRegression && verdict.regressions > 0) {
@@ -149,7 +158,10 @@ function report (err, name, info) {
       break
     case 'done': {
       const s = info.results.summary
-      err.write(`pgload ab: ${info.side}: ${s.tps} tps, p99 ${s.latencyMs?.p99 ?? '-'} ms\n`)
+      const cold = info.results.run.cold
+      const steady = cold ? `, steady ${s.steadyState?.timeS === null || s.steadyState?.timeS === undefined ? 'never' : `from ${s.steadyState.timeS} s`}` : ''
+      err.write(`pgload ab: ${info.side}: ${s.tps} tps, p99 ${s.latencyMs?.p99 ?? '-'} ms${steady}\n`)
+      if (cold) err.write(`pgload ab: ${info.side}: ${coldLine(cold)}\n`)
       break
     }
     case 'restored':
@@ -174,15 +186,17 @@ export function builder (y) {
     .option('rounds', { type: 'number', describe: `runs per side [default: ${AB_DEFAULTS.rounds}]` })
     .option('order', { type: 'string', describe: `abba (A B B A A B ...) or random (seeded, each round AB or BA) [default: ${AB_DEFAULTS.order}]` })
     .option('seed', { type: 'number', describe: `seed of the random order and of the compare bootstrap [default: ${AB_DEFAULTS.seed}]` })
-    .option('restart-command', { type: 'string', describe: 'shell command that restarts a server that is not the embedded one (for restart-only settings); PGLOAD_AB_SIDE is set' })
+    .option('restart-command', { type: 'string', describe: 'shell command that restarts a server that is not the embedded one (for restart-only settings, and before every run with run --cold); PGLOAD_AB_SIDE is set' })
     .option('out-dir', { type: 'string', describe: 'directory for the results of every run and compare.json [default: pgload-results/ab-<UTC time>]' })
     .option('noise', { type: 'string', describe: 'compare: noise band in percent [default: 2]' })
     .option('alpha', { type: 'number', describe: 'compare: significance level [default: 0.05]' })
     .option('markdown', { type: 'boolean', describe: 'print the verdict as GitHub markdown' })
     .option('json', { type: 'boolean', describe: 'print the verdict as JSON' })
+    .option('report', { type: 'boolean', describe: 'also write report.html to --out-dir: every run overlaid (A1.., B1..), throughput from the start with each time to steady state' })
     .option('fail-on-regression', { type: 'boolean', describe: `exit ${REGRESSION_EXIT_CODE} when B is worse than A` })
     .example("$0 ab --a 'work_mem=4MB' --b 'work_mem=64MB' -- run tpcb --clients 8 --duration 60s", 'a session setting')
     .example("$0 ab --a 'shared_buffers=128MB' --b 'shared_buffers=1GB' --rounds 5 -- run tpcb -c 8 -T 2m", 'a restart-only setting on the embedded server')
+    .example("$0 ab --a 'pg_prewarm.autoprewarm=off' --b 'pg_prewarm.autoprewarm=on' --report -- run tpcb -S -c 4 -T 60s --cold", 'ramp-up after a restart (docs/cold-starts.md)')
 }
 
 /** @param {any} argv */

@@ -22,7 +22,7 @@ const RENAMED = {
 }
 const SAME = ['url', 'clients', 'connections', 'rate', 'thinkTime', 'seed', 'protocol', 'driver', 'maxTries', 'exitOnAbort',
   'connect', 'verboseErrors', 'failuresDetailed', 'serverStats', 'out', 'label', 'jobs', 'progressTimestamp',
-  'store', 'resultsUrl', 'shard', 'shards', 'runId', 'shardTimeout']
+  'store', 'resultsUrl', 'shard', 'shards', 'runId', 'shardTimeout', 'cold', 'restartCommand', 'keepPageCache']
 
 /**
  * The plan input of `pgload run ARGS`.

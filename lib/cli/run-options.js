@@ -31,6 +31,9 @@ export const RUN_OPTIONS = {
   interval: { type: 'string', describe: 'seconds per entry of the time series [default: 1]' },
   // gone: it changed no 10-second run's tps or p99 beyond the noise; still accepted, as it asks for nothing now
   'jit-warmup': { type: 'boolean', hidden: true },
+  cold: { type: 'boolean', describe: 'cold start: restart the server before the measured run (the embedded one itself, others with --restart-command) and, as root on the server\'s machine, drop the OS page cache; measured from the start unless --warmup is given' },
+  'restart-command': { type: 'string', describe: 'with --cold: shell command that restarts a server that is not the embedded one, e.g. \'sudo systemctl restart postgresql\'' },
+  'keep-page-cache': { type: 'boolean', describe: 'with --cold: restart only, leave the OS page cache as it is' },
   'server-stats': { type: 'boolean', describe: 'sample server statistics during the run (--no-server-stats to disable) [default: true]' },
   builtin: { alias: 'b', type: 'string', array: true, describe: 'pgbench built-in script name[@weight]: tpcb-like, simple-update, select-only; "list" lists them' },
   file: { alias: 'f', type: 'string', array: true, describe: 'pgbench script file[@weight]' },

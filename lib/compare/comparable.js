@@ -48,6 +48,9 @@ const INFORMATIVE = [
   ['host cpus', (d) => d.host?.cpus],
   // the first run after a load of its tables measures the load's aftermath as well
   ['followed a load of its tables', (d) => Boolean(d.run.afterLoad)],
+  // a cold start measures the ramp-up after a restart
+  ['cold start', (d) => Boolean(d.run.cold?.restarted)],
+  ['OS page cache dropped', (d) => Boolean(d.run.cold?.pageCacheDropped)],
   ['interrupted', (d) => d.run.interrupted],
   ['aborted', (d) => d.run.aborted]
 ]

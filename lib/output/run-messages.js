@@ -23,10 +23,22 @@ export function phaseMessage (phase, info, plan) {
     case 'loading': return `pgload: the ${info.workload} tables are missing in the embedded server: loading them first (pgload init ${info.workload})\n`
     case 'loaded': return `pgload: loaded in ${info.steps.reduce((t, s) => t + s.seconds, 0).toFixed(2)} s (${info.steps.map((s) => `${s.name} ${s.seconds.toFixed(2)} s`).join(', ')})\n`
     case 'settled': return `pgload: vacuumed${info.checkpointed ? ' and checkpointed' : `; CHECKPOINT refused (${info.checkpointRefused}): the load's dirty pages may be written during the run`} in ${info.settleS.toFixed(2)} s before the run\n`
+    case 'restarting': return `pgload: cold start: restarting ${info.method === 'embedded' ? 'the embedded server' : 'the server (--restart-command)'}\n`
+    case 'cold': return `pgload: ${coldLine(info)}\n`
     case 'running': return `pgload: running ${plural(info.terminals, 'terminal')} on ${plural(info.connections, 'connection')}\n` +
       (plan?.warmupS > 0 ? `pgload: ${warmupLine(plan)}\n` : '')
     default: return shardPhaseMessage(phase, info)
   }
+}
+
+/**
+ * `cold start: the server restarted in 2.1 s; OS page cache dropped after the stop, before the start`
+ * @param {import('../server/cold/cold-start.js').ColdRecord} cold
+ * @returns {string}
+ */
+export function coldLine (cold) {
+  const cache = cold.pageCacheNote ?? (cold.pageCacheDropped ? 'dropped' : 'not dropped')
+  return `cold start: the server restarted in ${cold.restartS.toFixed(1)} s; OS page cache ${cache}`
 }
 
 /** `ramp-up 40 s (every terminal finishes its first transaction), then measuring 10 min` */

@@ -26,6 +26,8 @@ export const DEFAULTS = Object.freeze({
   failuresDetailed: false, // count serialization failures and deadlocks apart
   serverStats: true, // sample server statistics during the run
   store: false, // store the run in the results database after its file is written
+  cold: false, // restart the server (and drop the OS page cache where allowed) before the measured run
+  keepPageCache: false, // with cold: restart only, leave the OS page cache as it is
   writeFile: true // write the results document (to `out`, else ./pgload-results/<time>-<workload>.json)
 })
 

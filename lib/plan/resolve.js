@@ -22,7 +22,7 @@ const INPUT_KEYS = new Set(['workload', 'scripts', 'url', 'clients', 'connection
   'rate', 'latencyLimitMs', 'thinkTime', 'warmupS', 'intervalS', 'progressS', 'progressTimestamp', 'seed', 'protocol',
   'driver', 'maxTries', 'exitOnAbort', 'graceS', 'transactionTimeoutS', 'connect', 'verboseErrors', 'failuresDetailed',
   'serverStats', 'out', 'writeFile', 'label', 'thresholds', 'command', 'jobs', 'workloadOptions', 'store', 'resultsUrl',
-  'shard', 'shards', 'shardIndex', 'runId', 'shardTimeout'])
+  'shard', 'shards', 'shardIndex', 'runId', 'shardTimeout', 'cold', 'restartCommand', 'keepPageCache'])
 /** Workload options of script runs (tpcb); a workload module adds its own `runOptions`. */
 const SCRIPT_OPTIONS = ['define', 'scale', 'noVacuum', 'vacuumAccounts', 'reportPerCommand', 'log', 'aggregateIntervalS', 'logPrefix', 'samplingRate']
 /** Keys a plan has that are not input. */
@@ -61,6 +61,9 @@ const bad = (message) => new PgloadError(message, { code: 'BAD_OPTION' })
  * @property {boolean} verboseErrors
  * @property {boolean} failuresDetailed
  * @property {boolean} serverStats
+ * @property {boolean} cold restart the server before the measured run (lib/server/cold/cold-start.js)
+ * @property {string} [restartCommand] with cold: the shell command that restarts a server that is not the embedded one
+ * @property {boolean} keepPageCache with cold: do not drop the OS page cache
  * @property {string} [out] results file
  * @property {boolean} writeFile
  * @property {string} [label]
@@ -120,6 +123,7 @@ export async function resolvePlan (input, { config, readStdin, checks = {} } = {
   if (plan.maxTries === 0 && !plan.latencyLimitMs && plan.durationS === undefined) throw bad('an unlimited number of transaction tries (--max-tries 0) needs --latency-limit or --duration')
   Object.assign(plan, timing(opt))
   Object.assign(plan, switches(opt))
+  Object.assign(plan, coldStart(opt))
   plan.workloadOptions = workloadOptions(module, w, logOptions)
   Object.assign(plan, workloadWarmup(module, plan, opt('warmupS')))
   checks.afterOptions?.()
@@ -127,6 +131,7 @@ export async function resolvePlan (input, { config, readStdin, checks = {} } = {
   plan.seed = seedAsInt64(parseRandomSeed(opt('seed') ?? DEFAULTS.seed)).toString()
   plan.seedGiven = opt('seed') !== undefined
   Object.assign(plan, sharding(opt, plan))
+  if (plan.shard && plan.cold) throw bad('--cold does not go with shards: each shard would restart the server under the others; restart it before starting them')
   if (plan.shard && plan.store) throw bad('--store goes with whole runs: merge the shards\' files (pgload merge) and store the merged one (pgload store merged.json)')
   return deepFreeze(withoutUndefined(plan))
 }
@@ -218,12 +223,26 @@ function switches (opt) {
   return Object.fromEntries(Object.entries(flags).map(([key, flag]) => [key, booleanOption(opt(key), flag, DEFAULTS[key] ?? false)]))
 }
 
+/** --cold, --restart-command and --keep-page-cache: the last two only go with the first. */
+function coldStart (opt) {
+  const cold = booleanOption(opt('cold'), '--cold', DEFAULTS.cold)
+  const keepPageCache = booleanOption(opt('keepPageCache'), '--keep-page-cache', DEFAULTS.keepPageCache)
+  const restartCommand = opt('restartCommand')
+  if (restartCommand !== undefined && (typeof restartCommand !== 'string' || restartCommand.trim() === '')) {
+    throw bad(`--restart-command needs a shell command, got ${JSON.stringify(restartCommand)}`)
+  }
+  if (!cold && restartCommand !== undefined) throw bad('--restart-command goes with --cold: it restarts the server before the measured run')
+  if (!cold && keepPageCache) throw bad('--keep-page-cache goes with --cold')
+  return { cold, keepPageCache, restartCommand }
+}
+
 /**
  * A workload's own default warm-up (TPC-C's ramp-up when paced), for a run of a duration when
  * --warmup is not given; `rampUp.reason` says why it lasts that long.
  */
 function workloadWarmup (module, plan, givenWarmup) {
-  if (givenWarmup !== undefined || plan.durationS === undefined) return {}
+  // A cold start is about the ramp-up: measured from the start unless --warmup says otherwise.
+  if (givenWarmup !== undefined || plan.durationS === undefined || plan.cold) return {}
   const ramp = module.defaultWarmup?.(plan.workloadOptions)
   return ramp ? { warmupS: ramp.warmupS, rampUp: { reason: ramp.reason } } : {}
 }

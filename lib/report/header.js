@@ -163,6 +163,14 @@ function missingBlock (ss) {
   return missing.length ? `<p class="note">Not collected: ${missing.map((m) => h(m)).join('; ')}</p>` : ''
 }
 
+/** What a --cold run's restart did (results `run.cold`). */
+function coldFact (cold) {
+  if (!cold || typeof cold !== 'object') return undefined
+  const how = cold.method === 'command' ? 'restarted by --restart-command' : 'restarted'
+  const took = isNum(cold.restartS) ? ` in ${fmt(cold.restartS, 1)} s` : ''
+  return `${cold.restarted ? how : 'not restarted'}${took}; OS page cache ${cold.pageCacheNote ?? (cold.pageCacheDropped ? 'dropped' : 'not dropped')}`
+}
+
 function steadyFact (st) {
   if (st.timeS === null) return st.reason ? `none (${st.reason})` : undefined
   return `${fmt(st.timeS, 1)} s (then within ±${Math.round(st.band * 100)} % of ${fmt(st.medianTps, 1)} tps)`
@@ -202,6 +210,7 @@ export function runHeaderHtml (doc, label) {
     ['seed', run.seed],
     ['status', run.aborted ? 'aborted' : run.interrupted ? 'interrupted' : 'completed'],
     ['after a load', afterLoadText(run.afterLoad)?.replace(/^note: /, '')],
+    ['cold start', coldFact(run.cold)],
     ['server', [server.version ? `PostgreSQL ${server.version}` : '', server.embedded ? '(embedded)' : '', redact(server.target)].filter(Boolean).join(' ')],
     ['host', doc.host ? `${doc.host.cpus ?? '?'} CPUs, ${bytes(doc.host.memoryBytes)} memory, ${doc.host.platform ?? ''}` : undefined],
     ['pgload', doc.tool ? `${doc.tool.version ?? ''} on Node.js ${doc.tool.node ?? ''}` : undefined],

@@ -64,7 +64,9 @@ const run = object({
     startedLateMs: anyNumberOrNull,
     waitedMs: amountOrNull
   }, { nullable: true, required: ['runId', 'index', 'count'] }),
-  shards: object({ runId: text, count: number({ min: 1, integer: true }), scheduledStart: textOrNull, startSkewMs: amountOrNull }, { nullable: true, required: ['runId', 'count'] })
+  shards: object({ runId: text, count: number({ min: 1, integer: true }), scheduledStart: textOrNull, startSkewMs: amountOrNull }, { nullable: true, required: ['runId', 'count'] }),
+  // --cold: what the cold start before the measured run did
+  cold: object({ restarted: boolean, method: textOrNull, restartS: amountOrNull, pageCacheDropped: boolean, pageCacheNote: textOrNull }, { nullable: true, required: ['restarted', 'pageCacheDropped'] })
 }, { required: ['workload'] })
 
 const client = object({

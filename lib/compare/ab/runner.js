@@ -1,7 +1,6 @@
 // `pgload ab`: the same benchmark alternately under settings A and B (ABBA or seeded random
 // order), each side's settings applied and verified before its runs, every original restored.
 
-import { spawn } from 'node:child_process'
 import { mkdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import { PgloadError } from '../../errors.js'
@@ -10,6 +9,8 @@ import { resolveTarget } from '../../server/target/resolve-target.js'
 import { planSettings, readOriginals, applySystemSettings, verifySettings, sessionOptions } from './settings.js'
 import { seededRandom } from '../statistics/distribution-free.js'
 import { replan } from '../../plan/resolve.js'
+import { runRestartCommand } from '../../server/cold/restart-command.js'
+import { COLD_DEFAULTS } from '../../server/cold/cold-start.js'
 
 /** Defaults of `pgload ab` (one table, units in the names). */
 export const AB_DEFAULTS = {
@@ -57,18 +58,6 @@ function uriOf (config) {
   return `postgres://${auth}@${host}:${config.port}/${encodeURIComponent(config.database)}`
 }
 
-function runShell (command, env) {
-  return new Promise((resolve, reject) => {
-    const child = spawn('/bin/sh', ['-c', command], { env, stdio: ['ignore', 'ignore', 'pipe'] })
-    let stderr = ''
-    child.stderr.on('data', (d) => { stderr += d })
-    child.on('error', reject)
-    child.on('close', (code) => code === 0
-      ? resolve()
-      : reject(new PgloadError(`--restart-command failed with exit code ${code}: ${stderr.trim().split('\n').pop() ?? ''}`, { code: 'AB_RESTART' })))
-  })
-}
-
 /**
  * One server taking part: where it is, how to reach and restart it, what to restore.
  */
@@ -113,12 +102,11 @@ class AbServer {
   async restart (restartCommand, side) {
     await this.close()
     if (this.embedded) {
-      const { stopServer, startServer } = await import('../../server/embedded/embedded-server.js')
-      await stopServer({ env: this.env })
-      const s = await startServer({ env: this.env, log: this.log })
-      this.url = uriOf(s.target.config)
+      // same port and data: the runs' URL stays the same, so the results name one server
+      const { restartEmbeddedServer } = await import('../../server/embedded/restart.js')
+      await restartEmbeddedServer({ env: this.env })
     } else {
-      await runShell(restartCommand, { ...process.env, ...this.env, PGLOAD_AB_SIDE: side })
+      await runRestartCommand(restartCommand, { env: { ...process.env, ...this.env, PGLOAD_AB_SIDE: side }, timeoutS: COLD_DEFAULTS.commandTimeoutS })
     }
     const deadline = Date.now() + AB_DEFAULTS.restartTimeoutS * 1000
     for (;;) {
@@ -194,6 +182,7 @@ export class AbRunner {
     let restored = false
     const sequence = abSequence(o.rounds, o.order, o.seed)
     try {
+      await this.#checkCold(servers)
       for (const s of servers.list) {
         s.restartMode = s.embedded ? 'embedded' : (o.restartCommand ? 'command' : null)
         await s.open()
@@ -212,6 +201,7 @@ export class AbRunner {
         const server = servers[side]
         const canonical = (name) => server.plan.find(p => p.name.toLowerCase() === name.toLowerCase())
         const values = new Map(sides[side].map(v => [canonical(v.name).name, v.value]))
+        if (!server.conn) await server.open() // closed for the cold start of the run before
         if (current !== side || servers.list.length > 1) {
           const needsRestart = await applySystemSettings(server.conn, server.plan, values, server.originals)
           if (needsRestart) {
@@ -238,10 +228,12 @@ export class AbRunner {
         o.onEvent('run', { side, index: i, total: sequence.length, file })
         // Reports and comparisons of these files name each run by its side and settings.
         const label = [side, ...sides[side].map(v => `${v.name}=${v.value}`)].join(' ')
-        const plan = await replan(o.runOptions, { url, out: file, writeFile: true, label })
+        const plan = await replan(o.runOptions, { url, out: file, writeFile: true, label, ...this.#coldOptions() })
+        // A cold start restarts the server under ab's connection: closed first, opened again after.
+        if (plan.cold) await server.close()
         const r = await o.runBenchmark(plan, {
           log: o.log,
-          env,
+          env: plan.cold ? { ...env, PGLOAD_AB_SIDE: side } : env,
           onRun: (run) => {
             this.currentRun = run
             if (this.interrupted) run.stop('interrupted')
@@ -255,6 +247,22 @@ export class AbRunner {
       restored = await this.#restore(servers)
     }
     return { sequence, runs, interrupted: this.interrupted, plan: servers.list.map(s => s.plan), restored }
+  }
+
+  /** --cold in the run options: every server must have a way to restart, before anything changes. */
+  async #checkCold (servers) {
+    if (!this.opts.runOptions.cold) return
+    const { coldRestartMethod } = await import('../../server/cold/cold-start.js')
+    for (const s of servers.list) {
+      await coldRestartMethod({ url: s.url ?? undefined, restartCommand: this.#coldOptions().restartCommand, env: this.opts.env })
+    }
+  }
+
+  /** The cold runs' restart command: the run options' own, else ab's --restart-command. */
+  #coldOptions () {
+    const o = this.opts
+    const command = o.runOptions.restartCommand ?? (o.runOptions.cold ? o.restartCommand : undefined)
+    return command === undefined ? {} : { restartCommand: command }
   }
 
   async #restore (servers) {

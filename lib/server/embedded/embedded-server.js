@@ -261,13 +261,22 @@ async function runningServer (paths, ids) {
   return { pid, port, password, version, startedAt: state.startedAt, owner: state.owner, keep: state.keep, orphaned }
 }
 
-// server.json when it describes the running postmaster, else {} (stale after a crash).
-async function readState (paths, pid) {
+/**
+ * server.json when it describes the running postmaster, else {} (stale after a crash).
+ * @param {{ state: string }} paths
+ * @param {number} pid
+ */
+export async function readState (paths, pid) {
   const state = JSON.parse(await readFile(paths.state, 'utf8').catch(() => '{}'))
   return state.pid === pid ? state : {}
 }
 
-async function writeState (paths, state) {
+/**
+ * Write server.json atomically.
+ * @param {{ state: string }} paths
+ * @param {object} state
+ */
+export async function writeState (paths, state) {
   await writeFile(paths.state + '.tmp', JSON.stringify(state, null, 2) + '\n', { mode: 0o600 })
   await rename(paths.state + '.tmp', paths.state)
 }
