@@ -8,9 +8,10 @@ import { connectTarget } from './server/target/connect-target.js'
 import { embeddedPaths, pgloadHome } from './server/embedded/embedded-server.js'
 import { PgloadError } from './errors.js'
 import { explainConnectError } from './server/target/resolve-target.js'
-import { Run } from './engine/run.js'
+import { createRun, planSource } from './engine/create-run.js'
 import { parseDistribution } from './options/distribution.js'
-import { parseRandomSeed, deriveSeeds } from './random/seeding.js'
+import { parseRandomSeed } from './random/seeding.js'
+import { runSeeds, workloadOptionsOf } from './plan/workload-options.js'
 import { resolvePlan, isPlan } from './plan/resolve.js'
 import { buildResults } from './results/build.js'
 import { writeResults, ensureWritable, defaultResultsPath } from './results/write.js'
@@ -25,8 +26,8 @@ import { coreShares } from './output/client-cpu.js'
  * ends in errors or is interrupted; --threshold results are in the document before it is written.
  * @param {import('./plan/resolve.js').RunPlan | Record<string, any>} planOrOptions a plan
  *   (lib/plan/resolve.js), or options that are resolved into one first (and checked as the command line's)
- * @param {{ log?: any, env?: Record<string, string|undefined>, onRun?: (run: Run) => void, onPhase?: (phase: string, info?: any) => void }} [hooks]
- * @returns {Promise<{ results: object, file: string|null, exitCode: number, run: Run }>}
+ * @param {{ log?: any, env?: Record<string, string|undefined>, onRun?: (run: import('./engine/run.js').Run) => void, onPhase?: (phase: string, info?: any) => void }} [hooks]
+ * @returns {Promise<{ results: object, file: string|null, exitCode: number, run: import('./engine/run.js').Run }>}
  */
 export async function runBenchmark (planOrOptions, { log = silentLogger, env = process.env, onRun, onPhase = () => {} } = {}) {
   const plan = isPlan(planOrOptions) ? planOrOptions : await resolvePlan(planOrOptions)
@@ -44,9 +45,9 @@ export async function runBenchmark (planOrOptions, { log = silentLogger, env = p
     const conn = session.conn
     const serverVersion = await readServerVersion(conn)
     onPhase('connected', { target: target.display, embedded: session.embedded, serverVersion })
-    const seeds = deriveSeeds(seed, plan.clients, { drawDefaultSeed: !Object.hasOwn(plan.workloadOptions.define ?? {}, 'default_seed') })
+    const seeds = runSeeds(plan, seed)
     const wctx = { conn, target, log, openConnection: (o) => openConnection(target, o) }
-    const workloadOptions = workloadOptionsOf(plan, { seed, seeds, serverVersionNum: serverVersion.num })
+    const workloadOptions = workloadOptionsOf(plan, { seed, seeds, serverVersionNum: serverVersion.num, coordinator: plan.jobs > 1 })
     const { workload, afterLoad } = await createWorkload(module, wctx, { plan, workloadOptions, embedded: session.embedded, serverVersion, onPhase })
     if (workload.prepare) await workload.prepare(conn, plan)
 
@@ -64,7 +65,10 @@ export async function runBenchmark (planOrOptions, { log = silentLogger, env = p
 
     if (plan.serverStats) sampler = await startSampler(target, module, { embedded: session.embedded, env, log })
 
-    run = new Run(workload, engineOptions(plan, { openConnection: openRunConnection, seed, seeds, log }))
+    run = createRun(workload, engineOptions(plan, { openConnection: openRunConnection, seed, seeds, log }), {
+      jobs: plan.jobs,
+      source: planSource({ plan, target, serverVersionNum: serverVersion.num, seed })
+    })
     // the workload's own counters at the opening of the measured window (TPC-C's NOPM)
     if (workload.measuringStarted) run.on('measuring', () => workload.measuringStarted())
     if (sampler) {
@@ -158,6 +162,8 @@ async function readAfterRun (run, outcome, { workload, conn, sampler, log }) {
   if (workload.afterRun) {
     try {
       extra = await limit.within(workload.afterRun(conn, outcome), () => conn.destroy())
+      // worker threads: their own sections (per-command statistics), merged
+      if (outcome.sections) extra = { ...extra, ...outcome.sections }
     } catch (err) {
       log.warn({ err: err.message }, 'the workload could not compute its final figures')
     }
@@ -173,27 +179,6 @@ async function readAfterRun (run, outcome, { workload, conn, sampler, log }) {
   }
   limit.done()
   return { extra, serverStats }
-}
-
-/**
- * What the workload module's createWorkload gets: its own options, and what the run decides.
- * @param {import('./plan/resolve.js').RunPlan} plan
- */
-function workloadOptionsOf (plan, { seed, seeds, serverVersionNum }) {
-  return {
-    ...plan.workloadOptions,
-    scripts: plan.scripts,
-    protocol: plan.protocol,
-    clients: plan.clients,
-    rate: plan.rate,
-    latencyLimitMs: plan.latencyLimitMs,
-    maxTries: plan.maxTries,
-    failuresDetailed: plan.failuresDetailed,
-    randomSeed: seed,
-    defaultSeed: seeds.defaultSeed,
-    seeds,
-    serverVersionNum
-  }
 }
 
 /**

@@ -46,7 +46,7 @@ export const RUN_OPTIONS = {
   'sampling-rate': { type: 'string', describe: 'fraction of transactions written to the --log file, 0 < r <= 1' },
   'log-prefix': { type: 'string', describe: 'prefix of --log files [default: pgbench_log]' },
   'show-script': { type: 'string', describe: 'print a built-in script and exit' },
-  jobs: { alias: 'j', type: 'string', describe: 'accepted for pgbench compatibility: pgload uses one event loop' },
+  jobs: { alias: ['j', 'threads'], type: 'string', describe: 'worker threads, each with its own event loop, connections and part of the terminals [default: 1]' },
   host: { alias: 'h', type: 'string', describe: 'server host (pgbench -h); instead of --url' },
   port: { alias: 'p', type: 'string', describe: 'server port (pgbench -p); instead of --url' },
   username: { alias: 'U', type: 'string', describe: 'user name (pgbench -U); instead of --url' },

@@ -11,6 +11,7 @@ import { Canceller } from './canceller.js'
 import { Recorder } from '../metrics/recorder.js'
 import { sampleThreadSched, threadSchedShares } from '../metrics/thread-schedstat.js'
 import { deriveSeeds } from '../random/seeding.js'
+import { terminalStreams, arrivalStream } from './part-seeds.js'
 import { formatServerError, ClientAbortError } from '../errors.js'
 
 /**
@@ -36,9 +37,28 @@ import { formatServerError, ClientAbortError } from '../errors.js'
  * @property {number} [transactionTimeoutS] cancel any transaction running longer than this (0 or absent: never)
  * @property {bigint} seed
  * @property {ReturnType<typeof deriveSeeds>} [seeds] derived already for `clients` terminals
+ * @property {number} [part] a worker thread's index: its terminals draw their type choice and
+ *   waits from their own generators, and its --rate arrivals from its own (lib/engine/part-seeds.js)
+ * @property {() => Promise<number|undefined>} [startGate] once the pool is open: waits for the
+ *   moment the run starts, on this run's clock (worker threads start together)
  * @property {import('pino').Logger} [log]
  * @property {() => number} [nowUs]
  */
+
+/**
+ * The workload's default pool for `count` of the run's terminals (a part's share of the whole).
+ * @param {object} workload
+ * @param {RunOptions} opts
+ * @param {number} count
+ * @returns {number}
+ */
+export function defaultConnections (workload, opts, count) {
+  const all = workload.terminals ?? opts.clients
+  const paced = Boolean(opts.thinkTime) || workload.transactions.some((t) => t.thinkUs || t.keyingUs)
+  const whole = workload.defaultConnections ?? (paced ? Math.min(all, 32) : all)
+  if (count === all) return whole
+  return Math.max(1, Math.round(whole * count / all))
+}
 
 const defaultNowUs = () => performance.now() * 1000
 // ms each connection's polite close may take once transactions had to be cancelled
@@ -67,8 +87,10 @@ export class Run extends EventEmitter {
     this.connectPerTransaction = Boolean(opts.connectPerTransaction)
     this.poolSize = this.connectPerTransaction
       ? this.terminalCount
-      : Math.min(this.terminalCount, opts.connections ?? this._defaultConnections(workload, paced, allTerminals))
+      : Math.min(this.terminalCount, opts.connections ?? defaultConnections(workload, opts, this.terminalCount))
     this.seeds = opts.seeds && opts.seeds.clientPrngs.length === allTerminals ? opts.seeds : deriveSeeds(opts.seed, allTerminals)
+    const part = opts.part
+    const random = part === undefined ? this.seeds : { choose: this.seeds.choose, throttle: arrivalStream(opts.seed, part) }
     const latencyLimitUs = (opts.latencyLimitMs ?? 0) * 1000
     this.recorder = new Recorder(types.map((t) => t.name), { latencyLimitUs })
     this.scheduler = new Scheduler({ nowUs: this.nowUs })
@@ -83,7 +105,8 @@ export class Run extends EventEmitter {
       recorder: this.recorder,
       workload,
       types,
-      random: this.seeds,
+      random,
+      terminalStreams: part === undefined ? undefined : (id) => terminalStreams(opts.seed, id),
       settings: {
         paced,
         transactionsPerClient: opts.transactionsPerClient ?? 0,
@@ -114,13 +137,6 @@ export class Run extends EventEmitter {
   get aborting () { return this.context.aborting }
   /** The duration is over. */
   get expired () { return this.context.expired }
-
-  /** The workload's default pool, for this part's share of the terminals. */
-  _defaultConnections (workload, paced, allTerminals) {
-    const whole = workload.defaultConnections ?? (paced ? Math.min(allTerminals, 32) : allTerminals)
-    if (this.terminalCount === allTerminals) return whole
-    return Math.max(1, Math.round(whole * this.terminalCount / allTerminals))
-  }
 
   _createPool (statements) {
     const pool = new ConnectionPool({ open: this.opts.openConnection, size: this.poolSize, statements, connectPerTransaction: this.connectPerTransaction })
@@ -199,6 +215,7 @@ export class Run extends EventEmitter {
     this.stop(reason)
     this.context.aborting = true
     this.abortReason = reason
+    this.emit('aborting', { reason })
     this._wakeAll()
     if (this._finishAborted) this._finishAborted()
   }
@@ -225,13 +242,14 @@ export class Run extends EventEmitter {
   async execute () {
     const opts = this.opts
     this.initialConnectionMs = await this.pool.fill()
+    const startUs = this.stopping || !opts.startGate ? undefined : await opts.startGate()
     if (this.stopping) { await this.pool.close(); return this._finish() }
     this.terminals = new Array(this.terminalCount)
     const first = this.terminalRange.first
     for (let i = 0; i < this.terminalCount; i++) this.terminals[i] = new Terminal(this.context, first + i, this.seeds.clientPrngs[first + i])
 
-    this.startUs = this.nowUs()
-    this.startTime = new Date()
+    this.startUs = startUs ?? this.nowUs()
+    this.startTime = startUs === undefined ? new Date() : new Date(performance.timeOrigin + startUs / 1000)
     this.measureStartUs = this.startUs + (opts.warmupS ?? 0) * 1e6
     this.deadlineUs = opts.durationS > 0 ? this.measureStartUs + opts.durationS * 1e6 : Infinity
     this.context.begin(this.startUs, this.measureStartUs, this.deadlineUs)

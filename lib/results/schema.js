@@ -39,6 +39,7 @@ const run = object({
   clients: countOrNull,
   terminals: countOrNull,
   connections: countOrNull,
+  threads: countOrNull,
   protocol: textOrNull,
   paced: boolean,
   scale: amountOrNull,
@@ -63,7 +64,21 @@ const client = object({
   onCpuShare: amountOrNull,
   cpuWaitShare: amountOrNull,
   cpuWaitUsPerTxn: amountOrNull,
-  jitWarmup: object({ transactions: countOrNull, ms: amountOrNull }, { nullable: true })
+  jitWarmup: object({ transactions: countOrNull, ms: amountOrNull }, { nullable: true }),
+  // -j N: each worker thread's part and its own CPU and event-loop utilisation
+  threads: arrayOf(object({
+    thread: count,
+    crashed: boolean,
+    firstTerminal: count,
+    terminals: count,
+    connections: count,
+    transactions: count,
+    cpuUs: amountOrNull,
+    cpuUsPerTxn: amountOrNull,
+    eventLoopUtilization: amountOrNull,
+    onCpuShare: amountOrNull,
+    cpuWaitShare: amountOrNull
+  }, { required: ['thread'] }), { nullable: true })
 }, { nullable: true })
 
 const outcomeCounts = {
