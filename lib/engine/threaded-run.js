@@ -36,6 +36,9 @@ export class ThreadedRun extends EventEmitter {
     const range = opts.terminalRange ?? wholeRange(all)
     const group = workload.terminalGroup ?? 1
     checkParts(range, jobs, { group, what: `--jobs ${jobs}`, unit: group > 1 ? workload.terminalGroupName ?? `groups of ${group} terminals` : 'terminals' })
+    // what presenters read of the workload: not its progress text, which counts the
+    // transactions of the main thread's copy (none: the workers run them all)
+    this.workload = { name: workload.name, transactions: workload.transactions }
     this.opts = opts
     this.jobs = jobs
     this.source = source

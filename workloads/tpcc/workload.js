@@ -174,6 +174,9 @@ export async function createTpccWorkload (ctx, opts) {
     name: 'tpcc',
     transactions,
     terminals,
+    // worker threads and shards split the terminals by whole warehouses
+    terminalGroup: DEFAULTS.terminalsPerWarehouse,
+    terminalGroupName: 'warehouses',
     defaultConnections: defaultConnections(terminals, pace.paced, warehouses),
     statements: STATEMENTS,
     paced: pace.paced,
