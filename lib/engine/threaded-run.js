@@ -193,6 +193,8 @@ export class ThreadedRun extends EventEmitter {
     const attempts = outcome.summary.transactions + outcome.summary.failed
     outcome.client = threadedClient(cpu, this._workers.map((w) => w.result?.thread ?? null), attempts)
     const sections = done.map((w) => w.result.sections).filter(Boolean)
+    /** each finished worker's own sections, as it returned them */
+    this.partSections = sections
     if (sections.some((s) => s.script !== undefined)) outcome.sections = { script: mergeScript(sections.map((s) => s.script)) }
     return outcome
   }
