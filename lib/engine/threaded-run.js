@@ -193,8 +193,10 @@ export class ThreadedRun extends EventEmitter {
     const attempts = outcome.summary.transactions + outcome.summary.failed
     outcome.client = threadedClient(cpu, this._workers.map((w) => w.result?.thread ?? null), attempts)
     const sections = done.map((w) => w.result.sections).filter(Boolean)
-    /** each finished worker's own sections, as it returned them */
+    // each finished worker's own sections (the workload's afterRun combines them), and the
+    // per-command statistics merged
     this.partSections = sections
+    outcome.partSections = sections
     if (sections.some((s) => s.script !== undefined)) outcome.sections = { script: mergeScript(sections.map((s) => s.script)) }
     return outcome
   }
