@@ -19,6 +19,8 @@ export class IntervalMerge {
     this.closed = new Array(parts).fill(-1)
     this.ended = new Array(parts).fill(false)
     this.next = 0
+    /** each worker's own intervals, as it closed them */
+    this.byPart = Array.from({ length: parts }, () => [])
     /** @type {object[]} the merged series */
     this.intervals = []
   }
@@ -31,6 +33,7 @@ export class IntervalMerge {
     let slot = this.pending.get(index)
     if (!slot) { slot = { ticks: [] }; this.pending.set(index, slot) }
     slot.ticks.push(tick)
+    this.byPart[part].push(tick.interval)
     this.closed[part] = index
     this._flush()
   }

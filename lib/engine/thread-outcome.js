@@ -4,7 +4,7 @@
 
 import { mergeSummary, mergeTransactions, mergeEncoded } from '../results/merge-totals.js'
 import { meanStddevMs } from '../metrics/figures.js'
-import { latencySummaryMs } from '../metrics/histogram.js'
+import { latencySummaryMs, createHistogram, addInto, decodeHistogram, encodeHistogram } from '../metrics/histogram.js'
 import { round3 } from '../format/round.js'
 
 /**
@@ -15,12 +15,15 @@ import { round3 } from '../format/round.js'
  */
 
 /**
- * @param {PartResult[]} parts the workers that finished, in thread order
+ * @param {PartResult[]} parts the workers, in thread order (at least one finished; a failed one's
+ *   from partFromIntervals)
  * @param {{ intervals: object[], intervalS: number, typeNames: string[], durationS?: number }} merged
  *   the merged series; durationS: the measured window when no worker finished
  */
 export function mergeOutcomes (parts, { intervals, intervalS, typeNames }) {
   const outcomes = parts.map((p) => p.outcome)
+  // a failed worker's part (partFromIntervals) counts in the totals, not in the run's facts
+  const finished = parts.filter((p) => p.thread !== null).map((p) => p.outcome)
   const durationS = Math.max(0, ...outcomes.map((o) => o.durationS))
   const transactions = mergeTransactions(outcomes, durationS, typeNames)
   const summary = mergeSummary(outcomes, { durationS, intervals, stepS: intervalS })
@@ -37,27 +40,27 @@ export function mergeOutcomes (parts, { intervals, intervalS, typeNames }) {
   }
   if (n > 0) Object.assign(summary.latencyMs, meanStddevMs(sumUs, sumSqUs, n))
   summary.unfinishedWaitMs = summary.unfinished > 0
-    ? latencySummaryMs(mergeEncoded(parts.map((p) => p.exact.unfinishedWait ?? undefined), outcomes.map((o) => o.summary.unfinishedWaitMs)))
+    ? latencySummaryMs(mergeEncoded(parts.map((p) => p.exact.unfinishedWait ?? undefined), finished.map((o) => o.summary.unfinishedWaitMs)))
     : null
   const cancelled = { grace: 0, abort: 0, timeout: 0 }
-  for (const o of outcomes) for (const k of Object.keys(o.cancelled ?? {})) cancelled[k] = (cancelled[k] ?? 0) + o.cancelled[k]
+  for (const o of finished) for (const k of Object.keys(o.cancelled ?? {})) cancelled[k] = (cancelled[k] ?? 0) + o.cancelled[k]
   return {
-    startTime: outcomes.map((o) => o.startTime).sort()[0],
-    endTime: outcomes.map((o) => o.endTime).sort().at(-1),
+    startTime: finished.map((o) => o.startTime).sort()[0],
+    endTime: finished.map((o) => o.endTime).sort().at(-1),
     durationS: round3(durationS),
-    terminals: outcomes.reduce((a, o) => a + o.terminals, 0),
-    connections: outcomes.reduce((a, o) => a + o.connections, 0),
-    paced: outcomes.some((o) => o.paced),
-    aborted: outcomes.some((o) => o.aborted),
-    abortedClients: outcomes.reduce((a, o) => a + o.abortedClients, 0),
-    abortReason: outcomes.find((o) => o.abortReason)?.abortReason ?? null,
-    interrupted: outcomes.some((o) => o.interrupted),
-    graceS: outcomes[0].graceS,
+    terminals: finished.reduce((a, o) => a + o.terminals, 0),
+    connections: finished.reduce((a, o) => a + o.connections, 0),
+    paced: finished.some((o) => o.paced),
+    aborted: finished.some((o) => o.aborted),
+    abortedClients: finished.reduce((a, o) => a + o.abortedClients, 0),
+    abortReason: finished.find((o) => o.abortReason)?.abortReason ?? null,
+    interrupted: finished.some((o) => o.interrupted),
+    graceS: finished[0].graceS,
     cancelled,
     summary,
     transactions,
     intervals,
-    backendPids: outcomes.flatMap((o) => o.backendPids ?? [])
+    backendPids: finished.flatMap((o) => o.backendPids ?? [])
   }
 }
 
@@ -100,4 +103,54 @@ export function threadedClient (processCpu, threads, attempts) {
         }
       : { thread: i, crashed: true })
   }
+}
+
+/**
+ * What a worker that failed had measured, from the intervals it closed: counts and histograms
+ * added; its latency sums from its histograms (it could not send its exact ones).
+ * @param {any[]} intervals the worker's own interval entries
+ * @param {string[]} typeNames
+ * @returns {PartResult}
+ */
+export function partFromIntervals (intervals, typeNames) {
+  const merged = (field) => {
+    const h = createHistogram()
+    for (const iv of intervals) if (typeof iv[field] === 'string') addInto(h, decodeHistogram(iv[field]))
+    return h
+  }
+  const transactions = {}
+  const types = []
+  let count = 0
+  for (const name of typeNames) {
+    const h = createHistogram()
+    let n = 0
+    for (const iv of intervals) {
+      n += iv.count?.[name] ?? 0
+      if (typeof iv.histograms?.[name] === 'string') addInto(h, decodeHistogram(iv.histograms[name]))
+    }
+    const meanUs = h.totalCount > 0 ? h.mean : 0
+    const sdUs = h.totalCount > 0 ? h.stdDeviation : 0
+    types.push({ name, count: n, sumUs: meanUs * n, sumSqUs: (sdUs * sdUs + meanUs * meanUs) * n })
+    transactions[name] = { count: n, histogram: encodeHistogram(h), latencyMs: latencySummaryMs(h) }
+    count += n
+  }
+  const lag = merged('lagHistogram')
+  const queue = merged('queueHistogram')
+  const sum = (k) => intervals.reduce((a, iv) => a + (iv[k] ?? 0), 0)
+  const last = intervals.at(-1)
+  const outcome = {
+    durationS: last ? last.t : 0,
+    summary: {
+      transactions: count,
+      failed: sum('failed'),
+      skipped: sum('skipped'),
+      latencyMs: {},
+      lagMs: latencySummaryMs(lag),
+      queueMs: latencySummaryMs(queue),
+      lagHistogram: encodeHistogram(lag),
+      queueHistogram: encodeHistogram(queue)
+    },
+    transactions
+  }
+  return { outcome, exact: { types, unfinishedWait: null }, thread: null }
 }

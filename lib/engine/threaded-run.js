@@ -9,7 +9,7 @@ import { performance } from 'node:perf_hooks'
 import { splitRange, wholeRange, shareOf, checkParts } from '../plan/partition.js'
 import { defaultConnections } from './run.js'
 import { IntervalMerge } from './interval-merge.js'
-import { mergeOutcomes, threadedClient } from './thread-outcome.js'
+import { mergeOutcomes, threadedClient, partFromIntervals } from './thread-outcome.js'
 import { restoreError } from './thread-messages.js'
 import { mergeScript } from '../results/merge-script.js'
 
@@ -183,7 +183,9 @@ export class ThreadedRun extends EventEmitter {
     const cancelled = this.canceller.cancelled
     if (cancelled.grace > 0) this.emit('cancelled', { reason: 'grace', count: cancelled.grace, graceS: done[0]?.result.outcome.graceS })
     if (done.length === 0) throw this._workers.find((w) => w.crash)?.crash ?? new Error('no worker thread finished')
-    const outcome = mergeOutcomes(done.map((w) => w.result), { intervals: this._merge.intervals, intervalS: this.intervalS, typeNames: this.typeNames })
+    // a worker that failed: what it had measured, from the intervals it closed
+    const parts = this._workers.map((w) => w.result ?? partFromIntervals(this._merge.byPart[w.index], this.typeNames))
+    const outcome = mergeOutcomes(parts, { intervals: this._merge.intervals, intervalS: this.intervalS, typeNames: this.typeNames })
     outcome.terminals = this.terminalCount
     outcome.connections = this.poolSize
     outcome.threads = this.jobs

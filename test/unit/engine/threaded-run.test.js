@@ -101,7 +101,7 @@ test('a worker that fails: one line, and the run ends with the other\'s measurem
     types: [['a', 1]],
     perClient: 0,
     durationS: 60,
-    data: { answerMs: 2, crash: { thread: 1, afterMs: 300 } },
+    data: { answerMs: 2, crash: { thread: 1, afterMs: 1800 } },
     onRun: (r) => r.on('internal-error', (e) => errors.push(e))
   })
   assert.equal(errors.length, 1)
@@ -110,6 +110,10 @@ test('a worker that fails: one line, and the run ends with the other\'s measurem
   assert.equal(outcome.aborted, true)
   assert.ok(outcome.summary.transactions > 0)
   assert.deepEqual(outcome.client.threads[1], { thread: 1, crashed: true })
+  // the failed worker's closed intervals count in the totals as in the series
+  const inSeries = outcome.intervals.reduce((n, iv) => n + iv.count.a, 0)
+  assert.equal(outcome.summary.transactions, inSeries)
+  assert.ok(outcome.summary.transactions > outcome.client.threads[0].transactions)
   assert.ok(outcome.durationS < 10)
 })
 
