@@ -11,6 +11,7 @@ import { defaultConnections } from './run.js'
 import { IntervalMerge } from './interval-merge.js'
 import { mergeOutcomes, threadedClient, partFromIntervals } from './thread-outcome.js'
 import { restoreError } from './thread-messages.js'
+import { threadCpu, threadCpuSince } from './thread-cpu.js'
 import { mergeScript } from '../results/merge-script.js'
 
 const WORKER = new URL('./thread-worker.js', import.meta.url)
@@ -174,11 +175,13 @@ export class ThreadedRun extends EventEmitter {
     if (this._measuring) return
     this._measuring = true
     this._cpuStart = process.cpuUsage()
+    this._mainCpuStart = threadCpu()
     this.emit('measuring')
   }
 
   _finish () {
     const cpu = this._cpuStart ? process.cpuUsage(this._cpuStart) : null
+    const mainCpu = this._cpuStart ? threadCpuSince(this._mainCpuStart) : null
     const done = this._workers.filter((w) => w.result)
     const cancelled = this.canceller.cancelled
     if (cancelled.grace > 0) this.emit('cancelled', { reason: 'grace', count: cancelled.grace, graceS: done[0]?.result.outcome.graceS })
@@ -194,6 +197,8 @@ export class ThreadedRun extends EventEmitter {
     outcome.interrupted = this.interrupted || outcome.interrupted
     const attempts = outcome.summary.transactions + outcome.summary.failed
     outcome.client = threadedClient(cpu, this._workers.map((w) => w.result?.thread ?? null), attempts)
+    // the main thread's own share: progress, merging, statistics (the rest is the workers' and V8's)
+    outcome.client.mainThreadCpuUs = mainCpu ? Math.round(mainCpu.cpuUs) : null
     const sections = done.map((w) => w.result.sections).filter(Boolean)
     // each finished worker's own sections (the workload's afterRun combines them), and the
     // per-command statistics merged

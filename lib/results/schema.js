@@ -65,7 +65,8 @@ const client = object({
   cpuWaitShare: amountOrNull,
   cpuWaitUsPerTxn: amountOrNull,
   jitWarmup: object({ transactions: countOrNull, ms: amountOrNull }, { nullable: true }),
-  // -j N: each worker thread's part and its own CPU and event-loop utilisation
+  // -j N: the main thread's own CPU, each worker thread's part and its own CPU and event loop
+  mainThreadCpuUs: amountOrNull,
   threads: arrayOf(object({
     thread: count,
     crashed: boolean,
