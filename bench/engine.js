@@ -26,8 +26,8 @@ const DEFAULTS = {
   duration: '5s', // per case
   cases: [['select-only', 1], ['select-only', 8], ['select-only', 32], ['tpcb-like', 8], ['simple-update', 8]],
   smoke: { durationS: 1, cases: [['select-only', 2]] },
-  // --jobs: one CPU-bound case, rounds of every thread count in turn
-  threads: { case: ['select-only', 8], repeat: 3 }
+  // --jobs: CPU-bound select-only at these clients, rounds of every thread count in turn
+  threads: { builtin: 'select-only', clients: [8, 32], repeat: 3 }
 }
 
 /** @param {string[]} argv @param {{ out: (s: string) => void, err: (s: string) => void }} io */
@@ -37,7 +37,8 @@ export async function main (argv, io) {
     smoke: { type: 'boolean', default: false },
     url: { type: 'string' }, // accepted for symmetry; no server is used
     jobs: { type: 'string' },
-    repeat: { type: 'string' }
+    repeat: { type: 'string' },
+    clients: { type: 'string' } // with --jobs: the cases' clients (default 8,32)
   })
   const durationS = a.smoke ? DEFAULTS.smoke.durationS : Math.max(1, Math.round(parseSeconds('--duration', a.duration)))
   const cases = a.smoke ? DEFAULTS.smoke.cases : DEFAULTS.cases
@@ -45,7 +46,8 @@ export async function main (argv, io) {
   try {
     if (a.jobs !== undefined) {
       const repeat = a.repeat === undefined ? (a.smoke ? 1 : DEFAULTS.threads.repeat) : parseIntList('--repeat', a.repeat)[0]
-      io.out(await threadScaling(parseIntList('--jobs', a.jobs), { durationS, repeat, dir, io }) + '\n')
+      const clientsList = a.clients === undefined ? (a.smoke ? [2] : DEFAULTS.threads.clients) : parseIntList('--clients', a.clients)
+      for (const clients of clientsList) io.out(await threadScaling(parseIntList('--jobs', a.jobs), { clients, durationS, repeat, dir, io }) + '\n')
       return
     }
     const rows = []
@@ -75,31 +77,34 @@ async function runOn (register, builtin, clients, durationS, out, extra = []) {
 /**
  * The engine over worker threads: the same CPU-bound run (in-memory connections answer at once,
  * so each thread's event loop is busy all the time) with each thread count, rounds interleaved;
- * medians of tps, of the whole process's CPU per transaction, of the busiest thread's time on a
- * CPU, and the tps of each count against the first count's. The ratio can only reach the count
- * where that many cores are free: the threads' on-CPU shares say whether they were.
+ * medians of tps, of the whole process's CPU per transaction and of the threads' summed time on a
+ * CPU. The tps ratio can reach the thread count only where that many cores are free (the on-CPU
+ * column says whether they were); the last column is the scaling with a free core per thread,
+ * from the transactions per CPU-second of the threads: N times the ratio of tps per core on a CPU.
  * @param {number[]} jobsList
- * @param {{ durationS: number, repeat: number, dir: string, io: { err: (s: string) => void } }} opts
+ * @param {{ clients: number, durationS: number, repeat: number, dir: string, io: { err: (s: string) => void } }} opts
  */
-async function threadScaling (jobsList, { durationS, repeat, dir, io }) {
-  const [builtin, clients] = DEFAULTS.threads.case
+async function threadScaling (jobsList, { clients, durationS, repeat, dir, io }) {
+  const builtin = DEFAULTS.threads.builtin
   const runs = new Map(jobsList.map((j) => [j, []]))
   for (let round = 0; round < repeat; round++) {
     for (const jobs of round % 2 === 0 ? jobsList : [...jobsList].reverse()) {
       io.err(`engine: ${builtin} -c ${clients} -j ${jobs}, ${durationS} s, in-memory connections (round ${round + 1} of ${repeat})\n`)
-      runs.get(jobs).push(await runOn(FAKE, builtin, clients, durationS, join(dir, `threads-${jobs}-${round}.json`), ['-j', String(jobs)]))
+      runs.get(jobs).push(await runOn(FAKE, builtin, clients, durationS, join(dir, `threads-${clients}-${jobs}-${round}.json`), ['-j', String(jobs)]))
     }
   }
-  const base = finiteMedian(runs.get(jobsList[0]).map((r) => r.summary.tps))
+  const medianOf = (jobs, f) => finiteMedian(runs.get(jobs).map(f))
+  const perCore = (r) => r.summary.tps / threadsOnCpu(r)
+  const base = medianOf(jobsList[0], (r) => r.summary.tps)
+  const basePerCore = medianOf(jobsList[0], perCore)
   const rows = jobsList.map((jobs) => {
-    const rs = runs.get(jobs)
-    const tps = rs.map((r) => r.summary.tps)
-    const ratios = finiteRange(tps.map((t) => t / base))
-    const onCpu = rs.map((r) => threadsOnCpu(r))
-    return [jobs, finiteMedian(tps), finiteMedian(rs.map((r) => r.client?.cpuUsPerTxn ?? NaN)), finiteMedian(onCpu),
-      `${(finiteMedian(tps) / base).toFixed(2)}x (${ratios.min.toFixed(2)}-${ratios.max.toFixed(2)})`]
+    const ratios = finiteRange(runs.get(jobs).map((r) => r.summary.tps / base))
+    const tps = medianOf(jobs, (r) => r.summary.tps)
+    return [jobs, tps, medianOf(jobs, (r) => r.client?.cpuUsPerTxn ?? NaN), medianOf(jobs, threadsOnCpu),
+      `${(tps / base).toFixed(2)}x (${ratios.min.toFixed(2)}-${ratios.max.toFixed(2)})`,
+      `${(jobs / jobsList[0] * medianOf(jobs, perCore) / basePerCore).toFixed(2)}x`]
   })
-  const header = ['threads', 'tps', 'process cpu us/txn', 'threads on a CPU (cores)', `tps vs -j ${jobsList[0]} (rounds' range)`]
+  const header = ['threads', 'tps', 'process cpu us/txn', 'threads on a CPU (cores)', `tps vs -j ${jobsList[0]} (rounds' range)`, 'per CPU-second, x threads']
   return `${builtin} -c ${clients}, ${durationS} s per run, median of ${repeat} round(s)\n` + formatTable(header, rows)
 }
 

@@ -59,7 +59,7 @@ function wireEvents (run) {
     run._threadCpuStart = threadCpu()
     post({ t: 'measuring' })
   })
-  run.on('warmup-tick', (e) => post({ t: 'warmup-tick', e }))
+  run.on('warmup-tick', (e) => post({ t: 'warmup-tick', e, states: countStates(run.terminals ?? []) }))
   // one message per interval: its counts and encoded histograms, and the terminals' states
   run.on('tick', (e) => post({ t: 'tick', index: run.recorder.intervals.length - 1, e, states: countStates(run.terminals ?? []) }))
 }

@@ -44,6 +44,7 @@ export class ThreadedRun extends EventEmitter {
     this.jobs = jobs
     this.source = source
     this.typeNames = workload.transactions.map((t) => t.name)
+    this.paced = Boolean(opts.thinkTime) || workload.transactions.some((t) => t.thinkUs || t.keyingUs)
     this.intervalS = opts.intervalS ?? 1
     this.serverLostS = opts.serverLostS ?? 10
     this.ranges = Array.from({ length: jobs }, (_, i) => splitRange(range, jobs, i, { group }))
@@ -133,7 +134,7 @@ export class ThreadedRun extends EventEmitter {
     switch (m.t) {
       case 'ready': return w.ready(m)
       case 'measuring': return this._beginMeasuring()
-      case 'warmup-tick': if (w.index === 0) this.emit('warmup-tick', m.e); return
+      case 'warmup-tick': return this._warmupTick(w, m)
       case 'tick':
         this._states[w.index] = m.states
         return this._merge.add(w.index, m.index, m.e)
@@ -146,6 +147,16 @@ export class ThreadedRun extends EventEmitter {
         return
       case 'crash': return this._crashed(w, restoreError(m.error))
     }
+  }
+
+  // warm-up progress: the workers' latest states and connections, once per interval (thread 0's)
+  _warmupTick (w, m) {
+    this._states[w.index] = m.states
+    w.warm = m.e
+    if (w.index !== 0) return
+    let active = 0; let waiting = 0
+    for (const x of this._workers) { active += x.warm?.activeConnections ?? 0; waiting += x.warm?.waiting ?? 0 }
+    this.emit('warmup-tick', { ...m.e, activeConnections: active, waiting })
   }
 
   _event (name, e) {
