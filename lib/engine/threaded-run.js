@@ -13,10 +13,9 @@ import { mergeOutcomes, threadedClient, partFromIntervals } from './thread-outco
 import { restoreError } from './thread-messages.js'
 import { threadCpu, threadCpuSince } from './thread-cpu.js'
 import { mergeScript } from '../results/merge-script.js'
+import { PgloadError } from '../errors.js'
 
 const WORKER = new URL('./thread-worker.js', import.meta.url)
-// ms a worker that sent its outcome may take to exit before it is terminated
-const EXIT_MS = 2000
 
 /**
  * @typedef {object} PartSource how a worker rebuilds the workload: `module` exports
@@ -143,7 +142,8 @@ export class ThreadedRun extends EventEmitter {
       case 'done':
         w.result = m
         this._merge.end(w.index)
-        setTimeout(() => { if (!w.gone) w.worker.terminate() }, EXIT_MS).unref()
+        // everything it had is in this message; handles it may still hold (idle timers) need no wait
+        if (!w.gone) w.worker.terminate()
         return
       case 'crash': return this._crashed(w, restoreError(m.error))
     }
@@ -196,7 +196,10 @@ export class ThreadedRun extends EventEmitter {
     const done = this._workers.filter((w) => w.result)
     const cancelled = this.canceller.cancelled
     if (cancelled.grace > 0) this.emit('cancelled', { reason: 'grace', count: cancelled.grace, graceS: done[0]?.result.outcome.graceS })
-    if (done.length === 0) throw this._workers.find((w) => w.crash)?.crash ?? new Error('no worker thread finished')
+    if (done.length === 0) {
+      const why = String(this._workers.find((w) => w.crash)?.crash?.message ?? 'exited').split('\n')[0]
+      throw new PgloadError(`every worker thread stopped (${why}): nothing was measured to the end`, { code: 'WORKER_FAILED', exitCode: 2 })
+    }
     // a worker that failed: what it had measured, from the intervals it closed
     const parts = this._workers.map((w) => w.result ?? partFromIntervals(this._merge.byPart[w.index], this.typeNames))
     const outcome = mergeOutcomes(parts, { intervals: this._merge.intervals, intervalS: this.intervalS, typeNames: this.typeNames })
