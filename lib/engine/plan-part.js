@@ -12,33 +12,35 @@ import { parseDistribution } from '../options/distribution.js'
 /**
  * @param {{ plan: import('../plan/resolve.js').RunPlan, target: any, serverVersionNum: number, seed: bigint }} data
  * @param {{ thread: number, log: any }} ctx
- * @returns {Promise<{ workload: object, openConnection: () => Promise<any>, runOptions: object, release: () => Promise<void> }>}
+ * @returns {Promise<{ workload: object, openConnection: () => Promise<any>, runOptions: object }>}
  */
 export async function buildPart ({ plan, target: sent, serverVersionNum, seed }, { thread, log }) {
   const target = receivedTarget(sent)
   const module = await loadWorkload(plan.workload)
   const conn = await openConnection(target, { protocol: 'simple' })
+  let workload
+  const seeds = runSeeds(plan, seed)
   try {
-    const seeds = runSeeds(plan, seed)
     const wctx = { conn, target, log, openConnection: (o) => openConnection(target, o) }
-    const workload = await module.createWorkload(wctx, workloadOptionsOf(plan, { seed, seeds, serverVersionNum, thread }))
-    const open = plan.driver === 'pg' ? openConnection : openLeanConnection
-    return {
-      workload,
-      async openConnection () {
-        try {
-          return await open(target, { protocol: plan.protocol })
-        } catch (err) {
-          throw explainConnectError(err, target)
-        }
-      },
-      // what does not cross threads: the generators, the think-time distribution
-      runOptions: { seeds, thinkTime: plan.thinkTime === undefined ? undefined : parseDistribution(plan.thinkTime, '--think-time') },
-      async release () { await conn.close().catch(() => {}) }
-    }
-  } catch (err) {
+    workload = await module.createWorkload(wctx, workloadOptionsOf(plan, { seed, seeds, serverVersionNum, thread }))
+  } finally {
+    // closed now, while the server answers: a worker's workload reads the server only to be built
+    // (the main thread's does what comes before and after the run), and a close after a stall
+    // could wait for a server that no longer answers
     await conn.close().catch(() => {})
-    throw err
+  }
+  const open = plan.driver === 'pg' ? openConnection : openLeanConnection
+  return {
+    workload,
+    async openConnection () {
+      try {
+        return await open(target, { protocol: plan.protocol })
+      } catch (err) {
+        throw explainConnectError(err, target)
+      }
+    },
+    // what does not cross threads: the generators, the think-time distribution
+    runOptions: { seeds, thinkTime: plan.thinkTime === undefined ? undefined : parseDistribution(plan.thinkTime, '--think-time') }
   }
 }
 

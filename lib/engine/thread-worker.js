@@ -37,15 +37,37 @@ async function main () {
       return epochUs === null ? undefined : epochUs - performance.timeOrigin * 1000
     }
   })
+  let hurry
+  const hurried = new Promise((resolve) => { hurry = resolve })
   parentPort.on('message', (m) => {
     if (m.t === 'go') go(m.epochUs)
-    else if (m.t === 'stop') { run.stop(m.reason); go(null) } else if (m.t === 'abort') { run.abort(m.reason); go(null) }
+    else if (m.t === 'stop') { run.stop(m.reason); go(null) } else if (m.t === 'abort') {
+      run.abort(m.reason)
+      go(null)
+      if (run.hurry) hurry(null)
+    }
   })
   wireEvents(run)
   const outcome = await run.execute()
-  const sections = built.workload.partSections ? await built.workload.partSections() : null
-  await built.release?.()
+  const sections = await partSections(built.workload, run, hurried)
   post({ t: 'done', outcome, exact: exactSums(run), thread: threadFigures(run, outcome), sections })
+}
+
+// ms the workload's own figures may take after the run (TPC-C drains its deferred deliveries),
+// as the main thread's afterRun: a short while when transactions had to be cancelled
+const SECTIONS_MS = 30_000
+const SECTIONS_STALLED_MS = 1500
+
+/** The workload's own sections of this part, bounded; none after Ctrl-C twice. */
+async function partSections (workload, run, hurried) {
+  if (!workload.partSections || run.hurry) return null
+  let timer
+  const late = new Promise((resolve) => { timer = setTimeout(resolve, run.canceller.cancelled.grace > 0 ? SECTIONS_STALLED_MS : SECTIONS_MS, null) })
+  try {
+    return await Promise.race([workload.partSections(), late, hurried])
+  } finally {
+    clearTimeout(timer)
+  }
 }
 
 /** @param {Run} run */
