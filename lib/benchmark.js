@@ -11,9 +11,10 @@ import { PgloadError } from './errors.js'
 import { explainConnectError, redact } from './server/target/resolve-target.js'
 import { coldRestartMethod, coldStart } from './server/cold/cold-start.js'
 import { closeWithin } from './db/close-within.js'
-import { Run } from './engine/run.js'
+import { createRun, planSource } from './engine/create-run.js'
 import { parseDistribution } from './options/distribution.js'
-import { parseRandomSeed, deriveSeeds } from './random/seeding.js'
+import { parseRandomSeed } from './random/seeding.js'
+import { runSeeds, workloadOptionsOf } from './plan/workload-options.js'
 import { resolvePlan, isPlan } from './plan/resolve.js'
 import { buildResults } from './results/build.js'
 import { writeResults, ensureWritable, defaultResultsPath } from './results/write.js'
@@ -29,8 +30,8 @@ import { shardPart, shardResultName, samplesServer, openShardBarrier, shardGate,
  * ends in errors or is interrupted; --threshold results are in the document before it is written.
  * @param {import('./plan/resolve.js').RunPlan | Record<string, any>} planOrOptions a plan
  *   (lib/plan/resolve.js), or options that are resolved into one first (and checked as the command line's)
- * @param {{ log?: any, env?: Record<string, string|undefined>, onRun?: (run: Run) => void, onPhase?: (phase: string, info?: any) => void }} [hooks]
- * @returns {Promise<{ results: object, file: string|null, exitCode: number, run: Run }>}
+ * @param {{ log?: any, env?: Record<string, string|undefined>, onRun?: (run: import('./engine/run.js').Run) => void, onPhase?: (phase: string, info?: any) => void }} [hooks]
+ * @returns {Promise<{ results: object, file: string|null, exitCode: number, run: import('./engine/run.js').Run }>}
  */
 export async function runBenchmark (planOrOptions, { log = silentLogger, env = process.env, onRun, onPhase = () => {} } = {}) {
   const plan = isPlan(planOrOptions) ? planOrOptions : await resolvePlan(planOrOptions)
@@ -51,24 +52,15 @@ export async function runBenchmark (planOrOptions, { log = silentLogger, env = p
   try {
     const serverVersion = await readServerVersion(conn)
     onPhase('connected', { target: target.display, embedded: session.embedded, serverVersion })
-    const seeds = deriveSeeds(seed, plan.clients, { drawDefaultSeed: !Object.hasOwn(plan.workloadOptions.define ?? {}, 'default_seed') })
+    const seeds = runSeeds(plan, seed)
     const wctx = { conn, target, log, openConnection: (o) => openConnection(target, o) }
-    const workloadOptions = workloadOptionsOf(plan, { seed, seeds, serverVersionNum: serverVersion.num })
+    const workloadOptions = workloadOptionsOf(plan, { seed, seeds, serverVersionNum: serverVersion.num, coordinator: plan.jobs > 1 })
     const { workload, afterLoad } = await createWorkload(module, wctx, { plan, workloadOptions, embedded: session.embedded, serverVersion, onPhase })
     const started = await startCold(restart, { plan, conn, target, env, onPhase })
     conn = started.conn
     if (workload.prepare) await workload.prepare(conn, plan)
     // one shard of a run: its part of the terminals, and the barrier where the shards meet
     const part = shardPart(plan, workload)
-
-    const open = plan.driver === 'pg' ? openConnection : openLeanConnection
-    const openRunConnection = async () => {
-      try {
-        return await open(target, { protocol: plan.protocol })
-      } catch (err) {
-        throw explainConnectError(err, target)
-      }
-    }
 
     // What the server looked like: always recorded, even with --no-server-stats (A/B diffs need it).
     const snapshot = await takeSettingsSnapshot(conn, { tables: module.tables ?? [] })
@@ -77,13 +69,11 @@ export async function runBenchmark (planOrOptions, { log = silentLogger, env = p
     barrier = await openShardBarrier(plan, { openConnection: (o) => openConnection(target, o), log })
     const gate = barrier && shardGate(barrier, onPhase)
 
-    run = new Run(workload, { ...engineOptions(plan, { openConnection: openRunConnection, seed, seeds, log }), ...part, startGate: gate ?? undefined })
-    // the workload's own counters at the opening of the measured window (TPC-C's NOPM)
-    if (workload.measuringStarted) run.on('measuring', () => workload.measuringStarted())
-    if (sampler) {
-      run.on('measuring', () => sampler.resetBaseline?.())
-      run.on('tick', (e) => { if (!e.final) sampler.sample(e.elapsedS) })
-    }
+    run = createRun(workload, { ...engineOptions(plan, { openConnection: runConnectionOpener(plan, target), seed, seeds, log }), ...part, startGate: gate ?? undefined }, {
+      jobs: plan.jobs,
+      source: planSource({ plan, target, serverVersionNum: serverVersion.num, seed })
+    })
+    followRun(run, workload, sampler)
     onRun?.(run)
     onPhase('running', { terminals: run.terminalCount, connections: run.poolSize })
     const outcome = await run.execute()
@@ -110,14 +100,7 @@ export async function runBenchmark (planOrOptions, { log = silentLogger, env = p
     if (afterLoad) results.run.afterLoad = afterLoad
     markShardResults(results, plan, gate, run)
     if (started.cold) results.run.cold = started.cold
-    try {
-      if (plan.thresholds.length) {
-        const { evaluateThresholds } = await import('./compare/thresholds/evaluate.js')
-        results.thresholds = evaluateThresholds(results, plan.thresholds)
-      }
-    } finally {
-      if (file) await writeResults(file, results)
-    }
+    await finishResults(file, results, plan)
     const exitCode = outcome.aborted ? 2 : 0
     return { results, file, exitCode, run }
   } finally {
@@ -141,6 +124,40 @@ async function startCold (restart, { plan, conn, target, env, onPhase }) {
   const started = await coldStart(restart, { conn, target, env, keepPageCache: plan.keepPageCache })
   onPhase('cold', started.cold)
   return started
+}
+
+/** How the run opens its connections: the chosen driver, a refusal explained in one line. */
+function runConnectionOpener (plan, target) {
+  const open = plan.driver === 'pg' ? openConnection : openLeanConnection
+  return async () => {
+    try {
+      return await open(target, { protocol: plan.protocol })
+    } catch (err) {
+      throw explainConnectError(err, target)
+    }
+  }
+}
+
+/** What follows the run as it goes: the workload's counters and the server statistics sampler. */
+function followRun (run, workload, sampler) {
+  // the workload's own counters at the opening of the measured window (TPC-C's NOPM)
+  if (workload.measuringStarted) run.on('measuring', () => workload.measuringStarted())
+  if (sampler) {
+    run.on('measuring', () => sampler.resetBaseline?.())
+    run.on('tick', (e) => { if (!e.final) sampler.sample(e.elapsedS) })
+  }
+}
+
+/** --threshold results go into the document before its one write, which happens whatever they do. */
+async function finishResults (file, results, plan) {
+  try {
+    if (plan.thresholds.length) {
+      const { evaluateThresholds } = await import('./compare/thresholds/evaluate.js')
+      results.thresholds = evaluateThresholds(results, plan.thresholds)
+    }
+  } finally {
+    if (file) await writeResults(file, results)
+  }
 }
 
 /**
@@ -189,6 +206,8 @@ async function readAfterRun (run, outcome, { workload, conn, sampler, log }) {
   if (workload.afterRun) {
     try {
       extra = await limit.within(workload.afterRun(conn, outcome), () => conn.destroy())
+      // worker threads: their own sections (per-command statistics), merged
+      if (outcome.sections) extra = { ...extra, ...outcome.sections }
     } catch (err) {
       log.warn({ err: err.message }, 'the workload could not compute its final figures')
     }
@@ -204,27 +223,6 @@ async function readAfterRun (run, outcome, { workload, conn, sampler, log }) {
   }
   limit.done()
   return { extra, serverStats }
-}
-
-/**
- * What the workload module's createWorkload gets: its own options, and what the run decides.
- * @param {import('./plan/resolve.js').RunPlan} plan
- */
-function workloadOptionsOf (plan, { seed, seeds, serverVersionNum }) {
-  return {
-    ...plan.workloadOptions,
-    scripts: plan.scripts,
-    protocol: plan.protocol,
-    clients: plan.clients,
-    rate: plan.rate,
-    latencyLimitMs: plan.latencyLimitMs,
-    maxTries: plan.maxTries,
-    failuresDetailed: plan.failuresDetailed,
-    randomSeed: seed,
-    defaultSeed: seeds.defaultSeed,
-    seeds,
-    serverVersionNum
-  }
 }
 
 /**

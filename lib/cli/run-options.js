@@ -55,7 +55,7 @@ export const RUN_OPTIONS = {
   shards: { type: 'string', describe: 'the run has N shards; this one is K = $JOB_COMPLETION_INDEX (a Kubernetes Indexed Job) unless --shard says' },
   'run-id': { type: 'string', describe: 'with --shard(s): the id all shards of one run share; two sharded runs of the same command at once need different ones [default: derived from the command]' },
   'shard-timeout': { type: 'string', describe: 'with --shard(s): how long the shards wait for each other at the start, then fail: 60s, 5m [default: 60s]' },
-  jobs: { alias: 'j', type: 'string', describe: 'accepted for pgbench compatibility: pgload uses one event loop' },
+  jobs: { alias: ['j', 'threads'], type: 'string', describe: 'worker threads, each with its own event loop, connections and part of the terminals [default: 1]' },
   host: { alias: 'h', type: 'string', describe: 'server host (pgbench -h); instead of --url' },
   port: { alias: 'p', type: 'string', describe: 'server port (pgbench -p); instead of --url' },
   username: { alias: 'U', type: 'string', describe: 'user name (pgbench -U); instead of --url' },

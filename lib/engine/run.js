@@ -11,6 +11,7 @@ import { Canceller } from './canceller.js'
 import { Recorder } from '../metrics/recorder.js'
 import { sampleThreadSched, threadSchedShares } from '../metrics/thread-schedstat.js'
 import { deriveSeeds } from '../random/seeding.js'
+import { terminalStreams, arrivalStream } from './part-seeds.js'
 import { formatServerError, ClientAbortError } from '../errors.js'
 
 /**
@@ -34,13 +35,32 @@ import { formatServerError, ClientAbortError } from '../errors.js'
  * @property {boolean} [verboseErrors] emit 'retryable-error' for every serialization failure or deadlock
  * @property {number} [graceS] once the run stops, transactions in flight get this long, then are cancelled (default 10)
  * @property {number} [transactionTimeoutS] cancel any transaction running longer than this (0 or absent: never)
- * @property {(run: Run) => Promise<void>} [startGate] awaited once the connections are open, just
- *   before the terminals start (the shards' start barrier)
  * @property {bigint} seed
  * @property {ReturnType<typeof deriveSeeds>} [seeds] derived already for `clients` terminals
+ * @property {number} [part] a part's number in a run cut into parts (shards, worker threads):
+ *   its terminals draw their type choice and waits from their own generators, and its --rate
+ *   arrivals from its own (lib/engine/part-seeds.js)
+ * @property {(run: any) => Promise<number|undefined|void>} [startGate] awaited once the pool is
+ *   open, just before the terminals start: the shards' barrier, or the worker threads' common
+ *   start; may give the start time on this run's clock (microseconds)
  * @property {import('pino').Logger} [log]
  * @property {() => number} [nowUs]
  */
+
+/**
+ * The workload's default pool for `count` of the run's terminals (a part's share of the whole).
+ * @param {object} workload
+ * @param {RunOptions} opts
+ * @param {number} count
+ * @returns {number}
+ */
+export function defaultConnections (workload, opts, count) {
+  const all = workload.terminals ?? opts.clients
+  const paced = Boolean(opts.thinkTime) || workload.transactions.some((t) => t.thinkUs || t.keyingUs)
+  const whole = workload.defaultConnections ?? (paced ? Math.min(all, 32) : all)
+  if (count === all) return whole
+  return Math.max(1, Math.round(whole * count / all))
+}
 
 const defaultNowUs = () => performance.now() * 1000
 // ms each connection's polite close may take once transactions had to be cancelled
@@ -69,8 +89,10 @@ export class Run extends EventEmitter {
     this.connectPerTransaction = Boolean(opts.connectPerTransaction)
     this.poolSize = this.connectPerTransaction
       ? this.terminalCount
-      : Math.min(this.terminalCount, opts.connections ?? this._defaultConnections(workload, paced, allTerminals))
+      : Math.min(this.terminalCount, opts.connections ?? defaultConnections(workload, opts, this.terminalCount))
     this.seeds = opts.seeds && opts.seeds.clientPrngs.length === allTerminals ? opts.seeds : deriveSeeds(opts.seed, allTerminals)
+    const part = opts.part
+    const random = part === undefined ? this.seeds : { choose: this.seeds.choose, throttle: arrivalStream(opts.seed, part) }
     const latencyLimitUs = (opts.latencyLimitMs ?? 0) * 1000
     this.recorder = new Recorder(types.map((t) => t.name), { latencyLimitUs })
     this.scheduler = new Scheduler({ nowUs: this.nowUs })
@@ -85,7 +107,8 @@ export class Run extends EventEmitter {
       recorder: this.recorder,
       workload,
       types,
-      random: this.seeds,
+      random,
+      terminalStreams: part === undefined ? undefined : (id) => terminalStreams(opts.seed, id),
       settings: {
         paced,
         transactionsPerClient: opts.transactionsPerClient ?? 0,
@@ -116,13 +139,6 @@ export class Run extends EventEmitter {
   get aborting () { return this.context.aborting }
   /** The duration is over. */
   get expired () { return this.context.expired }
-
-  /** The workload's default pool, for this part's share of the terminals. */
-  _defaultConnections (workload, paced, allTerminals) {
-    const whole = workload.defaultConnections ?? (paced ? Math.min(allTerminals, 32) : allTerminals)
-    if (this.terminalCount === allTerminals) return whole
-    return Math.max(1, Math.round(whole * this.terminalCount / allTerminals))
-  }
 
   _createPool (statements) {
     const pool = new ConnectionPool({ open: this.opts.openConnection, size: this.poolSize, statements, connectPerTransaction: this.connectPerTransaction })
@@ -201,6 +217,7 @@ export class Run extends EventEmitter {
     this.stop(reason)
     this.context.aborting = true
     this.abortReason = reason
+    this.emit('aborting', { reason })
     this._wakeAll()
     if (this._finishAborted) this._finishAborted()
   }
@@ -227,17 +244,17 @@ export class Run extends EventEmitter {
   async execute () {
     const opts = this.opts
     this.initialConnectionMs = await this.pool.fill()
-    if (this.stopping) { await this.pool.close(); return this._finish() }
-    if (opts.startGate) {
-      try { await opts.startGate(this) } catch (err) { await this.pool.close(); throw err }
-      if (this.stopping) { await this.pool.close(); return this._finish() }
+    let startUs
+    if (!this.stopping && opts.startGate) {
+      try { startUs = (await opts.startGate(this)) ?? undefined } catch (err) { await this.pool.close(); throw err }
     }
+    if (this.stopping) { await this.pool.close(); return this._finish() }
     this.terminals = new Array(this.terminalCount)
     const first = this.terminalRange.first
     for (let i = 0; i < this.terminalCount; i++) this.terminals[i] = new Terminal(this.context, first + i, this.seeds.clientPrngs[first + i])
 
-    this.startUs = this.nowUs()
-    this.startTime = new Date()
+    this.startUs = startUs ?? this.nowUs()
+    this.startTime = startUs === undefined ? new Date() : new Date(performance.timeOrigin + startUs / 1000)
     this.measureStartUs = this.startUs + (opts.warmupS ?? 0) * 1e6
     this.deadlineUs = opts.durationS > 0 ? this.measureStartUs + opts.durationS * 1e6 : Infinity
     this.context.begin(this.startUs, this.measureStartUs, this.deadlineUs)

@@ -38,11 +38,14 @@ export class TerminalContext {
    * @param {object[]} p.types the transaction types as this run runs them (think time applied)
    * @param {{ choose: import('../random/prng.js').Prng, throttle: import('../random/prng.js').Prng }} p.random
    *   the run-wide generators: the choice of type, and every wait (arrivals, keying, think times)
+   * @param {(id: number) => { choose: import('../random/prng.js').Prng, wait: import('../random/prng.js').Prng }} [p.terminalStreams]
+   *   a terminal's own generators for its type choice and its keying and think times (the
+   *   arrivals of --rate stay run-wide); absent: every terminal draws from `random`
    * @param {TerminalSettings} p.settings
    * @param {TerminalEvents} p.events
    * @param {import('pino').Logger} [p.log]
    */
-  constructor ({ nowUs, scheduler, pool, recorder, workload, types, random, settings, events, log }) {
+  constructor ({ nowUs, scheduler, pool, recorder, workload, types, random, terminalStreams, settings, events, log }) {
     this.nowUs = nowUs
     this.scheduler = scheduler
     this.pool = pool
@@ -50,6 +53,8 @@ export class TerminalContext {
     this.types = types
     this.log = log
     this.waitRandom = random.throttle
+    this.chooseRandom = random.choose
+    this.terminalStreams = terminalStreams ?? null
     this.paced = Boolean(settings.paced)
     this.transactionsPerClient = settings.transactionsPerClient ?? 0
     this.rateIntervalUs = settings.rateIntervalUs ?? 0
@@ -65,7 +70,6 @@ export class TerminalContext {
     this.aborting = false
     this.expired = false
     this._workload = workload
-    this._chooseRandom = random.choose
     this._weights = types.map((t) => t.weight ?? 1)
     this._totalWeight = this._weights.reduce((s, w) => s + w, 0)
     this._throttleTriggerUs = 0
@@ -101,26 +105,32 @@ export class TerminalContext {
    */
   chooseType (terminal) {
     const w = this._workload
-    return w.choose ? w.choose(terminal) : this.weightedType()
+    return w.choose ? w.choose(terminal) : this.weightedType(terminal)
   }
 
   /**
    * A paced terminal's staggered first wait, so terminals do not march in lockstep: the
    * workload's own ramp-up (`firstWaitUs(random)`) if it has one, else a think time and part of
    * a keying time of a type (a workload's own choice is not spent on it).
+   * @param {{ waitRandom: import('../random/prng.js').Prng, chooseRandom: import('../random/prng.js').Prng|null }} terminal
    * @returns {number} microseconds
    */
-  firstWaitUs () {
+  firstWaitUs (terminal) {
     const w = this._workload
-    if (w.firstWaitUs) return w.firstWaitUs(this.waitRandom)
-    const first = this.types[w.choose ? 0 : this.weightedType()]
-    return (first.thinkUs ? first.thinkUs.sampleUs(this.waitRandom) : 0) + this.waitRandom.double() * (first.keyingUs?.meanUs ?? 0)
+    const random = terminal.waitRandom
+    if (w.firstWaitUs) return w.firstWaitUs(random)
+    const first = this.types[w.choose ? 0 : this.weightedType(terminal)]
+    return (first.thinkUs ? first.thinkUs.sampleUs(random) : 0) + random.double() * (first.keyingUs?.meanUs ?? 0)
   }
 
-  /** pgbench's chooseScript: one draw in [0, total) from the shared choose generator. */
-  weightedType () {
+  /**
+   * pgbench's chooseScript: one draw in [0, total) from the terminal's own choose generator, or
+   * the run-wide one.
+   * @param {{ chooseRandom: import('../random/prng.js').Prng|null }} terminal
+   */
+  weightedType (terminal) {
     if (this._weights.length === 1) return 0
-    return chooseWeighted(this._weights, this._totalWeight, this._chooseRandom)
+    return chooseWeighted(this._weights, this._totalWeight, terminal.chooseRandom ?? this.chooseRandom)
   }
 
   /** The next Poisson arrival of the run-wide schedule (pgbench -R). The schedule never slips. */

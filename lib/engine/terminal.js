@@ -52,6 +52,12 @@ export class Terminal {
     this.context = context
     this.terminalId = id
     this.random = random
+    // where this terminal draws its type choice and its waits: the run-wide generators (one
+    // event loop: pgbench's order; chooseRandom null), or its own (worker threads: the same
+    // whatever their number)
+    const own = context.terminalStreams?.(id)
+    this.chooseRandom = own ? own.choose : null
+    this.waitRandom = own ? own.wait : context.waitRandom
     this.state = null
     this.conn = null
     this.log = context.log
@@ -111,7 +117,7 @@ export class Terminal {
       const c = this.context
       if (!c.paced) return this._next()
       // relative to this terminal's own start: creating 100,000 of them takes a while
-      this._readyUs = c.nowUs() + c.firstWaitUs()
+      this._readyUs = c.nowUs() + c.firstWaitUs(this)
       this._sleep(PH_FIRST, this._readyUs)
     } catch (err) {
       this._crash(err)
@@ -165,7 +171,7 @@ export class Terminal {
     }
     const now = nowUs ?? c.nowUs()
     if (tt.keyingUs) {
-      this._keyingUs = tt.keyingUs.sampleUs(c.waitRandom)
+      this._keyingUs = tt.keyingUs.sampleUs(this.waitRandom)
       this._intendedUs = now + this._keyingUs
       return this._sleep(PH_KEYING, this._intendedUs)
     }
@@ -354,7 +360,7 @@ export class Terminal {
     const tt = c.types[type]
     if (c.hasTransactionEnd && status !== CANCELLED) c.reportTransaction(this, tt.name, status === OK ? 'ok' : status === ROLLED_BACK ? 'rollback' : 'failed', latencyUs, this._lagUs, this._retries + 1, status === UNKNOWN ? 'CONNECTION_LOST' : this._failCode, this._intendedUs, endUs)
     if (tt.thinkUs && !c.stopping) {
-      const thinkUs = tt.thinkUs.sampleUs(c.waitRandom)
+      const thinkUs = tt.thinkUs.sampleUs(this.waitRandom)
       if (endUs >= c.measureStartUs) rec.waits(type, this._keyingUs, thinkUs)
       this._readyUs = endUs + thinkUs
       this._sleep(PH_THINK, this._readyUs)

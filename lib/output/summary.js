@@ -25,7 +25,7 @@ export function formatSummary (results, { description } = {}) {
   if (run.scale !== null && run.scale !== undefined) lines.push(`scaling factor: ${run.scale}`)
   lines.push(`query mode: ${run.protocol}`)
   lines.push(`number of clients: ${run.clients}`)
-  lines.push('number of threads: 1')
+  lines.push(`number of threads: ${run.threads ?? 1}`)
   lines.push(`number of connections: ${run.connections}`)
   if (opts.maxTries !== undefined && opts.maxTries !== 0) lines.push(`maximum number of tries: ${opts.maxTries}`)
   if (opts.transactionsPerClient) {
@@ -68,9 +68,10 @@ export function formatSummary (results, { description } = {}) {
   if (steady) lines.push(steady)
   const cpu = clientCpuLine(results)
   if (cpu) lines.push(cpu)
-  const thread = driverThreadLine(results.client)
+  const workers = Array.isArray(results.client?.threads)
+  const thread = workers ? workerThreadsLine(results.client.threads) : driverThreadLine(results.client)
   if (thread) lines.push(thread)
-  const busy = driverBusyWarning(results.client, run.durationS)
+  const busy = workers ? workerBusyWarning(results.client.threads, run.durationS) : driverBusyWarning(results.client, run.durationS)
   if (busy) lines.push(busy)
   if (s.queueMs?.p99 !== null && s.queueMs?.p99 > 0.05) lines.push(`connection queue wait: p50 ${f3(s.queueMs.p50)} ms, p99 ${f3(s.queueMs.p99)} ms, max ${f3(s.queueMs.max)} ms`)
   if (scripts) lines.push(...formatScripts(results))
@@ -129,6 +130,24 @@ function driverBusyWarning (client, durationS) {
 }
 
 const percent = (share) => `${Math.round(100 * share)}%`
+
+// -j N: each worker's event loop and CPU (per thread, so a saturated one is not averaged away)
+function workerThreadsLine (threads) {
+  const each = threads.map((t) => t.crashed
+    ? `${t.thread}: stopped`
+    : `${t.thread}: loop ${percent(t.eventLoopUtilization ?? 0)}${typeof t.onCpuShare === 'number' ? `, on a CPU ${percent(t.onCpuShare)}, waiting ${percent(t.cpuWaitShare ?? 0)}` : ''}`)
+  return `worker threads: ${each.join('; ')}`
+}
+
+// One line for the busiest worker whose event loop (or thread) was nearly always busy.
+function workerBusyWarning (threads, durationS) {
+  if (!(durationS >= 2)) return null
+  const busy = (t) => Math.max(t.eventLoopUtilization ?? 0, (t.onCpuShare ?? 0) + (t.cpuWaitShare ?? 0))
+  const live = threads.filter((t) => !t.crashed)
+  const worst = live.reduce((a, t) => busy(t) > busy(a) ? t : a, live[0])
+  if (!worst || busy(worst) < SATURATED) return null
+  return `warning: worker thread ${worst.thread} of ${threads.length} was saturated (busy ${percent(Math.min(1, busy(worst)))} of the run): the client, not the server, may be the bottleneck; more threads (-j) may help where cores are free`
+}
 
 /**
  * The TPC-C block: throughput figures and how each is counted, the mix and its minimums, the

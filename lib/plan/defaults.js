@@ -13,6 +13,7 @@ export const DEFAULTS = Object.freeze({
   latencyLimitMs: 0, // pgbench -L; 0 = none
   warmupS: 0, // seconds excluded from all statistics, before the measured duration
   intervalS: 1, // seconds per entry of the time series
+  jobs: 1, // worker threads (-j), each with its own event loop, connections and terminals
   progressS: 0, // seconds between progress lines; 0 = none
   seed: 'time', // random seed: an unsigned integer, `time` or `rand`
   protocol: 'prepared', // simple | extended | prepared

@@ -211,10 +211,10 @@ function timing (opt) {
     warmupS: duration('warmupS', '--warmup'),
     intervalS: opt('intervalS') === undefined ? DEFAULTS.intervalS : parseNumber(opt('intervalS'), '--interval', { min: 0, exclusiveMin: true }),
     graceS: duration('graceS', '--grace'),
-    transactionTimeoutS: duration('transactionTimeoutS', '--transaction-timeout')
+    transactionTimeoutS: duration('transactionTimeoutS', '--transaction-timeout'),
+    jobs: opt('jobs') === undefined ? DEFAULTS.jobs : parseInteger(opt('jobs'), '--jobs', { min: 1 })
   }
   if (opt('transactionTimeoutS') !== undefined && out.transactionTimeoutS <= 0) throw bad(`--transaction-timeout must be positive, got ${JSON.stringify(opt('transactionTimeoutS'))}`)
-  optionalInteger(opt('jobs'), '--jobs', { min: 1 }) // accepted for pgbench compatibility: one event loop
   return out
 }
 

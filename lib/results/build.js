@@ -63,6 +63,8 @@ export function buildResults ({ toolVersion, options, workloadName, workload, ta
       clients: outcome.terminals,
       terminals: outcome.terminals,
       connections: outcome.connections,
+      // worker threads (-j), each with its own event loop
+      threads: outcome.threads ?? 1,
       protocol: options.protocol,
       paced: outcome.paced,
       scale: workload.scale ?? options.workloadOptions?.scale ?? null,

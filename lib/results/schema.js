@@ -39,6 +39,7 @@ const run = object({
   clients: countOrNull,
   terminals: countOrNull,
   connections: countOrNull,
+  threads: countOrNull,
   protocol: textOrNull,
   paced: boolean,
   scale: amountOrNull,
@@ -78,7 +79,22 @@ const client = object({
   onCpuShare: amountOrNull,
   cpuWaitShare: amountOrNull,
   cpuWaitUsPerTxn: amountOrNull,
-  jitWarmup: object({ transactions: countOrNull, ms: amountOrNull }, { nullable: true })
+  jitWarmup: object({ transactions: countOrNull, ms: amountOrNull }, { nullable: true }),
+  // -j N: the main thread's own CPU, each worker thread's part and its own CPU and event loop
+  mainThreadCpuUs: amountOrNull,
+  threads: arrayOf(object({
+    thread: count,
+    crashed: boolean,
+    firstTerminal: count,
+    terminals: count,
+    connections: count,
+    transactions: count,
+    cpuUs: amountOrNull,
+    cpuUsPerTxn: amountOrNull,
+    eventLoopUtilization: amountOrNull,
+    onCpuShare: amountOrNull,
+    cpuWaitShare: amountOrNull
+  }, { required: ['thread'] }), { nullable: true })
 }, { nullable: true })
 
 const outcomeCounts = {

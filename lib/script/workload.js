@@ -96,9 +96,10 @@ export function scriptWorkload (compiled, options = {}) {
     statements: compiled.flatMap(c => c.statements),
 
     /** pgbench's chooseScript(): one draw from the shared generator unless there is one script. */
-    choose () {
+    choose (tctx) {
       if (weights.length === 1) return 0
-      return chooseWeighted(weights, totalWeight, chooser)
+      // a terminal with its own choose generator (worker threads) draws from it
+      return chooseWeighted(weights, totalWeight, tctx?.chooseRandom ?? chooser)
     },
 
     createTerminalState (terminalId) {
@@ -136,12 +137,12 @@ export function scriptWorkload (compiled, options = {}) {
       if (logWriter !== null) logWriter.transaction(st.clientId, st.txnCount, typeIndex.get(info.type) ?? 0, info)
     },
 
-    /** Per-command statistics for the results document. */
+    /** Per-command statistics for the results document (a worker thread's: to be merged). */
     async afterRun () {
       logWriter?.close?.()
-      const script = commandStatistics(transactions, linked, typeIndex)
-      return { script }
-    }
+      return { script: commandStatistics(transactions, linked, typeIndex) }
+    },
+    partSections () { return this.afterRun() }
   }
 }
 

@@ -22,7 +22,9 @@ export function shardPart (plan, workload) {
   checkParts(whole, shard.count, { group, what: `--shards ${shard.count}`, unit: group > 1 ? 'warehouses' : 'clients' })
   const ranges = Array.from({ length: shard.count }, (_, k) => splitRange(whole, shard.count, k, { group }))
   const terminalRange = ranges[shard.index]
-  const part = { terminalRange, rate: rateShare(plan.rate, terminalRange) }
+  // parts are numbered over the whole run (shard by shard, then thread by thread): each draws
+  // its own --rate arrivals, and terminals their own type choice and waits, as with threads
+  const part = { terminalRange, rate: rateShare(plan.rate, terminalRange), part: shard.index * (plan.jobs ?? 1) }
   if (plan.connections !== undefined) part.connections = shareOf(plan.connections, ranges, shard.index)
   return part
 }

@@ -48,6 +48,8 @@ export async function createTpcbWorkload (ctx, opts) {
     pgbenchLog: opts.log
       ? {
           prefix: opts.logPrefix,
+          // pgbench's names: prefix.PID for the first thread, prefix.PID.N for thread N
+          pid: opts.thread ? `${process.pid}.${opts.thread}` : undefined,
           aggregateIntervalS: opts.aggregateIntervalS,
           samplingRate: opts.samplingRate,
           throttled: opts.rate > 0,

@@ -3,7 +3,7 @@
 // (90 % must complete within 80 s).
 
 import { classifySqlState } from '../../lib/errors.js'
-import { createHistogram, recordUs, latencySummaryMs } from '../../lib/metrics/histogram.js'
+import { createHistogram, recordUs, latencySummaryMs, encodeHistogram, decodeHistogram, addInto } from '../../lib/metrics/histogram.js'
 import { deliverWarehouse } from './transactions/delivery.js'
 import { ROLLBACK } from './transactions/common.js'
 
@@ -134,6 +134,11 @@ export class DeliveryQueue {
 
   /** Figures for the results document. */
   summary () {
+    return deliverySummary([this.partFigures()], this.hist)
+  }
+
+  /** This queue's counts and encoded histogram: a worker thread's part, to be merged. */
+  partFigures () {
     return {
       queued: this.queued,
       completed: this.completed,
@@ -143,9 +148,41 @@ export class DeliveryQueue {
       errors: Object.fromEntries(this.errors),
       skippedDistricts: this.skippedDistricts,
       workers: this.workerCount,
-      queueToCompletionMs: latencySummaryMs(this.hist),
-      within80sPct: this.completed > 0 ? Math.round(10000 * this.within / this.completed) / 100 : null,
-      pass: this.completed > 0 ? this.within / this.completed >= 0.9 : null
+      within: this.within,
+      histogram: encodeHistogram(this.hist)
     }
+  }
+}
+
+/**
+ * The deferred Delivery figures of one queue, or of the queues of several worker threads: counts
+ * added, queue-to-completion times from the added histograms.
+ * @param {ReturnType<DeliveryQueue['partFigures']>[]} parts
+ * @param {import('../../lib/metrics/histogram.js').Histogram} [one] the one queue's own histogram
+ *   (decoding widens min and max to their buckets' edges)
+ */
+export function deliverySummary (parts, one) {
+  const sum = (k) => parts.reduce((a, p) => a + p[k], 0)
+  let hist = one
+  if (!hist) {
+    hist = createHistogram()
+    for (const p of parts) addInto(hist, decodeHistogram(p.histogram))
+  }
+  const errors = {}
+  for (const p of parts) for (const [k, v] of Object.entries(p.errors)) errors[k] = (errors[k] ?? 0) + v
+  const completed = sum('completed')
+  const within = sum('within')
+  return {
+    queued: sum('queued'),
+    completed,
+    pending: sum('pending'),
+    failed: sum('failed'),
+    retries: sum('retries'),
+    errors,
+    skippedDistricts: sum('skippedDistricts'),
+    workers: sum('workers'),
+    queueToCompletionMs: latencySummaryMs(hist),
+    within80sPct: completed > 0 ? Math.round(10000 * within / completed) / 100 : null,
+    pass: completed > 0 ? within / completed >= 0.9 : null
   }
 }

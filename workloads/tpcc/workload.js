@@ -15,7 +15,7 @@ import * as orderStatus from './transactions/order-status.js'
 import * as delivery from './transactions/delivery.js'
 import * as stockLevel from './transactions/stock-level.js'
 import { BEGIN, BEGIN_READ_ONLY, COMMIT, ROLLBACK } from './transactions/common.js'
-import { DeliveryQueue } from './deferred-queue.js'
+import { DeliveryQueue, deliverySummary } from './deferred-queue.js'
 import { firstWait } from './ramp-up.js'
 import { RollingCount } from './rolling-count.js'
 import { tpccResults } from './results.js'
@@ -174,6 +174,9 @@ export async function createTpccWorkload (ctx, opts) {
     name: 'tpcc',
     transactions,
     terminals,
+    // worker threads and shards split the terminals by whole warehouses
+    terminalGroup: DEFAULTS.terminalsPerWarehouse,
+    terminalGroupName: 'warehouses',
     defaultConnections: defaultConnections(terminals, pace.paced, warehouses),
     statements: STATEMENTS,
     paced: pace.paced,
@@ -205,6 +208,8 @@ export async function createTpccWorkload (ctx, opts) {
       rampUp = Boolean(runOptions?.rampUp)
       startSumNextOId = await sumNextOId(conn, warehouses)
     },
+    // a worker thread's own deferred deliveries, once drained (afterRun merges them)
+    partSections: queue ? () => drainedPart(queue) : undefined,
     /** The measured window opens: after a warm-up, read the districts' order counters again. */
     measuringStarted () {
       if (warmupS > 0 && db) startRead = sumNextOId(db, warehouses)
@@ -212,11 +217,7 @@ export async function createTpccWorkload (ctx, opts) {
     async afterRun (conn, runInfo) {
       if (startRead) startSumNextOId = await startRead.catch(() => null)
       const endSum = await sumNextOId(conn, warehouses)
-      let deferred = null
-      if (queue) {
-        await queue.drain(DEFAULTS.deliveryDrainMs)
-        deferred = queue.summary()
-      }
+      const deferred = queue ? await deferredFigures(queue, runInfo) : null
       return tpccResults({
         deferred,
         runInfo,
@@ -232,6 +233,23 @@ export async function createTpccWorkload (ctx, opts) {
       })
     }
   }
+}
+
+/** @param {DeliveryQueue} queue */
+async function drainedPart (queue) {
+  await queue.drain(DEFAULTS.deliveryDrainMs)
+  return { delivery: queue.partFigures() }
+}
+
+/**
+ * The deferred Delivery figures: this queue's, or with worker threads (-j) theirs merged (this
+ * one had nothing to deliver).
+ * @param {DeliveryQueue} queue @param {any} runInfo
+ */
+async function deferredFigures (queue, runInfo) {
+  await queue.drain(DEFAULTS.deliveryDrainMs)
+  const parts = runInfo.partSections?.map((p) => p?.delivery).filter(Boolean)
+  return parts?.length ? deliverySummary(parts) : queue.summary()
 }
 
 async function sumNextOId (db, warehouses) {

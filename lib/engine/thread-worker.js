@@ -1,0 +1,135 @@
+// The body of one worker thread of a threaded run (lib/engine/threaded-run.js): it rebuilds the
+// workload from its source (the plan), runs its part of the terminals in a plain Run on its own
+// event loop and connections, and reports to the main thread once per interval, never per
+// transaction. Commands from the main thread: go (the common start), stop, abort.
+
+import { parentPort, workerData } from 'node:worker_threads'
+import { performance } from 'node:perf_hooks'
+import { Run } from './run.js'
+import { countStates } from './terminal.js'
+import { sendableError } from './thread-messages.js'
+import { threadCpu, threadCpuSince } from './thread-cpu.js'
+import { encodeHistogram } from '../metrics/histogram.js'
+import { silentLogger } from '../log.js'
+
+// events of the Run passed on as they are (their errors made sendable)
+const FORWARDED = ['notice', 'client-abort', 'transaction-error', 'connection-error', 'retryable-error', 'prepare-error', 'cancelled']
+
+const post = (m) => parentPort.postMessage(m)
+
+async function main () {
+  const { source, part, runOptions } = workerData
+  const log = silentLogger
+  const { buildPart } = await import(source.module)
+  const built = await buildPart(source.data, { thread: part, log })
+  let go
+  const started = new Promise((resolve) => { go = resolve })
+  const run = new Run(built.workload, {
+    ...runOptions,
+    ...built.runOptions,
+    openConnection: built.openConnection,
+    part,
+    log,
+    // ready once the pool is open; the main thread gives every worker one start time
+    async startGate () {
+      post({ t: 'ready', initialConnectionMs: run.initialConnectionMs })
+      const epochUs = await started
+      return epochUs === null ? undefined : epochUs - performance.timeOrigin * 1000
+    }
+  })
+  let hurry
+  const hurried = new Promise((resolve) => { hurry = resolve })
+  parentPort.on('message', (m) => {
+    if (m.t === 'go') go(m.epochUs)
+    else if (m.t === 'stop') { run.stop(m.reason); go(null) } else if (m.t === 'abort') {
+      run.abort(m.reason)
+      go(null)
+      if (run.hurry) hurry(null)
+    }
+  })
+  wireEvents(run)
+  const outcome = await run.execute()
+  const sections = await partSections(built.workload, run, hurried)
+  post({ t: 'done', outcome, exact: exactSums(run), thread: threadFigures(run, outcome), sections })
+}
+
+// ms the workload's own figures may take after the run (TPC-C drains its deferred deliveries),
+// as the main thread's afterRun: a short while when transactions had to be cancelled
+const SECTIONS_MS = 30_000
+const SECTIONS_STALLED_MS = 1500
+
+/** The workload's own sections of this part, bounded; none after Ctrl-C twice. */
+async function partSections (workload, run, hurried) {
+  if (!workload.partSections || run.hurry) return null
+  let timer
+  const late = new Promise((resolve) => { timer = setTimeout(resolve, run.canceller.cancelled.grace > 0 ? SECTIONS_STALLED_MS : SECTIONS_MS, null) })
+  try {
+    return await Promise.race([workload.partSections(), late, hurried])
+  } finally {
+    clearTimeout(timer)
+  }
+}
+
+/** @param {Run} run */
+function wireEvents (run) {
+  for (const name of FORWARDED) {
+    run.on(name, (e) => post({ t: 'event', name, e: sendableEvent(e) }))
+  }
+  run.on('internal-error', (err) => post({ t: 'event', name: 'internal-error', e: sendableError(err) }))
+  run.on('aborting', ({ reason }) => post({ t: 'aborting', reason }))
+  run.on('measuring', () => {
+    run._threadCpuStart = threadCpu()
+    post({ t: 'measuring' })
+  })
+  run.on('warmup-tick', (e) => post({ t: 'warmup-tick', e, states: countStates(run.terminals ?? []) }))
+  // one message per interval: its counts and encoded histograms, and the terminals' states
+  run.on('tick', (e) => post({ t: 'tick', index: run.recorder.intervals.length - 1, e, states: countStates(run.terminals ?? []) }))
+}
+
+/** @param {any} e an event's payload: its `error` made sendable */
+function sendableEvent (e) {
+  if (!e || typeof e !== 'object') return e
+  const out = { ...e }
+  if (e.error) out.error = sendableError(e.error)
+  if (e.statement) out.statement = { id: e.statement.id, name: e.statement.name, text: e.statement.text }
+  return out
+}
+
+/**
+ * What the outcome rounds: the latency sums per type and the cancelled transactions' waits, so
+ * the main thread derives the merged mean and standard deviation exactly.
+ * @param {Run} run
+ */
+function exactSums (run) {
+  return {
+    types: run.recorder.types.map((t) => ({ name: t.name, sumUs: t.sumUs, sumSqUs: t.sumSqUs, count: t.count })),
+    unfinishedWait: run.recorder.unfinishedWait.totalCount > 0 ? encodeHistogram(run.recorder.unfinishedWait) : null
+  }
+}
+
+/**
+ * This thread's CPU and event-loop utilisation over its measured window.
+ * @param {Run} run @param {any} outcome
+ */
+function threadFigures (run, outcome) {
+  const cpu = run._threadCpuStart ? threadCpuSince(run._threadCpuStart) : null
+  return {
+    terminals: run.terminalCount,
+    firstTerminal: run.terminalRange.first,
+    connections: run.poolSize,
+    transactions: outcome.summary.transactions,
+    cpuUs: cpu?.cpuUs ?? null,
+    userUs: cpu?.userUs ?? null,
+    systemUs: cpu?.systemUs ?? null,
+    eventLoopUtilization: outcome.client?.eventLoopUtilization ?? null,
+    onCpuShare: outcome.client?.onCpuShare ?? null,
+    cpuWaitShare: outcome.client?.cpuWaitShare ?? null,
+    cpuWaitUs: outcome.client?.cpuWaitUsPerTxn != null ? outcome.client.cpuWaitUsPerTxn * (outcome.summary.transactions + outcome.summary.failed) : null
+  }
+}
+
+main().catch((err) => {
+  // the main thread ends the run with what was measured, in one line
+  post({ t: 'crash', error: sendableError(err) })
+  process.exitCode = 1
+})

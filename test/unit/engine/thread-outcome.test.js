@@ -1,0 +1,82 @@
+// The merge of worker threads' figures: the same as one recorder that saw every transaction.
+
+import { test } from 'node:test'
+import assert from 'node:assert/strict'
+import { Recorder } from '../../../lib/metrics/recorder.js'
+import { Prng } from '../../../lib/random/prng.js'
+import { mergeOutcomes, partFromIntervals } from '../../../lib/engine/thread-outcome.js'
+import { IntervalMerge } from '../../../lib/engine/interval-merge.js'
+
+const TYPES = ['a', 'b']
+
+/** Record the same latencies into per-thread recorders and into one that sees them all. */
+function recorded () {
+  const random = Prng.fromSeed(5n)
+  const parts = [new Recorder(TYPES), new Recorder(TYPES)]
+  const whole = new Recorder(TYPES)
+  for (let k = 0; k < 3; k++) {
+    for (let i = 0; i < 4000; i++) {
+      const part = random.int(0, 1)
+      const type = random.int(0, 1)
+      const us = random.int(50, 90000)
+      const lag = random.int(0, 30)
+      parts[part].ok(type, us, lag, 0, false)
+      whole.ok(type, us, lag, 0, false)
+      if (i % 500 === 0) { parts[part].failed(type, '40001'); whole.failed(type, '40001') }
+    }
+    for (const r of [...parts, whole]) r.closeInterval(k + 1, 1)
+  }
+  return { parts, whole }
+}
+
+const partResult = (r) => {
+  const { summary, transactions } = r.summarize(3)
+  return {
+    outcome: { durationS: 3, terminals: 1, connections: 1, paced: false, aborted: false, abortedClients: 0, abortReason: null, interrupted: false, graceS: 10, cancelled: { grace: 0, abort: 0, timeout: 0 }, summary, transactions, backendPids: [], startTime: '2026-01-01T00:00:00.000Z', endTime: '2026-01-01T00:00:03.000Z' },
+    exact: { types: r.types.map((t) => ({ name: t.name, sumUs: t.sumUs, sumSqUs: t.sumSqUs, count: t.count })), unfinishedWait: null },
+    thread: {}
+  }
+}
+
+test('merged totals equal one recorder\'s: counts, failures, percentiles, mean and stddev', () => {
+  const { parts, whole } = recorded()
+  const ticks = []
+  const merge = new IntervalMerge(2, 1, (t) => ticks.push(t))
+  // thread 1 reports its intervals before thread 0: each is merged once both closed it
+  for (let k = 0; k < 3; k++) merge.add(1, k, { elapsedS: k + 1, interval: parts[1].intervals[k] })
+  assert.equal(ticks.length, 0)
+  for (let k = 0; k < 3; k++) merge.add(0, k, { elapsedS: k + 1, interval: parts[0].intervals[k] })
+  assert.equal(ticks.length, 3)
+  const merged = mergeOutcomes(parts.map(partResult), { intervals: merge.intervals, intervalS: 1, typeNames: TYPES })
+  const expected = whole.summarize(3)
+  assert.equal(merged.summary.transactions, expected.summary.transactions)
+  assert.equal(merged.summary.failed, expected.summary.failed)
+  assert.deepEqual(merged.summary.errors, expected.summary.errors)
+  assert.deepEqual(merged.summary.latencyMs, expected.summary.latencyMs)
+  assert.deepEqual(merged.summary.lagMs, expected.summary.lagMs)
+  for (const name of TYPES) {
+    assert.equal(merged.transactions[name].count, expected.transactions[name].count)
+    assert.deepEqual(merged.transactions[name].latencyMs, expected.transactions[name].latencyMs)
+  }
+  for (let k = 0; k < 3; k++) {
+    assert.deepEqual(ticks[k].interval.count, whole.intervals[k].count)
+    assert.deepEqual(ticks[k].interval.latencyMs, whole.intervals[k].latencyMs)
+  }
+})
+
+test('a worker that ended closes no more intervals: the others\' are merged without it', () => {
+  const { parts } = recorded()
+  const ticks = []
+  const merge = new IntervalMerge(2, 1, (t) => ticks.push(t))
+  merge.add(0, 0, { elapsedS: 1, interval: parts[0].intervals[0] })
+  merge.add(0, 1, { elapsedS: 2, interval: parts[0].intervals[1] })
+  assert.equal(ticks.length, 0)
+  merge.add(1, 0, { elapsedS: 1, interval: parts[1].intervals[0] })
+  assert.equal(ticks.length, 1)
+  merge.end(1)
+  assert.equal(ticks.length, 2)
+  assert.deepEqual(ticks[1].interval.count, parts[0].intervals[1].count)
+  // what the ended worker had measured, from its one interval
+  const part = partFromIntervals(merge.byPart[1], TYPES)
+  assert.equal(part.outcome.summary.transactions, parts[1].intervals[0].count.a + parts[1].intervals[0].count.b)
+})
