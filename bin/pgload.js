@@ -24,6 +24,10 @@ function fail (err) {
   process.exitCode = exitCode
 }
 
+// A reader that went away (pgload ... | head -1): what it did not read is dropped; the command
+// goes on, so a run still writes its results file.
+process.stdout.on('error', (err) => { if (err.code !== 'EPIPE') fail(err) })
+
 // the last resort for an error outside a command's own handling: one line, as above
 if (!verbose) {
   process.on('uncaughtException', (err) => { fail(err); process.exit(process.exitCode) })
