@@ -6,7 +6,7 @@
 import { spawn } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { tmpdir, availableParallelism } from 'node:os'
 import { join } from 'node:path'
 import { PgloadError } from '../lib/errors.js'
 import { createHistogram, recordUs, latencySummaryMs } from '../lib/metrics/histogram.js'
@@ -110,7 +110,7 @@ function report (results, shards) {
     `merged percentiles against one histogram of every shard's logged latencies (--log)\n${pct}\n\n` +
     `start skew between the shards\n${skew}\n\n` +
     `median start skew ${median} ms (target within ${SKEW_TARGET_MS} ms: ${median !== null && median <= SKEW_TARGET_MS ? 'met' : 'missed'}); ` +
-    'measured on a shared 2-core machine: the figures are noisy\n'
+    `the ${shards} shards and the server shared this machine's ${availableParallelism()} CPUs: a shard that waits for a CPU at the start starts late\n`
 }
 
 const yes = (b) => b ? 'yes' : 'NO'
