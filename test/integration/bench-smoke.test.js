@@ -151,6 +151,21 @@ test('vs-peers --smoke runs pgload -j 1 and -j 2, pgbench -j 1 and -j 2 (and sys
   }
 })
 
+test('shards --smoke merges local shards of one run and prints totals, percentiles and the start skew', { timeout: 180_000 }, async () => {
+  const { url } = await getTestServer()
+  const r = await bench(['shards', '--smoke', '--url', url])
+  assert.equal(r.code, 0, r.stderr)
+  assert.match(r.stdout, /^1\s+(\d+)\s+\1\s+yes\s/m, r.stdout)
+  assert.match(r.stdout, new RegExp(`^1\\s+merged(\\s+${number}){5}\\s+yes$`, 'm'), r.stdout)
+  assert.match(r.stdout, new RegExp(`^median start skew ${number} ms \\(target within 50 ms: (met|missed)\\)`, 'm'), r.stdout)
+})
+
+test('engine --smoke --jobs 1,2 prints the threads\' scaling on in-memory connections', { timeout: 120_000 }, async () => {
+  const r = await bench(['engine', '--smoke', '--jobs', '1,2'])
+  assert.equal(r.code, 0, r.stderr)
+  assert.match(r.stdout, new RegExp(`^2\\s+\\d+\\s+${number}\\s+${number}\\s+${number}x \\(${number}-${number}\\)\\s+${number}x$`, 'm'), r.stdout)
+})
+
 test('an unknown bench name is refused with the list', async () => {
   const r = await bench(['nope'])
   assert.equal(r.code, 1)
