@@ -3,6 +3,7 @@
 
 import { tpccResults } from './results.js'
 import { validateRunOptions } from './workload.js'
+import { deliveryCounts } from './deferred-queue.js'
 
 const isNum = (v) => typeof v === 'number' && Number.isFinite(v)
 
@@ -45,29 +46,16 @@ export function mergeTpccSection (merged, parts) {
  */
 function mergeDeferred (list) {
   if (list.length === 0) return null
-  const sum = (k) => list.reduce((a, d) => a + (isNum(d[k]) ? d[k] : 0), 0)
-  const completed = sum('completed')
-  const within = list.reduce((a, d) => a + (isNum(d.within80sPct) ? Math.round(d.within80sPct * d.completed / 100) : 0), 0)
-  const errors = {}
-  for (const d of list) for (const [k, v] of Object.entries(d.errors ?? {})) errors[k] = (errors[k] ?? 0) + v
+  const counts = deliveryCounts(list, list.reduce((a, d) => a + (isNum(d.within80sPct) ? Math.round(d.within80sPct * d.completed / 100) : 0), 0))
   const q = list.map((d) => d.queueToCompletionMs).filter(Boolean)
-  const weighted = q.length === list.length && completed > 0
-    ? Math.round(1000 * list.reduce((a, d) => a + (d.queueToCompletionMs.mean ?? 0) * d.completed, 0) / completed) / 1000
+  const weighted = q.length === list.length && counts.completed > 0
+    ? Math.round(1000 * list.reduce((a, d) => a + (d.queueToCompletionMs.mean ?? 0) * d.completed, 0) / counts.completed) / 1000
     : null
   const ends = (k, f) => { const v = q.map((x) => x[k]).filter(isNum); return v.length ? f(...v) : null }
   const { mode, ...summary } = list[0]
   return {
     ...summary,
-    queued: sum('queued'),
-    completed,
-    pending: sum('pending'),
-    failed: sum('failed'),
-    retries: sum('retries'),
-    errors,
-    skippedDistricts: sum('skippedDistricts'),
-    workers: sum('workers'),
-    queueToCompletionMs: { mean: weighted, stddev: null, min: ends('min', Math.min), p50: null, p90: null, p95: null, p99: null, p999: null, max: ends('max', Math.max) },
-    within80sPct: completed > 0 ? Math.round(10000 * within / completed) / 100 : null,
-    pass: completed > 0 ? within / completed >= 0.9 : null
+    ...counts,
+    queueToCompletionMs: { mean: weighted, stddev: null, min: ends('min', Math.min), p50: null, p90: null, p95: null, p99: null, p999: null, max: ends('max', Math.max) }
   }
 }
