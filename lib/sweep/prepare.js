@@ -3,6 +3,7 @@
 // sweep's charts put beside the figures: the database's size and shared_buffers.
 
 import { connectTarget } from '../server/target/connect-target.js'
+import { checkpointIfAllowed } from '../server/stats/after-load.js'
 
 /**
  * CHECKPOINT (refused without superuser or pg_checkpoint: then said so, not fatal) and read
@@ -16,14 +17,7 @@ export async function prepareRun (plan, { env = process.env, log, connect = conn
   const session = await connect({ url: plan.url, env, log })
   try {
     const { conn } = session
-    const out = { checkpointed: false }
-    try {
-      await conn.simpleQuery('CHECKPOINT')
-      out.checkpointed = true
-    } catch (err) {
-      if (err.code !== '42501') throw err
-      out.checkpointRefused = String(err.message).split('\n')[0]
-    }
+    const out = await checkpointIfAllowed(conn)
     const r = await conn.simpleQuery("select current_setting('server_version'), current_setting('server_version_num'), " +
       "pg_size_bytes(current_setting('shared_buffers')), pg_database_size(current_database())")
     const [version, versionNum, sharedBuffers, dbSize] = r.rows[0]
