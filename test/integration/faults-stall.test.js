@@ -74,47 +74,53 @@ async function assertReconciles (summary) {
     `pgbench_history has ${rows} rows; ${summary.transactions} committed, ${summary.outcomeUnknown} outcome unknown`)
 }
 
-test('a stall longer than the run: the run ends after the grace, cancels what was in flight, writes its results', async () => {
-  const { r, results, runS } = await runThroughProxy('stall', ['-T', '3s', '--grace', '1s'], async () => {
-    await sleep(1000)
-    proxy.pause() // and never resumed while pgload runs
-  })
-  assert.equal(r.code, 0, r.stderr)
-  // 3 s + 1 s grace, the cancel (1 s at most) and the bounded reads after the run
-  assert.ok(runS < 3 + 1 + 5, `the run took ${runS} s`)
-  const s = results.summary
-  assert.equal(s.unfinished + s.outcomeUnknown, 4, 'each client had one transaction in flight')
-  assert.equal(results.run.cancelled.grace, 4)
-  assert.equal(s.failed, 0)
-  if (s.unfinished > 0) assert.ok(s.unfinishedWaitMs.max >= 1000, `waited ${s.unfinishedWaitMs.max} ms`)
-  assert.match(r.stderr, /pgload: 4 transactions still running 1 s after the end: cancelled/)
-  assert.match(r.stdout, /number of (unfinished transactions: \d+ \(cancelled 1 s after the end|transactions with unknown outcome)/)
-  await assertReconciles(s)
-})
+// With one thread and with two (each worker cancels its own, one line for all).
+for (const jobs of ['1', '2']) {
+  const withJobs = jobs === '1' ? '' : ` (-j ${jobs})`
 
-test('Ctrl-C twice during a stall: exit 130 within a second or two, what was measured written', async () => {
-  const { r, results, runS, times } = await runThroughProxy('sigint', ['-T', '30s'], async (child) => {
-    await sleep(1000)
-    proxy.pause()
-    await sleep(500)
-    child.kill('SIGINT')
-    await sleep(500)
-    const second = performance.now()
-    child.kill('SIGINT')
-    await new Promise((resolve) => child.once('close', resolve))
-    return { afterSecondS: (performance.now() - second) / 1000 }
+  test(`a stall longer than the run: the run ends after the grace, cancels what was in flight, writes its results${withJobs}`, async () => {
+    const { r, results, runS } = await runThroughProxy(`stall-j${jobs}`, ['-T', '3s', '--grace', '1s', '-j', jobs], async () => {
+      await sleep(1000)
+      proxy.pause() // and never resumed while pgload runs
+    })
+    assert.equal(r.code, 0, r.stderr)
+    // 3 s + 1 s grace, the cancel (1 s at most) and the bounded reads after the run
+    assert.ok(runS < 3 + 1 + 5, `the run took ${runS} s`)
+    const s = results.summary
+    assert.equal(s.unfinished + s.outcomeUnknown, 4, 'each client had one transaction in flight')
+    assert.equal(results.run.cancelled.grace, 4)
+    assert.equal(s.failed, 0)
+    if (s.unfinished > 0) assert.ok(s.unfinishedWaitMs.max >= 1000, `waited ${s.unfinishedWaitMs.max} ms`)
+    assert.equal(r.stderr.match(/still running 1 s after the end: cancelled/g)?.length, 1, r.stderr)
+    assert.match(r.stderr, /pgload: 4 transactions still running 1 s after the end: cancelled/)
+    assert.match(r.stdout, /number of (unfinished transactions: \d+ \(cancelled 1 s after the end|transactions with unknown outcome)/)
+    await assertReconciles(s)
   })
-  assert.equal(r.code, 130, r.stderr)
-  assert.ok(times.afterSecondS < 2, `exited ${times.afterSecondS} s after the second Ctrl-C`)
-  assert.ok(runS < 10, `the run took ${runS} s`)
-  assert.match(r.stderr, /aborting; writing what was measured/)
-  const s = results.summary
-  assert.equal(results.run.interrupted, true)
-  assert.ok(s.transactions > 0)
-  assert.equal(s.unfinished + s.outcomeUnknown, 4)
-  assert.equal(results.run.cancelled.abort, 4)
-  await assertReconciles(s)
-})
+
+  test(`Ctrl-C twice during a stall: exit 130 within a second or two, what was measured written${withJobs}`, async () => {
+    const { r, results, runS, times } = await runThroughProxy(`sigint-j${jobs}`, ['-T', '30s', '-j', jobs], async (child) => {
+      await sleep(1000)
+      proxy.pause()
+      await sleep(500)
+      child.kill('SIGINT')
+      await sleep(500)
+      const second = performance.now()
+      child.kill('SIGINT')
+      await new Promise((resolve) => child.once('close', resolve))
+      return { afterSecondS: (performance.now() - second) / 1000 }
+    })
+    assert.equal(r.code, 130, r.stderr)
+    assert.ok(times.afterSecondS < 2, `exited ${times.afterSecondS} s after the second Ctrl-C`)
+    assert.ok(runS < 10, `the run took ${runS} s`)
+    assert.match(r.stderr, /aborting; writing what was measured/)
+    const s = results.summary
+    assert.equal(results.run.interrupted, true)
+    assert.ok(s.transactions > 0)
+    assert.equal(s.unfinished + s.outcomeUnknown, 4)
+    assert.equal(results.run.cancelled.abort, 4)
+    await assertReconciles(s)
+  })
+}
 
 test('SIGTERM during a stall: as the first Ctrl-C (grace, then cancel), results written, exit 143', async () => {
   const { r, results, runS } = await runThroughProxy('sigterm', ['-T', '30s', '--grace', '1s'], async (child) => {

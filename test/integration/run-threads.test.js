@@ -10,11 +10,9 @@ import { join } from 'node:path'
 import { getTestServer } from '../helpers/server.js'
 import { runCli } from '../helpers/cli.js'
 import { openConnection } from '../../lib/db/connection.js'
-import { startFaultProxy } from '../helpers/fault-proxy.js'
 
 let server
 let conn
-let proxy
 const dir = mkdtempSync(join(tmpdir(), 'pgload-threads-'))
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms))
 
@@ -25,12 +23,9 @@ before(async () => {
   const tpcc = await runCli(['init', 'tpcc', '--warehouses', '2', '--force', '--url', server.url], { timeoutMs: 300_000 })
   assert.equal(tpcc.code, 0, tpcc.stderr)
   conn = await openConnection(server.target, { protocol: 'simple' })
-  const u = new URL(server.url)
-  proxy = await startFaultProxy({ host: u.hostname, port: Number(u.port) })
 })
 
 after(async () => {
-  await proxy?.close()
   await conn?.close()
   rmSync(dir, { recursive: true, force: true })
 })
@@ -104,60 +99,4 @@ test('Ctrl-C with -j 2: every thread stops, exit 130, the results reconcile with
   assert.equal(results.run.interrupted, true)
   assert.ok(results.run.durationS < 30)
   assert.equal(await historyRows(), results.summary.transactions)
-})
-
-/** `pgload run tpcb -j 2` through the fault proxy; `onRunning(child)` once the run has started. */
-async function runThroughProxy (name, args, onRunning) {
-  proxy.resume()
-  const out = join(dir, `${name}.json`)
-  let running = null
-  let startedAt = 0
-  const r = await runCli(['run', 'tpcb', '-c', '4', '-j', '2', '--url', proxy.url(server.url), '--out', out, ...args], {
-    timeoutMs: 60_000,
-    onSpawn (child) {
-      child.stderr.on('data', (d) => {
-        if (running || !String(d).includes('pgload: running')) return
-        startedAt = performance.now()
-        running = onRunning(child)
-      })
-    }
-  })
-  const runS = (performance.now() - startedAt) / 1000
-  const times = await running
-  proxy.resume()
-  return { r, results: read(out), runS, times }
-}
-
-test('a stall past the end with -j 2: both threads cancel after the grace, one line for all', async () => {
-  const { r, results, runS } = await runThroughProxy('stall', ['-T', '3s', '--grace', '1s'], async () => {
-    await sleep(1000)
-    proxy.pause()
-  })
-  assert.equal(r.code, 0, r.stderr)
-  assert.ok(runS < 3 + 1 + 5, `the run took ${runS} s`)
-  const s = results.summary
-  assert.equal(s.unfinished + s.outcomeUnknown, 4, 'each client had one transaction in flight')
-  assert.equal(results.run.cancelled.grace, 4)
-  assert.equal(r.stderr.match(/still running 1 s after the end: cancelled/g)?.length, 1, r.stderr)
-  assert.match(r.stderr, /pgload: 4 transactions still running 1 s after the end: cancelled/)
-  const rows = await historyRows()
-  assert.ok(rows >= s.transactions && rows <= s.transactions + s.outcomeUnknown, `${rows} rows, ${s.transactions} committed`)
-})
-
-test('Ctrl-C twice during a stall with -j 2: exit 130 at once, what was measured written', async () => {
-  const { r, results, times } = await runThroughProxy('sigint', ['-T', '30s'], async (child) => {
-    await sleep(1000)
-    proxy.pause()
-    await sleep(500)
-    child.kill('SIGINT')
-    await sleep(500)
-    const second = performance.now()
-    child.kill('SIGINT')
-    await new Promise((resolve) => child.once('close', resolve))
-    return { afterSecondS: (performance.now() - second) / 1000 }
-  })
-  assert.equal(r.code, 130, r.stderr)
-  assert.ok(times.afterSecondS < 2, `exited ${times.afterSecondS} s after the second Ctrl-C`)
-  assert.equal(results.run.interrupted, true)
-  assert.ok(results.summary.transactions > 0)
 })
