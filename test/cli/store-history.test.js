@@ -50,6 +50,9 @@ test('store: one line per file, a bad file is an error line and exit 1, the othe
   lines.forEach((l, i) => assert.equal(l, `${mainFiles[i]}: stored (run ${i + 1})`))
   assert.match(r.stderr, /^pgload: .*broken\.json: run: missing\n/m)
   assert.match(r.stderr, /pgload: 1 of 6 files could not be stored; the others were/)
+  const alone = await runCli(['store', broken, '--results-url', db.url])
+  assert.equal(alone.code, 1)
+  assert.match(alone.stderr, /\npgload: 1 of 1 file could not be stored\n$/)
 
   const again = await runCli(['store', ...mainFiles, '--results-url', db.url])
   assert.equal(again.code, 0, again.stderr)
