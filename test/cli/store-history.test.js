@@ -84,6 +84,9 @@ test('history: the runs as a table, the trend as a chart', async () => {
   assert.equal(none.stdout, '')
   assert.equal(none.stderr, 'pgload: no stored runs with label "nobody"\n')
   assertOneLineError(await runCli(['history', '--metric', 'p42', '--results-url', db.url]), /--metric must be one of/)
+  const down = await runCli(['history', '--results-url', 'postgres://nobody@127.0.0.1:1/none'])
+  assertOneLineError(down, /^pgload: cannot connect to PostgreSQL at 127\.0\.0\.1:1: connection refused$/)
+  assert.match(down.stderr, /^hint: .*\(--results-url, PGHOST, PGPORT\)$/m, 'the hint names the option that gave the address')
   assertOneLineError(await runCli(['history', '--results-url', 'mysql://h/x']), /^pgload: --results-url must be a postgres:\/\/ URI or key=value pairs, got "mysql:\/\/h\/x"$/)
 })
 
