@@ -1,5 +1,5 @@
-// `pgload merge FILES... -o merged.json`: the results files of the shards (or other partitions)
-// of one run, merged exactly into one results document that report, compare and check read.
+// `pgload merge FILES... -o merged.json`: the results files of the shards of one run, merged
+// exactly into one results document that report, compare and check read.
 
 import { resolve } from 'node:path'
 import { PgloadError } from '../errors.js'
@@ -31,6 +31,10 @@ export async function handler (argv) {
   if (files.some((f) => resolve(f) === resolve(out))) throw new PgloadError(`--out ${out} is one of the files to merge: give another file`, { code: 'BAD_OPTION' })
   const docs = []
   for (const file of files) docs.push(await readResults(file))
+  // a run of one process is already whole: merging it with others would add unrelated runs
+  if (docs.every((d) => !d.run?.shard)) {
+    throw new PgloadError(`cannot merge: ${files[0]} is not a shard's results: pgload merge takes the files of every shard of one run (pgload run --shard K/N)`, { code: 'RESULTS_MISMATCH' })
+  }
   const merged = mergeResults(docs, { sources: files, sections: SECTIONS })
   await ensureWritable(out)
   await writeResults(out, merged)
@@ -41,7 +45,7 @@ export async function handler (argv) {
 /** `merged 4 shards of run pgload-...: 12345 transactions, 2057.5 tps, p99 3.210 ms; start skew 0.412 ms` */
 function mergedLine (merged) {
   const s = merged.summary
-  const what = merged.run.shards ? `${merged.run.shards.count} shards of run ${merged.run.shards.runId}` : `${merged.run.partitions} partitions`
+  const what = `${merged.run.shards.count} shards of run ${merged.run.shards.runId}`
   const skew = merged.run.shards?.startSkewMs
   const p99 = s.latencyMs?.p99
   return `merged ${what}: ${s.transactions} transactions, ${s.failed ?? 0} failed, ${s.tps} tps, p99 ${p99 === null || p99 === undefined ? '-' : `${p99} ms`}` +

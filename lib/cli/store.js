@@ -38,7 +38,8 @@ export async function storeCommand (opts, { out = process.stdout, err = process.
   })
   const failed = outcomes.filter((o) => 'error' in o).length
   if (failed) {
-    throw new PgloadError(`${failed} of ${outcomes.length} file${outcomes.length === 1 ? '' : 's'} could not be stored; the others were`, { code: 'STORE_FAILED' })
+    const rest = failed === outcomes.length ? '' : '; the others were'
+    throw new PgloadError(`${failed} of ${outcomes.length} file${outcomes.length === 1 ? '' : 's'} could not be stored${rest}`, { code: 'STORE_FAILED' })
   }
   return outcomes
 }

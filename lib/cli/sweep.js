@@ -32,7 +32,8 @@ const NOT_FOR_SWEEPS = {
   threshold: 'check the runs afterwards: pgload check DIR/runs/FILE.json --threshold ...',
   shard: 'a sweep runs its cells one after the other on one machine',
   shards: 'a sweep runs its cells one after the other on one machine',
-  'run-id': 'a sweep has its own id (the sweep document\'s)'
+  'run-id': 'a sweep has its own id (the sweep document\'s)',
+  'shard-timeout': 'a sweep runs its cells one after the other on one machine'
 }
 /** The options whose meaning a sweep extends: the axes, as comma lists, and the label. */
 const SWEEP_MEANING = {
@@ -40,7 +41,8 @@ const SWEEP_MEANING = {
   rate: { describe: 'target transactions per second of each cell, a comma list: 1000,2000' },
   scale: { describe: 'scales to load and run, a comma list: 1,10,100 (each loaded once, ascending)' },
   warehouses: { type: 'string', describe: 'tpcc: warehouses to load and run, a comma list: 10,50 (each loaded once, ascending)' },
-  label: { describe: 'name of the sweep; each run is named by it and its cell' }
+  label: { describe: 'name of the sweep; each run is named by it and its cell' },
+  store: { describe: 'store the sweep, its runs and its cells in the results database at the end, interrupted or not (docs/results-database.md)' }
 }
 /** `pgload run`'s options that print something and run nothing: not a sweep's. */
 const LISTINGS = ['V', 'show-script']

@@ -135,7 +135,7 @@ const percent = (share) => `${Math.round(100 * share)}%`
 function workerThreadsLine (threads) {
   const each = threads.map((t) => t.crashed
     ? `${t.thread}: stopped`
-    : `${t.thread}: loop ${percent(t.eventLoopUtilization ?? 0)}${typeof t.onCpuShare === 'number' ? `, on a CPU ${percent(t.onCpuShare)}, waiting ${percent(t.cpuWaitShare ?? 0)}` : ''}`)
+    : `${t.thread}: loop ${percent(t.eventLoopUtilization ?? 0)}${typeof t.onCpuShare === 'number' ? `, on a CPU ${percent(t.onCpuShare)}, waiting for one ${percent(t.cpuWaitShare ?? 0)}` : ''}`)
   return `worker threads: ${each.join('; ')}`
 }
 

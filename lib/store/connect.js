@@ -85,6 +85,12 @@ function resultsTarget (url, env) {
   }
 }
 
+/** A connection error's hint names --url, the flag of the tested server: here it is --results-url. */
+function resultsHint (err) {
+  if (err instanceof PgloadError && typeof err.hint === 'string') err.hint = err.hint.replace(/--url\b/g, '--results-url')
+  return err
+}
+
 function withDatabase (target, database) {
   const config = { ...target.config, database }
   return { ...target, config, display: displayUrl(config) }
@@ -95,7 +101,7 @@ async function connectCreating (target) {
   try {
     return await openConnection(target, { protocol: 'simple', applicationName: 'pgload-store' })
   } catch (err) {
-    if (err?.code !== '3D000') throw explainConnectError(err, target)
+    if (err?.code !== '3D000') throw resultsHint(explainConnectError(err, target))
   }
   const admin = withDatabase(target, MAINTENANCE_DATABASE)
   let conn

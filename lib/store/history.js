@@ -84,7 +84,8 @@ export function formatHistory (runs, metric) {
   const m = historyMetric(metric)
   const shown = ['tps', 'p50', 'p99', 'max'].includes(metric)
   const head = ['run', 'start (UTC)', 'label', 'workload', 'clients', 'scale', 'tps', 'p50 ms', 'p99 ms', 'max ms']
-  if (!shown) head.push(`${m.name}${m.unit && m.unit !== m.name ? ` ${m.unit}` : ''}`)
+  // a unit that is the metric's own name (tpmC) is the header alone, not repeated after it
+  if (!shown) head.push(!m.unit ? m.name : m.unit.toLowerCase() === m.name ? m.unit : `${m.name} ${m.unit}`)
   const rows = runs.map((r) => {
     const row = [String(r.runId), r.startTime?.slice(0, 19).replace('T', ' ') ?? '-', r.label ?? '-', r.workload, fmt(r.clients), fmt(r.scale), fmt(r.tps), fmt(r.p50), fmt(r.p99), fmt(r.max)]
     if (!shown) row.push(fmt(r.value))

@@ -4,6 +4,7 @@
 import { readFile, stat } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import { readResults, ensureValidResults } from '../results/read.js'
+import { PgloadError } from '../errors.js'
 import { isSweepDocument } from './sweep-rows.js'
 import { storeRunDocument } from './store-run.js'
 import { storeSweep } from './store-sweep.js'
@@ -59,6 +60,11 @@ export async function storeFile (store, file) {
     return { file, kind: 'sweep', status, sweep }
   }
   const doc = await readResults(file)
+  // one shard is part of a run: its figures would pass for a whole run's in history and baselines
+  const shard = doc.run?.shard
+  if (shard) {
+    throw new PgloadError(`${file}: the results of shard ${shard.index}/${shard.count} of run ${shard.runId} are part of a run: merge every shard's file (pgload merge FILES -o merged.json) and store the merged one`, { code: 'BAD_OPTION' })
+  }
   const r = await storeRunDocument(store.conn, doc, { sourceFile: resolve(file) })
   return { file, kind: 'run', status: r.stored ? 'stored' : 'already stored', runId: r.runId }
 }

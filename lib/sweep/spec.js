@@ -135,8 +135,8 @@ export function recordedOptions (plan, workload, axes) {
 }
 
 /**
- * The first difference between a sweep document's definition and a spec's, as
- * `path: DOCUMENT'S there, SPEC'S here`, or null when they are the same sweep.
+ * Every difference between a sweep document's definition and a spec's, as
+ * `path: DOCUMENT'S there, SPEC'S here` joined by `; `, or null when they are the same sweep.
  * @param {{ workload: string, axes: object, repeat: number, options: object }} doc
  * @param {SweepSpec} spec
  * @returns {string|null}
@@ -144,19 +144,18 @@ export function recordedOptions (plan, workload, axes) {
 export function sweepDifference (doc, spec) {
   const there = { workload: doc.workload, axes: doc.axes, repeat: doc.repeat, options: doc.options }
   const here = { workload: spec.name, axes: spec.axes, repeat: spec.repeat, options: spec.options }
-  return firstDifference(there, here, '')
+  const found = differences(there, here, '')
+  return found.length ? found.join('; ') : null
 }
 
-function firstDifference (x, y, path) {
-  if (typeof x === 'object' && x !== null && typeof y === 'object' && y !== null && Array.isArray(x) === Array.isArray(y)) {
-    for (const k of new Set([...Object.keys(x), ...Object.keys(y)])) {
-      const d = firstDifference(x[k], y[k], Array.isArray(x) ? `${path}[${k}]` : path ? `${path}.${k}` : k)
-      if (d) return d
-    }
-    return null
+// every differing field; a list (an axis) is compared whole, so the message shows both lists
+function differences (x, y, path) {
+  const isObject = (v) => typeof v === 'object' && v !== null && !Array.isArray(v)
+  if (isObject(x) && isObject(y)) {
+    return [...new Set([...Object.keys(x), ...Object.keys(y)])].flatMap((k) => differences(x[k], y[k], path ? `${path}.${k}` : k))
   }
-  if (x === y) return null
-  return `${path}: ${shown(x)} there, ${shown(y)} here`
+  if ((x ?? null) === (y ?? null) || (Array.isArray(x) && Array.isArray(y) && JSON.stringify(x) === JSON.stringify(y))) return []
+  return [`${path}: ${shown(x)} there, ${shown(y)} here`]
 }
 
-const shown = (v) => v === undefined ? 'none' : JSON.stringify(v)
+const shown = (v) => v === undefined || v === null ? 'none' : JSON.stringify(v)

@@ -50,6 +50,17 @@ test('store: one line per file, a bad file is an error line and exit 1, the othe
   lines.forEach((l, i) => assert.equal(l, `${mainFiles[i]}: stored (run ${i + 1})`))
   assert.match(r.stderr, /^pgload: .*broken\.json: run: missing\n/m)
   assert.match(r.stderr, /pgload: 1 of 6 files could not be stored; the others were/)
+  const shardDoc = JSON.parse(readFileSync(mainFiles[0], 'utf8'))
+  shardDoc.run.shard = { runId: 'nightly-1', index: 1, count: 4 }
+  const shard = join(dir, 'shard-1.json')
+  writeFileSync(shard, JSON.stringify(shardDoc))
+  const refused = await runCli(['store', shard, '--results-url', db.url])
+  assert.equal(refused.code, 1)
+  assert.equal(refused.stdout, '')
+  assert.match(refused.stderr, /^pgload: .*shard-1\.json: the results of shard 1\/4 of run nightly-1 are part of a run: merge every shard's file \(pgload merge FILES -o merged\.json\) and store the merged one\n/)
+  const alone = await runCli(['store', broken, '--results-url', db.url])
+  assert.equal(alone.code, 1)
+  assert.match(alone.stderr, /\npgload: 1 of 1 file could not be stored\n$/)
 
   const again = await runCli(['store', ...mainFiles, '--results-url', db.url])
   assert.equal(again.code, 0, again.stderr)
@@ -73,6 +84,9 @@ test('history: the runs as a table, the trend as a chart', async () => {
   assert.equal(none.stdout, '')
   assert.equal(none.stderr, 'pgload: no stored runs with label "nobody"\n')
   assertOneLineError(await runCli(['history', '--metric', 'p42', '--results-url', db.url]), /--metric must be one of/)
+  const down = await runCli(['history', '--results-url', 'postgres://nobody@127.0.0.1:1/none'])
+  assertOneLineError(down, /^pgload: cannot connect to PostgreSQL at 127\.0\.0\.1:1: connection refused$/)
+  assert.match(down.stderr, /^hint: .*\(--results-url, PGHOST, PGPORT\)$/m, 'the hint names the option that gave the address')
   assertOneLineError(await runCli(['history', '--results-url', 'mysql://h/x']), /^pgload: --results-url must be a postgres:\/\/ URI or key=value pairs, got "mysql:\/\/h\/x"$/)
 })
 

@@ -22,6 +22,7 @@ const CASES = [
   [['tpcc', '--warehouses', '1', '--clients', '10,20'], 'pgload: tpcc: --clients 20 is more than the 10 terminals of 1 warehouse'],
   [['tpcb', '--clients', '1,2', '--repeat', '0'], 'pgload: --repeat must be an integer >= 1, got "0"'],
   [['tpcb', '--clients', '1,2', '--out', 'x.json'], 'pgload: --out does not go with sweep: each run\'s results go to DIR/runs/ (--dir DIR)'],
+  [['tpcb', '--clients', '1,2', '--shard-timeout', '5s'], 'pgload: --shard-timeout does not go with sweep: a sweep runs its cells one after the other on one machine'],
   [['tpcb', '--clients', '1,2', '-L', '5'], 'pgload: --latency-limit needs --rate: the limit is measured against the schedule that --rate sets'],
   [['tpcb', '-i'], 'pgload: -i/--initialize is an initialization option: it cannot be used in benchmarking mode']
 ]
@@ -51,4 +52,11 @@ test('--resume of a directory without a sweep, and a new sweep into one that hol
   assert.deepEqual(r.stderr.split('\n').slice(0, 2), [`pgload: --dir ${dir} already holds a sweep`, `hint: continue it with pgload sweep --resume ${dir}, or give another --dir`])
   r = await runCli(['sweep', '--resume', dir], { env })
   assert.equal(r.stderr.split('\n')[0], `pgload: ${join(dir, 'sweep.json')}: format: expected "pgload-sweep", got undefined`)
+})
+
+test('sweep --help: --store stores the sweep, and no option of shards is listed', async () => {
+  const r = await runCli(['sweep', '--help'], { env })
+  assert.equal(r.code, 0, r.stderr)
+  assert.match(r.stdout.replace(/\s+/g, ' '), /--store store the sweep, its runs and its cells in the results database at the end/)
+  assert.doesNotMatch(r.stdout, /--shard/)
 })

@@ -183,3 +183,16 @@ test('driver thread: a CPU wait below 0.1 us per transaction keeps its significa
   results.client = { cpuUsPerTxn: 29.3, eventLoopUtilization: 0.21, onCpuShare: 0.331, cpuWaitShare: 0.001, cpuWaitUsPerTxn: 0.04 }
   assert.deepEqual(linesFrom(results, 'driver thread'), ['driver thread: on a CPU 33% of the run, waiting for one 0% (0.04 us per transaction)'])
 })
+
+test('worker threads: each thread\'s event loop, time on a CPU and waiting for one, a stopped one as such', () => {
+  const results = JSON.parse(readFileSync(FIXTURE, 'utf8'))
+  results.client = {
+    cpuUsPerTxn: 30,
+    eventLoopUtilization: 0.3,
+    threads: [
+      { thread: 0, eventLoopUtilization: 0.23, onCpuShare: 0.13, cpuWaitShare: 0.2 },
+      { thread: 1, crashed: true }
+    ]
+  }
+  assert.deepEqual(linesFrom(results, 'worker threads'), ['worker threads: 0: loop 23%, on a CPU 13%, waiting for one 20%; 1: stopped'])
+})

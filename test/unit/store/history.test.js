@@ -23,6 +23,8 @@ test('the table: one line per run, the metric as a column when not shown already
   assert.match(lines[1], /^1\s+2026-01-01 00:00:00\s+main\s+tpcb\s+4\s+10\s+880\.5\s+4\s+12\.8\s+29\.8\s+19\.279$/)
   assert.match(lines[2], /^2\s+2026-01-02 00:00:00\s+-\s+tpcc\s+100/)
   assert.doesNotMatch(formatHistory(runs, 'p99').split('\n')[0], /p99 ms.*p99/)
+  assert.match(formatHistory(runs, 'tpmc').split('\n')[0], /max ms\s+tpmC$/)
+  assert.match(formatHistory(runs, 'failed').split('\n')[0], /max ms\s+failed$/)
 })
 
 test('the chart spec: one point per run, series by label (the workload without one)', () => {

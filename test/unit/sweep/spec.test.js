@@ -65,10 +65,11 @@ test('two sweeps differ where their workload, axes, repeat or common options do'
   const a = await sweepSpec(tpcb({ clients: '1,2' }, { scale: '1' }))
   const doc = { workload: a.name, axes: a.axes, repeat: a.repeat, options: a.options }
   assert.equal(sweepDifference(doc, await sweepSpec(tpcb({ clients: '2,1' }, { scale: '1' }))), null, 'the same sweep')
-  assert.equal(sweepDifference(doc, await sweepSpec(tpcb({ clients: '1,4' }, { scale: '1' }))), 'axes.clients[1]: 2 there, 4 here')
+  assert.equal(sweepDifference(doc, await sweepSpec(tpcb({ clients: '1,4' }, { scale: '1' }))), 'axes.clients: [1,2] there, [1,4] here')
   assert.equal(sweepDifference(doc, await sweepSpec(tpcb({ clients: '1,2' }, { scale: '1' }), { repeat: 5 })), 'repeat: 3 there, 5 here')
   assert.equal(sweepDifference(doc, await sweepSpec(tpcb({ clients: '1,2', protocol: 'simple' }, { scale: '1' }))), 'options.protocol: "prepared" there, "simple" here')
   assert.equal(sweepDifference(doc, await sweepSpec(tpcb({ clients: '1,2', seed: '3' }, { scale: '1' }))), 'options.seed: none there, "3" here')
+  assert.equal(sweepDifference(doc, await sweepSpec(tpcb({ clients: '1,4' }))), 'axes.scale: [1] there, none here; axes.clients: [1,2] there, [1,4] here', 'every difference')
 })
 
 test('recorded options: no address, no cell values, script files by the SHA-256 of their text (as sha256sum gives it)', () => {
