@@ -120,6 +120,7 @@ function parseArray (text) {
  */
 export function describeStoredBaseline (b) {
   const list = b.runs.map((x) => `#${x.runId} (${x.startTime ?? 'no start time'})`).join(', ')
-  const fewer = b.runs.length < b.count ? ` (${b.count} asked, ${b.runs.length} stored)` : ''
+  // the baseline takes the last N (stored:LABEL:N, or the default): say when fewer finished runs exist
+  const fewer = b.runs.length < b.count ? ` (a baseline of up to ${b.count}: no other finished run has the label)` : ''
   return `baseline: median of ${b.runs.length} stored run${b.runs.length === 1 ? '' : 's'} labelled ${JSON.stringify(b.label)}${fewer}: ${list}`
 }

@@ -29,5 +29,5 @@ test('median: odd and even counts, nulls left out', () => {
 
 test('the line that names the runs of the baseline', () => {
   const line = describeStoredBaseline({ label: 'main', count: 5, runs: [{ runId: 3, startTime: '2026-01-01T00:00:00Z' }, { runId: 9, startTime: null }] })
-  assert.equal(line, 'baseline: median of 2 stored runs labelled "main" (5 asked, 2 stored): #3 (2026-01-01T00:00:00Z), #9 (no start time)')
+  assert.equal(line, 'baseline: median of 2 stored runs labelled "main" (a baseline of up to 5: no other finished run has the label): #3 (2026-01-01T00:00:00Z), #9 (no start time)')
 })
