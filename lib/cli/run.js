@@ -92,7 +92,10 @@ async function runInterruptibly (plan, { log, err = process.stderr }) {
       err.write('\n')
       stopBeforeStart(new PgloadError('interrupted before the run started', { code: 'INTERRUPTED', exitCode: trap.exitCode }))
     } else if (count === 1) {
-      err.write('\npgload: stopping: finishing transactions in flight (Ctrl-C again to abort at once)\n')
+      // a shard waiting for the others at the start has no transaction in flight yet
+      err.write(currentRun.startUs === undefined
+        ? '\npgload: stopping before the start; writing the (empty) results\n'
+        : '\npgload: stopping: finishing transactions in flight (Ctrl-C again to abort at once)\n')
       currentRun.stop('interrupted')
     } else {
       err.write('\npgload: aborting; writing what was measured\n')

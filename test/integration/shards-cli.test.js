@@ -155,6 +155,8 @@ test('a shard stopped before the start (SIGTERM) writes its empty results and en
     runCli(args(1), { timeoutMs: 30_000, onSpawn: stopWhenWaiting })
   ])
   assert.equal(stopped.code, 143, stopped.stderr)
+  assert.match(stopped.stderr, /pgload: stopping before the start; writing the \(empty\) results/)
+  assert.doesNotMatch(stopped.stderr, /finishing transactions in flight/)
   const doc = JSON.parse(readFileSync(join(dir, 'stopped-1.json'), 'utf8'))
   assert.equal(doc.summary.transactions, 0)
   assert.equal(doc.run.interrupted, true)
