@@ -4,6 +4,7 @@
 
 import { PgloadError } from '../errors.js'
 import { SCHEMA_VERSION } from '../results/schema.js'
+import { median as medianOf } from '../compare/statistics/distribution-free.js'
 
 /** Runs a stored baseline is made of when `:N` is not given. */
 export const STORED_BASELINE_RUNS = 5
@@ -40,10 +41,8 @@ export function parseStoredBaseline (value) {
  * @returns {number|null}
  */
 export function median (values) {
-  const s = values.filter((v) => v !== null && Number.isFinite(v)).sort((a, b) => a - b)
-  if (s.length === 0) return null
-  const mid = s.length >> 1
-  return s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2
+  const finite = values.filter((v) => v !== null && Number.isFinite(v))
+  return finite.length === 0 ? null : medianOf(finite)
 }
 
 /**
