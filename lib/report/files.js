@@ -1,6 +1,5 @@
-// What every report writes with: the --format list, checked, and the atomic write of a file.
+// The --format list every report takes, checked.
 
-import { writeFile, rename } from 'node:fs/promises'
 import { PgloadError } from '../errors.js'
 
 /** The formats a report can be written in. */
@@ -17,15 +16,4 @@ export function checkFormats (formats) {
   const bad = list.find((f) => !FORMATS.includes(f))
   if (bad !== undefined) throw new PgloadError(`--format must be html, svg or png (comma-separated), got ${JSON.stringify(bad)}`, { code: 'USAGE' })
   return [...new Set(list)]
-}
-
-/**
- * Write a file whole or not at all: a reader never sees half a chart.
- * @param {string} file
- * @param {string|Uint8Array} data
- */
-export async function writeAtomic (file, data) {
-  const tmp = `${file}.${process.pid}.tmp`
-  await writeFile(tmp, data)
-  await rename(tmp, file)
 }

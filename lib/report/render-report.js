@@ -11,7 +11,8 @@ import { svgToPng } from './png.js'
 import { buildHtml } from './html.js'
 import { runNames } from './run-names.js'
 import { sameAxisGroups } from '../compare/comparable.js'
-import { FORMATS, checkFormats, writeAtomic } from './files.js'
+import { FORMATS, checkFormats } from './files.js'
+import { writeFileAtomic } from '../atomic-write.js'
 
 /** Output formats and their defaults. */
 export const REPORT_DEFAULTS = {
@@ -78,13 +79,13 @@ export async function renderReport (results, opts = {}) {
       if (opts.warnings) for (const w of warnings) opts.warnings.push(`${chart.name}: ${w}`)
       if (formats.includes('svg')) {
         const file = join(outDir, `${chart.name}.svg`)
-        await writeAtomic(file, svg)
+        await writeFileAtomic(file, svg)
         written.push(file)
       }
       if (formats.includes('png')) {
         const png = await time('png', () => svgToPng(svg))
         const file = join(outDir, `${chart.name}.png`)
-        await writeAtomic(file, png)
+        await writeFileAtomic(file, png)
         written.push(file)
       }
     }
@@ -92,7 +93,7 @@ export async function renderReport (results, opts = {}) {
   if (formats.includes('html')) {
     const html = await time('html', () => buildHtml(runs, built))
     const file = join(outDir, opts.htmlName ?? REPORT_DEFAULTS.htmlName)
-    await writeAtomic(file, html)
+    await writeFileAtomic(file, html)
     written.push(file)
   }
   return written

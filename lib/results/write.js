@@ -1,10 +1,11 @@
 // Where results go, checked before a run starts, and the atomic write (temp file + rename).
 
-import { mkdir, writeFile, rename, access, unlink, stat } from 'node:fs/promises'
+import { mkdir, writeFile, access, unlink, stat } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { constants } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
 import { PgloadError } from '../errors.js'
+import { writeFileAtomic } from '../atomic-write.js'
 
 /** Default folder for results, relative to the working directory. */
 export const DEFAULT_RESULTS_DIR = 'pgload-results'
@@ -54,14 +55,11 @@ export async function ensureWritable (file, flag = '--out') {
  */
 export async function writeResults (file, doc) {
   const text = JSON.stringify(doc, null, 1) + '\n'
-  const tmp = `${file}.tmp-${process.pid}`
   try {
     await mkdir(dirname(resolve(file)), { recursive: true })
-    await writeFile(tmp, text)
-    await rename(tmp, file)
+    await writeFileAtomic(file, text)
   } catch (err) {
     // Measured results are never lost: keep them somewhere and say where.
-    await unlink(tmp).catch(() => {})
     const rescue = join(tmpdir(), `pgload-results-${process.pid}-${Date.now()}.json`)
     await writeFile(rescue, text)
     throw new PgloadError(`could not write results to ${file} (${err.code ?? err.message}); they were saved to ${rescue}`, { code: 'RESULTS_NOT_WRITTEN', exitCode: 2, cause: err })

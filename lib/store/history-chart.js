@@ -2,7 +2,7 @@
 // SVG or PNG (rendered in Node) or as a self-contained HTML page (the report's template).
 
 import { readFileSync } from 'node:fs'
-import { writeFile, rename } from 'node:fs/promises'
+import { writeFileAtomic } from '../atomic-write.js'
 import { extname } from 'node:path'
 import { PgloadError } from '../errors.js'
 import { loadSpec } from '../report/charts.js'
@@ -67,10 +67,8 @@ export async function writeHistoryChart (runs, metric, file, { table = '' } = {}
     const { svg } = await renderSvg(spec)
     data = format === '.svg' ? svg : await svgToPng(svg)
   }
-  const tmp = `${file}.${process.pid}.tmp`
   try {
-    await writeFile(tmp, data)
-    await rename(tmp, file)
+    await writeFileAtomic(file, data)
   } catch (err) {
     throw new PgloadError(`-o ${file}: cannot write (${err.code ?? err.message})`, { code: 'BAD_OPTION', cause: err })
   }

@@ -3,9 +3,10 @@
 // keeps every finished run and `--resume` knows what is missing. docs/results-format.md
 // ("Sweep documents") documents each field.
 
-import { readFile, writeFile, rename, unlink } from 'node:fs/promises'
+import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { PgloadError } from '../errors.js'
+import { writeFileAtomic } from '../atomic-write.js'
 import { summariseCells } from './cells.js'
 import { runFileName } from './axes.js'
 
@@ -85,12 +86,9 @@ export function recordRun (doc, order, fields, at = new Date()) {
  */
 export async function writeSweepDocument (dir, doc) {
   const file = join(dir, SWEEP_FILE)
-  const tmp = `${file}.tmp-${process.pid}`
   try {
-    await writeFile(tmp, JSON.stringify(doc, null, 1) + '\n')
-    await rename(tmp, file)
+    await writeFileAtomic(file, JSON.stringify(doc, null, 1) + '\n')
   } catch (err) {
-    await unlink(tmp).catch(() => {})
     throw new PgloadError(`could not write the sweep document ${file}: ${err.code ?? err.message}`, { code: 'SWEEP_NOT_WRITTEN', exitCode: 2, cause: err })
   }
 }

@@ -4,7 +4,8 @@
 import { mkdir } from 'node:fs/promises'
 import { dirname, join, resolve, extname } from 'node:path'
 import { PgloadError } from '../../errors.js'
-import { FORMATS, checkFormats, writeAtomic } from '../files.js'
+import { FORMATS, checkFormats } from '../files.js'
+import { writeFileAtomic } from '../../atomic-write.js'
 import { renderSvg } from '../svg.js'
 import { svgToPng } from '../png.js'
 import { ensureValidSweep } from './read.js'
@@ -51,8 +52,8 @@ async function makeDir (dir) {
  */
 async function writeImages (spec, files, written) {
   const { svg } = await renderSvg(spec)
-  if (files.svg) { await writeAtomic(files.svg, svg); written.push(files.svg) }
-  if (files.png) { await writeAtomic(files.png, await svgToPng(svg)); written.push(files.png) }
+  if (files.svg) { await writeFileAtomic(files.svg, svg); written.push(files.svg) }
+  if (files.png) { await writeFileAtomic(files.png, await svgToPng(svg)); written.push(files.png) }
 }
 
 /**
@@ -92,7 +93,7 @@ export async function renderSweepReport (sweep, opts = {}) {
     const best = bestCells(sweep, shape, { p99LimitMs: opts.p99LimitMs ?? null })
     const sweepDir = opts.source ? dirname(resolve(opts.source)) : undefined
     const html = buildSweepHtml(sweep, shape, built, { best, missing, source: opts.source, sweepDir, htmlDir: dirname(htmlFile) })
-    await writeAtomic(htmlFile, html)
+    await writeFileAtomic(htmlFile, html)
     written.push(htmlFile)
   }
   return written
