@@ -10,4 +10,4 @@ export { queryHistory, formatHistory, historyMetric, HISTORY_METRICS, HISTORY_DE
 export { writeHistoryChart, historySpec } from './history-chart.js'
 export { isStoredBaseline, parseStoredBaseline, loadStoredBaseline, describeStoredBaseline, STORED_BASELINE_RUNS } from './baseline.js'
 export { contentKey } from './run-rows.js'
-export { isSweepDocument, SWEEP_FORMAT } from './sweep-rows.js'
+export { isSweepDocument, SWEEP_FORMAT } from '../sweep/document.js'

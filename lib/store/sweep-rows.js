@@ -3,23 +3,15 @@
 
 import { PgloadError } from '../errors.js'
 import { contentKey } from './run-rows.js'
+import { SWEEP_FORMAT, isSweepDocument } from '../sweep/document.js'
 
-/** The sweep document's format marker and the version this pgload reads. */
-export const SWEEP_FORMAT = 'pgload-sweep'
+/** The sweep document version this pgload reads. */
 export const SWEEP_VERSION = 1
 
 const num = (v) => typeof v === 'number' && Number.isFinite(v) ? v : null
 const int = (v) => Number.isInteger(v) ? v : null
 const str = (v) => typeof v === 'string' ? v : null
 const isObject = (v) => typeof v === 'object' && v !== null && !Array.isArray(v)
-
-/**
- * Whether a parsed JSON document is a sweep document (by its marker).
- * @param {any} doc
- */
-export function isSweepDocument (doc) {
-  return isObject(doc) && doc.format === SWEEP_FORMAT
-}
 
 /**
  * Check the parts of a sweep document the results database relies on; throw one line naming

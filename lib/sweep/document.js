@@ -11,6 +11,15 @@ import { summariseCells } from './cells.js'
 import { runFileName } from './axes.js'
 
 export const SWEEP_FORMAT = 'pgload-sweep'
+
+/**
+ * Whether a parsed JSON value is a sweep document (by its `format`).
+ * @param {unknown} doc
+ * @returns {boolean}
+ */
+export function isSweepDocument (doc) {
+  return doc !== null && typeof doc === 'object' && /** @type {any} */ (doc).format === SWEEP_FORMAT
+}
 export const SWEEP_VERSION = 1
 /** The document's name in a sweep's directory, and the directory of its runs' results files. */
 export const SWEEP_FILE = 'sweep.json'

@@ -5,9 +5,8 @@ import { readFile, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import { PgloadError } from '../../errors.js'
 import { FieldProblem, number, string, object, arrayOf, refine, describe } from '../../results/rules.js'
+import { SWEEP_FORMAT, isSweepDocument } from '../../sweep/document.js'
 
-/** The `format` that marks a sweep document. */
-export const SWEEP_FORMAT = 'pgload-sweep'
 /** The sweep document version this report reads. */
 export const SWEEP_VERSION = 1
 /** Error code of a sweep document the report cannot use. */
@@ -58,15 +57,6 @@ const sweep = object({
   runs: arrayOf(run),
   cells: arrayOf(cell)
 }, { required: ['workload', 'axes', 'runs', 'cells'] })
-
-/**
- * Whether a parsed JSON value is a sweep document (by its `format`).
- * @param {unknown} doc
- * @returns {boolean}
- */
-export function isSweepDocument (doc) {
-  return doc !== null && typeof doc === 'object' && /** @type {any} */ (doc).format === SWEEP_FORMAT
-}
 
 // Documents validateSweep has checked: the report renders what the command read, once.
 const checked = new WeakSet()

@@ -5,7 +5,8 @@ import assert from 'node:assert/strict'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { checkSweepDocument, isSweepDocument, sweepRow, sweepRunRows, sweepCellRows } from '../../../lib/store/sweep-rows.js'
+import { checkSweepDocument, sweepRow, sweepRunRows, sweepCellRows } from '../../../lib/store/sweep-rows.js'
+import { isSweepDocument } from '../../../lib/sweep/document.js'
 import { makeSweep } from '../../fixtures/store/make-sweep.js'
 
 const dir = mkdtempSync(join(tmpdir(), 'pgload-sweep-rows-'))

@@ -4,7 +4,8 @@ import { mkdtempSync, writeFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, dirname } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { validateSweep, readSweepIfAny, isSweepDocument } from '../../../../lib/report/sweep/read.js'
+import { validateSweep, readSweepIfAny } from '../../../../lib/report/sweep/read.js'
+import { isSweepDocument } from '../../../../lib/sweep/document.js'
 import { loadSweep, SWEEP_FILE } from '../../../fixtures/sweep/variants.js'
 
 const tmp = mkdtempSync(join(tmpdir(), 'pgload-sweep-read-'))
