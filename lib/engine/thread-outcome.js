@@ -76,14 +76,13 @@ export function threadedClient (processCpu, threads, attempts) {
   const given = threads.filter(Boolean)
   const sum = (k) => given.some((t) => typeof t[k] === 'number') ? given.reduce((a, t) => a + (t[k] ?? 0), 0) : null
   const busiest = Math.max(...given.map((t) => t.eventLoopUtilization ?? 0))
-  const round = (v) => Math.round(v * 1000) / 1000
   return {
     cpuUs: processCpu ? processCpu.user + processCpu.system : null,
     cpuUsPerTxn: processCpu ? perTxn(processCpu.user + processCpu.system) : null,
     userUsPerTxn: processCpu ? perTxn(processCpu.user) : null,
     systemUsPerTxn: processCpu ? perTxn(processCpu.system) : null,
     // the busiest worker's loop: the one that saturates first
-    eventLoopUtilization: given.length ? round(busiest) : null,
+    eventLoopUtilization: given.length ? round3(busiest) : null,
     // no one driver thread: each worker's share is in `threads`
     onCpuShare: null,
     cpuWaitShare: null,

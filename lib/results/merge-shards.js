@@ -3,6 +3,7 @@
 
 import { PgloadError } from '../errors.js'
 import { isNum } from './merge-fields.js'
+import { round3 } from '../format/round.js'
 
 /**
  * The shards' record for the merged run (`run.shards`), and which document is shard 0 (the
@@ -57,4 +58,3 @@ export function shardMeasuredStartMs (doc) {
 }
 
 const mismatch = (message) => new PgloadError(`cannot merge: ${message}`, { code: 'RESULTS_MISMATCH' })
-const round3 = (x) => Math.round(x * 1000) / 1000

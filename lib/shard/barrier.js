@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto'
 import { PgloadError } from '../errors.js'
 import { shardName } from './options.js'
 import { measureClockOffset, localNowMs, waitUntil } from './clock.js'
+import { round3 } from '../format/round.js'
 
 // ms between a shard's announcements: one made before another shard listened is heard again
 const ANNOUNCE_MS = 500
@@ -85,7 +86,7 @@ export class ShardBarrier {
       clockRttMs: this.clock.rttMs,
       scheduledStart: new Date(Math.round(startAtServerMs)).toISOString(),
       scheduledStartMs: startAtServerMs,
-      startedLateMs: Math.round(lateMs * 1000) / 1000,
+      startedLateMs: round3(lateMs),
       waitedMs: Math.round(this.nowMs() - arrivedAtMs)
     }
   }

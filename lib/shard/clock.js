@@ -2,6 +2,7 @@
 // machines start at one instant of the server's clock and their intervals line up on it.
 
 import { performance } from 'node:perf_hooks'
+import { round3 } from '../format/round.js'
 
 /** Round trips measured; the one with the smallest round-trip time gives the offset. */
 export const CLOCK_ROUNDS = 8
@@ -44,5 +45,3 @@ export async function waitUntil (atMs, { nowMs = localNowMs } = {}) {
   while (nowMs() < atMs) { /* spin: a few ms at most, before the run starts */ }
   return nowMs() - atMs
 }
-
-const round3 = (x) => Math.round(x * 1000) / 1000

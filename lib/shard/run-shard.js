@@ -6,6 +6,7 @@ import { performance } from 'node:perf_hooks'
 import { wholeRange, splitRange, checkParts, shareOf, rateShare } from '../plan/partition.js'
 import { ShardBarrier } from './barrier.js'
 import { derivedRunId, shardName } from './options.js'
+import { round3 } from '../format/round.js'
 
 /**
  * A shard's part of the run, for the engine's RunOptions: its terminal range (global numbers
@@ -114,7 +115,7 @@ export function markShardResults (results, plan, gate, run) {
 function startedAt (start, run) {
   if (!start || !(run?.startUs > 0)) return start
   const startedServerMs = performance.timeOrigin + run.startUs / 1000 + start.clockOffsetMs
-  return { ...start, startedLateMs: Math.round((startedServerMs - start.scheduledStartMs) * 1000) / 1000 }
+  return { ...start, startedLateMs: round3(startedServerMs - start.scheduledStartMs) }
 }
 
 /**

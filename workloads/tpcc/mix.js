@@ -1,6 +1,7 @@
 // --mix: the transaction mix in percent, validated against clause 5.2.3's minimums.
 
 import { PgloadError } from '../../lib/errors.js'
+import { round3 } from '../../lib/format/round.js'
 import { DEFAULTS, TYPES } from './defaults.js'
 
 const ALIASES = { no: 'new-order', neworder: 'new-order', p: 'payment', os: 'order-status', orderstatus: 'order-status', d: 'delivery', sl: 'stock-level', stocklevel: 'stock-level' }
@@ -32,7 +33,7 @@ export function parseMix (text, { allowNonstandard = false } = {}) {
   }
   const total = TYPES.reduce((s, t) => s + mix[t], 0)
   if (Math.abs(total - 100) > 1e-9) {
-    throw new PgloadError(`--mix must add up to 100, got ${round(total)} (${JSON.stringify(text)})`, { code: 'BAD_OPTION' })
+    throw new PgloadError(`--mix must add up to 100, got ${round3(total)} (${JSON.stringify(text)})`, { code: 'BAD_OPTION' })
   }
   const standard = TYPES.every(t => mix[t] === DEFAULTS.mix[t])
   if (!allowNonstandard) {
@@ -53,5 +54,3 @@ function number (s, text) {
   }
   return v
 }
-
-function round (x) { return Math.round(x * 1000) / 1000 }
