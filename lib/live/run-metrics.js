@@ -7,8 +7,8 @@ import client from 'prom-client'
 import { BucketHistogram, ratioBuckets } from './bucket-histogram.js'
 import { decodeHistogram } from '../metrics/histogram.js'
 
-/** Latency and lag buckets: 100 us .. 100 s, each 10 % above the one below (about 145). */
-export const LATENCY_BUCKETS_S = ratioBuckets(0.0001, 100)
+/** Latency and lag buckets: 10 us .. 100 s, each 10 % above the one below (about 170). */
+export const LATENCY_BUCKETS_S = ratioBuckets(0.00001, 100)
 
 /** The metric names the endpoint serves (the Grafana dashboard's test reads this list). */
 export const METRIC_NAMES = [
