@@ -76,6 +76,8 @@ export class Dashboard {
       return this.reportHtml ? send(res, 200, 'text/html; charset=utf-8', this.reportHtml) : send(res, 404, 'text/plain', 'the run has not ended yet\n')
     }
     if (path === '/events') return this.subscribe(req, res)
+    // browsers ask for it; no icon is no error
+    if (path === '/favicon.ico') { res.writeHead(204); return res.end() }
     send(res, 404, 'text/plain', 'not found\n')
   }
 
