@@ -49,21 +49,26 @@ export async function main (argv, io) {
     const scale = await ensureTpcb(server, { scale: a.smoke ? DEFAULTS.smoke.scale : Number(a.scale), log: io.err })
     io.err(`live: select-only -c ${clients}, scale ${scale}, ${durationS} s per run, ${rounds} round(s), ${server.target.display}\n`)
     const tps = { plain: [], watched: [] }
+    const cpu = { plain: [], watched: [] }
     const scrapes = []
     for (let round = 0; round < rounds; round++) {
       for (const mode of round % 2 === 0 ? MODES : [...MODES].reverse()) {
         const r = await runOnce(server, { mode, clients, durationS, out: join(dir, `${round}-${mode}.json`) })
         tps[mode].push(r.tps)
+        cpu[mode].push(r.cpuUsPerTxn)
         if (mode === 'watched') scrapes.push(r.scrapes)
-        io.err(`live: round ${round + 1}/${rounds} ${mode}: ${r.tps.toFixed(1)} tps${mode === 'watched' ? ` (${r.updates} dashboard updates, ${r.scrapes} scrapes)` : ''}\n`)
+        io.err(`live: round ${round + 1}/${rounds} ${mode}: ${r.tps.toFixed(1)} tps, ${r.cpuUsPerTxn} us CPU per transaction${mode === 'watched' ? ` (${r.updates} dashboard updates, ${r.scrapes} scrapes)` : ''}\n`)
       }
     }
     const plain = finiteMedian(tps.plain)
     const watched = finiteMedian(tps.watched)
     const { min: lo, max: hi } = finiteRange(tps.watched.map((w, i) => w / tps.plain[i]))
-    io.out(formatTable(['clients', 'plain tps', 'dashboard+metrics tps', 'ratio', 'ratio min', 'ratio max', 'scrapes per run'], [
-      [clients, plain.toFixed(1), watched.toFixed(1), (watched / plain).toFixed(3), lo.toFixed(3), hi.toFixed(3), finiteMedian(scrapes)]
-    ]))
+    // CPU per transaction is steadier than tps on a machine whose cores others take
+    const cpuPlain = finiteMedian(cpu.plain)
+    const cpuWatched = finiteMedian(cpu.watched)
+    io.out(formatTable(['clients', 'plain tps', 'dashboard+metrics tps', 'ratio', 'ratio min', 'ratio max', 'plain cpu us/txn', 'watched cpu us/txn', 'cpu ratio', 'scrapes per run'], [
+      [clients, plain.toFixed(1), watched.toFixed(1), (watched / plain).toFixed(3), lo.toFixed(3), hi.toFixed(3), cpuPlain, cpuWatched, (cpuWatched / cpuPlain).toFixed(3), finiteMedian(scrapes)]
+    ]) + '\n')
     io.out(`target: dashboard+metrics tps >= 0.98 x plain: ${watched / plain >= 0.98 ? 'met' : 'not met'} (medians of ${rounds} round(s); a shared machine's noise is in the min-max)\n`)
   } finally {
     await rm(dir, { recursive: true, force: true })
@@ -98,5 +103,5 @@ async function runOnce (server, { mode, clients, durationS, out }) {
   sse?.destroy()
   if (code !== 0) throw new PgloadError(`pgload run exited with ${code}: ${stderr.trim().split('\n').pop()}`)
   const results = JSON.parse(await readFile(out, 'utf8'))
-  return { tps: results.summary.tps, updates, scrapes }
+  return { tps: results.summary.tps, cpuUsPerTxn: results.client?.cpuUsPerTxn ?? NaN, updates, scrapes }
 }
