@@ -7,6 +7,7 @@
 //   engine      pgload on in-memory connections: the engine's own CPU per transaction
 //   warmup      the first seconds of pgbench and pgload runs: throughput and p99 per quarter second
 //   shards      4 local shards of one tpcb run, merged: totals, percentiles and start skew
+//   live        select-only -c 8 plain and with --dashboard (a page subscribed) and --metrics (scraped): the tps ratio
 // Each takes --url (default: the embedded server) and --smoke (a few seconds, tiny settings).
 
 import { PgloadError } from '../lib/errors.js'
@@ -18,7 +19,8 @@ const benches = {
   terminals: () => import('./terminals.js'),
   engine: () => import('./engine.js'),
   warmup: () => import('./warmup.js'),
-  shards: () => import('./shards.js')
+  shards: () => import('./shards.js'),
+  live: () => import('./live.js')
 }
 
 const [name, ...rest] = process.argv.slice(2)

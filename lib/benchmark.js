@@ -30,7 +30,8 @@ import { shardPart, shardResultName, samplesServer, openShardBarrier, shardGate,
  * ends in errors or is interrupted; --threshold results are in the document before it is written.
  * @param {import('./plan/resolve.js').RunPlan | Record<string, any>} planOrOptions a plan
  *   (lib/plan/resolve.js), or options that are resolved into one first (and checked as the command line's)
- * @param {{ log?: any, env?: Record<string, string|undefined>, onRun?: (run: import('./engine/run.js').Run) => void, onPhase?: (phase: string, info?: any) => void }} [hooks]
+ * @param {{ log?: any, env?: Record<string, string|undefined>, onRun?: (run: import('./engine/run.js').Run, extras: { sampler: any }) => void, onPhase?: (phase: string, info?: any) => void }} [hooks]
+ *   onRun: the run before it starts, with the server statistics sampler (null without one), for presenters
  * @returns {Promise<{ results: object, file: string|null, exitCode: number, run: import('./engine/run.js').Run }>}
  */
 export async function runBenchmark (planOrOptions, { log = silentLogger, env = process.env, onRun, onPhase = () => {} } = {}) {
@@ -74,7 +75,7 @@ export async function runBenchmark (planOrOptions, { log = silentLogger, env = p
       source: planSource({ plan, target, serverVersionNum: serverVersion.num, seed })
     })
     followRun(run, workload, sampler)
-    onRun?.(run)
+    onRun?.(run, { sampler })
     onPhase('running', { terminals: run.terminalCount, connections: run.poolSize })
     const outcome = await run.execute()
     if (outcome.client) {

@@ -22,7 +22,8 @@ const RENAMED = {
 }
 const SAME = ['url', 'clients', 'connections', 'rate', 'thinkTime', 'seed', 'protocol', 'driver', 'maxTries', 'exitOnAbort',
   'connect', 'verboseErrors', 'failuresDetailed', 'serverStats', 'out', 'label', 'jobs', 'progressTimestamp',
-  'store', 'resultsUrl', 'shard', 'shards', 'runId', 'shardTimeout', 'cold', 'restartCommand', 'keepPageCache']
+  'store', 'resultsUrl', 'shard', 'shards', 'runId', 'shardTimeout', 'cold', 'restartCommand', 'keepPageCache',
+  'dashboard', 'dashboardOut', 'metrics', 'progressServer']
 
 /**
  * The plan input of `pgload run ARGS`.

@@ -11,6 +11,7 @@ import { TOOL_VERSION } from '../version.js'
 import { RUN_OPTIONS, REFUSED_OPTIONS } from './run-options.js'
 import { planInputFromArgv, refuseOptions, connectionUrl } from './run-argv.js'
 import { trapInterrupts } from './interrupts.js'
+import { startLive } from '../live/index.js'
 
 export { planInputFromArgv, scriptSpecs, connectionUrl } from './run-argv.js'
 
@@ -40,8 +41,19 @@ export const runCommand = {
     }
     if (argv.builtin?.includes('list') || argv.showScript !== undefined) return showBuiltins(argv.showScript)
     const log = createLogger(argv)
+    if (argv.json && argv.dashboard !== undefined) throw new PgloadError('--dashboard does not go with --json: --json prints the results document alone; open the dashboard\'s report (--dashboard-out) or pgload report instead', { code: 'BAD_OPTION' })
     const plan = await runPlanFromArgv(argv, { rawArgs: hideBin(process.argv) })
-    const { results, file, exitCode, terminated } = await runInterruptibly(plan, { log })
+    // the dashboard and the metrics endpoint are bound before anything runs: a busy port stops here
+    const live = await startLive(plan)
+    let outcome
+    try {
+      outcome = await runInterruptibly(plan, { log, live })
+      const saved = await live?.finish(outcome.results)
+      if (saved) process.stderr.write(`dashboard report written to ${saved}\n`)
+    } finally {
+      await live?.close()
+    }
+    const { results, file, exitCode, terminated } = outcome
     process.stdout.write(formatRunOutput(results, { json: argv.json }))
     if (file) process.stderr.write(`results written to ${file}\n`)
     if (argv.report && file) {
@@ -83,7 +95,7 @@ async function showBuiltins (name) {
  * Run the plan with progress and messages on stderr. Ctrl-C once (or SIGTERM) stops with the
  * grace for transactions in flight, twice aborts at once; what was measured is written either way.
  */
-async function runInterruptibly (plan, { log, err = process.stderr }) {
+async function runInterruptibly (plan, { log, live, err = process.stderr }) {
   let currentRun = null
   let stopBeforeStart
   const beforeStart = new Promise((resolve, reject) => { stopBeforeStart = reject })
@@ -111,9 +123,10 @@ async function runInterruptibly (plan, { log, err = process.stderr }) {
         const line = phaseMessage(phase, info, plan)
         if (line) err.write(line)
       },
-      onRun (run) {
+      onRun (run, { sampler }) {
         currentRun = run
-        progress = attachRunMessages(run, { progressS: plan.progressS, progressTimestamp: plan.progressTimestamp, rampUp: Boolean(plan.rampUp), err, log })
+        progress = attachRunMessages(run, { progressS: plan.progressS, progressTimestamp: plan.progressTimestamp, rampUp: Boolean(plan.rampUp), err, log, sampler: plan.progressServer ? sampler : null })
+        live?.attach(run, sampler)
       }
     })
     const outcome = await Promise.race([running, beforeStart])

@@ -52,11 +52,12 @@ const seconds = (s) => s >= 60 && s % 60 === 0 ? `${s / 60} min` : `${Math.round
 /**
  * Show a run's progress (every `progressS`) and what goes wrong in it.
  * @param {import('../engine/run.js').Run} run
- * @param {{ progressS: number, progressTimestamp?: boolean, rampUp?: boolean, err?: { write(s: string): any, isTTY?: boolean }, log: any }} opts
+ * @param {{ progressS: number, progressTimestamp?: boolean, rampUp?: boolean, err?: { write(s: string): any, isTTY?: boolean }, log: any, sampler?: any }} opts
+ *   sampler: the server statistics sampler, for the server's line of each period (null: none)
  * @returns {{ close(): void }|null} the progress presenter
  */
-export function attachRunMessages (run, { progressS, progressTimestamp = false, rampUp = false, err = process.stderr, log }) {
-  const progress = progressS > 0 ? attachProgress(run, { everyS: progressS, warmupLabel: rampUp ? 'ramp-up' : 'warm-up', ...(progressTimestamp ? timestamped(err) : { stream: err }) }) : null
+export function attachRunMessages (run, { progressS, progressTimestamp = false, rampUp = false, err = process.stderr, log, sampler = null }) {
+  const progress = progressS > 0 ? attachProgress(run, { everyS: progressS, warmupLabel: rampUp ? 'ramp-up' : 'warm-up', sampler, ...(progressTimestamp ? timestamped(err) : { stream: err }) }) : null
   run.on('client-abort', ({ error }) => err.write(`pgload: error: ${error.message}\n`))
   run.on('retryable-error', ({ terminalId, error, tries, maxTries, willRetry }) => {
     const where = error.commandIndex === undefined ? '' : ` in command ${error.commandIndex} (SQL) of script ${error.scriptIndex ?? 0}`

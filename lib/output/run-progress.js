@@ -4,20 +4,24 @@
 // so. Redrawn in place on a TTY, plain lines otherwise (pgbench -P style).
 
 import { mergeHistograms } from '../metrics/histogram.js'
+import { ServerPeriod, formatServerProgress } from './server-progress.js'
 
 /**
  * Subscribe a progress presenter to a run's ticks.
  * @param {import('node:events').EventEmitter & { paced?: boolean, workload?: any, opts?: any,
  *   terminalStates?: () => { keying: number, thinking: number, running: number, waiting: number, finished: number } }} run
- * @param {{ everyS: number, stream?: NodeJS.WriteStream, isTTY?: boolean, warmupLabel?: string }} opts
- *   warmupLabel: what the lines before the measured window are called (`ramp-up`, `warm-up`)
+ * @param {{ everyS: number, stream?: NodeJS.WriteStream, isTTY?: boolean, warmupLabel?: string, sampler?: any }} opts
+ *   warmupLabel: what the lines before the measured window are called (`ramp-up`, `warm-up`);
+ *   sampler: the server statistics sampler, whose readings of the same period follow each line
  */
-export function attachProgress (run, { everyS, stream = process.stderr, isTTY = Boolean(stream.isTTY), warmupLabel = 'warm-up' }) {
+export function attachProgress (run, { everyS, stream = process.stderr, isTTY = Boolean(stream.isTTY), warmupLabel = 'warm-up', sampler = null }) {
   let pending = []
   let lastS = 0
   let lastWarmS = 0
   let drawn = false
+  let lastLine = ''
   const write = (line) => {
+    lastLine = line
     if (isTTY) {
       stream.write(`\r\x1b[2K${line}`)
       drawn = true
@@ -25,6 +29,7 @@ export function attachProgress (run, { everyS, stream = process.stderr, isTTY = 
       stream.write(line + '\n')
     }
   }
+  const unsample = sampler ? followServer(sampler, { everyS, stream, isTTY, line: () => lastLine }) : () => {}
   const workloadText = (sinceStartS) => typeof run.workload?.progressText === 'function' ? run.workload.progressText(sinceStartS) : null
   const load = (e) => run.paced && typeof run.terminalStates === 'function'
     ? formatStates(run.terminalStates())
@@ -68,8 +73,35 @@ export function attachProgress (run, { everyS, stream = process.stderr, isTTY = 
   })
   return {
     /** End the in-place line so later output starts on a fresh line. */
-    close () { if (drawn) stream.write('\n') }
+    close () {
+      unsample()
+      if (drawn) stream.write('\n')
+    }
   }
+}
+
+/**
+ * The server's line of each progress period, written when the sampler's reading of the period's
+ * last tick arrives (a few ms after the progress line); on a TTY it joins the line redrawn.
+ */
+function followServer (sampler, { everyS, stream, isTTY, line }) {
+  const period = new ServerPeriod()
+  let startS = 0
+  let noted = false
+  return sampler.onSample((entry, s) => {
+    if (entry.warmup) { period.lastT = entry.t; return }
+    period.add(entry)
+    if (entry.t - startS + 1e-9 < everyS) return
+    startS = entry.t
+    const { line: text, unknown } = formatServerProgress(period, { checkpoint: s.checkpointRunning() })
+    period.reset()
+    if (isTTY) stream.write(`\r\x1b[2K${line()} | ${text}`)
+    else stream.write(text + '\n')
+    if (unknown && !noted) {
+      noted = true
+      stream.write(`${isTTY ? '\n' : ''}pgload: a server figure shown as - could not be read; the summary's server notes say why\n`)
+    }
+  })
 }
 
 /**

@@ -11,6 +11,7 @@ import { loadWorkload, workloadNames } from '../../workloads/index.js'
 import { DEFAULTS, precedence } from './defaults.js'
 import { loadScripts, checkScripts } from './scripts.js'
 import { resolveShard, shardSeed } from '../shard/options.js'
+import { liveOptions } from './live-options.js'
 import { booleanOption, checkLogOptions, optionalInteger, runLabel, runThresholds, samplingRate, scriptVariables } from './checks.js'
 
 /** Marks a resolved plan; a plan that comes back (e.g. through JSON) is taken as it is. */
@@ -22,7 +23,8 @@ const INPUT_KEYS = new Set(['workload', 'scripts', 'url', 'clients', 'connection
   'rate', 'latencyLimitMs', 'thinkTime', 'warmupS', 'intervalS', 'progressS', 'progressTimestamp', 'seed', 'protocol',
   'driver', 'maxTries', 'exitOnAbort', 'graceS', 'transactionTimeoutS', 'connect', 'verboseErrors', 'failuresDetailed',
   'serverStats', 'out', 'writeFile', 'label', 'thresholds', 'command', 'jobs', 'workloadOptions', 'store', 'resultsUrl',
-  'shard', 'shards', 'shardIndex', 'runId', 'shardTimeout', 'cold', 'restartCommand', 'keepPageCache'])
+  'shard', 'shards', 'shardIndex', 'runId', 'shardTimeout', 'cold', 'restartCommand', 'keepPageCache',
+  'dashboard', 'dashboardOut', 'metrics', 'progressServer'])
 /** Workload options of script runs (tpcb); a workload module adds its own `runOptions`. */
 const SCRIPT_OPTIONS = ['define', 'scale', 'noVacuum', 'vacuumAccounts', 'reportPerCommand', 'log', 'aggregateIntervalS', 'logPrefix', 'samplingRate']
 /** Keys a plan has that are not input. */
@@ -73,6 +75,10 @@ const bad = (message) => new PgloadError(message, { code: 'BAD_OPTION' })
  * @property {string} [resultsUrl] the results database; absent: `pgload_results` on the embedded server
  * @property {Record<string, any>} workloadOptions
  * @property {import('../shard/options.js').ShardPlan} [shard] this process runs one shard of a run (--shard, --shards)
+ * @property {{ host: string, port: number }} [dashboard] serve the live dashboard here during the run (lib/live)
+ * @property {string} [dashboardOut] with dashboard: save its final page to this file
+ * @property {{ host: string, port: number }} [metrics] serve Prometheus metrics here during the run (lib/live)
+ * @property {boolean} progressServer the progress line's server part (--progress-server off: false)
  */
 
 /**
@@ -124,6 +130,7 @@ export async function resolvePlan (input, { config, readStdin, checks = {} } = {
   Object.assign(plan, timing(opt))
   Object.assign(plan, switches(opt))
   Object.assign(plan, coldStart(opt))
+  Object.assign(plan, liveOptions(opt))
   plan.workloadOptions = workloadOptions(module, w, logOptions)
   Object.assign(plan, workloadWarmup(module, plan, opt('warmupS')))
   checks.afterOptions?.()

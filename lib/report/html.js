@@ -22,15 +22,16 @@ export function fill (template, values) {
  * Build the HTML text of a report.
  * @param {{ doc: any, label: string | null }[]} runs
  * @param {{ charts: { title: string, run: string|null, spec: any }[], skipped: { title: string, run: string|null, reason: string }[] }} built from buildCharts
- * @param {{ toolVersion?: string }} [opts]
+ * @param {{ toolVersion?: string, title?: string, header?: string, live?: string }} [opts] title and header: a
+ *   page's own instead of the runs'; live: markup added at the end of the body (lib/live's dashboard)
  * @returns {string}
  */
 export function buildHtml (runs, built, opts = {}) {
   const several = runs.length > 1
   const first = runs[0].doc
-  const title = several
+  const title = opts.title ?? (several
     ? `pgload report: ${runs.length} runs compared`
-    : `pgload report: ${first.run.workload}`
+    : `pgload report: ${first.run.workload}`)
   const subtitle = runs.map(({ doc, label }) =>
     [several ? label : '', doc.run.workload, doc.run.startTime, doc.server?.version ? `PostgreSQL ${doc.server.version}` : ''].filter(Boolean).join(' · ')
   ).join(' | ')
@@ -38,7 +39,7 @@ export function buildHtml (runs, built, opts = {}) {
     ? `<div class="skipped"><strong>Charts not drawn:</strong><ul>${built.skipped.map((s) =>
         `<li>${h(s.run ? `${s.run}: ` : '')}${h(s.title)}: ${h(s.reason)}</li>`).join('')}</ul></div>`
     : ''
-  const header = runs.map(({ doc, label }) => runHeaderHtml(doc, several ? label : null)).join('\n')
+  const header = opts.header ?? runs.map(({ doc, label }) => runHeaderHtml(doc, several ? label : null)).join('\n')
   // Charts carry their own titles; with several runs a heading opens each run's group.
   let group
   const charts = built.charts.map((c, i) => {
@@ -60,6 +61,7 @@ export function buildHtml (runs, built, opts = {}) {
     header,
     charts,
     specs: jsonForScript(specs),
-    scripts
+    scripts,
+    live: opts.live ?? ''
   })
 }

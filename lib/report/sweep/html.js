@@ -37,7 +37,8 @@ export function buildSweepHtml (sweep, shape, built, parts) {
     header: sweepHeaderHtml(sweep, shape, parts),
     charts,
     specs: jsonForScript(specs),
-    scripts
+    scripts,
+    live: ''
   }
   // Function replacements, so `$` in the bundles stays literal.
   return fill(readFileSync(TEMPLATE, 'utf8'), values)

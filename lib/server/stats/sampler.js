@@ -72,6 +72,30 @@ export class StatsSampler {
     this.zeroEpoch = null // the server's clock at run time 0, from the fastest reading
     this.checkpointsLogged = false // the events' checkpoints come from the server log
     this.inFlight = null
+    this.listeners = new Set()
+  }
+
+  /**
+   * Be told of each series entry as it is taken (the progress line's server part, the live view).
+   * @param {(entry: object, sampler: StatsSampler) => void} fn must not throw
+   * @returns {() => void} the unsubscribe
+   */
+  onSample (fn) {
+    this.listeners.add(fn)
+    return () => this.listeners.delete(fn)
+  }
+
+  /**
+   * Whether a checkpoint began in the window and has not ended by the last reading.
+   * @returns {boolean}
+   */
+  checkpointRunning () {
+    let open = 0
+    for (const e of this.events) {
+      if (e.kind === 'checkpoint-start') open++
+      else if (e.kind === 'checkpoint-end') open = Math.max(0, open - 1)
+    }
+    return open > 0
   }
 
   /**
@@ -241,6 +265,9 @@ export class StatsSampler {
       }
       if (!this.measuring) entry.warmup = true
       this.series.push(entry)
+      for (const fn of this.listeners) {
+        try { fn(entry, this) } catch (err) { this.log.warn({ err }, 'a server sample listener failed') }
+      }
       const ms = this.now() - t0
       this.stats.samples++
       this.stats.totalMs += ms
@@ -261,12 +288,15 @@ export class StatsSampler {
     const d = (k) => counterDelta(prev.db?.[k], snap.db?.[k])
     let commits = d('xactCommit')
     if (commits !== null) commits = Math.max(0, commits - (snap.own.commits - prev.own.commits))
+    let rollbacks = d('xactRollback')
+    if (rollbacks !== null) rollbacks = Math.max(0, rollbacks - (snap.own.rollbacks - prev.own.rollbacks))
     const tup = TUPLES.map(d)
     const a = snap.activity
     return {
       t,
       walBytesPerS: ratePerS(counterDelta(prev.walLsn, snap.walLsn), dt),
       xactCommitPerS: ratePerS(commits, dt),
+      xactRollbackPerS: ratePerS(rollbacks, dt),
       blksReadPerS: ratePerS(d('blksRead'), dt),
       blksHitPerS: ratePerS(d('blksHit'), dt),
       tuplesPerS: ratePerS(tup.includes(null) ? null : tup.reduce((x, y) => x + y, 0), dt),

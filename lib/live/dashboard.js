@@ -1,0 +1,102 @@
+// The live dashboard's HTTP server: GET / is the page, GET /events the server-sent events
+// (every update at most once per interval, the latest at once to a page that just connected,
+// the final report at the end), GET /report.html the final report once there is one.
+
+import http from 'node:http'
+import { listen, closeServer } from './listen.js'
+import { liveUpdate, livePageHtml } from './dashboard-page.js'
+
+// ms between SSE comments that keep idle proxies from closing the stream
+const KEEPALIVE_MS = 15_000
+
+export class Dashboard {
+  /** @param {import('./live-document.js').LiveDocument} live */
+  constructor (live) {
+    this.live = live
+    this.clients = new Set()
+    this.update = null // the last update sent, as SSE text
+    this.updateVersion = -1
+    this.reportHtml = null
+    this.server = http.createServer((req, res) => this.handle(req, res))
+    this.keepalive = null
+  }
+
+  /**
+   * Bind before the run starts; throws a one-line error for a port in use or a bad address.
+   * @param {{ host: string, port: number }} address
+   * @returns {Promise<{ host: string, port: number }>}
+   */
+  async listen (address) {
+    this.address = await listen(this.server, address, '--dashboard')
+    this.keepalive = setInterval(() => { for (const res of this.clients) res.write(':\n\n') }, KEEPALIVE_MS).unref()
+    return this.address
+  }
+
+  /** An interval closed (or the warm-up moved): send the update to the pages open, if any. */
+  changed () {
+    if (this.clients.size === 0 || this.reportHtml !== null) return
+    const text = this.currentUpdate()
+    for (const res of this.clients) res.write(text)
+  }
+
+  /**
+   * The run ended: its final report goes to every page open and is served from now on.
+   * @param {string} html the report `pgload report` writes for the results
+   */
+  finish (html) {
+    this.reportHtml = html
+    const text = sseEvent('report', html)
+    for (const res of this.clients) res.end(text)
+    this.clients.clear()
+  }
+
+  /** Stop serving; pages still reading get a moment. */
+  async close () {
+    clearInterval(this.keepalive)
+    for (const res of this.clients) res.end()
+    this.clients.clear()
+    await closeServer(this.server)
+  }
+
+  currentUpdate () {
+    if (this.updateVersion !== this.live.version || this.update === null) {
+      this.update = sseEvent('update', JSON.stringify(liveUpdate(this.live)))
+      this.updateVersion = this.live.version
+    }
+    return this.update
+  }
+
+  handle (req, res) {
+    const path = new URL(req.url ?? '/', 'http://x').pathname
+    if (req.method !== 'GET' && req.method !== 'HEAD') return send(res, 405, 'text/plain', 'GET only\n')
+    if (path === '/' || path === '/index.html') {
+      return send(res, 200, 'text/html; charset=utf-8', this.reportHtml ?? livePageHtml(this.live))
+    }
+    if (path === '/report.html') {
+      return this.reportHtml ? send(res, 200, 'text/html; charset=utf-8', this.reportHtml) : send(res, 404, 'text/plain', 'the run has not ended yet\n')
+    }
+    if (path === '/events') return this.subscribe(req, res)
+    // browsers ask for it; no icon is no error
+    if (path === '/favicon.ico') { res.writeHead(204); return res.end() }
+    send(res, 404, 'text/plain', 'not found\n')
+  }
+
+  subscribe (req, res) {
+    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store', connection: 'keep-alive' })
+    if (this.reportHtml !== null) return res.end(sseEvent('report', this.reportHtml))
+    // everything measured so far, at once
+    res.write(this.currentUpdate())
+    this.clients.add(res)
+    req.on('close', () => this.clients.delete(res))
+  }
+}
+
+function send (res, status, type, body) {
+  res.writeHead(status, { 'content-type': type, 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' })
+  res.end(body)
+}
+
+/** One server-sent event; every line of the data gets its own `data:` field. */
+export function sseEvent (name, data) {
+  return `event: ${name}\ndata: ${String(data).replace(/\r?\n/g, '\ndata: ')}\n\n`
+}

@@ -1,0 +1,99 @@
+// Watching a run as it happens: the live dashboard (--dashboard) and the Prometheus endpoint
+// (--metrics). Both are bound before the run starts and subscribe to its events and to the
+// server sampler's readings; nothing here runs per transaction.
+
+import { randomUUID } from 'node:crypto'
+import { LiveDocument } from './live-document.js'
+import { Dashboard } from './dashboard.js'
+import { RunMetrics } from './run-metrics.js'
+import { MetricsEndpoint } from './metrics-endpoint.js'
+import { followRunEvents, runShape, typeTotals } from './run-events.js'
+import { finalReportHtml } from './dashboard-page.js'
+import { formatListenAddress, isLoopback } from '../options/listen-address.js'
+import { writeFileAtomic } from '../atomic-write.js'
+
+/**
+ * @typedef {object} LiveView
+ * @property {(run: any, sampler?: any) => void} attach follow a run (and its server sampler)
+ * @property {(results: any) => Promise<string|null>} finish the final report to the pages open, and
+ *   to --dashboard-out; resolves with that file, or null
+ * @property {() => Promise<void>} close stop serving
+ * @property {{ dashboard?: string, metrics?: string }} urls
+ */
+
+/**
+ * Bind what the plan asks for (nothing: null). Throws one line when an address cannot be bound.
+ * @param {import('../plan/resolve.js').RunPlan} plan
+ * @param {{ err?: { write(s: string): any }, now?: () => Date }} [opts] err: where the addresses are announced
+ * @returns {Promise<LiveView|null>}
+ */
+export async function startLive (plan, { err = process.stderr, now = () => new Date() } = {}) {
+  if (!plan.dashboard && !plan.metrics) return null
+  const shard = plan.shard ? { index: plan.shard.index, count: plan.shard.count } : null
+  const live = new LiveDocument({ workload: plan.resultName ?? plan.workload, label: plan.label ?? null, intervalS: plan.intervalS, startTime: now().toISOString(), shard })
+  const dashboard = plan.dashboard ? new Dashboard(live) : null
+  const metrics = plan.metrics
+    ? new RunMetrics({ run_id: plan.shard?.runId ?? randomUUID().slice(0, 8), label: plan.label ?? '', shard: shard ? String(shard.index) : '', workload: live.meta.workload })
+    : null
+  const endpoint = metrics ? new MetricsEndpoint(metrics) : null
+  const urls = {}
+  try {
+    if (dashboard) urls.dashboard = `http://${formatListenAddress(await dashboard.listen(plan.dashboard))}/`
+    if (endpoint) urls.metrics = `http://${formatListenAddress(await endpoint.listen(plan.metrics))}/metrics`
+  } catch (error) {
+    await dashboard?.close()
+    await endpoint?.close()
+    throw error
+  }
+  if (dashboard) {
+    err.write(`pgload: dashboard at ${urls.dashboard} (live until the run ends, then the report)${shard ? `; shard ${shard.index} of ${shard.count}: this shard's part only` : ''}\n`)
+    if (!isLoopback(plan.dashboard.host)) err.write(`pgload: the dashboard listens on ${plan.dashboard.host}, not only this machine: anyone who reaches it sees the run's figures (no password, address or environment)\n`)
+  }
+  if (endpoint) {
+    err.write(`pgload: Prometheus metrics at ${urls.metrics}\n`)
+    if (!isLoopback(plan.metrics.host)) err.write(`pgload: the metrics endpoint listens on ${plan.metrics.host}, not only this machine\n`)
+  }
+  let unfollow = () => {}
+  let unsample = () => {}
+  return {
+    urls,
+    attach (run, sampler = null) {
+      const shape = runShape(run)
+      live.setShape(shape)
+      metrics?.setShape(shape)
+      if (sampler) {
+        live.setSampler(sampler)
+        if (metrics) unsample = sampler.onSample((entry, s) => metrics.addServerSample(entry, s))
+      }
+      unfollow = followRunEvents(run, {
+        warmup (e) {
+          live.addWarmup(e)
+          metrics?.addWarmup(e)
+          dashboard?.changed()
+        },
+        interval (e) {
+          live.addInterval(e)
+          metrics?.addInterval(e, typeTotals(run))
+          // the ragged last interval: the final report follows at once
+          if (!e.final) dashboard?.changed()
+        }
+      })
+    },
+    async finish (results) {
+      unfollow()
+      unsample()
+      live.finish()
+      metrics?.finish()
+      if (!dashboard) return null
+      const html = finalReportHtml(results)
+      dashboard.finish(html)
+      if (plan.dashboardOut) await writeFileAtomic(plan.dashboardOut, html)
+      return plan.dashboardOut ?? null
+    },
+    async close () {
+      unfollow()
+      unsample()
+      await Promise.all([dashboard?.close(), endpoint?.close()])
+    }
+  }
+}

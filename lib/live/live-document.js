@@ -1,0 +1,122 @@
+// The results so far, as a results-shaped document the report's charts read (lib/report): the
+// closed intervals, per type the counts and the latency histogram merged so far, and the server
+// series the sampler has taken. Kept cheap on the run's tick: intervals are stored without their
+// histograms, which are merged into the per-type ones only when a page asks (or in batches).
+
+import { addInto, createHistogram, decodeHistogram, encodeHistogram, latencySummaryMs } from '../metrics/histogram.js'
+import { round3 } from '../format/round.js'
+
+// encoded interval histograms kept before they are merged even when no page asks
+const MERGE_BATCH = 60
+
+export class LiveDocument {
+  /**
+   * @param {{ workload: string, label?: string|null, intervalS: number, startTime: string, shard?: { index: number, count: number }|null }} meta
+   *   nothing secret: no server address, no command line, no environment
+   */
+  constructor (meta) {
+    this.meta = meta
+    this.shape = { terminals: 0, connections: 0, durationS: null, warmupS: 0, types: [] }
+    this.intervals = []
+    this.elapsedS = 0
+    this.phase = 'starting' // starting | warm-up | running | finished
+    this.warmup = null
+    this.load = { activeConnections: 0, waiting: 0 }
+    /** @type {Map<string, { count: number, failed: number, hist: any, pending: string[] }>} */
+    this.types = new Map()
+    this.failed = 0
+    this.sampler = null
+    this.version = 0
+  }
+
+  /** @param {ReturnType<import('./run-events.js').runShape>} shape */
+  setShape (shape) {
+    this.shape = shape
+    for (const name of shape.types) this.typeOf(name)
+  }
+
+  /** The server statistics sampler whose series and events the charts show (or null). */
+  setSampler (sampler) { this.sampler = sampler }
+
+  /** @param {{ elapsedS: number, warmupS: number, activeConnections: number, waiting: number }} e */
+  addWarmup (e) {
+    this.phase = 'warm-up'
+    this.warmup = { elapsedS: e.elapsedS, warmupS: e.warmupS }
+    this.load = { activeConnections: e.activeConnections, waiting: e.waiting }
+    this.version++
+  }
+
+  /** @param {import('./run-events.js').LiveInterval} e */
+  addInterval (e) {
+    const { histograms, lagHistogram, queueHistogram, ...entry } = e.interval
+    this.intervals.push(entry)
+    for (const [name, n] of Object.entries(entry.count ?? {})) this.typeOf(name).count += n
+    for (const [name, encoded] of Object.entries(histograms ?? {})) {
+      const t = this.typeOf(name)
+      t.pending.push(encoded)
+      if (t.pending.length >= MERGE_BATCH) mergePending(t)
+    }
+    this.failed += entry.failed ?? 0
+    this.elapsedS = e.elapsedS
+    this.phase = e.final ? this.phase : 'running'
+    this.load = { activeConnections: e.activeConnections, waiting: e.waiting }
+    this.version++
+  }
+
+  finish () {
+    this.phase = 'finished'
+    this.version++
+  }
+
+  /** Transactions so far, all types. */
+  get transactions () {
+    let n = 0
+    for (const t of this.types.values()) n += t.count
+    return n
+  }
+
+  /**
+   * The document so far, in the results document's shape as far as the charts read it.
+   * @returns {any}
+   */
+  document () {
+    const transactions = {}
+    for (const [name, t] of this.types) {
+      mergePending(t)
+      transactions[name] = {
+        count: t.count,
+        tps: this.elapsedS > 0 ? round3(t.count / this.elapsedS) : null,
+        latencyMs: latencySummaryMs(t.hist),
+        histogram: t.hist.totalCount > 0 ? encodeHistogram(t.hist) : null
+      }
+    }
+    const s = this.sampler
+    return {
+      run: {
+        workload: this.meta.workload,
+        label: this.meta.label ?? null,
+        startTime: this.meta.startTime,
+        durationS: round3(this.elapsedS),
+        transactionTypes: [...this.types.keys()],
+        options: { intervalS: this.meta.intervalS }
+      },
+      transactions,
+      intervals: this.intervals,
+      serverStats: s ? { series: s.series.filter((e) => !e.warmup), events: [...s.events] } : null
+    }
+  }
+
+  typeOf (name) {
+    let t = this.types.get(name)
+    if (!t) {
+      t = { count: 0, hist: createHistogram(), pending: [] }
+      this.types.set(name, t)
+    }
+    return t
+  }
+}
+
+function mergePending (t) {
+  for (const encoded of t.pending) addInto(t.hist, decodeHistogram(encoded))
+  t.pending.length = 0
+}

@@ -1,0 +1,139 @@
+// The run's figures as Prometheus metrics (prom-client): counters of transactions, failures and
+// retries per type, latency and schedule-lag histograms, terminals and connections in use, the
+// run's progress, and the server counters the sampler reads, every series labelled with the run
+// id, label, shard and workload. Updated once per closed interval, never per transaction.
+
+import client from 'prom-client'
+import { BucketHistogram, ratioBuckets } from './bucket-histogram.js'
+import { decodeHistogram } from '../metrics/histogram.js'
+
+/** Latency and lag buckets: 10 us .. 100 s, each 10 % above the one below (about 170). */
+export const LATENCY_BUCKETS_S = ratioBuckets(0.00001, 100)
+
+/** The metric names the endpoint serves (the Grafana dashboard's test reads this list). */
+export const METRIC_NAMES = [
+  'pgload_transactions_total', 'pgload_failures_total', 'pgload_retries_total',
+  'pgload_latency_seconds', 'pgload_schedule_lag_seconds',
+  'pgload_terminals', 'pgload_connections', 'pgload_connections_in_use', 'pgload_terminals_waiting',
+  'pgload_run_elapsed_seconds', 'pgload_run_duration_seconds', 'pgload_run_progress_ratio', 'pgload_run_measuring',
+  'pgload_server_commits_total', 'pgload_server_rollbacks_total', 'pgload_server_wal_bytes_total',
+  'pgload_server_blocks_read_total', 'pgload_server_blocks_hit_total', 'pgload_server_checkpoints_total',
+  'pgload_server_backends'
+]
+
+export class RunMetrics {
+  /**
+   * @param {{ runId: string, label: string, shard: string, workload: string }} labels on every series
+   */
+  constructor (labels) {
+    const r = this.registry = new client.Registry()
+    r.setDefaultLabels(labels)
+    const registers = [r]
+    const counter = (name, help, labelNames = []) => new client.Counter({ name, help, labelNames, registers })
+    const gauge = (name, help, labelNames = []) => new client.Gauge({ name, help, labelNames, registers })
+    this.transactions = counter('pgload_transactions_total', 'Transactions committed (expected rollbacks included), by type', ['type'])
+    this.failures = counter('pgload_failures_total', 'Failed transactions by type and kind (SQLSTATE or pgload code); with worker threads type and kind are "all"', ['type', 'kind'])
+    this.retries = counter('pgload_retries_total', 'Retries spent on serialization failures and deadlocks, by type (one thread only)', ['type'])
+    this.latency = new BucketHistogram({ name: 'pgload_latency_seconds', help: 'Transaction latency from the intended start, by type; buckets 10 % apart', labelNames: ['type'], buckets: LATENCY_BUCKETS_S, registers })
+    this.lag = new BucketHistogram({ name: 'pgload_schedule_lag_seconds', help: 'Schedule lag (start behind the intended start), all types; buckets 10 % apart', labelNames: [], buckets: LATENCY_BUCKETS_S, registers })
+    this.terminals = gauge('pgload_terminals', 'Terminals (clients) of the run')
+    this.connections = gauge('pgload_connections', 'Connections in the pool')
+    this.inUse = gauge('pgload_connections_in_use', 'Connections lent to a transaction at the last tick')
+    this.waiting = gauge('pgload_terminals_waiting', 'Terminals waiting for a connection at the last tick')
+    this.elapsed = gauge('pgload_run_elapsed_seconds', 'Seconds of the measured window so far')
+    this.duration = gauge('pgload_run_duration_seconds', 'Planned measured duration (absent for a run of a count of transactions)')
+    this.progress = gauge('pgload_run_progress_ratio', 'Share of the planned duration done, 0..1')
+    this.measuring = gauge('pgload_run_measuring', '1 while the measured window is open, 0 during start and warm-up')
+    this.server = {
+      xactCommitPerS: counter('pgload_server_commits_total', 'Server commits in the database (pgload\'s own sampler excluded), from the sampler\'s readings'),
+      xactRollbackPerS: counter('pgload_server_rollbacks_total', 'Server rollbacks in the database, from the sampler\'s readings'),
+      walBytesPerS: counter('pgload_server_wal_bytes_total', 'WAL bytes written by the server, from the sampler\'s readings'),
+      blksReadPerS: counter('pgload_server_blocks_read_total', 'Blocks read into shared buffers, from the sampler\'s readings'),
+      blksHitPerS: counter('pgload_server_blocks_hit_total', 'Blocks found in shared buffers, from the sampler\'s readings')
+    }
+    this.checkpoints = counter('pgload_server_checkpoints_total', 'Checkpoints that ended during the run')
+    this.backends = gauge('pgload_server_backends', 'Backends of the database by state at the last sample', ['state'])
+    this.lastSampleT = 0
+    this.checkpointsSeen = 0
+    this.failedSeen = new Map()
+    this.measuring.set(0)
+  }
+
+  /** @param {ReturnType<import('./run-events.js').runShape>} shape */
+  setShape (shape) {
+    this.terminals.set(shape.terminals)
+    this.connections.set(shape.connections)
+    if (shape.durationS) this.duration.set(shape.durationS)
+    this.durationS = shape.durationS
+    for (const type of shape.types) {
+      this.transactions.inc({ type }, 0)
+      this.retries.inc({ type }, 0)
+    }
+  }
+
+  /**
+   * One closed interval.
+   * @param {import('./run-events.js').LiveInterval} e
+   * @param {ReturnType<import('./run-events.js').typeTotals>} totals failures and retries per type so far, when known
+   */
+  addInterval (e, totals) {
+    const iv = e.interval
+    for (const [type, n] of Object.entries(iv.count ?? {})) if (n > 0) this.transactions.inc({ type }, n)
+    for (const [type, encoded] of Object.entries(iv.histograms ?? {})) this.latency.addHdr({ type }, decodeHistogram(encoded))
+    if (iv.lagHistogram) this.lag.addHdr({}, decodeHistogram(iv.lagHistogram))
+    if (totals) {
+      for (const [type, t] of totals) {
+        this.advance(`retries ${type}`, t.retries, (d) => this.retries.inc({ type }, d))
+        for (const [kind, n] of t.errors) this.advance(`failed ${type} ${kind}`, n, (d) => this.failures.inc({ type, kind }, d))
+      }
+    } else if (iv.failed > 0) {
+      this.failures.inc({ type: 'all', kind: 'all' }, iv.failed)
+    }
+    this.inUse.set(e.activeConnections)
+    this.waiting.set(e.waiting)
+    this.elapsed.set(e.elapsedS)
+    this.measuring.set(e.final ? 0 : 1)
+    if (this.durationS) this.progress.set(Math.min(1, e.elapsedS / this.durationS))
+  }
+
+  /** @param {{ elapsedS: number, activeConnections: number, waiting: number }} e a warm-up tick */
+  addWarmup (e) {
+    this.inUse.set(e.activeConnections)
+    this.waiting.set(e.waiting)
+  }
+
+  /**
+   * One server sample (lib/server/stats/sampler.js): its rates over the time since the last one.
+   * @param {any} entry
+   * @param {{ events: any[] }} sampler
+   */
+  addServerSample (entry, sampler) {
+    if (entry.warmup) { this.lastSampleT = entry.t; return }
+    const dt = entry.t - this.lastSampleT
+    this.lastSampleT = entry.t
+    if (dt > 0) {
+      for (const [key, c] of Object.entries(this.server)) {
+        const rate = entry[key]
+        if (typeof rate === 'number' && rate > 0) c.inc(rate * dt)
+      }
+    }
+    const ends = sampler.events.filter((ev) => ev.kind === 'checkpoint-end').length
+    if (ends > this.checkpointsSeen) this.checkpoints.inc(ends - this.checkpointsSeen)
+    this.checkpointsSeen = Math.max(this.checkpointsSeen, ends)
+    if (entry.backends) for (const [state, n] of Object.entries(entry.backends)) if (typeof n === 'number') this.backends.set({ state }, n)
+  }
+
+  finish () { this.measuring.set(0) }
+
+  /** @returns {Promise<string>} the Prometheus text format */
+  text () { return this.registry.metrics() }
+
+  get contentType () { return this.registry.contentType }
+
+  // a cumulative count read from the run, turned into counter increments
+  advance (key, total, inc) {
+    const seen = this.failedSeen.get(key) ?? 0
+    if (total > seen) inc(total - seen)
+    this.failedSeen.set(key, Math.max(seen, total))
+  }
+}

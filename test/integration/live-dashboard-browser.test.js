@@ -1,0 +1,94 @@
+// The live dashboard in a real headless Chromium: open the page of a running `pgload run` at
+// second 2, see the report's charts render without console errors and gain points as the run
+// goes on, then see the final report (the page `pgload report` writes) when it ends; the page and
+// its events carry no password. Needs /usr/bin/chromium.
+
+import { test, before, after } from 'node:test'
+import assert from 'node:assert/strict'
+import { spawn } from 'node:child_process'
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { getTestServer } from '../helpers/server.js'
+import { runCli, BIN } from '../helpers/cli.js'
+
+const CHROMIUM = process.env.PGLOAD_CHROMIUM ?? '/usr/bin/chromium'
+const skip = existsSync(CHROMIUM) ? false : `no Chromium at ${CHROMIUM} (apt-get install chromium)`
+const dir = mkdtempSync(join(tmpdir(), 'pgload-live-'))
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms))
+let server
+let browser
+
+before(async () => {
+  if (skip) return
+  server = await getTestServer()
+  const r = await runCli(['init', 'tpcb', '--scale', '1', '--force', '--url', server.url])
+  assert.equal(r.code, 0, r.stderr)
+  const { chromium } = await import('playwright-core')
+  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-dev-shm-usage'] })
+})
+after(async () => {
+  await browser?.close()
+  rmSync(dir, { recursive: true, force: true })
+})
+
+/** Start `pgload run`; resolves the dashboard's URL from its announcement, and the exit. */
+function startRun (args) {
+  const child = spawn(process.execPath, [BIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'] })
+  let stderr = ''
+  let stdout = ''
+  child.stdout.on('data', (d) => { stdout += d })
+  const exited = new Promise((resolve) => child.on('close', (code) => resolve({ code, stderr, stdout })))
+  const url = new Promise((resolve, reject) => {
+    child.stderr.on('data', (d) => {
+      stderr += d
+      const m = /dashboard at (http:\S+)/.exec(stderr)
+      if (m) resolve(m[1])
+    })
+    exited.then(() => reject(new Error(`pgload exited before its dashboard: ${stderr}`)))
+  })
+  return { child, url, exited }
+}
+
+test('the dashboard of a running pgload run: charts render, gain points, then the final report', { skip, timeout: 120_000 }, async () => {
+  const out = join(dir, 'run.json')
+  const saved = join(dir, 'dashboard.html')
+  const run = startRun(['run', 'tpcb', '-S', '-c', '2', '-T', '8', '--rate', '300', '--url', server.url, '--out', out,
+    '--dashboard', '127.0.0.1:0', '--dashboard-out', saved])
+  try {
+    const url = await run.url
+    await sleep(2000)
+    const page = await browser.newPage({ viewport: { width: 1200, height: 900 } })
+    const problems = []
+    page.on('console', (m) => { if (m.type() === 'error' || m.type() === 'warning') problems.push(`${m.type()}: ${m.text()}`) })
+    page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`))
+    await page.goto(url)
+    await page.waitForFunction(() => window.pgloadLive?.updates >= 1 && window.pgloadLive.charts >= 3, null, { timeout: 20_000 })
+    const first = await page.evaluate(() => ({ ...window.pgloadLive, svgs: document.querySelectorAll('#pgload-charts svg').length }))
+    assert.ok(first.points >= 1, JSON.stringify(first))
+    assert.ok(first.svgs >= 3, `charts drawn: ${first.svgs}`)
+    assert.deepEqual(first.errors, [])
+    await page.waitForFunction((n) => window.pgloadLive?.points > n, first.points + 1, { timeout: 20_000 })
+    const later = await page.evaluate(() => ({ ...window.pgloadLive, marks: document.querySelectorAll('#pgload-charts svg .role-mark').length }))
+    assert.ok(later.points > first.points + 1, `${first.points} -> ${later.points} points`)
+    const html = await page.content()
+    assert.doesNotMatch(html, new RegExp(new URL(server.url).password || 'no-password-in-url'))
+    // the run ends: the page becomes the final report
+    await page.waitForFunction(() => window.pgloadLive?.final === true && window.pgloadReport?.done === true, null, { timeout: 40_000 })
+    const final = await page.evaluate(() => ({ title: document.title, report: window.pgloadReport, svgs: document.querySelectorAll('.chart svg').length }))
+    assert.match(final.title, /^pgload report: tpcb/)
+    assert.deepEqual(final.report.errors, [])
+    assert.ok(final.report.rendered >= 4 && final.svgs >= 4, JSON.stringify(final))
+    assert.deepEqual(problems, [])
+    await page.close()
+    const { code, stderr } = await run.exited
+    assert.equal(code, 0, stderr)
+    assert.match(stderr, /dashboard report written to/)
+    const file = readFileSync(saved, 'utf8')
+    assert.match(file, /<title>pgload report: tpcb<\/title>/)
+    // the saved page is the one the report of the results file is built from
+    assert.equal(JSON.parse(readFileSync(out, 'utf8')).summary.transactions > 0, true)
+  } finally {
+    run.child.kill('SIGKILL')
+  }
+})

@@ -1,0 +1,110 @@
+// --metrics scraped by a real Prometheus (Debian's prometheus package; skipped without it): a
+// 20 s run scraped every second, PromQL's throughput over the steady part against pgload's own
+// per-second throughput (within 5 %), and histogram_quantile's p99 against the run's p99 (within
+// the buckets' 10 %). Prometheus runs on a loopback port with a temporary configuration and data
+// directory, and is stopped at the end.
+
+import { test, before, after } from 'node:test'
+import assert from 'node:assert/strict'
+import { spawn } from 'node:child_process'
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import net from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { getTestServer } from '../helpers/server.js'
+import { runCli } from '../helpers/cli.js'
+
+const PROMETHEUS = process.env.PGLOAD_PROMETHEUS ?? '/usr/bin/prometheus'
+const skip = existsSync(PROMETHEUS) ? false : `no Prometheus at ${PROMETHEUS} (apt-get install prometheus)`
+const dir = mkdtempSync(join(tmpdir(), 'pgload-prom-'))
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms))
+let server
+let prom
+let promUrl
+
+async function freePort () {
+  const s = net.createServer()
+  await new Promise((resolve) => s.listen(0, '127.0.0.1', resolve))
+  const { port } = s.address()
+  await new Promise((resolve) => s.close(resolve))
+  return port
+}
+
+async function query (q, time) {
+  const u = new URL('/api/v1/query', promUrl)
+  u.searchParams.set('query', q)
+  if (time !== undefined) u.searchParams.set('time', String(time))
+  const body = await (await fetch(u)).json()
+  assert.equal(body.status, 'success', JSON.stringify(body))
+  return body.data.result
+}
+
+before(async () => {
+  if (skip) return
+  server = await getTestServer()
+  const r = await runCli(['init', 'tpcb', '--scale', '1', '--force', '--url', server.url])
+  assert.equal(r.code, 0, r.stderr)
+})
+
+after(async () => {
+  if (prom && prom.exitCode === null) {
+    const exited = new Promise((resolve) => prom.once('close', resolve))
+    prom.kill('SIGTERM')
+    await Promise.race([exited, sleep(10_000)])
+    if (prom.exitCode === null) prom.kill('SIGKILL')
+  }
+  rmSync(dir, { recursive: true, force: true })
+})
+
+test('Prometheus scrapes a 20 s run every second: its rate and p99 agree with the run\'s', { skip, timeout: 180_000 }, async (t) => {
+  const metricsPort = await freePort()
+  const promPort = await freePort()
+  promUrl = `http://127.0.0.1:${promPort}`
+  writeFileSync(join(dir, 'prometheus.yml'), `global:\n  scrape_interval: 1s\nscrape_configs:\n  - job_name: pgload\n    scrape_interval: 1s\n    static_configs:\n      - targets: ['127.0.0.1:${metricsPort}']\n`)
+  let promLog = ''
+  prom = spawn(PROMETHEUS, [`--config.file=${join(dir, 'prometheus.yml')}`, `--storage.tsdb.path=${join(dir, 'data')}`,
+    `--web.listen-address=127.0.0.1:${promPort}`, '--log.level=warn'], { stdio: ['ignore', 'ignore', 'pipe'] })
+  prom.stderr.on('data', (d) => { promLog += d })
+  for (let i = 0; ; i++) {
+    const ok = await fetch(`${promUrl}/-/ready`).then((r) => r.ok, () => false)
+    if (ok) break
+    assert.ok(i < 100 && prom.exitCode === null, `Prometheus did not start: ${promLog}`)
+    await sleep(200)
+  }
+
+  const out = join(dir, 'run.json')
+  const run = await runCli(['run', 'tpcb', '-S', '-c', '2', '-T', '20', '--rate', '400', '--url', server.url, '--out', out,
+    '--metrics', `127.0.0.1:${metricsPort}`, '--label', 'prom-test'], { timeoutMs: 90_000 })
+  assert.equal(run.code, 0, run.stderr)
+  const results = JSON.parse(readFileSync(out, 'utf8'))
+
+  // The run's wall-clock span: from its measured start to the last scrape that saw it.
+  const elapsed = await query('max_over_time(pgload_run_elapsed_seconds{label="prom-test"}[2m])')
+  assert.equal(elapsed.length, 1, `scraped series: ${JSON.stringify(elapsed)}`)
+  const lastScrape = Number((await query('max_over_time(timestamp(pgload_run_elapsed_seconds{label="prom-test"})[2m:1s])'))[0].value[1])
+  assert.ok(lastScrape > 0)
+  const lastElapsed = Number(elapsed[0].value[1])
+  const startWall = lastScrape - lastElapsed
+  // the steady part: seconds 6 .. 16 of the measured window
+  const promRates = []
+  for (let t = 8; t <= 16; t++) {
+    const r = await query('sum(rate(pgload_transactions_total{label="prom-test"}[5s]))', startWall + t)
+    if (r.length) promRates.push(Number(r[0].value[1]))
+  }
+  assert.ok(promRates.length >= 6, `rates found: ${promRates}`)
+  const own = results.intervals.filter((iv) => iv.t > 3 && iv.t <= 16).map((iv) => Object.values(iv.count).reduce((a, b) => a + b, 0) / iv.lengthS)
+  const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length
+  const promTps = mean(promRates)
+  const ownTps = mean(own)
+  assert.ok(Math.abs(promTps - ownTps) / ownTps < 0.05, `Prometheus ${promTps.toFixed(1)} tps, pgload ${ownTps.toFixed(1)} tps`)
+
+  // p99 over the whole run, from the last cumulative buckets scraped
+  const p99 = await query('histogram_quantile(0.99, sum by (le) (max_over_time(pgload_latency_seconds_bucket{label="prom-test"}[2m])))')
+  const promP99Ms = Number(p99[0].value[1]) * 1000
+  const runP99Ms = results.summary.latencyMs.p99
+  t.diagnostic(`Prometheus ${promTps.toFixed(1)} tps, pgload ${ownTps.toFixed(1)} tps; p99 ${promP99Ms.toFixed(3)} ms, the run's ${runP99Ms} ms`)
+  assert.ok(Math.abs(promP99Ms - runP99Ms) / runP99Ms <= 0.1, `Prometheus p99 ${promP99Ms.toFixed(3)} ms, the run's ${runP99Ms} ms`)
+  const counted = await query('sum(max_over_time(pgload_transactions_total{label="prom-test"}[2m]))')
+  // the last scrape may miss at most the run's last interval or two
+  assert.ok(Number(counted[0].value[1]) >= results.summary.transactions - 2 * 400 - 50, `${counted[0].value[1]} of ${results.summary.transactions}`)
+})
