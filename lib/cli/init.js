@@ -94,10 +94,15 @@ export async function initCommand ({ workload, url, env = process.env, options =
     const progress = { ...bar, start (label, ...rest) { load.onProgress(label); bar.start(label, ...rest) } }
     const ctx = { conn: load.wrap(conn), target, openConnection: (t, o) => load.openConnection(t, o), progress, log: stepLog, onStep: (name) => load.onStep(name) }
     let result
+    let waiting = false
     try {
       // one load at a time: a second init waits for the first instead of dropping its tables
-      result = await withLoadLock(conn, mod.name, () => mod.init(ctx, options), { onWait: () => say(waitingForLoadMessage(mod.name)) })
+      const onWait = () => { waiting = true; say(waitingForLoadMessage(mod.name)) }
+      result = await withLoadLock(conn, mod.name, () => { waiting = false; return mod.init(ctx, options) }, { onWait })
     } catch (err) {
+      if (load.interrupted && waiting) {
+        throw new PgloadError(`init interrupted while waiting for another pgload's load of the ${mod.name} tables: this one changed nothing`, { code: 'INTERRUPTED', exitCode: 130, cause: err })
+      }
       if (load.interrupted) throw await interruptedError(load, conn, mod, err)
       throw err
     }

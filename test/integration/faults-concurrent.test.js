@@ -116,3 +116,34 @@ test('the load lock: a second session waits (told once) until the first one\'s l
     await b.close()
   }
 })
+
+test('init waiting for another load: it says so, and Ctrl-C there stops it in one line, having changed nothing', async () => {
+  const server = await getTestServer()
+  const holder = await openConnection(server.target, { protocol: 'simple' })
+  let release
+  const held = new Promise((resolve) => { release = resolve })
+  let inside
+  const holding = new Promise((resolve) => { inside = resolve })
+  const lock = withLoadLock(holder, 'tpcb', async () => { inside(); await held })
+  try {
+    await holding
+    const r = await runCli(['init', 'tpcb', '--force', '--url', server.url], {
+      timeoutMs: 60_000,
+      onSpawn (child) {
+        let err = ''
+        child.stderr.on('data', (d) => {
+          err += d
+          if (/waiting for it to finish/.test(err) && !child.killed) child.kill('SIGINT')
+        })
+      }
+    })
+    assert.equal(r.code, 130, r.stderr)
+    assert.match(r.stderr, /^another pgload is loading the tpcb tables in this database: waiting for it to finish$/m)
+    assert.match(r.stderr, /^pgload: init interrupted while waiting for another pgload's load of the tpcb tables: this one changed nothing$/m)
+    assert.doesNotMatch(r.stderr, /dropping/)
+  } finally {
+    release()
+    await lock
+    await holder.close()
+  }
+})
