@@ -19,6 +19,7 @@ import { resolvePlan, isPlan } from './plan/resolve.js'
 import { buildResults } from './results/build.js'
 import { writeResults, ensureWritable, defaultResultsPath } from './results/write.js'
 import { loadWorkload } from '../workloads/index.js'
+import { withLoadLock, waitingForLoadMessage } from '../workloads/load-lock.js'
 import { TOOL_VERSION } from './version.js'
 import { takeSettingsSnapshot } from './server/stats/settings-snapshot.js'
 import { silentLogger } from './log.js'
@@ -166,6 +167,19 @@ async function finishResults (file, results, plan) {
  * they are missing (pgload's own server: load instead of refusing), and the results say so.
  */
 async function createWorkload (module, wctx, { plan, workloadOptions, embedded, serverVersion, onPhase }) {
+  try {
+    return { workload: await module.createWorkload(wctx, workloadOptions), afterLoad: null }
+  } catch (err) {
+    if (err?.code !== 'NO_SCHEMA' && err?.code !== 'INCOMPLETE_LOAD') throw err
+  }
+  // Missing or half-made tables may be another command's load in progress: look again once no
+  // load runs, and load them here (under the same lock) if they are still missing.
+  return withLoadLock(wctx.conn, module.name, () => createOrLoad(module, wctx, { plan, workloadOptions, embedded, serverVersion, onPhase }), {
+    onWait: () => onPhase('waiting-load', { workload: module.name, message: waitingForLoadMessage(module.name) })
+  })
+}
+
+async function createOrLoad (module, wctx, { plan, workloadOptions, embedded, serverVersion, onPhase }) {
   try {
     return { workload: await module.createWorkload(wctx, workloadOptions), afterLoad: null }
   } catch (err) {

@@ -9,6 +9,7 @@ import { createProgress } from '../output/progress.js'
 import { InterruptibleLoad } from './interruptible-load.js'
 import { createLogger } from '../log.js'
 import { loadState } from '../../workloads/own-tables.js'
+import { withLoadLock, waitingForLoadMessage } from '../../workloads/load-lock.js'
 
 // Each workload's init options, grouped per workload in --help. Loaded once; a workload whose
 // module fails to load still appears by name and reports its error when chosen.
@@ -93,9 +94,15 @@ export async function initCommand ({ workload, url, env = process.env, options =
     const progress = { ...bar, start (label, ...rest) { load.onProgress(label); bar.start(label, ...rest) } }
     const ctx = { conn: load.wrap(conn), target, openConnection: (t, o) => load.openConnection(t, o), progress, log: stepLog, onStep: (name) => load.onStep(name) }
     let result
+    let waiting = false
     try {
-      result = await mod.init(ctx, options)
+      // one load at a time: a second init waits for the first instead of dropping its tables
+      const onWait = () => { waiting = true; say(waitingForLoadMessage(mod.name)) }
+      result = await withLoadLock(conn, mod.name, () => { waiting = false; return mod.init(ctx, options) }, { onWait })
     } catch (err) {
+      if (load.interrupted && waiting) {
+        throw new PgloadError(`init interrupted while waiting for another pgload's load of the ${mod.name} tables: this one changed nothing`, { code: 'INTERRUPTED', exitCode: 130, cause: err })
+      }
       if (load.interrupted) throw await interruptedError(load, conn, mod, err)
       throw err
     }

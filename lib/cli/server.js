@@ -55,7 +55,9 @@ export async function serverCommand (action, { env = process.env, out = process.
         out.write(`orphaned: a PostgreSQL server (pid ${st.pid}) started by a pgload that is gone (pid ${st.owner}) is running on port ${st.port}` +
           `${st.startedAt ? ` since ${st.startedAt}` : ''}; the next pgload command adopts it and stops it when done, or stop it now: pgload server stop\n`)
       } else if (st.running) {
-        const until = st.keep === false && st.owner ? `, until pgload pid ${st.owner} ends` : ''
+        // a server a pgload command started stops when the last command using it ends
+        const users = st.keep === false ? st.users ?? [] : []
+        const until = users.length === 1 ? `, until pgload pid ${users[0]} ends` : users.length > 1 ? `, until pgload pids ${users.join(', ')} end` : ''
         out.write(`running: ${st.url} (PostgreSQL ${st.version}, pid ${st.pid}${st.startedAt ? `, since ${st.startedAt}` : ''}${until})\n`)
       } else {
         out.write(`not running${st.initialised ? '' : ' (not initialised yet)'}\n`)

@@ -298,6 +298,14 @@ export async function openConnection (target, { applicationName = 'pgload', prot
     connectionTimeoutMillis: connectTimeoutMs ?? target.config.connectionTimeoutMillis ?? 10000
   })
   client.on('error', () => {}) // surfaced through the failing query instead
-  await client.connect()
+  try {
+    await client.connect()
+  } catch (err) {
+    // node-postgres leaves the socket open after some failures (no password for SASL, a client
+    // error during authentication) until the server's authentication_timeout closes it, and an
+    // open socket keeps the process alive: release it at once, whatever the reason.
+    client.connection?.stream?.destroy()
+    throw err
+  }
   return new PgConnection(client, protocol)
 }

@@ -109,3 +109,24 @@ test('a server that answers with an error is left running: the command stops wit
   }
   assert.equal(await first.stop(), true)
 })
+
+test('the last command using a server that a command started stops it, whichever started it; a server start server stays', async () => {
+  const first = await ensureEmbeddedServer({ env })
+  const second = await ensureEmbeddedServer({ env })
+  assert.equal(first.owned, true)
+  assert.equal(second.owned, false)
+  assert.equal((await serverStatus({ env })).users.length, 1, 'one process, listed once')
+  assert.equal(await first.stop(), false, 'the starter ends first: the other command still uses it')
+  assert.equal((await serverStatus({ env })).running, true)
+  assert.equal(await first.stop(), false, 'a second stop() of one use changes nothing')
+  assert.equal(await second.stop(), true, 'the last user stops it, though it did not start it')
+  assert.equal((await serverStatus({ env })).running, false)
+
+  await run('start')
+  const borrower = await ensureEmbeddedServer({ env })
+  assert.equal(await borrower.stop(), false)
+  const st = await serverStatus({ env })
+  assert.equal(st.running, true, 'pgload server start keeps it running')
+  assert.deepEqual(st.users, [])
+  await run('stop')
+})

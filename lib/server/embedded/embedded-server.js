@@ -8,17 +8,19 @@
 // Contents:
 //   pg<major>/     the data directory (initdb'd once; data survives between commands)
 //   pgpass         the superuser password in .pgpass format, mode 0600 (PGPASSFILE=<it> psql ...)
-//   server.json    state of the running server: { pid, port, dataDir, startedAt, owner, keep }:
+//   server.json    state of the running server (server-state.js): { pid, port, dataDir, startedAt, owner, keep, users }:
 //                  owner is the pid of the pgload that started (or adopted) it, keep whether it
-//                  stays up after that pgload ends (`pgload server start`)
+//                  stays up after the pgload commands end (`pgload server start`), users the
+//                  commands using a server that is not kept (server-users.js): the last to end
+//                  stops it, whether it started it or not
 //   server.log     the server's log (pg_ctl -l)
 //   lock           held while a command starts or stops the server
 //
-// A server whose owner is gone while keep is false was left by a pgload that was killed: it is
-// "orphaned". The next command adopts it (same data directory and password, so it is the same
+// A server that is not kept and whose users are all gone was left by a pgload that was killed: it
+// is "orphaned". The next command adopts it (same data directory and password, so it is the same
 // server) and stops it when done, as if it had started it; see adoptOrphan().
 
-import { mkdir, readFile, rm, writeFile, rename } from 'node:fs/promises'
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { existsSync } from 'node:fs'
 import { homedir, userInfo } from 'node:os'
 import { dirname, join } from 'node:path'
@@ -26,7 +28,8 @@ import { spawnSync } from 'node:child_process'
 import { PgloadError } from '../../errors.js'
 import { openConnection } from '../../db/connection.js'
 import { displayUrl } from '../target/resolve-target.js'
-import { acquireLock, pidAlive } from './home-lock.js'
+import { acquireLock } from './home-lock.js'
+import { readState, writeState, newUser, liveUsers, withUser, withoutUser } from './server-state.js'
 import {
   binaries, serverUser, giveToServerUser, freePort, generatePassword,
   initCluster, startCluster, stopCluster, clusterPid, SERVER_OS_USER
@@ -37,6 +40,7 @@ const DATABASE = 'postgres'
 // postgresql.conf additions at initdb: room for the "few hundred connections" of DESIGN.md.
 const SERVER_SETTINGS = { max_connections: 300 }
 const silentLog = { info () {}, debug () {}, warn () {}, error () {} }
+const CLOSING_CLIENTS_WAIT_MS = 2000 // how long backends of commands that just ended may take to exit
 
 /**
  * The pgload home directory (see the top of this file).
@@ -75,9 +79,11 @@ export async function embeddedPaths (home) {
  * @param {{ keep?: boolean, env?: Record<string, string|undefined>, log?: any }} [opts]
  *   keep: leave it running after this command (`pgload server start`)
  * @returns {Promise<{ target: import('../../db/connection.js').Target, owned: boolean, reused: boolean,
- *   adopted: boolean, startMs: number, stop: () => Promise<boolean> }>} stop() stops it only when this
- *   call started or adopted it and keep was false, and no other client is connected; resolves true
- *   when it stopped it. adopted: an orphaned server (see the top of this file) became this call's.
+ *   adopted: boolean, startMs: number, stop: () => Promise<boolean> }>} owned: this call started or
+ *   adopted it, and keep was false. stop() ends this call's use of a server a pgload command started
+ *   (not kept): the last such use to end stops it, unless clients other than pgload's are connected;
+ *   resolves true when it stopped it. adopted: an orphaned server (see the top of this file) became
+ *   this call's.
  */
 export async function ensureEmbeddedServer ({ keep = false, env = process.env, log = silentLog } = {}) {
   const paths = await embeddedPaths(pgloadHome({ env }))
@@ -85,19 +91,26 @@ export async function ensureEmbeddedServer ({ keep = false, env = process.env, l
   await prepareHome(paths, ids)
   const t0 = performance.now()
   const release = await acquireLock(paths.lock)
+  const user = newUser()
   let running
   let reused = true
   let adopted = false
+  let using = false // this call is one of the users of a server that is not kept
   try {
     running = await runningServer(paths, ids)
     if (running?.refused) throw refusedError(running)
     if (running?.orphaned) {
       adopted = true
-      await adoptOrphan(paths, running, keep, log)
+      await adoptOrphan(paths, running, keep, user, log)
+      using = !keep
     } else if (!running) {
       reused = false
       await stopUnreachable(paths, ids, log)
-      running = await startServerLocked(paths, ids, keep, log)
+      running = await startServerLocked(paths, ids, { keep, user }, log)
+      using = !keep
+    } else if (running.keep === false && !keep) {
+      await writeState(paths, withUser(await readState(paths, running.pid), user))
+      using = true
     }
   } finally {
     await release()
@@ -113,13 +126,34 @@ export async function ensureEmbeddedServer ({ keep = false, env = process.env, l
     adopted,
     startMs,
     async stop () {
-      if (!owned) return false
-      if (await otherClients(target) > 0) {
-        log.warn({ target: target.display }, 'other clients are connected: leaving the embedded server running (pgload server stop)')
-        return false
-      }
-      return stopServer({ env })
+      if (!using) return false
+      using = false
+      return leaveServer(paths, ids, { target, user, log })
     }
+  }
+}
+
+// The end of one use of a server that is not kept: the last user stops it.
+async function leaveServer (paths, ids, { target, user, log }) {
+  const release = await acquireLock(paths.lock)
+  try {
+    const pid = await clusterPid({ dataDir: paths.dataDir, ids })
+    if (!pid) return false
+    const state = await readState(paths, pid)
+    if (state.keep !== false) return false // stopped and started again by hand meanwhile
+    const left = withoutUser(state, user)
+    if (left.users.length === 0) {
+      if (await otherClients(target) === 0) {
+        const stopped = await stopCluster({ dataDir: paths.dataDir, ids })
+        await rm(paths.state, { force: true })
+        return stopped
+      }
+      log.warn({ target: target.display }, 'other clients are connected: leaving the embedded server running (pgload server stop)')
+    }
+    await writeState(paths, left)
+    return false
+  } finally {
+    await release()
   }
 }
 
@@ -157,8 +191,9 @@ export async function stopServer ({ env = process.env } = {}) {
  * @param {{ env?: Record<string, string|undefined> }} [opts]
  * @returns {Promise<{ running: boolean, home: string, dataDir: string, initialised: boolean,
  *   pgpass: string, logFile: string, pid?: number, port?: number, url?: string, version?: string, startedAt?: string,
- *   owner?: number, keep?: boolean, orphaned?: boolean }>} owner: the pgload that started or adopted
- *   it; orphaned: that pgload is gone and did not mean to keep it running (see the top of this file)
+ *   owner?: number, keep?: boolean, users?: number[], orphaned?: boolean }>} owner: the pgload that started
+ *   or adopted it; users: the pids of the pgload commands using it (when not kept); orphaned: not
+ *   kept, and every pgload that used it is gone (see the top of this file)
  */
 export async function serverStatus ({ env = process.env } = {}) {
   const paths = await embeddedPaths(pgloadHome({ env }))
@@ -184,6 +219,7 @@ export async function serverStatus ({ env = process.env } = {}) {
     startedAt: running.startedAt,
     owner: running.owner,
     keep: running.keep,
+    users: running.users,
     orphaned: running.orphaned
   }
 }
@@ -257,36 +293,17 @@ async function runningServer (paths, ids) {
   }
   const state = await readState(paths, pid)
   // A server with no owner on record (started by an older pgload, or by hand) is never orphaned.
-  const orphaned = state.keep === false && Number.isInteger(state.owner) && !pidAlive(state.owner)
-  return { pid, port, password, version, startedAt: state.startedAt, owner: state.owner, keep: state.keep, orphaned }
-}
-
-/**
- * server.json when it describes the running postmaster, else {} (stale after a crash).
- * @param {{ state: string }} paths
- * @param {number} pid
- */
-export async function readState (paths, pid) {
-  const state = JSON.parse(await readFile(paths.state, 'utf8').catch(() => '{}'))
-  return state.pid === pid ? state : {}
-}
-
-/**
- * Write server.json atomically.
- * @param {{ state: string }} paths
- * @param {object} state
- */
-export async function writeState (paths, state) {
-  await writeFile(paths.state + '.tmp', JSON.stringify(state, null, 2) + '\n', { mode: 0o600 })
-  await rename(paths.state + '.tmp', paths.state)
+  const users = state.keep === false ? [...new Set(liveUsers(state).map((u) => u.pid))] : []
+  const orphaned = state.keep === false && Number.isInteger(state.owner) && users.length === 0
+  return { pid, port, password, version, startedAt: state.startedAt, owner: state.owner, keep: state.keep, users, orphaned }
 }
 
 // The orphan becomes this command's: the same data directory and password (it answered with
 // them), so it is the server this command would start, minus the start. Stopping it instead would
 // also cut off another pgload that reused it meanwhile; stop() still leaves it to those.
-async function adoptOrphan (paths, running, keep, log) {
+async function adoptOrphan (paths, running, keep, user, log) {
   const state = await readState(paths, running.pid)
-  await writeState(paths, { ...state, owner: process.pid, keep })
+  await writeState(paths, { ...state, owner: process.pid, keep, users: keep ? [] : [user] })
   log.warn({ pid: running.pid, port: running.port, owner: running.owner },
     `the embedded PostgreSQL (pid ${running.pid}, port ${running.port}) was left running by a pgload that is gone (pid ${running.owner}): ` +
     (keep ? 'it stays running (pgload server stop)' : 'using it, and stopping it when this command ends'))
@@ -311,7 +328,7 @@ async function stopUnreachable (paths, ids, log) {
   await stopCluster({ dataDir: paths.dataDir, ids })
 }
 
-async function startServerLocked (paths, ids, keep, log) {
+async function startServerLocked (paths, ids, { keep, user }, log) {
   let password
   if (!existsSync(join(paths.dataDir, 'PG_VERSION'))) {
     if (existsSync(paths.dataDir)) await rm(paths.dataDir, { recursive: true, force: true }) // a failed initdb
@@ -327,7 +344,7 @@ async function startServerLocked (paths, ids, keep, log) {
     try {
       await startCluster({ dataDir: paths.dataDir, port, logFile: paths.log, ids })
       const pid = await clusterPid({ dataDir: paths.dataDir, ids })
-      const state = { pid, port, dataDir: paths.dataDir, startedAt: new Date().toISOString(), owner: process.pid, keep }
+      const state = { pid, port, dataDir: paths.dataDir, startedAt: new Date().toISOString(), owner: process.pid, keep, users: keep ? [] : [user] }
       await writeState(paths, state)
       const version = await serverVersion(targetFor(port, password))
       return { pid, port, password, version, startedAt: state.startedAt }
@@ -346,12 +363,19 @@ async function serverVersion (target) {
   }
 }
 
+// Clients connected other than this one; the backends of commands that just ended may take a
+// moment to exit, so a count above zero is looked at again for a short while.
 async function otherClients (target) {
   try {
     const conn = await openConnection(target, { connectTimeoutMs: 5000 })
     try {
-      const r = await conn.simpleQuery("select count(*) from pg_stat_activity where backend_type = 'client backend' and pid <> pg_backend_pid()")
-      return Number(r.rows[0][0])
+      const deadline = performance.now() + CLOSING_CLIENTS_WAIT_MS
+      for (;;) {
+        const r = await conn.simpleQuery("select count(*) from pg_stat_activity where backend_type = 'client backend' and pid <> pg_backend_pid()")
+        const n = Number(r.rows[0][0])
+        if (n === 0 || performance.now() > deadline) return n
+        await new Promise((resolve) => setTimeout(resolve, 100))
+      }
     } finally {
       await conn.close()
     }

@@ -6,7 +6,8 @@ import { join } from 'node:path'
 import { PgloadError } from '../../errors.js'
 import { acquireLock } from './home-lock.js'
 import { serverUser, clusterPid, stopCluster, startCluster } from './cluster.js'
-import { embeddedPaths, pgloadHome, readState, writeState } from './embedded-server.js'
+import { embeddedPaths, pgloadHome } from './embedded-server.js'
+import { readState, writeState } from './server-state.js'
 
 /**
  * Restart the running embedded server of this pgload home (under its lock) and run `between`
