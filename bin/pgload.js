@@ -6,10 +6,12 @@ import { hideBin } from 'yargs/helpers'
 import { TOOL_VERSION } from '../lib/version.js'
 import { commands } from '../lib/cli/index.js'
 import { applyDriverV8Flags } from '../lib/engine/v8-flags.js'
+import { joinNegativeValues } from '../lib/cli/negative-values.js'
+import { cutLongWords } from '../lib/options/shown.js'
 
 applyDriverV8Flags() // before any run's hot path is optimized (lib/engine/v8-flags.js)
 
-const argv = hideBin(process.argv)
+const argv = joinNegativeValues(hideBin(process.argv))
 const verbose = argv.includes('--verbose')
 
 function fail (err) {
@@ -47,7 +49,7 @@ const cli = yargs(argv)
   .wrap(Math.min(110, process.stdout.columns || 100))
   .fail((msg, err, y) => {
     if (err) throw err
-    const e = new Error(`${msg}`)
+    const e = new Error(cutLongWords(`${msg}`))
     e.name = 'YError'
     e.hint = 'see pgload --help'
     throw e

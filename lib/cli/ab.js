@@ -14,6 +14,7 @@ import { formatCompareText, formatCompareMarkdown } from '../compare/format.js'
 import { parsePercent, REGRESSION_EXIT_CODE } from './compare.js'
 import { parseOutputPath } from '../options/parse.js'
 import { coldLine } from '../output/run-messages.js'
+import { shownValue } from '../options/shown.js'
 
 const ORDERS = ['abba', 'random']
 
@@ -50,11 +51,11 @@ export async function runOptionsFromRest (rest, { command } = {}) {
  */
 export async function abOptionsFromArgv (argv) {
   const rounds = argv.rounds === undefined ? AB_DEFAULTS.rounds : Number(argv.rounds)
-  if (!Number.isInteger(rounds) || rounds < 1) throw new PgloadError(`--rounds must be an integer >= 1, got ${JSON.stringify(argv.rounds)}`)
+  if (!Number.isInteger(rounds) || rounds < 1) throw new PgloadError(`--rounds must be an integer >= 1, got ${shownValue(argv.rounds)}`)
   const order = argv.order ?? AB_DEFAULTS.order
-  if (!ORDERS.includes(order)) throw new PgloadError(`--order must be abba or random, got ${JSON.stringify(order)}`)
+  if (!ORDERS.includes(order)) throw new PgloadError(`--order must be abba or random, got ${shownValue(order)}`)
   const seed = argv.seed === undefined ? AB_DEFAULTS.seed : Number(argv.seed)
-  if (!Number.isInteger(seed)) throw new PgloadError(`--seed must be an integer, got ${JSON.stringify(argv.seed)}`)
+  if (!Number.isInteger(seed)) throw new PgloadError(`--seed must be an integer, got ${shownValue(argv.seed)}`)
   if ((argv.aUrl === undefined) !== (argv.bUrl === undefined)) throw new PgloadError('--a-url and --b-url go together')
   const a = parseSettingList(argv.a, '--a')
   const b = parseSettingList(argv.b, '--b')

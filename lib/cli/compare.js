@@ -7,6 +7,7 @@ import { loadResults } from '../compare/input.js'
 import { parseOutputPath } from '../options/parse.js'
 import { compareRuns, COMPARE_DEFAULTS } from '../compare/verdict.js'
 import { formatCompareText, formatCompareMarkdown } from '../compare/format.js'
+import { shownValue } from '../options/shown.js'
 
 /** Exit code when --fail-on-regression is given and a regression was found (k6's threshold code). */
 export const REGRESSION_EXIT_CODE = 99
@@ -20,14 +21,14 @@ export const REGRESSION_EXIT_CODE = 99
 export function parsePercent (v, flag) {
   if (v === undefined) return undefined
   const m = /^\s*(\d+(?:\.\d+)?)\s*%?\s*$/.exec(String(v))
-  if (!m) throw new PgloadError(`${flag} must be a percentage such as 2 or 2%, got ${JSON.stringify(v)}`)
+  if (!m) throw new PgloadError(`${flag} must be a percentage such as 2 or 2%, got ${shownValue(v)}`)
   return Number(m[1]) / 100
 }
 
 function positiveInt (v, flag) {
   if (v === undefined) return undefined
   const n = Number(v)
-  if (!Number.isInteger(n) || n < 1) throw new PgloadError(`${flag} must be an integer >= 1, got ${JSON.stringify(v)}`)
+  if (!Number.isInteger(n) || n < 1) throw new PgloadError(`${flag} must be an integer >= 1, got ${shownValue(v)}`)
   return n
 }
 
@@ -93,10 +94,10 @@ export function compareOptionsFromArgv (argv) {
   argv = takeTrailingOptions(argv)
   const { a, b } = splitSides(argv)
   const alpha = argv.alpha === undefined ? undefined : Number(argv.alpha)
-  if (alpha !== undefined && !(alpha > 0 && alpha < 1)) throw new PgloadError(`--alpha must be between 0 and 1, got ${JSON.stringify(argv.alpha)}`)
+  if (alpha !== undefined && !(alpha > 0 && alpha < 1)) throw new PgloadError(`--alpha must be between 0 and 1, got ${shownValue(argv.alpha)}`)
   if (argv.markdown && argv.json) throw new PgloadError('--markdown and --json exclude each other')
   const seed = argv.seed === undefined ? undefined : Number(argv.seed)
-  if (seed !== undefined && !Number.isInteger(seed)) throw new PgloadError(`--seed must be an integer, got ${JSON.stringify(argv.seed)}`)
+  if (seed !== undefined && !Number.isInteger(seed)) throw new PgloadError(`--seed must be an integer, got ${shownValue(argv.seed)}`)
   return {
     a,
     b,

@@ -24,19 +24,28 @@ export function storedLine (o) {
 }
 
 /**
- * Store files; a line per file on `out` (errors on `err`). Throws after all files when any failed.
+ * Store files; a line per file on `out` (errors on `err`). Throws after all files when any failed;
+ * one file that failed is its own error, in one line.
  * @param {{ files: string[], resultsUrl?: string|null }} opts
  * @param {{ out?: { write(s: string): any }, err?: { write(s: string): any }, env?: Record<string, string|undefined>, log?: any }} [io]
  * @returns {Promise<import('../store/store-files.js').FileStored[]>}
  */
 export async function storeCommand (opts, { out = process.stdout, err = process.stderr, env = process.env, log } = {}) {
+  const single = opts.files.length === 1
   const outcomes = await storeFiles(opts.files, {
     resultsUrl: opts.resultsUrl ?? null,
     env,
     log,
-    onFile: (o) => ('error' in o ? err : out).write(`${'error' in o ? 'pgload: ' : ''}${storedLine(o)}\n`)
+    onFile: (o) => {
+      if (!('error' in o)) out.write(`${storedLine(o)}\n`)
+      else if (!single) err.write(`pgload: ${storedLine(o)}\n`) // one file's error is thrown below
+    }
   })
   const failed = outcomes.filter((o) => 'error' in o).length
+  if (failed && single) {
+    const { error } = /** @type {{ error: any }} */ (outcomes[0])
+    throw error instanceof PgloadError ? error : new PgloadError(storedLine(outcomes[0]), { code: 'STORE_FAILED', cause: error })
+  }
   if (failed) {
     const rest = failed === outcomes.length ? '' : '; the others were'
     throw new PgloadError(`${failed} of ${outcomes.length} file${outcomes.length === 1 ? '' : 's'} could not be stored${rest}`, { code: 'STORE_FAILED' })

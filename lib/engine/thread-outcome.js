@@ -10,7 +10,7 @@ import { round3 } from '../format/round.js'
 /**
  * @typedef {object} PartResult what a worker sends when its run ends
  * @property {any} outcome its Run's outcome
- * @property {{ types: { name: string, sumUs: number, sumSqUs: number, count: number }[], unfinishedWait: string|null }} exact
+ * @property {{ types: { name: string, sumUs: number, sumSqUs: number, count: number }[], unfinishedWait: string|null, unfinishedWaitSumUs?: number, unfinishedWaitSumSqUs?: number }} exact
  * @property {any} thread its CPU and event-loop figures
  */
 
@@ -39,9 +39,7 @@ export function mergeOutcomes (parts, { intervals, intervalS, typeNames }) {
     sumUs += s; sumSqUs += sq; n += c
   }
   if (n > 0) Object.assign(summary.latencyMs, meanStddevMs(sumUs, sumSqUs, n))
-  summary.unfinishedWaitMs = summary.unfinished > 0
-    ? latencySummaryMs(mergeEncoded(parts.map((p) => p.exact.unfinishedWait ?? undefined), finished.map((o) => o.summary.unfinishedWaitMs)))
-    : null
+  summary.unfinishedWaitMs = summary.unfinished > 0 ? unfinishedWaitMs(parts, finished, summary.unfinished) : null
   const cancelled = { grace: 0, abort: 0, timeout: 0 }
   for (const o of finished) for (const k of Object.keys(o.cancelled ?? {})) cancelled[k] = (cancelled[k] ?? 0) + o.cancelled[k]
   return {
@@ -62,6 +60,19 @@ export function mergeOutcomes (parts, { intervals, intervalS, typeNames }) {
     intervals,
     backendPids: finished.flatMap((o) => o.backendPids ?? [])
   }
+}
+
+/**
+ * The cancelled transactions' waits over all workers: percentiles from the added histograms, the
+ * mean and standard deviation from the added sums (a histogram's own mean is quantised).
+ * @param {PartResult[]} parts @param {any[]} finished the finished workers' outcomes @param {number} n
+ */
+function unfinishedWaitMs (parts, finished, n) {
+  const h = mergeEncoded(parts.map((p) => p.exact.unfinishedWait ?? undefined), finished.map((o) => o.summary.unfinishedWaitMs))
+  const figures = latencySummaryMs(h)
+  let sumUs = 0; let sumSqUs = 0
+  for (const p of parts) { sumUs += p.exact.unfinishedWaitSumUs ?? 0; sumSqUs += p.exact.unfinishedWaitSumSqUs ?? 0 }
+  return Object.assign(figures, meanStddevMs(sumUs, sumSqUs, n))
 }
 
 /**

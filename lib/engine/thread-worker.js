@@ -9,7 +9,6 @@ import { Run } from './run.js'
 import { countStates } from './terminal.js'
 import { sendableError } from './thread-messages.js'
 import { threadCpu, threadCpuSince } from './thread-cpu.js'
-import { encodeHistogram } from '../metrics/histogram.js'
 import { silentLogger } from '../log.js'
 
 // events of the Run passed on as they are (their errors made sendable)
@@ -50,7 +49,7 @@ async function main () {
   wireEvents(run)
   const outcome = await run.execute()
   const sections = await partSections(built.workload, run, hurried)
-  post({ t: 'done', outcome, exact: exactSums(run), thread: threadFigures(run, outcome), sections })
+  post({ t: 'done', outcome, exact: run.recorder.exactSums(), thread: threadFigures(run, outcome), sections })
 }
 
 // ms the workload's own figures may take after the run (TPC-C drains its deferred deliveries),
@@ -93,18 +92,6 @@ function sendableEvent (e) {
   if (e.error) out.error = sendableError(e.error)
   if (e.statement) out.statement = { id: e.statement.id, name: e.statement.name, text: e.statement.text }
   return out
-}
-
-/**
- * What the outcome rounds: the latency sums per type and the cancelled transactions' waits, so
- * the main thread derives the merged mean and standard deviation exactly.
- * @param {Run} run
- */
-function exactSums (run) {
-  return {
-    types: run.recorder.types.map((t) => ({ name: t.name, sumUs: t.sumUs, sumSqUs: t.sumSqUs, count: t.count })),
-    unfinishedWait: run.recorder.unfinishedWait.totalCount > 0 ? encodeHistogram(run.recorder.unfinishedWait) : null
-  }
 }
 
 /**

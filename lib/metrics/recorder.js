@@ -76,6 +76,9 @@ export class Recorder {
     this.intervalQueueUnder1 = 0
     /** how long the unfinished transactions had waited (from their intended start) when cancelled */
     this.unfinishedWait = createHistogram()
+    // the waits' exact sums: the histogram's own mean is quantised and can read above its max
+    this.unfinishedWaitSumUs = 0
+    this.unfinishedWaitSumSqUs = 0
     /** @type {object[]} */
     this.intervals = []
   }
@@ -135,6 +138,8 @@ export class Recorder {
   unfinished (type, waitedUs) {
     this.types[type].unfinished++
     recordUs(this.unfinishedWait, waitedUs)
+    this.unfinishedWaitSumUs += waitedUs
+    this.unfinishedWaitSumSqUs += waitedUs * waitedUs
   }
 
   /** @param {number} type a transaction whose COMMIT was sent and never answered */
@@ -219,6 +224,19 @@ export class Recorder {
   }
 
   /**
+   * What the summary rounds: the latency sums per type and the cancelled transactions' waits, so
+   * that a merge of worker threads derives the mean and standard deviation exactly.
+   */
+  exactSums () {
+    return {
+      types: this.types.map((t) => ({ name: t.name, sumUs: t.sumUs, sumSqUs: t.sumSqUs, count: t.count })),
+      unfinishedWait: this.unfinishedWait.totalCount > 0 ? encodeHistogram(this.unfinishedWait) : null,
+      unfinishedWaitSumUs: this.unfinishedWaitSumUs,
+      unfinishedWaitSumSqUs: this.unfinishedWaitSumSqUs
+    }
+  }
+
+  /**
    * Totals for the results document: every transaction recorded, in closed intervals or in the
    * one still open (which stays open: closing it later neither loses nor repeats anything).
    * @param {number} durationS the measured window
@@ -270,7 +288,7 @@ export class Recorder {
         rollbacks,
         unfinished,
         outcomeUnknown,
-        unfinishedWaitMs: unfinished > 0 ? latencySummaryMs(this.unfinishedWait) : null,
+        unfinishedWaitMs: unfinished > 0 ? latencyFiguresMs(this.unfinishedWait, this.unfinishedWaitSumUs, this.unfinishedWaitSumSqUs, unfinished) : null,
         tps: ratePerS(count, durationS),
         latencyMs,
         lagMs: latencySummaryMs(lag),

@@ -1,6 +1,7 @@
 // Think and keying time distributions: `fixed:MS`, `uniform:MIN-MAX`, `exp:MEAN[:CAP]` (milliseconds).
 
 import { PgloadError } from '../errors.js'
+import { shownValue } from './shown.js'
 
 /**
  * @typedef {{ spec: string, meanUs: number, maxUs: number, sampleUs(random: { double(): number }): number }} Distribution
@@ -69,14 +70,14 @@ export function parseDistribution (text, flag) {
   if ((m = UNIFORM.exec(s))) {
     const lo = Number(m[1]) * 1000
     const hi = Number(m[2]) * 1000
-    if (hi < lo) throw new PgloadError(`${flag}: uniform range must have MIN <= MAX, got ${JSON.stringify(text)}`, { code: 'BAD_OPTION' })
+    if (hi < lo) throw new PgloadError(`${flag}: uniform range must have MIN <= MAX, got ${shownValue(text)}`, { code: 'BAD_OPTION' })
     return uniformUs(lo, hi)
   }
   if ((m = EXP.exec(s))) {
     const mean = Number(m[1]) * 1000
     const cap = m[2] === undefined ? mean * 10 : Number(m[2]) * 1000
-    if (mean <= 0) throw new PgloadError(`${flag}: exp mean must be > 0, got ${JSON.stringify(text)}`, { code: 'BAD_OPTION' })
+    if (mean <= 0) throw new PgloadError(`${flag}: exp mean must be > 0, got ${shownValue(text)}`, { code: 'BAD_OPTION' })
     return exponentialUs(mean, cap)
   }
-  throw new PgloadError(`${flag} must be fixed:MS, uniform:MIN-MAX or exp:MEAN[:CAP] (milliseconds), got ${JSON.stringify(text)}`, { code: 'BAD_OPTION' })
+  throw new PgloadError(`${flag} must be fixed:MS, uniform:MIN-MAX or exp:MEAN[:CAP] (milliseconds), got ${shownValue(text)}`, { code: 'BAD_OPTION' })
 }

@@ -1,6 +1,7 @@
 // Parsers for the value syntaxes users type: durations, rates, counts. Each names the flag on error.
 
 import { PgloadError } from '../errors.js'
+import { shownValue } from './shown.js'
 
 const DURATION_UNITS = { us: 1e-6, ms: 1e-3, s: 1, m: 60, min: 60, h: 3600 }
 
@@ -17,7 +18,8 @@ export function parseDurationS (value, flag) {
     const m = /^\s*(\d+(?:\.\d+)?)\s*(us|ms|s|m|min|h)?\s*$/i.exec(value)
     if (m) return Number(m[1]) * DURATION_UNITS[(m[2] ?? 's').toLowerCase()]
   }
-  throw new PgloadError(`${flag} must be a duration like 30s, 10m or 1h, got ${JSON.stringify(value)}`, { code: 'BAD_OPTION' })
+  const negative = typeof value === 'number' ? value < 0 : /^\s*-\s*\d/.test(String(value))
+  throw new PgloadError(`${flag} must be a duration like 30s, 10m or 1h${negative ? ', not negative' : ''}, got ${shownValue(value)}`, { code: 'BAD_OPTION' })
 }
 
 /**
@@ -30,7 +32,7 @@ export function parseInteger (value, flag, { min = -Infinity, max = Infinity } =
   const n = typeof value === 'number' ? value : (typeof value === 'string' && /^\s*-?\d+\s*$/.test(value) ? Number(value) : NaN)
   if (!Number.isInteger(n) || n < min || n > max) {
     const bound = max === Infinity ? `>= ${min}` : `between ${min} and ${max}`
-    throw new PgloadError(`${flag} must be an integer ${bound}, got ${shown(value)}`, { code: 'BAD_OPTION' })
+    throw new PgloadError(`${flag} must be an integer ${bound}, got ${shownValue(value)}`, { code: 'BAD_OPTION' })
   }
   return n
 }
@@ -44,14 +46,9 @@ export function parseInteger (value, flag, { min = -Infinity, max = Infinity } =
 export function parseNumber (value, flag, { min = -Infinity, exclusiveMin = false } = {}) {
   const n = typeof value === 'number' ? value : (typeof value === 'string' && value.trim() !== '' ? Number(value) : NaN)
   if (!Number.isFinite(n) || n < min || (exclusiveMin && n === min)) {
-    throw new PgloadError(`${flag} must be a number ${exclusiveMin ? '>' : '>='} ${min}, got ${shown(value)}`, { code: 'BAD_OPTION' })
+    throw new PgloadError(`${flag} must be a number ${exclusiveMin ? '>' : '>='} ${min}, got ${shownValue(value)}`, { code: 'BAD_OPTION' })
   }
   return n
-}
-
-/** The value as the user typed it (numbers bare, strings quoted, NaN as NaN). */
-function shown (value) {
-  return typeof value === 'string' ? JSON.stringify(value) : String(value)
 }
 
 /**
@@ -65,7 +62,7 @@ function shown (value) {
 export function parseOutputPath (value, flag, kind = 'file') {
   if (value === undefined) return undefined
   if (typeof value !== 'string' || value.trim() === '') {
-    throw new PgloadError(`${flag} needs a ${kind} name, got ${shown(value)}`, { code: 'BAD_OPTION' })
+    throw new PgloadError(`${flag} needs a ${kind} name, got ${shownValue(value)}`, { code: 'BAD_OPTION' })
   }
   return value
 }

@@ -35,7 +35,7 @@ export function formatSummary (results, { description } = {}) {
     lines.push(`duration: ${Math.round(run.durationS)} s`)
     lines.push(`number of transactions actually processed: ${s.transactions}`)
   }
-  lines.push(...outcomeLines(s, opts))
+  lines.push(...outcomeLines(s, opts, run.cancelled))
   const all = s.transactions + s.skipped + s.failed
   if (all === 0) return lines.join('\n') + '\n'
   lines.push(`number of failed transactions: ${s.failed} (${pct(s.failed, all)}%)`)
@@ -90,15 +90,31 @@ function steadyStateLine (st) {
 }
 
 // Transactions neither committed nor failed (docs/results-format.md, "Outcomes"), when there are any.
-function outcomeLines (s, opts) {
+function outcomeLines (s, opts, cancelled) {
   const lines = []
   if (s.unfinished > 0) {
     const w = s.unfinishedWaitMs
-    const grace = opts.graceS === undefined ? '' : ` ${opts.graceS} s after the end`
-    lines.push(`number of unfinished transactions: ${s.unfinished} (cancelled${grace}; they had waited mean ${f3(w?.mean)} ms, max ${f3(w?.max)} ms)`)
+    lines.push(`number of unfinished transactions: ${s.unfinished} (${whyCancelled(opts, cancelled)}; they had waited mean ${f3(w?.mean)} ms, max ${f3(w?.max)} ms)`)
   }
   if (s.outcomeUnknown > 0) lines.push(`number of transactions with unknown outcome: ${s.outcomeUnknown} (connection lost after COMMIT was sent, before any reply)`)
   return lines
+}
+
+/**
+ * How the unfinished transactions came to be cancelled, from the run's `cancelled` counts: the
+ * grace after the end was over, or a second Ctrl-C (or SIGTERM) aborted the run at once.
+ * @param {any} opts the run's options
+ * @param {{ grace?: number, abort?: number }|null|undefined} cancelled
+ */
+function whyCancelled (opts, cancelled) {
+  const afterGrace = opts.graceS === undefined ? 'when the grace after the end was over' : `${opts.graceS} s after the end`
+  const grace = cancelled?.grace ?? 0
+  const abort = cancelled?.abort ?? 0
+  const aborted = 'the run was aborted by a second Ctrl-C or SIGTERM'
+  if (abort > 0 && grace > 0) return `${aborted}: ${grace} cancelled ${afterGrace}, then ${abort} in flight cancelled at once`
+  if (abort > 0) return `${aborted}: the ${abort} in flight were cancelled at once`
+  if (grace > 0 || opts.graceS !== undefined) return `cancelled ${afterGrace}`
+  return 'cancelled'
 }
 
 // The driver thread's time on a CPU and waiting for one (Linux), when the results file has it.

@@ -4,6 +4,7 @@
 import { PgloadError } from '../errors.js'
 import { parseInteger, parseNumber } from '../options/parse.js'
 import { parseDefine, checkVariableName } from '../script/options.js'
+import { shownValue } from '../options/shown.js'
 
 const bad = (message, hint) => new PgloadError(message, { code: 'BAD_OPTION', hint })
 
@@ -16,7 +17,7 @@ export function runLabel (label) {
   if (label === undefined || label === null) return undefined
   const text = Array.isArray(label) ? label.at(-1) : label
   if (typeof text !== 'string' || text.trim() === '' || /[\r\n]/.test(text) || text.length > 80) {
-    throw bad(`--label must be one line of 1 to 80 characters, got ${JSON.stringify(text)}`)
+    throw bad(`--label must be one line of 1 to 80 characters, got ${shownValue(text)}`)
   }
   return text.trim()
 }
@@ -29,7 +30,7 @@ export function runLabel (label) {
 export function samplingRate (value) {
   if (value === undefined || value === null) return undefined
   const r = parseNumber(value, '--sampling-rate', { min: 0, exclusiveMin: true })
-  if (r > 1) throw bad(`--sampling-rate must be in (0, 1], got ${JSON.stringify(value)}`)
+  if (r > 1) throw bad(`--sampling-rate must be in (0, 1], got ${shownValue(value)}`)
   return r
 }
 
@@ -57,7 +58,7 @@ export function checkLogOptions (w, durationS) {
 export function scriptVariables (define) {
   if (define === undefined || define === null) return {}
   if (!Array.isArray(define)) {
-    if (typeof define !== 'object') throw bad(`--define must be name=value texts, got ${JSON.stringify(define)}`)
+    if (typeof define !== 'object') throw bad(`--define must be name=value texts, got ${shownValue(define)}`)
     return Object.fromEntries(Object.entries(define).map(([k, v]) => { checkVariableName(k); return [k, String(v)] }))
   }
   const out = {}
@@ -99,6 +100,6 @@ export function optionalInteger (value, flag, range) {
  */
 export function booleanOption (value, flag, fallback) {
   if (value === undefined || value === null) return fallback
-  if (typeof value !== 'boolean') throw bad(`${flag} must be true or false, got ${JSON.stringify(value)}`)
+  if (typeof value !== 'boolean') throw bad(`${flag} must be true or false, got ${shownValue(value)}`)
   return value
 }

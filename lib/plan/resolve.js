@@ -13,6 +13,7 @@ import { loadScripts, checkScripts } from './scripts.js'
 import { resolveShard, shardSeed } from '../shard/options.js'
 import { liveOptions } from './live-options.js'
 import { booleanOption, checkLogOptions, optionalInteger, runLabel, runThresholds, samplingRate, scriptVariables } from './checks.js'
+import { shownValue } from '../options/shown.js'
 
 /** Marks a resolved plan; a plan that comes back (e.g. through JSON) is taken as it is. */
 export const PLAN_VERSION = 1
@@ -192,7 +193,7 @@ function runLength (opt) {
   const duration = opt('durationS')
   if (duration !== undefined) {
     out.durationS = parseDurationS(duration, '--duration')
-    if (out.durationS <= 0) throw bad(`--duration must be positive, got ${JSON.stringify(duration)}`)
+    if (out.durationS <= 0) throw bad(`--duration must be positive, got ${shownValue(duration)}`)
   }
   out.transactionsPerClient = optionalInteger(opt('transactionsPerClient'), '--transactions', { min: 1 })
   return out
@@ -221,7 +222,7 @@ function timing (opt) {
     transactionTimeoutS: duration('transactionTimeoutS', '--transaction-timeout'),
     jobs: opt('jobs') === undefined ? DEFAULTS.jobs : parseInteger(opt('jobs'), '--jobs', { min: 1 })
   }
-  if (opt('transactionTimeoutS') !== undefined && out.transactionTimeoutS <= 0) throw bad(`--transaction-timeout must be positive, got ${JSON.stringify(opt('transactionTimeoutS'))}`)
+  if (opt('transactionTimeoutS') !== undefined && out.transactionTimeoutS <= 0) throw bad(`--transaction-timeout must be positive, got ${shownValue(opt('transactionTimeoutS'))}`)
   return out
 }
 
@@ -236,7 +237,7 @@ function coldStart (opt) {
   const keepPageCache = booleanOption(opt('keepPageCache'), '--keep-page-cache', DEFAULTS.keepPageCache)
   const restartCommand = opt('restartCommand')
   if (restartCommand !== undefined && (typeof restartCommand !== 'string' || restartCommand.trim() === '')) {
-    throw bad(`--restart-command needs a shell command, got ${JSON.stringify(restartCommand)}`)
+    throw bad(`--restart-command needs a shell command, got ${shownValue(restartCommand)}`)
   }
   if (!cold && restartCommand !== undefined) throw bad('--restart-command goes with --cold: it restarts the server before the measured run')
   if (!cold && keepPageCache) throw bad('--keep-page-cache goes with --cold')
@@ -286,7 +287,7 @@ function sharding (opt, plan) {
 /** Where the results go and how the run is named, for the record. */
 async function record (opt) {
   const url = opt('url')
-  if (url !== undefined && (typeof url !== 'string' || url.trim() === '')) throw bad(`--url needs a connection string, got ${JSON.stringify(url)}`)
+  if (url !== undefined && (typeof url !== 'string' || url.trim() === '')) throw bad(`--url needs a connection string, got ${shownValue(url)}`)
   const command = opt('command')
   return {
     url,
@@ -302,7 +303,7 @@ async function record (opt) {
 function resultsStore (opt) {
   const store = booleanOption(opt('store'), '--store', DEFAULTS.store)
   const resultsUrl = opt('resultsUrl')
-  if (resultsUrl !== undefined && (typeof resultsUrl !== 'string' || resultsUrl.trim() === '')) throw bad(`--results-url needs a connection string, got ${JSON.stringify(resultsUrl)}`)
+  if (resultsUrl !== undefined && (typeof resultsUrl !== 'string' || resultsUrl.trim() === '')) throw bad(`--results-url needs a connection string, got ${shownValue(resultsUrl)}`)
   if (resultsUrl !== undefined && !store) throw bad('--results-url goes with --store: it says where the run is stored')
   return { store, resultsUrl }
 }
@@ -315,7 +316,7 @@ function mergeGiven (lower, higher) {
 }
 
 function oneOf (value, allowed, flag) {
-  if (!allowed.includes(value)) throw bad(`${flag} must be one of ${allowed.join(', ')}, got ${JSON.stringify(value)}`)
+  if (!allowed.includes(value)) throw bad(`${flag} must be one of ${allowed.join(', ')}, got ${shownValue(value)}`)
   return value
 }
 

@@ -5,6 +5,7 @@ import { readFile } from 'node:fs/promises'
 import { PgloadError } from '../errors.js'
 import { parseInteger } from '../options/parse.js'
 import { checkScriptSet } from '../script/options.js'
+import { shownValue } from '../options/shown.js'
 
 /**
  * @typedef {{ kind: 'builtin'|'file', name: string, weight: number, text?: string }} PlanScript
@@ -23,7 +24,7 @@ export async function loadScripts (list, { readStdin = readProcessStdin } = {}) 
   const scripts = []
   for (const entry of list) {
     const { kind } = entry
-    if (kind !== 'builtin' && kind !== 'file') throw new PgloadError(`a script must be of kind builtin or file, got ${JSON.stringify(kind)}`, { code: 'BAD_OPTION' })
+    if (kind !== 'builtin' && kind !== 'file') throw new PgloadError(`a script must be of kind builtin or file, got ${shownValue(kind)}`, { code: 'BAD_OPTION' })
     const { name, weight } = entry.spec !== undefined ? splitWeight(String(entry.spec)) : { name: String(entry.name), weight: parseInteger(entry.weight ?? 1, `the weight of script ${entry.name}`, { min: 0 }) }
     if (kind === 'builtin') {
       scripts.push({ kind, name: findBuiltin(name).name, weight })

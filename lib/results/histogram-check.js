@@ -1,5 +1,7 @@
 // Checks that an encoded latency histogram is one pgload wrote and can decode, without building it:
 // a decoded histogram allocates its whole counts array, too slow for every interval of a long run.
+// The same walk over the encoded counts gives the histogram's total count, which the schema holds
+// against the count the histogram stands for.
 
 import { inflateSync } from 'node:zlib'
 import { COUNTS_ARRAY_LENGTH, SIGNIFICANT_DIGITS, HIGHEST_US } from '../metrics/histogram.js'
@@ -20,19 +22,32 @@ const MAX_INFLATED_BYTES = 1 << 20
  * @returns {string | null}
  */
 export function histogramProblem (encoded) {
-  if (encoded.length % 4 !== 0) return `not base64 (length ${encoded.length} is not a multiple of 4)`
-  if (!BASE64.test(encoded)) return 'not base64 (characters outside A-Z a-z 0-9 + / =)'
+  return inspectHistogram(encoded).problem
+}
+
+/**
+ * An encoded histogram's problem (as histogramProblem) or, when it has none, how many values it holds.
+ * @param {string} encoded
+ * @returns {{ problem: string, totalCount: null } | { problem: null, totalCount: number }}
+ */
+export function inspectHistogram (encoded) {
+  const problem = (what) => ({ problem: what, totalCount: null })
+  if (encoded.length % 4 !== 0) return problem(`not base64 (length ${encoded.length} is not a multiple of 4)`)
+  if (!BASE64.test(encoded)) return problem('not base64 (characters outside A-Z a-z 0-9 + / =)')
   const buf = Buffer.from(encoded, 'base64')
-  if (buf.length < 8 || (buf.readInt32BE(0) & ~0xf0) !== V2_COMPRESSED_COOKIE) return 'not an HdrHistogram compressed encoding (no V2 cookie)'
+  if (buf.length < 8 || (buf.readInt32BE(0) & ~0xf0) !== V2_COMPRESSED_COOKIE) return problem('not an HdrHistogram compressed encoding (no V2 cookie)')
   const compressed = buf.readInt32BE(4)
-  if (compressed <= 0 || compressed > buf.length - 8) return `compressed length ${compressed} does not match the ${buf.length - 8} bytes present`
+  if (compressed <= 0 || compressed > buf.length - 8) return problem(`compressed length ${compressed} does not match the ${buf.length - 8} bytes present`)
   let raw
   try {
     raw = inflateSync(buf.subarray(8, 8 + compressed), { maxOutputLength: MAX_INFLATED_BYTES })
   } catch (err) {
-    return `damaged compressed data (${oneLine(err)})`
+    return problem(`damaged compressed data (${oneLine(err)})`)
   }
-  return layoutProblem(raw) ?? countsProblem(raw)
+  const layout = layoutProblem(raw)
+  if (layout) return problem(layout)
+  const counts = walkCounts(raw)
+  return typeof counts === 'string' ? problem(counts) : { problem: null, totalCount: counts }
 }
 
 function layoutProblem (raw) {
@@ -51,9 +66,11 @@ function layoutProblem (raw) {
 }
 
 // Walk the ZigZag LEB128 counts as the decoders do: every bucket index stays inside the array.
-function countsProblem (raw) {
+// Returns what is wrong, or the sum of the counts.
+function walkCounts (raw) {
   const end = HEADER_BYTES + raw.readInt32BE(4)
   let index = 0
+  let total = 0
   let pos = HEADER_BYTES
   while (pos < end) {
     let v = 0
@@ -70,10 +87,10 @@ function countsProblem (raw) {
     const word = v % 2 === 0 ? v / 2 : -(v + 1) / 2
     if (word < 0) index -= word
     else if (word > MAX_COUNT) return `damaged counts (a bucket count of ${word})`
-    else index++
+    else { index++; total += word }
     if (index > COUNTS_ARRAY_LENGTH) return `damaged counts (bucket ${index} past the last, ${COUNTS_ARRAY_LENGTH})`
   }
-  return null
+  return total
 }
 
 function oneLine (err) {

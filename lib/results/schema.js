@@ -1,9 +1,10 @@
 // The results document's schema (docs/results-format.md) as field rules, and the deep check every
-// reader runs: types of every field report, compare and check read, decodable histograms.
+// reader runs: types of every field report, compare and check read, decodable histograms that hold
+// as many values as the counts they stand for.
 
 import { PgloadError } from '../errors.js'
-import { histogramProblem } from './histogram-check.js'
-import { FieldProblem, number, string, boolean, either, object, mapOf, arrayOf, refine, describe } from './rules.js'
+import { inspectHistogram } from './histogram-check.js'
+import { FieldProblem, number, string, boolean, either, object, mapOf, arrayOf, refine, describe, memberPath } from './rules.js'
 import { round3 } from '../format/round.js'
 
 /** The results schema version this build writes and reads. */
@@ -22,10 +23,38 @@ const textOrNull = string({ nullable: true })
 /** latencyMs, lagMs, queueMs: { mean, stddev, min, p50, ..., max }, null when nothing was measured */
 const figures = mapOf(amountOrNull)
 const counts = mapOf(count)
-const histogram = refine(text, (v) => {
-  const why = histogramProblem(v)
-  return why && `not a readable histogram: ${why}`
-})
+/**
+ * @typedef {object} CountedHistogram a histogram that stands for a count, in the object holding it
+ * @property {string[]} at path keys of the histogram
+ * @property {any} encoded the histogram (undefined: absent, nothing to check)
+ * @property {string[]} countAt path keys of the count
+ * @property {number|undefined|null} expected the count (undefined: missing, as 0; null: nothing to hold it to)
+ * @property {boolean} [sum] the count is the sum of the counts at countAt
+ */
+
+/**
+ * An object's rule, then its histograms that stand for a count: each readable and holding as many
+ * values as that count says (a histogram that contradicts its count would pass a threshold its
+ * run fails). One walk over the encoding does both.
+ * @param {import('./rules.js').Rule} rule the object's rule, with those histograms as plain text
+ * @param {(v: any) => CountedHistogram[]} histogramsOf
+ * @returns {import('./rules.js').Rule}
+ */
+function counted (rule, histogramsOf) {
+  return (v, path) => {
+    rule(v, path)
+    if (v === null) return
+    for (const { at, encoded, countAt, expected, sum } of histogramsOf(v)) {
+      if (encoded === undefined) continue
+      const { problem, totalCount } = inspectHistogram(encoded)
+      if (problem) throw new FieldProblem(at.reduce(memberPath, path), `not a readable histogram: ${problem}`)
+      if (expected === null || totalCount === (expected ?? 0)) continue
+      const countPath = countAt.reduce(memberPath, path)
+      const stated = expected === undefined ? `${countPath} is missing` : sum ? `${countPath} adds up to ${expected}` : `${countPath} is ${expected}`
+      throw new FieldProblem(at.reduce(memberPath, path), `holds ${totalCount} value${totalCount === 1 ? '' : 's'}, but ${stated}`)
+    }
+  }
+}
 
 const run = object({
   workload: text,
@@ -111,14 +140,15 @@ const outcomeCounts = {
   errors: counts
 }
 
-const summary = object({
+// Every committed transaction has a schedule lag and a queue wait (under 1 us recorded as 1 us).
+const summary = counted(object({
   ...outcomeCounts,
   transactions: count,
   initialConnectionMs: amountOrNull,
   lagMs: figures,
   queueMs: figures,
-  lagHistogram: histogram,
-  queueHistogram: histogram,
+  lagHistogram: text,
+  queueHistogram: text,
   unfinishedWaitMs: mapOf(amountOrNull, { nullable: true }),
   steadyState: object({
     timeS: amountOrNull,
@@ -129,12 +159,16 @@ const summary = object({
     medianFromS: amountOrNull,
     reason: textOrNull
   }, { nullable: true })
-}, { required: ['transactions', 'tps', 'latencyMs'] })
+}, { required: ['transactions', 'tps', 'latencyMs'] }), (s) => [
+  { at: ['lagHistogram'], encoded: s.lagHistogram, countAt: ['transactions'], expected: s.transactions },
+  { at: ['queueHistogram'], encoded: s.queueHistogram, countAt: ['transactions'], expected: s.transactions }
+])
 
 const wait = object({ mean: amountOrNull }, { nullable: true })
-const transaction = object({ ...outcomeCounts, count, keyingMs: wait, thinkMs: wait, histogram }, { required: ['count'] })
+const transaction = counted(object({ ...outcomeCounts, count, keyingMs: wait, thinkMs: wait, histogram: text }, { required: ['count'] }),
+  (t) => [{ at: ['histogram'], encoded: t.histogram, countAt: ['count'], expected: t.count }])
 
-const interval = object({
+const interval = counted(object({
   t: amount,
   lengthS: amount,
   count: counts,
@@ -144,10 +178,27 @@ const interval = object({
   latencyMs: figures,
   lagMs: figures,
   queueMs: figures,
-  histograms: mapOf(histogram),
-  lagHistogram: histogram,
-  queueHistogram: histogram
-}, { required: ['t'] })
+  histograms: mapOf(text),
+  lagHistogram: text,
+  queueHistogram: text
+}, { required: ['t'] }), intervalHistograms)
+
+/**
+ * An interval's histograms with the counts they stand for: each type's its count, lag and queue
+ * the interval's total. An interval without counts (written before they were) holds nothing.
+ * @param {any} iv
+ * @returns {CountedHistogram[]}
+ */
+function intervalHistograms (iv) {
+  const byType = Object.entries(iv.histograms ?? {})
+  if (iv.count === undefined) return byType.map(([name, h]) => ({ at: ['histograms', name], encoded: h, countAt: [], expected: null }))
+  const total = Object.values(iv.count).reduce((a, n) => a + n, 0)
+  return [
+    ...byType.map(([name, h]) => ({ at: ['histograms', name], encoded: h, countAt: ['count', name], expected: iv.count[name] })),
+    { at: ['lagHistogram'], encoded: iv.lagHistogram, countAt: ['count'], expected: total, sum: true },
+    { at: ['queueHistogram'], encoded: iv.queueHistogram, countAt: ['count'], expected: total, sum: true }
+  ]
+}
 
 // Slack for lengths and times rounded to milliseconds by the writer.
 const ROUNDING_S = 0.01

@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto'
 import { PgloadError } from '../errors.js'
 import { parseDurationS, parseInteger } from '../options/parse.js'
 import { seedAsInt64 } from '../random/seeding.js'
+import { shownValue } from '../options/shown.js'
 
 /** Seconds the shards wait for each other at the start, unless --shard-timeout says. */
 export const DEFAULT_SHARD_TIMEOUT_S = 60
@@ -42,7 +43,7 @@ export function resolveShard ({ shard, shards, shardIndex, runId, shardTimeout }
   let index
   if (shard !== undefined) {
     const m = /^\s*(\d+)\s*\/\s*(\d+)\s*$/.exec(String(shard))
-    if (!m) throw bad(`--shard must be K/N, shard K (counted from 0) of N, got ${JSON.stringify(shard)}`)
+    if (!m) throw bad(`--shard must be K/N, shard K (counted from 0) of N, got ${shownValue(shard)}`)
     const n = parseInteger(m[2], '--shard N', { min: 1, max: MAX_SHARDS })
     index = Number(m[1])
     if (index >= n) throw bad(`--shard ${shard}: shards are numbered 0 to ${n - 1}`)
@@ -57,7 +58,7 @@ export function resolveShard ({ shard, shards, shardIndex, runId, shardTimeout }
   if (shardIndex === undefined || shardIndex === '') {
     throw bad(`--shards ${count} needs --shard K/${count} or the environment variable JOB_COMPLETION_INDEX (set by a Kubernetes Indexed Job)`)
   }
-  if (!/^\d+$/.test(String(shardIndex).trim())) throw bad(`JOB_COMPLETION_INDEX must be a shard number from 0, got ${JSON.stringify(String(shardIndex))}`)
+  if (!/^\d+$/.test(String(shardIndex).trim())) throw bad(`JOB_COMPLETION_INDEX must be a shard number from 0, got ${shownValue(String(shardIndex))}`)
   index = Number(String(shardIndex).trim())
   if (index >= count) throw bad(`JOB_COMPLETION_INDEX ${index} is not a shard of --shards ${count}: shards are numbered 0 to ${count - 1}`)
   return shardPlan(index, count, { runId, shardTimeout }, plan)
@@ -65,10 +66,10 @@ export function resolveShard ({ shard, shards, shardIndex, runId, shardTimeout }
 
 function shardPlan (index, count, { runId, shardTimeout }, plan) {
   if (runId !== undefined && !RUN_ID.test(String(runId))) {
-    throw bad(`--run-id must be 1 to 63 letters, digits, '.', '_' or '-' (starting with a letter or digit), got ${JSON.stringify(String(runId))}`)
+    throw bad(`--run-id must be 1 to 63 letters, digits, '.', '_' or '-' (starting with a letter or digit), got ${shownValue(String(runId))}`)
   }
   const timeoutS = shardTimeout === undefined ? DEFAULT_SHARD_TIMEOUT_S : parseDurationS(shardTimeout, '--shard-timeout')
-  if (!(timeoutS > 0)) throw bad(`--shard-timeout must be positive, got ${JSON.stringify(shardTimeout)}`)
+  if (!(timeoutS > 0)) throw bad(`--shard-timeout must be positive, got ${shownValue(shardTimeout)}`)
   return { index, count, runId: runId === undefined ? derivedRunId(plan, count) : String(runId), runIdGiven: runId !== undefined, timeoutS }
 }
 

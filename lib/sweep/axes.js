@@ -2,6 +2,7 @@
 // span: every combination, one cell per point of the grid.
 
 import { PgloadError } from '../errors.js'
+import { shownValue } from '../options/shown.js'
 
 /**
  * @typedef {{ scale?: number|null, warehouses?: number|null, clients: number|null, rate: number|null }} Cell
@@ -35,8 +36,8 @@ export function parseList (value, flag, { integer = true, min = 1, exclusiveMin 
   for (const item of items) {
     const n = item === '' ? NaN : Number(item)
     const ok = (integer ? /^\d+$/.test(item) : /^\d+(\.\d+)?$/.test(item)) && Number.isFinite(n) && (exclusiveMin ? n > min : n >= min)
-    if (!ok) throw new PgloadError(`${flag} must be ${what}, got ${JSON.stringify(text)}`, { code: 'BAD_OPTION' })
-    if (out.includes(n)) throw new PgloadError(`${flag} lists ${n} twice, got ${JSON.stringify(text)}`, { code: 'BAD_OPTION' })
+    if (!ok) throw new PgloadError(`${flag} must be ${what}, got ${shownValue(text)}`, { code: 'BAD_OPTION' })
+    if (out.includes(n)) throw new PgloadError(`${flag} lists ${n} twice, got ${shownValue(text)}`, { code: 'BAD_OPTION' })
     out.push(n)
   }
   return out.sort((a, b) => a - b)

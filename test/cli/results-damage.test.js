@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url'
 import { runCli } from '../helpers/cli.js'
 import { mutate, pathText } from '../unit/results/mutate.js'
 import { seededRandom } from '../helpers/seeded-random.js'
+import { createHistogram, recordUs, encodeHistogram } from '../../lib/metrics/histogram.js'
 
 const SEED = Number(process.env.PGLOAD_FUZZ_SEED ?? 20261125)
 const F = (n) => fileURLToPath(new URL(`../fixtures/compare/${n}.json`, import.meta.url))
@@ -91,5 +92,28 @@ test(`a dozen seeded mutations through the commands (seed ${SEED}): refused in o
       else assert.match(r.stdout, command === 'check' ? /p\(99\) < 1000ms/ : /tps/, where)
       accepted++
     }
+  }
+})
+
+test('a valid one-sample histogram where the count says 1,552: report, check and compare refuse it in one line', async () => {
+  // a real run's file; the true file fails this gate, the contradictory one passed it
+  const real = JSON.parse(readFileSync(fileURLToPath(new URL('../fixtures/results/recorded-tpcb.json', import.meta.url)), 'utf8'))
+  const type = Object.keys(real.transactions)[0]
+  const { count } = real.transactions[type]
+  const one = createHistogram()
+  recordUs(one, 5)
+  real.transactions[type].histogram = encodeHistogram(one)
+  const file = join(dir, 'one-sample.json')
+  writeFileSync(file, JSON.stringify(real))
+  const message = `pgload: ${file}: transactions.${type}.histogram: holds 1 value, but transactions.${type}.count is ${count}\n`
+  const lines = {
+    report: ['report', file, '-o', join(dir, 'one-sample-report')],
+    check: ['check', file, '--threshold', 'p(99) < 0.01ms'],
+    compare: ['compare', fileURLToPath(new URL('../fixtures/results/recorded-tpcb.json', import.meta.url)), file, '--force', '--iterations', '50']
+  }
+  for (const [command, args] of Object.entries(lines)) {
+    const r = await runCli(args)
+    assertRefused(r, file, command)
+    assert.equal(r.stderr, message, command)
   }
 })

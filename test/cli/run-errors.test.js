@@ -33,6 +33,12 @@ const cases = [
   [['run', '--protocol', 'fast'], /--protocol must be one of simple, extended, prepared, got "fast"/],
   [['run', '--no-such-flag'], /Unknown argument/i],
   [['run', '-D', 'scale'], /^pgload: invalid variable definition: "scale"$/],
+  // negative values: yargs took -5s for the flags -5 and -s ("Unknown argument: 5")
+  [['run', '-T', '-5s'], /^pgload: --duration must be a duration like 30s, 10m or 1h, not negative, got "-5s"$/],
+  [['run', '--duration', '-1.5m'], /^pgload: --duration must be a duration like 30s, 10m or 1h, not negative, got "-1.5m"$/],
+  [['run', '--grace', '-3s'], /^pgload: --grace must be a duration like 30s, 10m or 1h, not negative, got "-3s"$/],
+  [['run', '-c', '-1'], /^pgload: --clients must be an integer >= 1, got "-1"$/],
+  [['run', '--rate', '-5'], /^pgload: --rate must be a number > 0, got "-5"$/],
   [['run', '-D', '9x=1'], /^pgload: option: invalid variable name: "9x"$/],
   [['init', 'tpcx'], /unknown workload/]
 ]
@@ -42,6 +48,19 @@ for (const [args, pattern] of cases) {
     assertOneLineError(await runCli([...args, '--url', UNREACHABLE]), pattern)
   })
 }
+
+test('a 10,000-character value is named and cut in the error, not echoed whole', async () => {
+  const cases = [
+    [['run', '--label', 'x'.repeat(10_000)], /^pgload: --label must be one line of 1 to 80 characters, got "x{56}\.\.\." \(10,000 characters\)$/],
+    [['run', '--protocol', 'y'.repeat(10_000)], /^pgload: --protocol must be one of simple, extended, prepared, got "y{56}\.\.\." \(10,000 characters\)$/],
+    [['run', `--nope-${'z'.repeat(10_000)}`], /^pgload: Unknown arguments?: nope-z{52}\.\.\. \(10,005 characters\)/],
+  ]
+  for (const [args, pattern] of cases) {
+    const r = await runCli([...args, '--url', UNREACHABLE])
+    assert.ok(r.stderr.length < 400, `${args[1].slice(0, 20)}...: ${r.stderr.length} characters of stderr`)
+    assertOneLineError(r, pattern)
+  }
+})
 
 test('an unreachable server names host and port', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'pgload-cli-'))

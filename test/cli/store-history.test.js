@@ -9,6 +9,7 @@ import { join } from 'node:path'
 import { runCli } from '../helpers/cli.js'
 import { getTestServer } from '../helpers/server.js'
 import { testResultsDatabase } from '../helpers/results-db.js'
+import { createHistogram, recordUs, encodeHistogram } from '../../lib/metrics/histogram.js'
 
 const dir = mkdtempSync(join(tmpdir(), 'pgload-store-cli-'))
 const compareFixture = (name) => new URL(`../fixtures/compare/${name}`, import.meta.url).pathname
@@ -59,8 +60,19 @@ test('store: one line per file, a bad file is an error line and exit 1, the othe
   assert.equal(refused.stdout, '')
   assert.match(refused.stderr, /^pgload: .*shard-1\.json: the results of shard 1\/4 of run nightly-1 are part of a run: merge every shard's file \(pgload merge FILES -o merged\.json\) and store the merged one\n/)
   const alone = await runCli(['store', broken, '--results-url', db.url])
-  assert.equal(alone.code, 1)
-  assert.match(alone.stderr, /\npgload: 1 of 1 file could not be stored\n$/)
+  assertOneLineError(alone, /^pgload: .*broken\.json: /)
+
+  // a valid one-sample histogram where the count says otherwise: refused like any damaged file
+  const real = JSON.parse(readFileSync(new URL('../fixtures/results/recorded-tpcb.json', import.meta.url), 'utf8'))
+  const h = createHistogram()
+  recordUs(h, 5)
+  real.transactions['tpcb-like'].histogram = encodeHistogram(h)
+  const contradictory = join(dir, 'one-sample.json')
+  writeFileSync(contradictory, JSON.stringify(real))
+  const one = await runCli(['store', contradictory, '--results-url', db.url])
+  assert.equal(one.stdout, '')
+  assert.equal(one.stderr, `pgload: ${contradictory}: transactions.tpcb-like.histogram: holds 1 value, but transactions.tpcb-like.count is ${real.transactions['tpcb-like'].count}\n`)
+  assert.equal(one.code, 1)
 
   const again = await runCli(['store', ...mainFiles, '--results-url', db.url])
   assert.equal(again.code, 0, again.stderr)

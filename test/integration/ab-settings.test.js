@@ -209,3 +209,30 @@ test('SIGINT during a run: the run stops, every setting is restored, exit 130', 
   assert.deepEqual(state.auto.filter(n => NAMES.includes(n)), [])
   assert.deepEqual(state.pending, [])
 })
+
+test('a value the server would refuse, for a session, a sighup or a postmaster setting: one line, exit 1, nothing run or changed', async () => {
+  const cases = [
+    ['--a', 'work_mem=banana', /^pgload: --a: work_mem = "banana": invalid value for parameter "work_mem": "banana"/],
+    ['--b', 'checkpoint_completion_target=2', /^pgload: --b: checkpoint_completion_target = "2": out of range 0 \.\. 1\n$/],
+    ['--a', 'shared_buffers=banana', /^pgload: --a: shared_buffers = "banana": expected an integer in 8kB, or with a unit\n$/]
+  ]
+  for (const [flag, setting, pattern] of cases) {
+    const outDir = join(base, `refused-${flag.slice(2)}`)
+    const other = flag === '--a' ? '--b' : '--a'
+    const args = ['ab', flag, setting, other, 'work_mem=8MB', '--rounds', '1', '--out-dir', outDir, '--', 'run', script, '-c', '1', '-T', '1s', '-n', '--no-server-stats']
+    const argv = registeredInBin() ? [join(root, 'bin', 'pgload.js'), ...args] : ['--input-type=module', '-e', HARNESS, '--', ...args]
+    const child = spawn(process.execPath, argv, { cwd: root, env })
+    let stderr = ''
+    child.stdout.resume()
+    child.stderr.on('data', (d) => { stderr += d })
+    const code = await new Promise((resolve) => child.on('close', resolve))
+    assert.equal(code, 1, stderr)
+    assert.match(stderr, pattern)
+    assert.equal(stderr.trim().split('\n').filter((l) => !l.startsWith('hint: ')).length, 1, stderr)
+    assert.doesNotMatch(stderr, /internal error/)
+    assert.equal(existsSync(outDir) ? readdirSync(outDir).length : 0, 0, 'nothing run')
+    const state = await serverState()
+    assert.deepEqual(state.show, originals, `${setting}: nothing changed`)
+    assert.deepEqual(state.auto.filter(n => NAMES.includes(n)), [])
+  }
+})

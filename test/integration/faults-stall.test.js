@@ -118,6 +118,9 @@ for (const jobs of ['1', '2']) {
     assert.ok(s.transactions > 0)
     assert.equal(s.unfinished + s.outcomeUnknown, 4)
     assert.equal(results.run.cancelled.abort, 4)
+    // the summary says what happened: no grace ran out, the run was aborted
+    assert.doesNotMatch(r.stdout, /after the end/)
+    if (s.unfinished > 0) assert.match(r.stdout, /number of unfinished transactions: \d+ \(the run was aborted by a second Ctrl-C or SIGTERM: the 4 in flight were cancelled at once; /)
     await assertReconciles(s)
   })
 }

@@ -7,6 +7,7 @@ import { PgloadError } from '../../errors.js'
 import { openConnection } from '../../db/connection.js'
 import { resolveTarget } from '../../server/target/resolve-target.js'
 import { planSettings, readOriginals, applySystemSettings, verifySettings, sessionOptions } from './settings.js'
+import { checkSettingValues } from './setting-values.js'
 import { seededRandom } from '../statistics/distribution-free.js'
 import { replan } from '../../plan/resolve.js'
 import { runRestartCommand } from '../../server/cold/restart-command.js'
@@ -188,6 +189,8 @@ export class AbRunner {
         await s.open()
         const names = [...new Set(['A', 'B'].filter(x => servers[x] === s).flatMap(x => sides[x].map(v => v.name)))]
         s.plan = await planSettings(s.conn, names, { restart: s.restartMode, side: s.label })
+        // every value the server would refuse, before anything is changed or run
+        for (const x of ['A', 'B']) if (servers[x] === s) await checkSettingValues(s.conn, sides[x], x)
         s.originals = await readOriginals(s.conn, s.plan.map(p => p.name))
       }
       o.onEvent('plan', {
@@ -212,7 +215,7 @@ export class AbRunner {
         }
         const session = sessionOptions(sides[side].filter(v => canonical(v.name).method === 'session').map(v => ({ name: canonical(v.name).name, value: v.value })))
         const expected = new Map(server.plan.map(p => [p.name, values.get(p.name) ?? server.originals.get(p.name).value]))
-        const check = await server.connect(session)
+        const check = await connectWithSettings(server, session, side)
         try {
           const bad = await verifySettings(check, server.plan, expected)
           if (bad.length) {
@@ -307,4 +310,18 @@ export class AbRunner {
  */
 export function defaultAbDir (at = new Date()) {
   return join('pgload-results', `ab-${at.toISOString().replace(/[:.]/g, '-').replace(/-\d{3}Z$/, 'Z')}`)
+}
+
+/**
+ * A connection with a side's session settings; a value the server refuses at connect (one the
+ * check before the first round could not see) is one line naming it, not an internal error.
+ * @param {any} server @param {string} session startup options @param {string} side
+ */
+async function connectWithSettings (server, session, side) {
+  try {
+    return await server.connect(session)
+  } catch (err) {
+    if (err instanceof PgloadError) throw err
+    throw new PgloadError(`settings of ${side}: the server refused them at connect: ${String(err?.message ?? err).split('\n')[0]}`, { code: 'AB_SETTING', cause: err })
+  }
 }

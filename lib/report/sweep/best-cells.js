@@ -7,6 +7,7 @@ import { PgloadError } from '../../errors.js'
 import { parseDurationS } from '../../options/parse.js'
 import { axisValue, axisText } from './axes.js'
 import { drawnCells } from './datasets.js'
+import { shownValue } from '../../options/shown.js'
 
 const isNum = (v) => typeof v === 'number' && Number.isFinite(v)
 /** Round limits (ms) tried when no --p99-limit is given: 1-2-5 steps from 0.1 ms to 1 min. */
@@ -31,7 +32,7 @@ export function parseP99LimitMs (value) {
   const bare = typeof value === 'number' || (typeof value === 'string' && /^\s*\d+(\.\d+)?\s*$/.test(value))
   // seconds to ms, rounded to a nanosecond so that 800us is 0.8, not 0.7999999999999999
   const ms = bare ? Number(value) : Math.round(parseDurationS(value, '--p99-limit') * 1e9) / 1e6
-  if (!(ms > 0) || !Number.isFinite(ms)) throw new PgloadError(`--p99-limit must be a latency above zero like 10ms or 0.5s, got ${JSON.stringify(value)}`, { code: 'BAD_OPTION' })
+  if (!(ms > 0) || !Number.isFinite(ms)) throw new PgloadError(`--p99-limit must be a latency above zero like 10ms or 0.5s, got ${shownValue(value)}`, { code: 'BAD_OPTION' })
   return ms
 }
 

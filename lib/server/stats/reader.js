@@ -10,6 +10,21 @@ const TICK = ['database', 'walLsn', 'checkpoints', 'control', 'activity', 'table
 const FULL = ['wal', 'tables']
 const IDLE_CHECKPOINTER_WAITS = new Set(['CheckpointerMain', 'CheckpointerShutdown'])
 
+/**
+ * A lost connection as the sampler says it: the driver flags a statement sent outside a
+ * transaction block that was never answered as a commit of unknown outcome, which is true of a
+ * workload's transaction but says nothing useful of a reading: it commits nothing of the run's.
+ * @param {any} err
+ * @returns {any} err, or a CONNECTION_LOST error without the outcome
+ */
+export function readingError (err) {
+  if (err?.code !== 'CONNECTION_LOST' || !err.outcomeUnknown) return err
+  const e = new Error(`connection to server lost: ${err.cause?.message ?? err.cause ?? 'closed'} (a statistics query was not answered)`)
+  e.code = 'CONNECTION_LOST'
+  e.cause = err
+  return e
+}
+
 export class StatsReader {
   /**
    * @param {{ openConnection: () => Promise<any>, tables: string[], now: () => number,
@@ -69,7 +84,7 @@ export class StatsReader {
       return r
     } catch (err) {
       if (err.code !== 'CONNECTION_LOST') this.own.rollbacks++
-      throw err
+      throw readingError(err)
     }
   }
 

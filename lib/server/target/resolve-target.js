@@ -5,6 +5,7 @@ import { readFileSync, statSync } from 'node:fs'
 import { homedir, userInfo } from 'node:os'
 import { join } from 'node:path'
 import { PgloadError } from '../../errors.js'
+import { shownValue } from '../../options/shown.js'
 
 /** @typedef {import('../../db/connection.js').Target} Target */
 
@@ -140,7 +141,7 @@ export function parseConnectionString (s) {
   const text = String(s).trim()
   if (/^postgres(ql)?:\/\//i.test(text)) return parseUri(text)
   if (/^[A-Za-z_]+\s*=/.test(text)) return parseKeyValue(text)
-  throw new PgloadError(`--url must be a postgres:// URI or key=value pairs, got ${JSON.stringify(redact(text))}`)
+  throw new PgloadError(`--url must be a postgres:// URI or key=value pairs, got ${shownValue(redact(text))}`)
 }
 
 function parseUri (text) {

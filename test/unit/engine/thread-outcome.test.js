@@ -80,3 +80,18 @@ test('a worker that ended closes no more intervals: the others\' are merged with
   const part = partFromIntervals(merge.byPart[1], TYPES)
   assert.equal(part.outcome.summary.transactions, parts[1].intervals[0].count.a + parts[1].intervals[0].count.b)
 })
+
+test('unfinished waits merged from worker threads: the exact mean of all, within min..max', () => {
+  const parts = [new Recorder(TYPES), new Recorder(TYPES)]
+  const whole = new Recorder(TYPES)
+  const waits = [[17_319_350, 17_320_990], [17_320_000, 5_000]]
+  waits.forEach((ws, i) => { for (const us of ws) { parts[i].unfinished(0, us); whole.unfinished(0, us) } })
+  const result = (r) => ({ ...partResult(r), exact: r.exactSums() })
+  const merged = mergeOutcomes(parts.map(result), { intervals: [], intervalS: 1, typeNames: TYPES })
+  const expected = whole.summarize(3).summary.unfinishedWaitMs
+  assert.equal(merged.summary.unfinished, 4)
+  assert.equal(merged.summary.unfinishedWaitMs.mean, expected.mean)
+  assert.equal(merged.summary.unfinishedWaitMs.stddev, expected.stddev)
+  assert.equal(merged.summary.unfinishedWaitMs.max, expected.max)
+  assert.equal(expected.mean, Math.round((17_319_350 + 17_320_990 + 17_320_000 + 5_000) / 4) / 1000)
+})

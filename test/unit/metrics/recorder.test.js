@@ -142,3 +142,16 @@ test('values are recorded once, yet summaries equal direct recording, with an in
   assert.equal(r.summarize(10).summary.transactions, 500 + 1 + 3000 + 40 + 200)
   assert.equal(r.summarize(10).transactions.idle.histogram, encodeHistogram(createHistogram()))
 })
+
+test('unfinished waits: mean and stddev from the exact waits, never outside min..max', () => {
+  const r = new Recorder(['a'])
+  // long waits fall in wide buckets, whose midpoints put the histogram's own mean above its max
+  const waitsUs = [17_319_350, 17_320_990, 17_320_000, 17_319_800]
+  for (const us of waitsUs) r.unfinished(0, us)
+  const w = r.summarize(10).summary.unfinishedWaitMs
+  const mean = waitsUs.reduce((a, b) => a + b, 0) / waitsUs.length
+  assert.equal(w.mean, Math.round(mean) / 1000)
+  assert.ok(w.mean >= w.min && w.mean <= w.max, `mean ${w.mean} within ${w.min}..${w.max}`)
+  const sd = Math.sqrt(waitsUs.reduce((a, b) => a + (b - mean) ** 2, 0) / waitsUs.length)
+  assert.ok(Math.abs(w.stddev - sd / 1000) < 0.001, `stddev ${w.stddev} is the waits' ${sd / 1000}`)
+})

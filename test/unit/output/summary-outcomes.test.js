@@ -28,3 +28,19 @@ test('none of them, or a results file from before they were counted: no such lin
   Object.assign(results.summary, { unfinished: 0, outcomeUnknown: 0, unfinishedWaitMs: null })
   assert.deepEqual(outcomeLines(results), [])
 })
+
+test('unfinished by a second Ctrl-C: the summary says the run was aborted, not that the grace ran out', () => {
+  const results = fixture()
+  results.run.options.graceS = 10
+  Object.assign(results.summary, { unfinished: 4, unfinishedWaitMs: { mean: 120, max: 130 } })
+  results.run.cancelled = { grace: 0, abort: 4, timeout: 0 }
+  assert.deepEqual(outcomeLines(results), [
+    'number of unfinished transactions: 4 (the run was aborted by a second Ctrl-C or SIGTERM: the 4 in flight were cancelled at once; they had waited mean 120.000 ms, max 130.000 ms)'
+  ])
+  // the grace ran out for some, then a second Ctrl-C cancelled the rest
+  results.run.cancelled = { grace: 3, abort: 1, timeout: 0 }
+  assert.match(outcomeLines(results)[0], /\(the run was aborted by a second Ctrl-C or SIGTERM: 3 cancelled 10 s after the end, then 1 in flight cancelled at once; /)
+  // the grace over, as before
+  results.run.cancelled = { grace: 4, abort: 0, timeout: 0 }
+  assert.match(outcomeLines(results)[0], /\(cancelled 10 s after the end; /)
+})

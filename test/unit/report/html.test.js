@@ -64,7 +64,9 @@ test('user-provided strings are escaped everywhere', async () => {
   doc.run.options.note = EVIL
   doc.run.transactionTypes = [EVIL, 'select-only']
   doc.transactions = { [EVIL]: doc.transactions['tpcb-like'], 'select-only': doc.transactions['select-only'] }
-  doc.intervals = doc.intervals.map((iv) => ({ ...iv, count: { [EVIL]: iv.count['tpcb-like'] } }))
+  // the type renamed everywhere it is named: counts and histograms agree
+  const renamed = (byType) => byType && Object.fromEntries(Object.entries(byType).map(([k, v]) => [k === 'tpcb-like' ? EVIL : k, v]))
+  doc.intervals = doc.intervals.map((iv) => ({ ...iv, count: renamed(iv.count), histograms: renamed(iv.histograms) }))
   doc.server.target = 'postgres://u:secret@127.0.0.1/db'
   const text = await html([doc], 'evil.html')
   assert.ok(!text.includes('<script>alert'), 'no injected script element')

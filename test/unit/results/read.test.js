@@ -175,3 +175,35 @@ test('a document readResults returned is not checked again; any other document i
     rmSync(dir, { recursive: true, force: true })
   }
 })
+
+/** A valid histogram of `n` values of `us` microseconds each. */
+function histogramOf (n, us = 5) {
+  const h = createHistogram()
+  for (let i = 0; i < n; i++) recordUs(h, us)
+  return encodeHistogram(h)
+}
+
+test('a histogram that contradicts the count it stands for is refused, naming the field', async () => {
+  const type = Object.keys(base().transactions)[0]
+  const count = base().transactions[type].count
+  await refused(damaged((d) => { d.transactions[type].histogram = histogramOf(1) }),
+    `transactions.${type}.histogram: holds 1 value, but transactions.${type}.count is ${count}`)
+  const iv = base().intervals[3]
+  await refused(damaged((d) => { d.intervals[3].histograms[type] = histogramOf(2) }),
+    `intervals[3].histograms.${type}: holds 2 values, but intervals[3].count.${type} is ${iv.count[type]}`)
+  await refused(damaged((d) => { d.intervals[3].histograms.ghost = histogramOf(1) }),
+    'intervals[3].histograms.ghost: holds 1 value, but intervals[3].count.ghost is missing')
+  const total = base().summary.transactions
+  await refused(damaged((d) => { d.summary.lagHistogram = histogramOf(1) }),
+    `summary.lagHistogram: holds 1 value, but summary.transactions is ${total}`)
+  await refused(damaged((d) => { d.summary.queueHistogram = histogramOf(total + 1) }),
+    `summary.queueHistogram: holds ${total + 1} values, but summary.transactions is ${total}`)
+  const ivTotal = Object.values(iv.count).reduce((a, b) => a + b, 0)
+  await refused(damaged((d) => { d.intervals[3].lagHistogram = histogramOf(ivTotal - 1) }),
+    `intervals[3].lagHistogram: holds ${ivTotal - 1} values, but intervals[3].count adds up to ${ivTotal}`)
+  // the same histograms with their counts: accepted
+  await readResults(write(damaged((d) => {
+    d.summary.lagHistogram = histogramOf(total)
+    d.intervals[3].queueHistogram = histogramOf(ivTotal, 40)
+  })))
+})

@@ -413,3 +413,24 @@ test('a checkpoint running at the baseline is marked from 0, not from the second
   assert.doesNotMatch(formatServerStatsSummary(r), /started at/)
   assert.match(formatServerStatsSummary(r), /checkpoints: 1 in the run \(in progress when the run started, still running at the end; times to the sample\); server counters in the window: 0 timed, 0 requested, 0 done/)
 })
+
+test('a reading whose connection is lost in flight: the warning says so, not that a commit\'s outcome is unknown', async () => {
+  const srv = fakeServer()
+  const c = clock()
+  const warnings = []
+  const log = { warn: (o, m) => warnings.push(`${m}: ${o.err?.message}`), debug () {}, info () {}, error () {} }
+  const sampler = new StatsSampler({ openConnection: async () => srv.conn, now: c.now, log, settleMs: 0 })
+  await sampler.start()
+  // what the driver throws for a statement sent outside a transaction block and never answered
+  srv.conn.simpleQuery = async () => {
+    const e = new Error('connection to server lost: read ECONNRESET (a commit was sent and not answered: outcome unknown)')
+    Object.assign(e, { code: 'CONNECTION_LOST', outcomeUnknown: true, cause: new Error('read ECONNRESET') })
+    throw e
+  }
+  c.ms = 1000
+  assert.equal(await sampler.sample(1), null)
+  const r = await sampler.finish({ transactions: 1 })
+  const said = [...warnings, ...r.missing].join('\n')
+  assert.match(said, /sample: connection to server lost: read ECONNRESET \(a statistics query was not answered\)/)
+  assert.doesNotMatch(said, /commit|outcome unknown/)
+})
