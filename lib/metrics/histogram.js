@@ -181,16 +181,20 @@ export function latencySummaryMs (h) {
   if (h.totalCount === 0) {
     return { mean: null, stddev: null, min: null, p50: null, p90: null, p95: null, p99: null, p999: null, max: null }
   }
+  // The histogram's mean is taken over bucket midpoints: for values packed in one bucket it can
+  // read outside the recorded range, so it is held within min and max as percentiles are.
+  const min = h.minNonZeroValue
+  const max = h.maxValue
   return {
-    mean: round3(h.mean / MS),
+    mean: round3(Math.min(max, Math.max(min, h.mean)) / MS),
     stddev: round3(h.stdDeviation / MS),
-    min: round3(h.minNonZeroValue / MS),
+    min: round3(min / MS),
     p50: percentileMs(h, 50),
     p90: percentileMs(h, 90),
     p95: percentileMs(h, 95),
     p99: percentileMs(h, 99),
     p999: percentileMs(h, 99.9),
-    max: round3(h.maxValue / MS)
+    max: round3(max / MS)
   }
 }
 

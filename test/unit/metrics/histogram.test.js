@@ -1,7 +1,7 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import hdr from 'hdr-histogram-js'
-import { addInto, createHistogram, decodeHistogram, recordUs, encodeHistogram, HIGHEST_US } from '../../../lib/metrics/histogram.js'
+import { addInto, createHistogram, decodeHistogram, recordUs, encodeHistogram, HIGHEST_US, latencySummaryMs } from '../../../lib/metrics/histogram.js'
 
 // recordUs before it computed the index itself: clamp, round, then hdr's own recordValue.
 const reference = (h, us) => h.recordValue(us < 1 ? 1 : us > HIGHEST_US ? HIGHEST_US : Math.round(us))
@@ -141,4 +141,13 @@ test('merging decoded histograms (compare, reports) gives what hdr add gives', (
     want.add(decodeHistogram(enc))
   }
   assertSame(got, want, 'decoded')
+})
+
+test('latencySummaryMs: a mean over bucket midpoints never reads outside the recorded min and max', () => {
+  const h = createHistogram()
+  // three waits packed in one wide bucket: the bucket's midpoint lies above all of them
+  for (const us of [17319350, 17320990, 17320000]) recordUs(h, us)
+  const f = latencySummaryMs(h)
+  assert.ok(f.mean <= f.max, `mean ${f.mean} above max ${f.max}`)
+  assert.ok(f.mean >= f.min, `mean ${f.mean} below min ${f.min}`)
 })
