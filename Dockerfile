@@ -14,7 +14,7 @@ WORKDIR /app
 COPY package.json package-lock.json ./
 # production dependencies only, exactly as locked; the embedded server's binaries come with them
 # (node, not mkdir and ln: a base needs nothing but Node.js, npm and /bin/sh)
-RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force && \
+RUN npm ci --omit=dev --no-audit --no-fund --no-update-notifier && npm cache clean --force --loglevel=error && \
     node -e "const fs = require('fs'); fs.mkdirSync('/out/bin', { recursive: true }); fs.mkdirSync('/out/results'); fs.symlinkSync('/app/bin/pgload.js', '/out/bin/pgload')"
 
 FROM ${BASE}
