@@ -1,6 +1,6 @@
 // The container image as a user runs it: built from the Dockerfile (by .ci/image, on a base made
-// locally), then inside it `pgload --version`, a tpcb run against the host's test server, and
-// two shards of one run in two containers merged by a third.
+// locally), then inside it `pgload --version`, a tpcb run against the host's test server, one
+// on the embedded server inside it, and two shards of one run in two containers merged by a third.
 
 import { test, before, after } from 'node:test'
 import assert from 'node:assert/strict'
@@ -40,6 +40,10 @@ test('the image\'s entrypoint is pgload, run as a non-root user', opts, async ()
   assert.equal(config.User, 'node')
   assert.deepEqual(config.Entrypoint, ['pgload'])
   assert.equal(config.WorkingDir, '/results')
+  // the program, its data and its production dependencies; no tests, benches or dev tools
+  const ls = await runContainer(image, ['-p', "JSON.stringify([require('fs').readdirSync('/app'), require('fs').existsSync('/app/node_modules/eslint')])"], { entrypoint: 'node' })
+  assert.equal(ls.code, 0, ls.stderr)
+  assert.deepEqual(JSON.parse(ls.stdout), [['README.md', 'bin', 'lib', 'node_modules', 'package.json', 'reports', 'workloads'], false])
 })
 
 test('a tpcb run inside the image against the host\'s server writes its results to the mounted /results', opts, async () => {
@@ -49,6 +53,15 @@ test('a tpcb run inside the image against the host\'s server writes its results 
   assert.ok(doc.summary.transactions > 0)
   assert.ok(Math.abs(doc.run.durationS - 5) < 1, `${doc.run.durationS} s`)
   assert.equal(doc.tool.version, version)
+})
+
+test('without --url, the embedded PostgreSQL runs inside the image as its non-root user', opts, async () => {
+  const r = await runContainer(image, ['run', 'tpcb', '-T', '2s', '-o', 'embedded.json'], { results: dir })
+  assert.equal(r.code, 0, r.stderr)
+  const doc = JSON.parse(readFileSync(join(dir, 'embedded.json'), 'utf8'))
+  assert.ok(doc.summary.transactions > 0)
+  assert.equal(doc.server.embedded, true)
+  assert.match(doc.server.version, /^18\./)
 })
 
 test('two shards in two containers meet, and a third container merges them to their sums', opts, async () => {

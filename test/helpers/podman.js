@@ -38,12 +38,13 @@ export async function buildImage (tag) {
  * Run one container of `image` (its entrypoint is pgload) and collect its output.
  * @param {string} image
  * @param {string[]} args pgload's arguments
- * @param {{ results?: string, env?: Record<string, string>, timeoutMs?: number }} [opts]
+ * @param {{ results?: string, env?: Record<string, string>, entrypoint?: string, timeoutMs?: number }} [opts]
  *   results: a host directory mounted on /results (the image's working directory)
  * @returns {Promise<{ code: number|null, stdout: string, stderr: string }>}
  */
-export function runContainer (image, args, { results, env = {}, timeoutMs = 120_000 } = {}) {
+export function runContainer (image, args, { results, env = {}, entrypoint, timeoutMs = 120_000 } = {}) {
   const podmanArgs = ['run', '--rm', '--network', 'host']
+  if (entrypoint) podmanArgs.push('--entrypoint', entrypoint)
   if (results) podmanArgs.push('-v', `${results}:/results`)
   for (const [k, v] of Object.entries(env)) podmanArgs.push('-e', `${k}=${v}`)
   podmanArgs.push(image, ...args)
