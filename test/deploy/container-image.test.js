@@ -2,7 +2,7 @@
 // locally), then inside it `pgload --version`, a tpcb run against the host's test server, one
 // on the embedded server inside it, and two shards of one run in two containers merged by a third.
 
-import { test, before, after } from 'node:test'
+import { describe, test, before, after } from 'node:test'
 import assert from 'node:assert/strict'
 import { mkdtempSync, rmSync, readFileSync, chmodSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -30,60 +30,60 @@ before(async () => {
 
 after(() => rmSync(dir, { recursive: true, force: true }))
 
-const opts = { skip: unavailable ?? false, timeout: 180_000 }
-
-test('the image\'s entrypoint is pgload, run as a non-root user', opts, async () => {
-  const r = await runContainer(image, ['--version'])
-  assert.equal(r.code, 0, r.stderr)
-  assert.equal(r.stdout.trim(), version)
-  const config = await imageConfig(image)
-  assert.equal(config.User, 'node')
-  assert.deepEqual(config.Entrypoint, ['pgload'])
-  assert.equal(config.WorkingDir, '/results')
-  // the program, its data and its production dependencies; no tests, benches or dev tools
-  const ls = await runContainer(image, ['-p', "JSON.stringify([require('fs').readdirSync('/app'), require('fs').existsSync('/app/node_modules/eslint')])"], { entrypoint: 'node' })
-  assert.equal(ls.code, 0, ls.stderr)
-  assert.deepEqual(JSON.parse(ls.stdout), [['README.md', 'bin', 'lib', 'node_modules', 'package.json', 'reports', 'workloads'], false])
-})
-
-test('a tpcb run inside the image against the host\'s server writes its results to the mounted /results', opts, async () => {
-  const r = await runContainer(image, ['run', 'tpcb', '-T', '5s', '-c', '2', '--url', server.url, '-o', 'run.json'], { results: dir })
-  assert.equal(r.code, 0, r.stderr)
-  const doc = JSON.parse(readFileSync(join(dir, 'run.json'), 'utf8'))
-  assert.ok(doc.summary.transactions > 0)
-  assert.ok(Math.abs(doc.run.durationS - 5) < 1, `${doc.run.durationS} s`)
-  assert.equal(doc.tool.version, version)
-})
-
-test('without --url, the embedded PostgreSQL runs inside the image as its non-root user', opts, async () => {
-  const r = await runContainer(image, ['run', 'tpcb', '-T', '2s', '-o', 'embedded.json'], { results: dir })
-  assert.equal(r.code, 0, r.stderr)
-  const doc = JSON.parse(readFileSync(join(dir, 'embedded.json'), 'utf8'))
-  assert.ok(doc.summary.transactions > 0)
-  assert.equal(doc.server.embedded, true)
-  assert.match(doc.server.version, /^18\./)
-})
-
-test('two shards in two containers meet, and a third container merges them to their sums', opts, async () => {
-  const runId = `image-${process.pid}`
-  const shards = await Promise.all([0, 1].map((k) => runContainer(image,
-    ['run', 'tpcb', '--url', server.url, '-c', '4', '-T', '3s', '-n', '--shards', '2', '--run-id', runId, '-o', `shard-${k}.json`],
-    { results: dir, env: { JOB_COMPLETION_INDEX: String(k) } })))
-  for (const r of shards) {
+describe('the container image', { skip: unavailable ?? false }, () => {
+  test('the image\'s entrypoint is pgload, run as a non-root user', { timeout: 180_000 }, async () => {
+    const r = await runContainer(image, ['--version'])
     assert.equal(r.code, 0, r.stderr)
-    assert.match(r.stderr, /all 2 shards arrived after [\d.]+ s; started at \S+ server time, [\d.]+ ms late/)
-  }
-  const merge = await runContainer(image, ['merge', 'shard-0.json', 'shard-1.json', '-o', 'merged.json'], { results: dir })
-  assert.equal(merge.code, 0, merge.stderr)
-  const docs = [0, 1].map((k) => JSON.parse(readFileSync(join(dir, `shard-${k}.json`), 'utf8')))
-  const merged = JSON.parse(readFileSync(join(dir, 'merged.json'), 'utf8'))
-  const sum = (f) => docs.reduce((a, d) => a + f(d), 0)
-  assert.equal(merged.summary.transactions, sum((d) => d.summary.transactions))
-  assert.equal(merged.summary.failed, sum((d) => d.summary.failed))
-  assert.equal(merged.transactions['tpcb-like'].count, sum((d) => d.transactions['tpcb-like'].count))
-  assert.equal(merged.run.terminals, 4)
-  assert.equal(merged.run.shards.count, 2)
-  const skew = /start skew ([\d.]+) ms/.exec(merge.stdout)
-  assert.ok(skew, merge.stdout)
-  assert.equal(merged.run.shards.startSkewMs, Number(skew[1]))
+    assert.equal(r.stdout.trim(), version)
+    const config = await imageConfig(image)
+    assert.equal(config.User, 'node')
+    assert.deepEqual(config.Entrypoint, ['pgload'])
+    assert.equal(config.WorkingDir, '/results')
+    // the program, its data and its production dependencies; no tests, benches or dev tools
+    const ls = await runContainer(image, ['-p', "JSON.stringify([require('fs').readdirSync('/app'), require('fs').existsSync('/app/node_modules/eslint')])"], { entrypoint: 'node' })
+    assert.equal(ls.code, 0, ls.stderr)
+    assert.deepEqual(JSON.parse(ls.stdout), [['README.md', 'bin', 'lib', 'node_modules', 'package.json', 'reports', 'workloads'], false])
+  })
+
+  test('a tpcb run inside the image against the host\'s server writes its results to the mounted /results', { timeout: 180_000 }, async () => {
+    const r = await runContainer(image, ['run', 'tpcb', '-T', '5s', '-c', '2', '--url', server.url, '-o', 'run.json'], { results: dir })
+    assert.equal(r.code, 0, r.stderr)
+    const doc = JSON.parse(readFileSync(join(dir, 'run.json'), 'utf8'))
+    assert.ok(doc.summary.transactions > 0)
+    assert.ok(Math.abs(doc.run.durationS - 5) < 1, `${doc.run.durationS} s`)
+    assert.equal(doc.tool.version, version)
+  })
+
+  test('without --url, the embedded PostgreSQL runs inside the image as its non-root user', { timeout: 180_000 }, async () => {
+    const r = await runContainer(image, ['run', 'tpcb', '-T', '2s', '-o', 'embedded.json'], { results: dir })
+    assert.equal(r.code, 0, r.stderr)
+    const doc = JSON.parse(readFileSync(join(dir, 'embedded.json'), 'utf8'))
+    assert.ok(doc.summary.transactions > 0)
+    assert.equal(doc.server.embedded, true)
+    assert.match(doc.server.version, /^18\./)
+  })
+
+  test('two shards in two containers meet, and a third container merges them to their sums', { timeout: 180_000 }, async () => {
+    const runId = `image-${process.pid}`
+    const shards = await Promise.all([0, 1].map((k) => runContainer(image,
+      ['run', 'tpcb', '--url', server.url, '-c', '4', '-T', '3s', '-n', '--shards', '2', '--run-id', runId, '-o', `shard-${k}.json`],
+      { results: dir, env: { JOB_COMPLETION_INDEX: String(k) } })))
+    for (const r of shards) {
+      assert.equal(r.code, 0, r.stderr)
+      assert.match(r.stderr, /all 2 shards arrived after [\d.]+ s; started at \S+ server time, [\d.]+ ms late/)
+    }
+    const merge = await runContainer(image, ['merge', 'shard-0.json', 'shard-1.json', '-o', 'merged.json'], { results: dir })
+    assert.equal(merge.code, 0, merge.stderr)
+    const docs = [0, 1].map((k) => JSON.parse(readFileSync(join(dir, `shard-${k}.json`), 'utf8')))
+    const merged = JSON.parse(readFileSync(join(dir, 'merged.json'), 'utf8'))
+    const sum = (f) => docs.reduce((a, d) => a + f(d), 0)
+    assert.equal(merged.summary.transactions, sum((d) => d.summary.transactions))
+    assert.equal(merged.summary.failed, sum((d) => d.summary.failed))
+    assert.equal(merged.transactions['tpcb-like'].count, sum((d) => d.transactions['tpcb-like'].count))
+    assert.equal(merged.run.terminals, 4)
+    assert.equal(merged.run.shards.count, 2)
+    const skew = /start skew ([\d.]+) ms/.exec(merge.stdout)
+    assert.ok(skew, merge.stdout)
+    assert.equal(merged.run.shards.startSkewMs, Number(skew[1]))
+  })
 })
