@@ -38,13 +38,15 @@ export async function buildImage (tag) {
  * Run one container of `image` (its entrypoint is pgload) and collect its output.
  * @param {string} image
  * @param {string[]} args pgload's arguments
- * @param {{ results?: string, env?: Record<string, string>, entrypoint?: string, timeoutMs?: number }} [opts]
- *   results: a host directory mounted on /results (the image's working directory)
+ * @param {{ results?: string, env?: Record<string, string>, entrypoint?: string, workdir?: string, timeoutMs?: number }} [opts]
+ *   results: a host directory mounted on /results (the image's working directory);
+ *   entrypoint: a program, or a JSON array as a pod's `command`
  * @returns {Promise<{ code: number|null, stdout: string, stderr: string }>}
  */
-export function runContainer (image, args, { results, env = {}, entrypoint, timeoutMs = 120_000 } = {}) {
+export function runContainer (image, args, { results, env = {}, entrypoint, workdir, timeoutMs = 120_000 } = {}) {
   const podmanArgs = ['run', '--rm', '--network', 'host']
   if (entrypoint) podmanArgs.push('--entrypoint', entrypoint)
+  if (workdir) podmanArgs.push('--workdir', workdir)
   if (results) podmanArgs.push('-v', `${results}:/results`)
   for (const [k, v] of Object.entries(env)) podmanArgs.push('-e', `${k}=${v}`)
   podmanArgs.push(image, ...args)
