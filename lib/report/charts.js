@@ -12,6 +12,8 @@ import { steadyStateOf } from '../metrics/steady-state.js'
 import { layoutMarkerLabels } from './marker-labels.js'
 import { rollingMean, effectiveWindowS, TPMC_WINDOW_S } from './rolling-mean.js'
 import { round3 } from '../format/round.js'
+import { fewEvents } from '../output/enough-data.js'
+import { committedNewOrders } from '../output/tpcc-summary.js'
 
 const SPEC_DIR = new URL('../../reports/', import.meta.url)
 const specCache = new Map()
@@ -136,7 +138,8 @@ export const RUN_CHARTS = [
       const tpmC = doc.tpcc?.tpmC ?? (noType && dur > 0 ? round3((doc.transactions[noType].count ?? 0) * 60 / dur) : null)
       if (typeof tpmC === 'number') {
         const eff = doc.tpcc?.efficiency
-        summary.push({ tpmC, label: `tpmC ${tpmC.toLocaleString('en-US')}` + (typeof eff === 'number' ? ` · efficiency ${eff.toFixed(1)} %` : '') })
+        const few = doc.tpcc ? fewEvents(committedNewOrders(doc), 'New-Orders', 'these') : null
+        summary.push({ tpmC, label: `tpmC ${tpmC.toLocaleString('en-US')}` + (typeof eff === 'number' ? ` · efficiency ${eff.toFixed(1)} %` : '') + (few ? ` (${few})` : '') })
       }
       // The faint per-interval line first (drawn behind), then the rolling mean over it.
       const dt = intervalSeconds(doc)
