@@ -6,7 +6,7 @@ import { PgloadError } from '../errors.js'
 import { loadResults } from '../compare/input.js'
 import { parseOutputPath } from '../options/parse.js'
 import { parseThreshold, evaluateThresholds } from '../compare/thresholds/evaluate.js'
-import { formatCheckText, formatCheckMarkdown } from '../compare/format.js'
+import { formatCheckText, formatCheckMarkdown, thresholdTally } from '../compare/format.js'
 import { junitXml } from '../compare/thresholds/junit.js'
 import { isStoredBaseline, parseStoredBaseline, loadStoredBaseline, describeStoredBaseline } from '../store/baseline.js'
 
@@ -69,9 +69,8 @@ export async function checkCommand (opts, { out = process.stdout, err = process.
       code: 'RUN_ABORTED', exitCode: CHECK_EXIT_CODES.runErrors
     })
   }
-  const failed = evaluated.filter(r => !r.pass).length
-  if (failed) {
-    throw new PgloadError(`${failed} of ${evaluated.length} threshold${evaluated.length === 1 ? '' : 's'} failed`, {
+  if (evaluated.some((r) => !r.pass)) {
+    throw new PgloadError(thresholdTally(evaluated), {
       code: 'THRESHOLD_FAILED', exitCode: CHECK_EXIT_CODES.thresholdFailed
     })
   }

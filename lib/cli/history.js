@@ -30,6 +30,8 @@ export function historyOptionsFromArgv (argv) {
   }
 }
 
+const STORE_HINT = 'store runs as they finish with pgload run ... --store, or store results files with pgload store FILE...'
+
 /**
  * List the stored runs and chart the metric's trend.
  * @param {ReturnType<typeof historyOptionsFromArgv>} opts
@@ -41,8 +43,8 @@ export async function historyCommand (opts, { out = process.stdout, err = proces
   const filters = [opts.label !== null && `label ${JSON.stringify(opts.label)}`, opts.workload !== null && `workload ${opts.workload}`].filter(Boolean)
   if (runs.length === 0) {
     const which = filters.length ? ` with ${filters.join(' and ')}` : ''
-    if (opts.out) throw new PgloadError(`no stored runs${which}: nothing to chart`, { code: 'HISTORY_EMPTY', hint: 'store runs with pgload run --store or pgload store FILES' })
-    err.write(`pgload: no stored runs${which}\n`)
+    if (opts.out) throw new PgloadError(`no stored runs${which}: nothing to chart`, { code: 'HISTORY_EMPTY', hint: STORE_HINT })
+    err.write(`pgload: no stored runs${which}\nhint: ${STORE_HINT}\n`)
     return runs
   }
   const table = formatHistory(runs, opts.metric)

@@ -18,7 +18,7 @@ export function builder (yargs) {
   return yargs
     .positional('results', { type: 'string', array: true, describe: 'results JSON files written by pgload run (several: overlaid per workload, named by their --label or by what differs), or one sweep (its sweep.json or its directory)' })
     .option('format', { alias: 'f', type: 'string', describe: 'comma-separated output formats: html, svg, png [default: html]' })
-    .option('out', { alias: 'o', type: 'string', describe: 'output directory [default: current directory], or one HTML file (x.html); for a sweep also x.svg / x.png with every chart' })
+    .option('out', { alias: 'o', type: 'string', describe: 'output directory, or one HTML file (x.html); for a sweep also x.svg / x.png with every chart [default: beside the (first) results file: RUN.html, report.html for several, sweep-report.html]' })
     .option('log-scale', { type: 'boolean', describe: 'logarithmic latency axes (latency over time, percentile spectrum; a sweep\'s latency charts)' })
     .option('p99-limit', { type: 'string', describe: 'sweeps: the best cell whose p99 stays within this latency in every repeat (10ms, 0.5s; a bare number is ms) [default: a ladder of round limits]' })
 }
@@ -41,20 +41,33 @@ async function readInput (file) {
 
 /**
  * Where a run report goes: a directory, or with `-o x.html` that one HTML file (a run report's
- * charts are several files, so an .svg or .png name is refused).
+ * charts are several files, so an .svg or .png name is refused); without -o, beside the results.
  * @param {string|undefined} out
  * @param {string[]|string|undefined} format
+ * @param {string[]} files the results files
  */
-function runReportOutput (out, format) {
-  const ext = out === undefined ? '' : extname(out).toLowerCase()
+function runReportOutput (out, format, files) {
+  if (out === undefined) return { formats: format ?? REPORT_DEFAULTS.formats, ...besideResults(files) }
+  const ext = extname(out).toLowerCase()
   if (ext === '.svg' || ext === '.png') {
     throw new PgloadError(`--out ${out}: a run report has several charts; give --out a directory and --format ${ext.slice(1)}`, { code: 'USAGE' })
   }
-  if (ext !== '.html') return { formats: format ?? REPORT_DEFAULTS.formats, outDir: out ?? REPORT_DEFAULTS.outDir }
+  if (ext !== '.html') return { formats: format ?? REPORT_DEFAULTS.formats, outDir: out }
   if (format !== undefined && String(format).toLowerCase() !== 'html') {
     throw new PgloadError(`--out ${out} is one HTML file but --format asks for ${format}: give --out a directory for other formats`, { code: 'USAGE' })
   }
   return { formats: ['html'], outDir: dirname(out), htmlName: basename(out) }
+}
+
+/**
+ * Without --out the report goes next to the (first) results file, not into the current
+ * directory: beside pgload-results/run.json as pgload-results/run.html, or report.html for
+ * several files.
+ * @param {string[]} files
+ */
+function besideResults (files) {
+  const stem = basename(files[0]).replace(/\.json(\.gz)?$/i, '')
+  return { outDir: dirname(files[0]), htmlName: files.length === 1 ? `${stem}.html` : REPORT_DEFAULTS.htmlName }
 }
 
 /** @param {any} argv */
@@ -66,14 +79,14 @@ export async function handler (argv) {
   const sweepAt = inputs.findIndex((i) => 'sweep' in i)
   if (sweepAt !== -1) {
     if (files.length > 1) throw new PgloadError(`${files[sweepAt]} is a sweep document: report it on its own, without other files`, { code: 'USAGE' })
-    return reportSweep(inputs[0].sweep, inputs[0].file, outDir, argv)
+    return reportSweep(inputs[0].sweep, inputs[0].file, outDir ?? dirname(inputs[0].file), argv)
   }
   if (argv.p99Limit !== undefined) throw new PgloadError('--p99-limit applies to a sweep document (the sweep.json of pgload sweep), not to results files', { code: 'USAGE' })
   const timings = {}
   const notes = []
   const t0 = performance.now()
   const written = await renderReport(inputs.map((i) => i.results), {
-    ...runReportOutput(outDir, argv.format),
+    ...runReportOutput(outDir, argv.format, files),
     logScale: argv.logScale ?? REPORT_DEFAULTS.logScale,
     sources: files.map((f) => basename(f)),
     notes,

@@ -43,7 +43,8 @@ const INFORMATIVE = [
   ['paced', (d) => d.run.paced],
   ['warmup s', (d) => d.run.warmupS],
   ['server version', (d) => d.server?.version],
-  ['server target', (d) => d.server?.target],
+  // the embedded server takes a free port at each start: its address is no difference in what was tested
+  ['server target', (d) => d.server?.embedded ? 'the embedded server' : d.server?.target],
   ['pgload version', (d) => d.tool?.version],
   ['host cpus', (d) => d.host?.cpus],
   // the first run after a load of its tables measures the load's aftermath as well

@@ -121,11 +121,30 @@ const fmtValue = (v, unit, kind) => {
  * @returns {string}
  */
 export function formatCheckText (results) {
-  const rows = [['', 'threshold', 'actual', 'limit', '']]
-  for (const r of results) rows.push([r.pass ? 'ok' : 'FAIL', r.expr, fmtValue(r.actual, r.unit, r.kind), fmtValue(r.limit, r.unit, r.kind), r.reason ?? ''])
-  const failed = results.filter(r => !r.pass).length
-  return alignTable(rows) + '\n' + (failed ? `${failed} of ${results.length} thresholds failed\n` : `all ${results.length} thresholds passed\n`)
+  const windowed = results.some((r) => r.window)
+  const rows = [['', 'threshold', 'actual', 'limit', ...(windowed ? ['worst window'] : []), '']]
+  for (const r of results) {
+    rows.push([r.pass ? 'ok' : 'FAIL', r.expr, fmtValue(r.actual, r.unit, r.kind), fmtValue(r.limit, r.unit, r.kind), ...(windowed ? [windowText(r)] : []), r.reason ?? ''])
+  }
+  return alignTable(rows) + '\n' + thresholdTally(results) + '\n'
 }
+
+/**
+ * The one line that sums up threshold results, as check prints it on stdout and on stderr:
+ * "1 of 1 threshold failed", "2 of 3 thresholds failed", "all 3 thresholds passed".
+ * @param {{ pass: boolean }[]} results
+ * @returns {string}
+ */
+export function thresholdTally (results) {
+  const n = results.length
+  const failed = results.filter((r) => !r.pass).length
+  const noun = `threshold${n === 1 ? '' : 's'}`
+  if (failed) return `${failed} of ${n} ${noun} failed`
+  return n === 1 ? `the ${noun} passed` : `all ${n} ${noun} passed`
+}
+
+// The window a windowed threshold measured at its worst ("30-60 s"); '-' for a whole-run one.
+const windowText = (r) => r.window ? `${Number(r.window.startS.toFixed(3))}-${Number(r.window.endS.toFixed(3))} s` : '-'
 
 /**
  * Threshold results as GitHub-flavoured markdown.
@@ -134,15 +153,15 @@ export function formatCheckText (results) {
  * @returns {string}
  */
 export function formatCheckMarkdown (results, { title = 'pgload check' } = {}) {
-  const failed = results.filter(r => !r.pass).length
+  const windowed = results.some((r) => r.window)
   const lines = [
-    `### ${title}: ${failed ? `${failed} of ${results.length} thresholds failed` : `all ${results.length} thresholds passed`}`,
+    `### ${title}: ${thresholdTally(results)}`,
     '',
-    '| | threshold | actual | limit | note |',
-    '| --- | --- | ---: | ---: | --- |'
+    `| | threshold | actual | limit |${windowed ? ' worst window |' : ''} note |`,
+    `| --- | --- | ---: | ---: |${windowed ? ' ---: |' : ''} --- |`
   ]
   for (const r of results) {
-    lines.push(`| ${r.pass ? ':white_check_mark:' : ':x:'} | \`${mdEscape(r.expr)}\` | ${fmtValue(r.actual, r.unit, r.kind)} | ${fmtValue(r.limit, r.unit, r.kind)} | ${mdEscape(r.reason ?? '')} |`)
+    lines.push(`| ${r.pass ? ':white_check_mark:' : ':x:'} | \`${mdEscape(r.expr)}\` | ${fmtValue(r.actual, r.unit, r.kind)} | ${fmtValue(r.limit, r.unit, r.kind)} |${windowed ? ` ${windowText(r)} |` : ''} ${mdEscape(r.reason ?? '')} |`)
   }
   return lines.join('\n') + '\n'
 }

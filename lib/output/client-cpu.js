@@ -3,17 +3,12 @@
 // share of one core.
 
 import { formatPerTransaction } from './per-transaction.js'
+import { fewForPerTransaction } from './enough-data.js'
 
 // The summary's lines print figures as pgbench does, without thousands separators.
 const plain = (v) => formatPerTransaction(v, 1, { grouping: false })
 
-// Below either bound the per-transaction figure is mostly not the transactions' cost. The run's
-// fixed CPU (its tick, the stats sampler, timers, garbage collection) was about 3 ms per second
-// with 2 clients here: 30 us or more per transaction under 100 tps, a third of a transaction's
-// own cost at full speed, and 2,000 us at 2 tps. The kernel splits user and system time by
-// sampling ticks, so with few transactions the split is noise as well.
-export const PER_TRANSACTION_MIN_TPS = 100
-export const PER_TRANSACTION_MIN_TRANSACTIONS = 1000
+export { PER_TRANSACTION_MIN_TPS, PER_TRANSACTION_MIN_TRANSACTIONS, perTransactionMeaningful } from './enough-data.js'
 
 /**
  * The client's CPU as shares of one core over the measured window (0.25 = a quarter of a core).
@@ -34,15 +29,6 @@ export function coreShares (client, durationS, transactions) {
 }
 
 /**
- * Whether the per-transaction CPU figure means something for this run.
- * @param {number} transactions
- * @param {number} durationS
- */
-export function perTransactionMeaningful (transactions, durationS) {
-  return transactions >= PER_TRANSACTION_MIN_TRANSACTIONS && durationS > 0 && transactions / durationS >= PER_TRANSACTION_MIN_TPS
-}
-
-/**
  * The summary's client CPU line, or null without CPU figures.
  * @param {any} results a results document
  * @returns {string|null}
@@ -52,7 +38,8 @@ export function clientCpuLine (results) {
   if (!c?.cpuUsPerTxn && !(c?.cpuUs > 0)) return null
   const loop = `event loop ${Math.round(100 * (c.eventLoopUtilization ?? 0))}% busy`
   const { transactions, durationS } = runSize(results)
-  if (c.cpuUsPerTxn && perTransactionMeaningful(transactions, durationS)) {
+  const few = fewForPerTransaction(transactions, durationS)
+  if (c.cpuUsPerTxn && !few) {
     const split = typeof c.userUsPerTxn === 'number' && typeof c.systemUsPerTxn === 'number'
       ? `${plain(c.userUsPerTxn)} user, ${plain(c.systemUsPerTxn)} kernel; `
       : ''
@@ -61,7 +48,7 @@ export function clientCpuLine (results) {
   const s = sharesOf(c, durationS, transactions)
   if (s.cpuCoreShare === null) return null
   const split = s.userCoreShare !== null && s.systemCoreShare !== null ? `${pct(s.userCoreShare)} user, ${pct(s.systemCoreShare)} kernel; ` : ''
-  return `client CPU = ${pct(s.cpuCoreShare)} of one core (${split}${loop}; too few transactions per second for a per-transaction figure)`
+  return `client CPU = ${pct(s.cpuCoreShare)} of one core (${split}${loop}; ${few ?? 'no per-transaction figure'})`
 }
 
 /**
@@ -73,7 +60,7 @@ export function clientCpuFact (results) {
   const c = results.client
   const { transactions, durationS } = runSize(results)
   const num = (v) => typeof v === 'number' && Number.isFinite(v)
-  if (num(c?.cpuUsPerTxn) && perTransactionMeaningful(transactions, durationS)) {
+  if (num(c?.cpuUsPerTxn) && !fewForPerTransaction(transactions, durationS)) {
     const f = formatPerTransaction
     return `${f(c.cpuUsPerTxn)} us CPU per transaction` + (num(c.userUsPerTxn) && num(c.systemUsPerTxn) ? ` (${f(c.userUsPerTxn)} user, ${f(c.systemUsPerTxn)} kernel)` : '')
   }

@@ -3,6 +3,10 @@
 
 import { clientCpuLine } from './client-cpu.js'
 import { formatPerTransaction } from './per-transaction.js'
+import { fewForPerTransaction } from './enough-data.js'
+import { formatTpcc } from './tpcc-summary.js'
+
+export { formatTpcc }
 
 const f3 = (v) => v === null || v === undefined ? '-' : v.toFixed(3)
 const pct = (n, d) => d > 0 ? (100 * n / d).toFixed(3) : '0.000'
@@ -69,7 +73,7 @@ export function formatSummary (results, { description } = {}) {
   const cpu = clientCpuLine(results)
   if (cpu) lines.push(cpu)
   const workers = Array.isArray(results.client?.threads)
-  const thread = workers ? workerThreadsLine(results.client.threads) : driverThreadLine(results.client)
+  const thread = workers ? workerThreadsLine(results.client.threads) : driverThreadLine(results.client, s.transactions + s.failed, run.durationS)
   if (thread) lines.push(thread)
   const busy = workers ? workerBusyWarning(results.client.threads, run.durationS) : driverBusyWarning(results.client, run.durationS)
   if (busy) lines.push(busy)
@@ -118,9 +122,10 @@ function whyCancelled (opts, cancelled) {
 }
 
 // The driver thread's time on a CPU and waiting for one (Linux), when the results file has it.
-function driverThreadLine (client) {
+// The wait per transaction follows the same rule as the CPU per transaction.
+function driverThreadLine (client, transactions, durationS) {
   if (typeof client?.onCpuShare !== 'number' || typeof client?.cpuWaitShare !== 'number') return null
-  const perTxn = typeof client.cpuWaitUsPerTxn === 'number' ? ` (${formatPerTransaction(client.cpuWaitUsPerTxn, 1, { grouping: false })} us per transaction)` : ''
+  const perTxn = typeof client.cpuWaitUsPerTxn === 'number' && !fewForPerTransaction(transactions, durationS) ? ` (${formatPerTransaction(client.cpuWaitUsPerTxn, 1, { grouping: false })} us per transaction)` : ''
   return `driver thread: on a CPU ${percent(client.onCpuShare)} of the run, waiting for one ${percent(client.cpuWaitShare)}${perTxn}`
 }
 
@@ -164,79 +169,6 @@ function workerBusyWarning (threads, durationS) {
   if (!worst || busy(worst) < SATURATED) return null
   return `warning: worker thread ${worst.thread} of ${threads.length} was saturated (busy ${percent(Math.min(1, busy(worst)))} of the run): the client, not the server, may be the bottleneck; more threads (-j) may help where cores are free`
 }
-
-/**
- * The TPC-C block: throughput figures and how each is counted, the mix and its minimums, the
- * measured waits, the 5.2.5.3 response-time check, rollbacks and deferred Delivery.
- * @param {any} results
- */
-export function formatTpcc (results) {
-  const c = results.tpcc
-  const measuredS = c.measuredS ?? results.run.durationS
-  const warmupS = c.warmupS ?? results.run.warmupS ?? 0
-  const window = warmupS > 0 ? `; measured ${fs(measuredS)} after a ${fs(warmupS)} ${c.rampUp ? 'ramp-up' : 'warm-up'}` : `; measured ${fs(measuredS)}`
-  const lines = [
-    `TPC-C, ${c.warehouses} warehouse${c.warehouses === 1 ? '' : 's'}, ${c.terminals} terminals, ${c.paced ? 'spec-paced' : 'unpaced'}${c.waitScale && c.waitScale !== 1 && c.paced ? ` (waits x${c.waitScale})` : ''}${window}`,
-    `tpmC = ${f1(c.tpmC)}   New-Orders the driver saw commit, per minute of the measured window`,
-    `NOPM = ${f1(c.nopm)}   growth of the districts' order counters (sum of d_next_o_id) over the same window, per minute, as HammerDB counts`,
-    `TPM total = ${f1(c.tpmTotal)}   transactions of all types per minute`,
-    `efficiency = ${f1(c.efficiency)}%   tpmC / (12.86 x ${c.warehouses} warehouse${c.warehouses === 1 ? '' : 's'})${typeof c.efficiencyCeiling === 'number' ? `; these waits and this mix allow at most ${f1(c.efficiencyCeiling)}%` : ''}`
-  ]
-  const head = ['transaction', 'mix %', 'keying s', 'think s', 'p90 ms', 'limit s', '90th < limit']
-  const rows = [head]
-  for (const [name, t] of Object.entries(results.transactions)) {
-    const rt = c.responseTime?.[name]
-    rows.push([
-      name,
-      f1(c.mix?.[name]),
-      t.keyingMs?.mean === null || t.keyingMs?.mean === undefined ? '-' : (t.keyingMs.mean / 1000).toFixed(2),
-      t.thinkMs?.mean === null || t.thinkMs?.mean === undefined ? '-' : (t.thinkMs.mean / 1000).toFixed(2),
-      rt ? f3(rt.p90Ms) : '-',
-      rt ? String(rt.limitMs / 1000) : '-',
-      !rt || rt.pass === null ? '-' : rt.pass ? 'pass' : 'FAIL' // null: the type did not run
-    ])
-  }
-  const widths = head.map((_, i) => Math.max(...rows.map((r) => r[i].length)))
-  lines.push(...rows.map((r) => r.map((x, i) => i === 0 ? x.padEnd(widths[i]) : x.padStart(widths[i])).join('  ')))
-  if (c.responseTimePass !== undefined) lines.push(`response times (clause 5.2.5.3, 90th percentile per type): ${c.responseTimePass ? 'pass' : 'FAIL'}`)
-  if (typeof c.rampUpNeededS === 'number' && warmupS < c.rampUpNeededS) {
-    lines.push(`warning: measuring began ${fs(warmupS)} after the start, before the ${fs(c.rampUpNeededS)} ramp-up in which every terminal finishes its first transaction: the figures include the terminals' staggered start`)
-  }
-  lines.push(...mixWarning(c))
-  const r = c.rollbacks
-  if (r && r.newOrderPct !== null) lines.push(`rollbacks: ${r.newOrderPct}% of New-Orders (spec: about 1%), ${r.allPct}% of all transactions`)
-  else if (!r && c.newOrderRollbackPct !== undefined) lines.push(`rollbacks: ${c.newOrderRollbackPct}% of New-Orders (spec: about 1%)`)
-  const d = c.delivery
-  if (d && typeof d === 'object' && d.mode === 'deferred' && d.pass === null) {
-    lines.push(`deferred Delivery: ${d.queued} queued, none completed: no verdict`)
-  } else if (d && typeof d === 'object' && d.mode === 'deferred') {
-    lines.push(`deferred Delivery: ${d.completed} of ${d.queued} completed, queue to completion p90 ${f3(d.queueToCompletionMs?.p90)} ms, ${d.within80sPct}% within 80 s: ${d.pass ? 'pass' : 'FAIL'}`)
-  }
-  return lines.join('\n')
-}
-
-// Clause 5.2.3: a type measured below its minimum share, and why when chance explains it.
-function mixWarning (c) {
-  const m = c.mixCheck
-  if (!m || m.below.length === 0) return []
-  const lines = [`warning: the measured mix is below the minimums of clause 5.2.3: ${m.below.map((b) => `${b.type} ${b.pct}% (minimum ${b.minimumPct}%)`).join(', ')}`]
-  const byChance = m.below.filter((b) => b.chanceExplains)
-  if (byChance.length > 0) {
-    const target = byChance.map((b) => `${b.type} ${b.targetPct}%`).join(', ')
-    lines.push(m.decks === null
-      ? `  only ${m.transactions} transactions: a random draw varies that much over so few (the --mix asks for ${target})`
-      : `  only ${m.decks} deck${m.decks === 1 ? '' : 's'} of 23 transactions completed (${m.decksPerTerminal} per terminal): short runs complete few decks; whole decks give ${target}`)
-  }
-  for (const b of m.below) {
-    if (!b.chanceExplains) lines.push(`  ${b.type}: more than chance explains${b.failed > 0 ? `; ${b.failed} failed` : ''}`)
-  }
-  return lines
-}
-
-// 600 -> "600 s", 40 -> "40 s"
-const fs = (v) => `${Math.round(Number(v) * 10) / 10} s`
-
-const f1 = (v) => v === null || v === undefined ? '-' : Number(v).toFixed(1)
 
 /**
  * Per transaction type: count, tps and latency percentiles in ms.

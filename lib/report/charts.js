@@ -12,6 +12,8 @@ import { steadyStateOf } from '../metrics/steady-state.js'
 import { layoutMarkerLabels } from './marker-labels.js'
 import { rollingMean, effectiveWindowS, TPMC_WINDOW_S } from './rolling-mean.js'
 import { round3 } from '../format/round.js'
+import { fewEvents } from '../output/enough-data.js'
+import { committedNewOrders } from '../output/tpcc-summary.js'
 
 const SPEC_DIR = new URL('../../reports/', import.meta.url)
 const specCache = new Map()
@@ -58,8 +60,9 @@ function useLog (scale) {
 }
 
 /**
- * Per-run charts in report order. `data(doc)` returns the named datasets; `skip(data, doc)`
- * returns the reason the chart is left out, or null; `tune(spec, data, opts, doc)` adjusts the copy.
+ * Per-run charts in report order. `applies(doc)`, when given, says whether this kind of run
+ * has the chart at all; `data(doc)` returns the named datasets; `skip(data, doc)` returns the
+ * reason an applicable chart is left out, or null; `tune(spec, data, opts, doc)` adjusts the copy.
  */
 export const RUN_CHARTS = [
   {
@@ -107,6 +110,7 @@ export const RUN_CHARTS = [
       if (opts.logScale) useLog(spec.layer[0].encoding.y.scale)
       // Empty threshold layers would only make vega warn about an infinite extent.
       if (d.thresholds.length === 0) spec.layer = spec.layer.filter((l) => l.data.name !== 'thresholds')
+      else spec.title.subtitle = `${spec.title.subtitle}; dashed: thresholds`
     }
   },
   {
@@ -136,7 +140,8 @@ export const RUN_CHARTS = [
       const tpmC = doc.tpcc?.tpmC ?? (noType && dur > 0 ? round3((doc.transactions[noType].count ?? 0) * 60 / dur) : null)
       if (typeof tpmC === 'number') {
         const eff = doc.tpcc?.efficiency
-        summary.push({ tpmC, label: `tpmC ${tpmC.toLocaleString('en-US')}` + (typeof eff === 'number' ? ` · efficiency ${eff.toFixed(1)} %` : '') })
+        const few = doc.tpcc ? fewEvents(committedNewOrders(doc), 'New-Orders', 'these') : null
+        summary.push({ tpmC, label: `tpmC ${tpmC.toLocaleString('en-US')}` + (typeof eff === 'number' ? ` · efficiency ${eff.toFixed(1)} %` : '') + (few ? ` (${few})` : '') })
       }
       // The faint per-interval line first (drawn behind), then the rolling mean over it.
       const dt = intervalSeconds(doc)
@@ -155,8 +160,9 @@ export const RUN_CHARTS = [
       encoding.strokeWidth.scale.domain = names
       if (names[1]) spec.title.subtitle[0] = `tpmC: centred ${names[1]} (bold) over the tpmC ${names[0]} (faint); dashed: whole-run tpmC`
     },
-    skip: (d, doc) => {
-      if (doc.run.workload !== 'tpcc' && !doc.tpcc) return 'not a TPC-C run'
+    // Only TPC-C runs have these charts: another workload's report does not mention them.
+    applies: (doc) => doc.run.workload === 'tpcc' || Boolean(doc.tpcc),
+    skip: (d) => {
       return d.tpmcLines.length === 0 && d.responseTime.length === 0 ? 'no New-Order counts or response times in the results' : null
     }
   }
@@ -189,6 +195,7 @@ export const COMPARE_CHART = {
   skip: (d) => (d.compareThroughput.length === 0 && d.compareSpectrum.length === 0 ? 'the runs have neither intervals nor histograms' : null),
   tune: (spec, d, opts) => {
     spec.vconcat[2].encoding.x.scale.domain = spectrumDomain(d.compareSpectrum)
+    if (d.compareSteady.length === 0) spec.title.subtitle = spec.title.subtitle.replace('; dashed: time to steady state', '')
     if (opts.logScale) {
       useLog(spec.vconcat[1].encoding.y.scale)
       useLog(spec.vconcat[2].encoding.y.scale)
@@ -270,6 +277,7 @@ export function buildCharts ({ runs, groups = [{ workload: null, indexes: runs.m
 /** Charts 1-6 of one run, appended to `charts` and `skipped`. */
 function runCharts (doc, run, slug, opts, charts, skipped) {
   for (const chart of RUN_CHARTS) {
+    if (chart.applies && !chart.applies(doc)) continue
     const d = chart.data(doc)
     const reason = chart.skip(d, doc)
     if (reason) {

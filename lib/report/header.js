@@ -7,6 +7,8 @@ import { steadyStateOf } from '../metrics/steady-state.js'
 import { clientCpuFact } from '../output/client-cpu.js'
 import { afterLoadText } from '../server/stats/summary.js'
 import { formatPerTransaction } from '../output/per-transaction.js'
+import { fewEvents } from '../output/enough-data.js'
+import { committedNewOrders } from '../output/tpcc-summary.js'
 
 /** Settings shown first when the results list them, because they shape most benchmarks. */
 const KEY_SETTINGS = [
@@ -100,11 +102,23 @@ function deltasTable (deltas) {
   return rows.length ? table(['counter', 'change over the run'], rows, 'numbers deltas') : ''
 }
 
-function tpccBlock (tpcc) {
+// The same figures and the same caveats as the summary's TPC-C block (lib/output/enough-data.js).
+function tpccBlock (doc) {
+  const tpcc = doc.tpcc
   if (!tpcc || typeof tpcc !== 'object') return ''
   const pairs = [['tpmC', fmt(tpcc.tpmC)], ['NOPM', fmt(tpcc.nopm)], ['efficiency', isNum(tpcc.efficiency) ? `${fmt(tpcc.efficiency, 1)} %` : undefined], ['warehouses', tpcc.warehouses]]
-  const rt = Object.entries(tpcc.responseTime ?? {}).map(([type, r]) => [type, fmt(r.p90Ms), fmt(r.limitMs), r.pass === false ? 'over limit' : 'within limit'])
+  const few = fewEvents(committedNewOrders(doc), 'New-Orders committed in the window', 'tpmC, NOPM and efficiency')
+  if (few) pairs.push(['note', few])
+  const rt = Object.entries(tpcc.responseTime ?? {}).map(([type, r]) => [type, fmt(r.p90Ms), fmt(r.limitMs), responseVerdict(r, doc.transactions?.[type]?.count)])
   return `<h3>TPC-C</h3>${dl(pairs)}` + (rt.length ? table(['transaction type', 'p90 ms', 'limit ms', 'verdict'], rt, 'numbers') : '')
+}
+
+// null: the type did not run, so there is no verdict (the summary prints '-').
+function responseVerdict (r, count) {
+  if (r.pass !== true && r.pass !== false) return '–'
+  const verdict = r.pass ? 'within limit' : 'over limit'
+  const few = isNum(count) ? fewEvents(count, 'transactions', 'it') : null
+  return few ? `${verdict} (${few})` : verdict
 }
 
 function thresholdsBlock (thresholds) {
@@ -226,7 +240,7 @@ export function runHeaderHtml (doc, label) {
     facts,
     '<h3>Summary</h3>',
     summaryTable(doc),
-    tpccBlock(doc.tpcc),
+    tpccBlock(doc),
     thresholdsBlock(doc.thresholds),
     key.length ? `<h3>Key settings</h3>${dl(key.map(([n, v]) => [n, v]))}` : '',
     settings.length ? `<details><summary>All non-default settings (${settings.length})</summary>${table(['setting', 'value', 'source'], settings)}</details>` : '',

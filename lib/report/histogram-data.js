@@ -21,10 +21,12 @@ const DISTRIBUTION_BINS_PER_DECADE = 10
 const asHistogram = (h) => (typeof h === 'string' ? decodeHistogram(h) : h)
 
 /**
- * Percentile spectrum rows from one histogram. The 100 % row (1/(1-p) = Infinity) is never
- * produced: the last point is the highest percentile the sample count can resolve.
+ * Percentile spectrum rows from one histogram. 1/(1-p) is infinite at 100 %, so the maximum is
+ * drawn where the sample count runs out (1/(1-p) = the count, or the axis' end): the line's
+ * last step rises to it, and the axis reaches it.
  * @param {string | import('hdr-histogram-js').Histogram} encoded
- * @returns {{ p: number, inv: number, ms: number }[]} p in percent, inv = 1/(1-p)
+ * @returns {{ p: number, inv: number, ms: number }[]} p in percent, inv = 1/(1-p); the last row
+ *   is the maximum, with p 100
  */
 export function spectrumRows (encoded) {
   const h = asHistogram(encoded)
@@ -38,6 +40,7 @@ export function spectrumRows (encoded) {
     const p = 100 * (1 - 1 / inv)
     rows.push({ p: round6(p), inv: round3(inv), ms: round3(h.getValueAtPercentile(p) / MS) })
   }
+  rows.push({ p: 100, inv: round3(Math.max(maxInv, rows.at(-1).inv)), ms: round3(h.maxValue / MS) })
   return rows
 }
 

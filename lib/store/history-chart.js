@@ -12,6 +12,7 @@ import { browserBundles } from '../report/assets.js'
 import { escapeHtml as h, jsonForScript } from '../report/escape.js'
 import { TOOL_VERSION } from '../version.js'
 import { historyMetric } from './history.js'
+import { trendNames } from './history-trends.js'
 import { fill } from '../report/html.js'
 
 const TEMPLATE = new URL('../../reports/report.html', import.meta.url)
@@ -30,12 +31,58 @@ export function historySpec (runs, metric) {
   const unit = m.unit && m.unit !== m.title ? ` (${m.unit})` : ''
   spec.title = { ...spec.title, text: `History: ${m.title}` }
   spec.encoding.y.title = `${m.title}${unit}`
+  const series = trendNames(runs)
+  const drawn = runs.map((r, i) => ({ r, series: series[i] })).filter(({ r }) => r.value !== null && r.startTime !== null)
   spec.datasets = {
-    runs: runs.filter((r) => r.value !== null && r.startTime !== null).map((r) => ({
-      runId: r.runId, startTime: r.startTime, value: r.value, workload: r.workload, series: r.label ?? r.workload
-    }))
+    runs: drawn.map(({ r, series }) => ({ runId: r.runId, startTime: r.startTime, value: r.value, workload: r.workload, series }))
   }
+  Object.assign(spec.encoding.x.axis, timeAxis(drawn.map(({ r }) => Date.parse(r.startTime))))
   return spec
+}
+
+// Tick intervals, finest first, with the label format that tells their ticks apart.
+const DAY_MS = 86400e3
+const TICKS = [
+  ...[1, 5, 15, 30].map((step) => ({ unit: 'second', step, ms: step * 1e3, format: '%H:%M:%S' })),
+  ...[1, 5, 15, 30].map((step) => ({ unit: 'minute', step, ms: step * 60e3, format: '%H:%M' })),
+  ...[1, 3, 6, 12].map((step) => ({ unit: 'hour', step, ms: step * 3600e3, format: '%b %d %H:%M' })),
+  ...[1, 2, 7, 14].map((step) => ({ unit: 'day', step, ms: step * DAY_MS, format: '%b %d' })),
+  ...[1, 3, 6].map((step) => ({ unit: 'month', step, ms: step * 30 * DAY_MS, format: '%b %Y' })),
+  ...[1, 2, 5, 10, 20, 50].map((step) => ({ unit: 'year', step, ms: step * 365 * DAY_MS, format: '%Y' }))
+]
+const MAX_TICKS = 8
+
+/**
+ * The time axis' ticks and labels: the finest interval that gives at most MAX_TICKS ticks over
+ * the runs' span, and labels to that precision, so that no two ticks read alike (runs minutes
+ * apart would otherwise all read "21:46"). The ticks are listed (UTC), not left to vega.
+ * @param {number[]} times epoch ms
+ * @returns {{ values: number[], format: string }}
+ */
+export function timeAxis (times) {
+  if (times.length === 0) return { values: [], format: TICKS[0].format }
+  const lo = Math.min(...times)
+  const hi = Math.max(...times)
+  const t = TICKS.find((x) => (hi - lo) / x.ms <= MAX_TICKS) ?? TICKS.at(-1)
+  const values = []
+  for (let v = floorTo(lo, t); v <= hi; v = next(v, t)) if (v >= lo) values.push(v)
+  if (values.length === 0) values.push(lo) // one run, or runs within one step: its own time
+  return { values, format: values.length === 1 && hi === lo ? '%b %d %H:%M:%S' : t.format }
+}
+
+// The tick at or before `ms` on the interval's grid (UTC).
+function floorTo (ms, t) {
+  const d = new Date(ms)
+  if (t.unit === 'month') return Date.UTC(d.getUTCFullYear(), d.getUTCMonth() - d.getUTCMonth() % t.step)
+  if (t.unit === 'year') return Date.UTC(d.getUTCFullYear() - d.getUTCFullYear() % t.step, 0)
+  return Math.floor(ms / t.ms) * t.ms
+}
+
+function next (ms, t) {
+  const d = new Date(ms)
+  if (t.unit === 'month') return Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + t.step)
+  if (t.unit === 'year') return Date.UTC(d.getUTCFullYear() + t.step, 0)
+  return ms + t.ms
 }
 
 /**

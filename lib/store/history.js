@@ -26,7 +26,9 @@ export const HISTORY_DEFAULTS = {
 
 /**
  * @typedef {{ runId: number, startTime: string|null, label: string|null, workload: string, clients: number|null,
- *   scale: number|null, tps: number|null, p50: number|null, p99: number|null, max: number|null, value: number|null }} HistoryRun
+ *   scale: number|null, tps: number|null, p50: number|null, p99: number|null, max: number|null, value: number|null,
+ *   connections?: number|null, rate?: number|null, protocol?: string|null, jobs?: number|null, scripts?: any, workloadOptions?: any }} HistoryRun
+ *   the last six: the set-up a trend line joins by (lib/store/history-trends.js)
  */
 
 /**
@@ -51,7 +53,8 @@ export async function queryHistory (conn, { label = null, workload = null, metri
   const m = historyMetric(metric)
   const r = await conn.query(
     `select run_id, to_char(start_time at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), label, workload,
-            clients, scale, tps, p50_ms, p99_ms, max_ms, ${m.column}
+            clients, scale, tps, p50_ms, p99_ms, max_ms, ${m.column},
+            connections, rate, protocol, (options->>'jobs')::int, options->'scripts', options->'workloadOptions'
        from pgload.runs
       where ($1::text is null or label = $1) and ($2::text is null or workload = $2)
       order by start_time desc nulls last, run_id desc
@@ -67,7 +70,13 @@ export async function queryHistory (conn, { label = null, workload = null, metri
     p50: toNumber(row[7]),
     p99: toNumber(row[8]),
     max: toNumber(row[9]),
-    value: toNumber(row[10])
+    value: toNumber(row[10]),
+    connections: toNumber(row[11]),
+    rate: toNumber(row[12]),
+    protocol: row[13],
+    jobs: toNumber(row[14]),
+    scripts: row[15],
+    workloadOptions: row[16]
   }))
 }
 

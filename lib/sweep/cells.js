@@ -23,7 +23,7 @@ export function spread (values) {
 /**
  * The cells with at least one `done` run, in the grid's order (size, clients, rate ascending),
  * each with its figures over its done runs.
- * @param {{ cell: import('./axes.js').Cell, status: string, dbSizeBytes?: number|null } & Record<string, any>[]} runs
+ * @param {{ cell: import('./axes.js').Cell, status: string, tablesSizeBytes?: number|null, dbSizeBytes?: number|null } & Record<string, any>[]} runs
  * @returns {object[]}
  */
 export function summariseCells (runs) {
@@ -37,8 +37,10 @@ export function summariseCells (runs) {
   const cells = [...groups.values()].map(({ cell, runs: done }) => {
     const out = { cell, runs: done.length }
     for (const f of FIGURES) out[f] = spread(done.map((r) => r[f]))
-    const size = spread(done.map((r) => r.dbSizeBytes)).median
-    out.dbSizeBytes = size === null ? null : Math.round(size)
+    for (const k of ['tablesSizeBytes', 'dbSizeBytes']) {
+      const size = spread(done.map((r) => r[k])).median
+      out[k] = size === null ? null : Math.round(size)
+    }
     return out
   })
   return cells.sort((a, b) => compareCells(a.cell, b.cell))

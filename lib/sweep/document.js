@@ -67,6 +67,7 @@ export function newSweepDocument ({ id, at, toolVersion, command, args, workload
       p50Ms: null,
       p99Ms: null,
       maxMs: null,
+      tablesSizeBytes: null,
       dbSizeBytes: null
     })),
     cells: []

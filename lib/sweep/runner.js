@@ -12,7 +12,7 @@ import { timeLeftS } from './estimate.js'
  * @property {(run: Record<string, any>) => Promise<object>} planFor the run plan of a run entry
  * @property {(plan: object, hooks: object) => Promise<{ results: any, file: string|null, exitCode: number }>} runBenchmark
  * @property {(size: number, opts: { signal: AbortSignal }) => Promise<any>} loadSize load the workload's tables at this size (init --force, own tables only)
- * @property {(plan: object) => Promise<{ dbSizeBytes: number|null, checkpointed: boolean, checkpointRefused?: string, server?: object }>} prepareRun
+ * @property {(plan: object) => Promise<{ dbSizeBytes: number|null, tablesSizeBytes?: number|null, checkpointed: boolean, checkpointRefused?: string, server?: object }>} prepareRun
  *   CHECKPOINT and the database's size, just before a run
  * @property {(name: string, info: object) => void} [onEvent] load, loaded, checkpoint-refused, start, done
  */
@@ -133,7 +133,7 @@ export class SweepRunner {
       this.phase = null
     }
     const wallS = Math.round((o.clockS() - t0) * 10) / 10
-    await this.#record(run, { ...runFields(outcome), wallS, attempts: (run.attempts ?? 0) + 1, dbSizeBytes: prepared.dbSizeBytes, checkpointed: prepared.checkpointed })
+    await this.#record(run, { ...runFields(outcome), wallS, attempts: (run.attempts ?? 0) + 1, tablesSizeBytes: prepared.tablesSizeBytes ?? null, dbSizeBytes: prepared.dbSizeBytes, checkpointed: prepared.checkpointed })
     o.onEvent('done', { run, text: cellText(run.cell), position: run.order + 1, total: this.doc.runs.length, results: outcome.results })
     return true
   }

@@ -39,6 +39,24 @@ test('check: 99 when a threshold fails (relative to a baseline)', async () => {
   assert.match(r.stderr, /^pgload: 1 of 2 thresholds failed$/m)
 })
 
+test('check: one failed threshold of one is counted in the same words on stdout and stderr', async () => {
+  const r = await pgload(['check', F('base-1'), '--threshold', 'p(99) < 0.01ms'])
+  assert.equal(r.code, 99, r.stderr)
+  assert.match(r.stdout, /^1 of 1 threshold failed$/m)
+  assert.match(r.stderr, /^pgload: 1 of 1 threshold failed$/m)
+  const ok = await pgload(['check', F('base-1'), '--threshold', 'p(99) < 50ms'])
+  assert.match(ok.stdout, /^the threshold passed$/m)
+})
+
+test('check: a windowed threshold says which window was worst', async () => {
+  const r = await pgload(['check', F('base-1'), '--threshold', 'p(99)[5s] < 0.01ms', '--threshold', 'p(99) < 50ms'])
+  assert.equal(r.code, 99, r.stderr)
+  const lines = r.stdout.split('\n')
+  assert.match(lines[0], /^\s+threshold\s+actual\s+limit\s+worst window\s*$/)
+  assert.match(lines.find((l) => l.startsWith('FAIL')), /^FAIL\s+p\(99\)\[5s\] < 0\.01ms\s+\S+ ms\s+\S+ ms\s+\d+(\.\d+)?-\d+(\.\d+)? s\s/)
+  assert.match(lines.find((l) => l.startsWith('ok')), /^ok\s+p\(99\) < 50ms\s+\S+ ms\s+\S+ ms\s+-$/)
+})
+
 test('check: 99 for a threshold without data, 0 with --allow-empty', async () => {
   const r = await pgload(['check', F('base-1'), '--threshold', 'tpmC > 1'])
   assert.equal(r.code, 99)

@@ -105,3 +105,18 @@ test('a damaged sweep document is refused with one line naming the field', async
   assert.equal(r.code, 1)
   assert.equal(r.stderr, `pgload: ${file}: cells[0].tps: expected an object or null, got "lots"\n`)
 })
+
+test('pgload report sweep.json without -o writes beside the sweep document, not into the current directory', async () => {
+  const { cpSync, mkdirSync } = await import('node:fs')
+  const dir = join(tmp, 'beside', 'pgload-sweeps', 'tpcb')
+  const cwd = join(tmp, 'beside', 'cwd')
+  cpSync(dirname(SWEEP_FILE), dir, { recursive: true })
+  mkdirSync(cwd, { recursive: true })
+  const r = await runCli(['report', join(dir, 'sweep.json')], { cwd })
+  assert.equal(r.code, 0, r.stderr)
+  assert.equal(r.stdout, `${join(dir, 'sweep-report.html')}\n`)
+  // the sweep's directory stands for its sweep.json: the report goes into it as well
+  const again = await runCli(['report', dir], { cwd })
+  assert.equal(again.stdout, `${join(dir, 'sweep-report.html')}\n`)
+  assert.deepEqual(readdirSync(cwd), [])
+})

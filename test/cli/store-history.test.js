@@ -94,7 +94,7 @@ test('history: the runs as a table, the trend as a chart', async () => {
   const none = await runCli(['history', '--label', 'nobody', '--results-url', db.url])
   assert.equal(none.code, 0)
   assert.equal(none.stdout, '')
-  assert.equal(none.stderr, 'pgload: no stored runs with label "nobody"\n')
+  assert.equal(none.stderr, 'pgload: no stored runs with label "nobody"\nhint: store runs as they finish with pgload run ... --store, or store results files with pgload store FILE...\n')
   assertOneLineError(await runCli(['history', '--metric', 'p42', '--results-url', db.url]), /--metric must be one of/)
   const down = await runCli(['history', '--results-url', 'postgres://nobody@127.0.0.1:1/none'])
   assertOneLineError(down, /^pgload: cannot connect to PostgreSQL at 127\.0\.0\.1:1: connection refused$/)

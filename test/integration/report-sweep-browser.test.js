@@ -107,3 +107,33 @@ for (const [name, make, expected] of cases) {
     assert.ok(statSync(shot).size > 50_000, 'screenshot has content')
   })
 }
+
+test('sweep report of clients 1 and 2 beside other tables: whole-number client ticks, the workload\'s tables measured against shared_buffers', { skip, timeout: 60_000 }, async () => {
+  const sweep = loadSweep()
+  sweep.axes.clients = [1, 2]
+  sweep.runs = sweep.runs.filter((r) => r.cell.clients !== 16)
+  sweep.cells = sweep.cells.filter((c) => c.cell.clients !== 16)
+  for (const x of [...sweep.runs, ...sweep.cells]) if (x.cell.clients === 4) x.cell.clients = 2
+  // the pgbench tables are a fraction of a database that also holds TPC-C tables
+  for (const c of sweep.cells) { c.tablesSizeBytes = c.cell.scale * 15_000_000; c.dbSizeBytes = 150_000_000 + c.tablesSizeBytes }
+  const file = join(shots, 'clients-1-2.html')
+  await renderSweepReport(sweep, { out: file, source: SWEEP_FILE })
+  const page = await browser.newPage({ viewport: { width: 1200, height: 900 } })
+  await page.goto(pathToFileURL(file).href)
+  await page.waitForFunction(() => window.pgloadReport?.done === true, null, { timeout: 30_000 })
+  const seen = await page.evaluate(() => ({
+    axes: [...document.querySelectorAll('.chart svg .role-axis')].map((a) => ({
+      aria: a.getAttribute('aria-label') ?? '',
+      labels: [...a.querySelectorAll('.role-axis-label text')].map((t) => t.textContent)
+    })),
+    cellsHead: [...document.querySelectorAll('table.cells thead th')].map((th) => th.textContent)
+  }))
+  await page.close()
+  const clientAxes = seen.axes.filter((a) => a.aria.startsWith("X-axis titled 'clients'"))
+  assert.ok(clientAxes.length >= 2, seen.axes.map((a) => a.aria).join('\n'))
+  for (const a of clientAxes) assert.deepEqual(a.labels, ['1', '2'])
+  const sizeAxes = seen.axes.filter((a) => /^X-axis titled '.*\/ (shared_buffers|memory)'/.test(a.aria))
+  assert.deepEqual(sizeAxes.map((a) => /^X-axis titled '(.*)' for a/.exec(a.aria)[1]), ["workload's tables / shared_buffers", "workload's tables / memory"])
+  assert.ok(seen.cellsHead.includes("workload's tables") && seen.cellsHead.includes('whole database'), seen.cellsHead.join(' | '))
+  assert.ok(seen.cellsHead.includes('tables × shared_buffers'), seen.cellsHead.join(' | '))
+})

@@ -57,3 +57,34 @@ test('the history chart renders in Chromium', { skip, timeout: 60_000 }, async (
     if (!process.env.PGLOAD_KEEP_SHOTS) rmSync(dir, { recursive: true, force: true })
   }
 })
+
+test('history chart of runs minutes apart, of two set-ups: tick labels all differ, one line per set-up', { skip, timeout: 60_000 }, async () => {
+  const d = mkdtempSync(join(tmpdir(), 'pgload-history-ticks-'))
+  // a scale 10, 16 clients run, then a sweep's scale 1 runs, then scale 10 again, a few minutes in all
+  const at = (s) => new Date(Date.parse('2026-03-01T21:46:00.000Z') + s * 1000).toISOString()
+  const setups = [[10, 16], [1, 1], [1, 4], [1, 1], [1, 4], [10, 16]]
+  const mixed = setups.map(([scale, clients], i) => ({ runId: i + 1, startTime: at(i * 25), label: null, workload: 'tpcb', clients, scale, connections: clients, rate: null, protocol: 'prepared', jobs: 1, scripts: null, workloadOptions: null, tps: 900, p50: 1, p99: 5, max: 9, value: 500 + 100 * i }))
+  const file = join(d, 'ticks.html')
+  await writeHistoryChart(mixed, 'tps', file)
+  const { chromium } = await import('playwright-core')
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-dev-shm-usage'] })
+  try {
+    const page = await browser.newPage({ viewport: { width: 1000, height: 800 } })
+    await page.goto(pathToFileURL(file).href)
+    await page.waitForFunction(() => window.pgloadReport?.done === true, null, { timeout: 30_000 })
+    const seen = await page.evaluate(() => ({
+      ticks: [...document.querySelectorAll('#chart-0 svg .role-axis')]
+        .filter((a) => (a.getAttribute('aria-label') ?? '').startsWith('X-axis'))
+        .flatMap((a) => [...a.querySelectorAll('.role-axis-label text')].map((t) => t.textContent)),
+      lines: document.querySelectorAll('#chart-0 svg path[aria-roledescription="line mark"]').length,
+      legend: [...document.querySelectorAll('#chart-0 svg .role-legend-label text')].map((t) => t.textContent)
+    }))
+    assert.ok(seen.ticks.length >= 3, seen.ticks.join(', '))
+    assert.equal(new Set(seen.ticks).size, seen.ticks.length, `tick labels repeat: ${seen.ticks.join(', ')}`)
+    assert.equal(seen.lines, 3, 'one line per set-up')
+    assert.deepEqual(seen.legend.sort(), ['tpcb scale 1, 1 client', 'tpcb scale 1, 4 clients', 'tpcb scale 10, 16 clients'])
+  } finally {
+    await browser.close()
+    rmSync(d, { recursive: true, force: true })
+  }
+})

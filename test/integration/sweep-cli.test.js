@@ -100,6 +100,8 @@ test('a 2 x 3 x 3 sweep killed midway: --resume runs only the missing runs and c
     assert.equal(results.summary.tps, r.tps, r.file)
     assert.equal(results.summary.latencyMs.p99, r.p99Ms, r.file)
     assert.ok(r.tps > 0 && r.dbSizeBytes > 0 && r.checkpointed === true, r.file)
+    // the pgbench tables alone, less than the whole database (which holds the catalogs too)
+    assert.ok(r.tablesSizeBytes > 0 && r.tablesSizeBytes < r.dbSizeBytes, `${r.file}: tables ${r.tablesSizeBytes}, database ${r.dbSizeBytes}`)
   }
   const started = (scale) => after.runs.filter((r) => r.cell.scale === scale).map((r) => Date.parse(r.startTime))
   assert.ok(Math.max(...started(1)) < Math.min(...started(2)), 'every scale 1 run before any scale 2 run')

@@ -3,7 +3,7 @@
 
 import { loadSpec } from '../charts.js'
 import { axisTitle, axisInTitle } from './axes.js'
-import { throughputRows, latencyRows, kneeRows, kneeLabels, sizeRows, sizeBases, sizeLineKeys } from './datasets.js'
+import { throughputRows, latencyRows, kneeRows, kneeLabels, sizeRows, sizeBases, sizeLineKeys, sizeMeasure } from './datasets.js'
 
 /** Names in the order their rows first appear (rows come in numeric order of their axes). */
 const inOrder = (rows, field) => [...new Set(rows.map((r) => r[field]))]
@@ -42,10 +42,12 @@ function seriesTitle (shape) {
  * @returns {{ scale: object, axis: object }}
  */
 export function xScaleFor (values) {
+  // Whole numbers (clients, usually) read as such: vega would print 1.0 and 2.0 for a short span.
+  const format = values.every(Number.isInteger) ? 'd' : '~g'
   const positive = values.filter((v) => v > 0)
-  if (positive.length < 2 || positive[positive.length - 1] / positive[0] < 8) return { scale: { zero: false }, axis: { values } }
+  if (positive.length < 2 || positive[positive.length - 1] / positive[0] < 8) return { scale: { zero: false }, axis: { values, format } }
   const base = positive.every((v) => Number.isInteger(Math.log2(v))) ? 2 : 10
-  return { scale: { type: 'log', base }, axis: { values: positive } }
+  return { scale: { type: 'log', base }, axis: { values: positive, format } }
 }
 
 /** Point the spec's x encodings on field `x` at the sweep's x axis. */
@@ -63,8 +65,8 @@ function useLog (spec) {
 
 /**
  * The chart catalogue in report order. `data(sweep, shape, opts)` returns the named datasets;
- * `skip(data, sweep)` the reason the chart is left out, or null; `tune(spec, data, shape, opts)`
- * adjusts the copy.
+ * `skip(data, sweep)` the reason the chart is left out, or null; `tune(spec, data, shape, opts,
+ * sweep)` adjusts the copy.
  */
 export const SWEEP_CHARTS = [
   {
@@ -114,9 +116,14 @@ export const SWEEP_CHARTS = [
     data: (sweep, shape) => ({ sweepSize: sizeRows(sweep, shape) }),
     skip: (d, sweep) => {
       if (sizeBases(sweep).length === 0) return 'the sweep records neither shared_buffers (server.sharedBuffersBytes) nor the memory (host.memoryBytes)'
-      return d.sweepSize.length === 0 ? 'no cell records its database size (dbSizeBytes)' : null
+      return d.sweepSize.length === 0 ? 'no cell records its size (tablesSizeBytes, dbSizeBytes)' : null
     },
-    tune: (spec, d, shape) => {
+    tune: (spec, d, shape, opts, sweep) => {
+      // Without the tables' sizes (a script sweep, an older document) the axes say what they show.
+      if (sizeMeasure(sweep, shape).key === 'dbSizeBytes') {
+        visit(spec, (o) => { if (typeof o.title === 'string') o.title = o.title.replace("workload's tables /", 'whole database /') })
+        spec.title.subtitle[0] = "size of the whole database as a multiple of shared_buffers and of the machine's memory; the grey rule at 1 is where it stops fitting"
+      }
       const bases = new Set(d.sweepSize.map((r) => r.basis))
       spec.hconcat = spec.hconcat.filter((panel) => bases.has(panel.name))
       const keys = sizeLineKeys(shape).filter((k) => shape.values[k].length > 0)
@@ -145,7 +152,7 @@ export function buildSweepCharts (sweep, shape, opts = {}) {
     }
     const spec = loadSpec(`sweep/${chart.id}`)
     spec.datasets = d
-    chart.tune(spec, d, shape, opts)
+    chart.tune(spec, d, shape, opts, sweep)
     charts.push({ id: chart.id, name: `sweep-${chart.id}`, title: spec.title.text ?? chart.title, spec })
   }
   return { charts, skipped }

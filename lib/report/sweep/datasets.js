@@ -1,6 +1,6 @@
 // Shapes a sweep document's cells into the datasets the sweep charts read: throughput and latency
 // against clients (median with the repeats' minimum and maximum), latency against throughput,
-// and throughput against the database size relative to shared_buffers and to memory.
+// and throughput against the data's size (the workload's tables) relative to shared_buffers and to memory.
 
 import { axisValue, axisText, cellName, seriesName, compareCells, pointText, AXIS_KEYS } from './axes.js'
 
@@ -106,12 +106,30 @@ export function kneeLabels (rows, opts = {}) {
 }
 
 /**
- * Throughput against the database size as a multiple of shared_buffers and of the machine's
- * memory, one row per cell and basis, in line order; lines join the cells that differ only in size.
- * @returns {{ basis: string, ratio: number, tps: number, tpsMin: number, tpsMax: number, line: string, cell: string, dbSizeBytes: number }[]}
+ * What the size chart measures: the workload's own tables (with their indexes), which is what a
+ * run reads and writes, when every drawn cell records them; else, for sweeps of scripts and
+ * documents written before pgload recorded them, the whole database, which other workloads'
+ * tables may swell.
+ * @param {any} sweep
+ * @param {import('./axes.js').SweepShape} shape
+ * @returns {{ key: 'tablesSizeBytes'|'dbSizeBytes', label: string }}
+ */
+export function sizeMeasure (sweep, shape) {
+  const cells = drawnCells(sweep, shape)
+  return cells.length > 0 && cells.every((c) => isNum(c.tablesSizeBytes) && c.tablesSizeBytes > 0)
+    ? { key: 'tablesSizeBytes', label: "workload's tables" }
+    : { key: 'dbSizeBytes', label: 'database' }
+}
+
+/**
+ * Throughput against the data's size (sizeMeasure) as a multiple of shared_buffers and of the
+ * machine's memory, one row per cell and basis, in line order; lines join the cells that differ
+ * only in size.
+ * @returns {{ basis: string, ratio: number, tps: number, tpsMin: number, tpsMax: number, line: string, cell: string, sizeBytes: number, dbSizeBytes: number|null }[]}
  */
 export function sizeRows (sweep, shape) {
   const bases = sizeBases(sweep)
+  const { key } = sizeMeasure(sweep, shape)
   const lineKeys = sizeLineKeys(shape)
   // In line order, then by size: the first appearance of each line names the legend's order.
   const byLine = [...AXIS_KEYS.filter((k) => lineKeys.includes(k)), shape.sizeKey].filter(Boolean)
@@ -125,10 +143,11 @@ export function sizeRows (sweep, shape) {
   const rows = []
   for (const { basis, bytes } of bases) {
     for (const c of cells) {
-      if (!isNum(c.dbSizeBytes) || c.dbSizeBytes <= 0) continue
+      const size = c[key]
+      if (!isNum(size) || size <= 0) continue
       const s = spreadOf(c.tps)
       const line = lineKeys.filter((k) => axisValue(c.cell, k) !== null).map((k) => axisText(k, c.cell[k])).join(', ') || sweep.workload
-      rows.push({ basis, ratio: sig4(c.dbSizeBytes / bytes), tps: s.mid, tpsMin: s.lo, tpsMax: s.hi, line, cell: cellName(c.cell), dbSizeBytes: c.dbSizeBytes })
+      rows.push({ basis, ratio: sig4(size / bytes), tps: s.mid, tpsMin: s.lo, tpsMax: s.hi, line, cell: cellName(c.cell), sizeBytes: size, dbSizeBytes: isNum(c.dbSizeBytes) ? c.dbSizeBytes : null })
     }
   }
   return rows

@@ -6,7 +6,7 @@ import { join, relative, sep } from 'node:path'
 import { escapeHtml as h } from '../escape.js'
 import { fmt } from '../header.js'
 import { AXIS_KEYS, cellName } from './axes.js'
-import { drawnCells, sizeBases } from './datasets.js'
+import { drawnCells, sizeBases, sizeMeasure } from './datasets.js'
 import { worstP99Ms } from './best-cells.js'
 
 const isNum = (v) => typeof v === 'number' && Number.isFinite(v)
@@ -98,18 +98,23 @@ function bestBlock (best) {
   return `<h3>Best cells</h3><p class="note">${h(best.limitNote)}</p>${table(head, rows, 'numbers best', grouped ? 3 : 2)}`
 }
 
+// Sizes: the workload's tables (what the ratios divide, as the size chart) and the whole database.
 function cellsBlock (sweep, shape) {
   const bases = sizeBases(sweep)
+  const measure = sizeMeasure(sweep, shape)
   const ratio = (c, basis) => {
     const b = bases.find((x) => x.basis === basis)
-    return b && isNum(c.dbSizeBytes) ? `${fmt(c.dbSizeBytes / b.bytes, 3)}×` : '–'
+    return b && isNum(c[measure.key]) ? `${fmt(c[measure.key] / b.bytes, 3)}×` : '–'
   }
+  const tables = measure.key === 'tablesSizeBytes'
   const rows = drawnCells(sweep, shape).map((c) => [
     cellName(c.cell), `${c.runs}${isNum(sweep.repeat) ? ` of ${sweep.repeat}` : ''}`,
     tpsText(c), rangeText(c.tps, 1), fmt(c.p50Ms?.median), fmt(c.p99Ms?.median), rangeText(c.p99Ms, 3), fmt(c.maxMs?.max),
-    bytesText(c.dbSizeBytes), ratio(c, 'shared_buffers'), ratio(c, 'memory')
+    ...(tables ? [bytesText(c.tablesSizeBytes)] : []), bytesText(c.dbSizeBytes), ratio(c, 'shared_buffers'), ratio(c, 'memory')
   ])
-  const head = ['cell', 'runs', 'tps (median)', 'tps min–max', 'p50 ms', 'p99 ms', 'p99 min–max', 'max ms (worst)', 'database size', '× shared_buffers', '× memory']
+  const what = tables ? 'tables' : 'database'
+  const head = ['cell', 'runs', 'tps (median)', 'tps min–max', 'p50 ms', 'p99 ms', 'p99 min–max', 'max ms (worst)',
+    ...(tables ? ["workload's tables"] : []), 'whole database', `${what} × shared_buffers`, `${what} × memory`]
   return `<h3>Cells</h3>${table(head, rows, 'numbers cells')}`
 }
 

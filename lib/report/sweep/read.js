@@ -32,6 +32,7 @@ const run = object({
   p50Ms: amountOrNull,
   p99Ms: amountOrNull,
   maxMs: amountOrNull,
+  tablesSizeBytes: amountOrNull,
   dbSizeBytes: amountOrNull
 }, { required: ['cell', 'status'] })
 
@@ -42,6 +43,7 @@ const cell = object({
   p50Ms: spread,
   p99Ms: spread,
   maxMs: spread,
+  tablesSizeBytes: amountOrNull,
   dbSizeBytes: amountOrNull
 }, { required: ['cell', 'tps'] })
 

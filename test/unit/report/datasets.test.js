@@ -76,21 +76,37 @@ test('server rows plot the sampler\'s rates and gauges, and skip the unknown one
   assert.deepEqual(serverRows({}), [])
 })
 
-test('spectrum drops the 100 % row, stays finite and never decreases', () => {
+test('spectrum stays finite, never decreases and ends at the maximum', () => {
   const h = createHistogram()
   for (let i = 1; i <= 1000; i++) recordUs(h, i * 10)
   const rows = spectrumRows(encodeHistogram(h))
   assert.ok(rows.length > 40)
   assert.equal(rows[0].inv, 1)
   for (const r of rows) {
-    assert.ok(Number.isFinite(r.inv) && Number.isFinite(r.ms) && r.p < 100, JSON.stringify(r))
+    assert.ok(Number.isFinite(r.inv) && Number.isFinite(r.ms) && r.p <= 100, JSON.stringify(r))
     assert.ok(r.inv <= 1000)
   }
+  // the maximum, as decoded: its bucket's upper edge, at or just above the recorded 10 ms
+  assert.equal(rows.at(-1).p, 100)
+  assert.equal(rows.at(-1).inv, 1000)
+  assert.ok(rows.at(-1).ms >= 10 && rows.at(-1).ms < 10.01, `max ${rows.at(-1).ms}`)
+  assert.ok(rows.slice(0, -1).every((r) => r.p < 100))
   for (let i = 1; i < rows.length; i++) assert.ok(rows[i].ms >= rows[i - 1].ms)
   const p90 = rows.find((r) => r.inv === 10)
   assert.ok(Math.abs(p90.ms - 9) < 0.05, `p90 ${p90.ms}`)
   assert.ok(JSON.stringify(spectrumByType(fixture('tpcb-b.json'))).indexOf('null') === -1)
   assert.deepEqual(spectrumRows(encodeHistogram(createHistogram())), [])
+})
+
+test('spectrum of a few samples with one slow outlier: the outlier is the last row', () => {
+  const h = createHistogram()
+  for (let i = 0; i < 5279; i++) recordUs(h, 5000 + (i % 100) * 100)
+  recordUs(h, 94_200)
+  const rows = spectrumRows(encodeHistogram(h))
+  assert.ok(rows.at(-2).ms < 20, `the last percentile row ${rows.at(-2).ms} ms`)
+  assert.equal(rows.at(-1).p, 100)
+  assert.ok(Math.abs(rows.at(-1).ms - 94.2) < 0.1, `max ${rows.at(-1).ms}`)
+  assert.equal(rows.at(-1).inv, 5280)
 })
 
 test('distribution bins hold every recorded value once', () => {

@@ -99,8 +99,10 @@ test('spectrum x domain covers the data on whole decades', () => {
   assert.equal(lo, 1)
   assert.ok(hi >= maxInv && hi < maxInv * 10 && Math.log10(hi) % 1 === 0, `${hi} vs ${maxInv}`)
   assert.equal(spec.layer.length, 1, 'no threshold layers without thresholds')
+  assert.doesNotMatch(spec.title.subtitle, /thresholds/, 'no legend for thresholds that are not drawn')
   const withThresholds = built(['tpcb-b.json']).charts.find((c) => c.id === 'percentile-spectrum').spec
   assert.equal(withThresholds.layer.length, 3)
+  assert.match(withThresholds.title.subtitle, /dashed: thresholds$/)
 })
 
 test('charts with absent data are skipped with a reason', () => {
@@ -109,6 +111,6 @@ test('charts with absent data are skipped with a reason', () => {
   delete doc.intervals
   const { charts, skipped } = buildCharts(labelRuns([doc]))
   assert.deepEqual(charts.map((c) => c.id), ['percentile-spectrum', 'latency-distribution'])
-  assert.deepEqual(skipped.map((s) => s.id), ['throughput', 'latency-over-time', 'server-activity', 'tpcc'])
+  assert.deepEqual(skipped.map((s) => s.id), ['throughput', 'latency-over-time', 'server-activity'], 'a TPC-B run has no TPC-C chart to skip')
   assert.match(skipped.find((s) => s.id === 'server-activity').reason, /serverStats\.series/)
 })

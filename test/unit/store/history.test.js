@@ -27,9 +27,9 @@ test('the table: one line per run, the metric as a column when not shown already
   assert.match(formatHistory(runs, 'failed').split('\n')[0], /max ms\s+failed$/)
 })
 
-test('the chart spec: one point per run, series by label (the workload without one)', () => {
+test('the chart spec: one point per run, series by label (the set-up without one)', () => {
   const spec = historySpec(runs, 'p999')
-  assert.deepEqual(spec.datasets.runs.map((r) => [r.runId, r.value, r.series]), [[1, 19.279, 'main'], [2, 115.455, 'tpcc']])
+  assert.deepEqual(spec.datasets.runs.map((r) => [r.runId, r.value, r.series]), [[1, 19.279, 'main'], [2, 115.455, 'tpcc 10 warehouses, 100 clients']])
   assert.equal(spec.title.text, 'History: p99.9 latency')
   assert.equal(spec.encoding.y.title, 'p99.9 latency (ms)')
 })

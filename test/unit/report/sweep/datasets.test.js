@@ -138,3 +138,18 @@ test('a sweep of scales alone (default clients, none named) puts the scale along
   assert.deepEqual([...new Set(sizeRows(sweep, shape).map((r) => r.line))], ['tpcb'])
   assert.deepEqual(missingCells(sweep, shape), [])
 })
+
+test('size rows divide the workload\'s own tables when every cell records them, and keep the database beside', async () => {
+  const { sizeMeasure } = await import('../../../../lib/report/sweep/datasets.js')
+  const sweep = loadSweep()
+  const shape = sweepShape(sweep)
+  assert.deepEqual(sizeMeasure(sweep, shape), { key: 'dbSizeBytes', label: 'database' }, 'an older document: the database')
+  // scale 1 beside other tables: the database is far larger than the pgbench tables
+  for (const c of sweep.cells) c.tablesSizeBytes = c.cell.scale * 16e6
+  assert.deepEqual(sizeMeasure(sweep, shape), { key: 'tablesSizeBytes', label: "workload's tables" })
+  const row = sizeRows(sweep, shape).find((r) => r.basis === 'shared_buffers' && r.cell === 'scale 1, 1 client')
+  const cell = sweep.cells.find((c) => c.cell.scale === 1 && c.cell.clients === 1)
+  assert.equal(row.ratio, Number((16e6 / sweep.server.sharedBuffersBytes).toPrecision(4)))
+  assert.equal(row.sizeBytes, 16e6)
+  assert.equal(row.dbSizeBytes, cell.dbSizeBytes)
+})
