@@ -253,10 +253,10 @@ export class RunLifecycle {
    * @returns {boolean} whether this call aborted it
    */
   abort (reason) {
-    const changed = RANK[this.#state] < RANK.aborting
-    if (reason === 'interrupted' && !this.#interrupted) { this.#interrupted = true; this.#snapshot = null }
-    if (!changed) {
-      if (this.#snapshot === null) this.#emitter.emit('status', this.status())
+    const marked = reason === 'interrupted' && !this.#interrupted
+    if (marked) { this.#interrupted = true; this.#snapshot = null }
+    if (RANK[this.#state] >= RANK.aborting) {
+      if (marked) this.#emitter.emit('status', this.status())
       return false
     }
     this.#stopReason ??= reason

@@ -6,9 +6,8 @@
 import { mergeHistograms } from '../metrics/histogram.js'
 
 /**
- * Subscribe a progress presenter to a run's ticks.
- * @param {import('node:events').EventEmitter & { paced?: boolean, workload?: any, opts?: any,
- *   terminalStates?: () => { keying: number, thinking: number, running: number, waiting: number, finished: number } }} run
+ * Subscribe a progress presenter to a run's intervals.
+ * @param {import('../engine/run-handle.js').RunHandle} run
  * @param {{ everyS: number, stream?: NodeJS.WriteStream, isTTY?: boolean, warmupLabel?: string }} opts
  *   warmupLabel: what the lines before the measured window are called (`ramp-up`, `warm-up`)
  */
@@ -25,10 +24,13 @@ export function attachProgress (run, { everyS, stream = process.stderr, isTTY = 
       stream.write(line + '\n')
     }
   }
-  const workloadText = (sinceStartS) => typeof run.workload?.progressText === 'function' ? run.workload.progressText(sinceStartS) : null
-  const load = (e) => run.paced && typeof run.terminalStates === 'function'
-    ? formatStates(run.terminalStates())
-    : `${e.activeConnections} active conns${e.waiting ? `, ${e.waiting} waiting` : ''}`
+  const workloadText = (sinceStartS) => run.progressText(sinceStartS)
+  const paced = run.settings.paced
+  const warmupS = run.settings.warmupUs / 1e6
+  /** @param {{ connections: import('../engine/run-handle.js').ConnectionUse, terminals: import('../engine/run-handle.js').TerminalUse }} e */
+  const load = ({ connections: c, terminals }) => paced
+    ? formatStates(terminals)
+    : `${c.active} active conns${c.waiting ? `, ${c.waiting} waiting` : ''}`
 
   run.on('warmup-tick', (e) => {
     if (e.elapsedS - lastWarmS + 1e-9 < everyS) return
@@ -37,7 +39,7 @@ export function attachProgress (run, { everyS, stream = process.stderr, isTTY = 
     write(`${warmupLabel}: ${e.elapsedS.toFixed(1)} of ${Math.round(e.warmupS)} s${extra ? `, ${extra}` : ''}, ${load(e)}`)
   })
 
-  run.on('tick', (e) => {
+  run.on('interval', (e) => {
     if (e.final) return // the ragged end of the run: the summary follows
     pending.push(e.interval)
     if (e.elapsedS - lastS + 1e-9 < everyS) return
@@ -60,7 +62,7 @@ export function attachProgress (run, { everyS, stream = process.stderr, isTTY = 
     const merged = mergeHistograms(hists)
     const p50 = merged.totalCount ? (merged.getValueAtPercentile(50) / 1000).toFixed(3) : '-'
     const p99 = merged.totalCount ? (merged.getValueAtPercentile(99) / 1000).toFixed(3) : '-'
-    const extra = workloadText((run.opts?.warmupS ?? 0) + e.elapsedS)
+    const extra = workloadText(warmupS + e.elapsedS)
     let line = `progress: ${e.elapsedS.toFixed(1)} s, ${(count / periodS).toFixed(1)} tps${extra ? `, ${extra}` : ''}, lat p50 ${p50} ms p99 ${p99} ms, ${failed} failed`
     if (skipped) line += `, ${skipped} skipped`
     line += `, lag max ${lagMax.toFixed(3)} ms, ${load(e)}`

@@ -98,3 +98,33 @@ function poolSize (plan, workload, paced, count) {
   if (count === all || plan.connections !== undefined) return whole
   return Math.max(1, Math.round(whole * count / all))
 }
+
+/**
+ * The settings of one part of a run already cut (a worker thread's): its terminals, and its
+ * shares of the connections and of --rate.
+ * @param {Readonly<EngineSettings>} settings the whole run's (or the shard's)
+ * @param {{ range: import('./partition.js').TerminalRange, connections: number, rate: number }} part
+ * @returns {Readonly<EngineSettings>}
+ */
+export function partSettings (settings, { range, connections, rate }) {
+  const own = settings.connectPerTransaction ? range.count : Math.min(range.count, connections)
+  return Object.freeze({ ...settings, range: Object.freeze({ ...range }), connections: own, rate })
+}
+
+/**
+ * Settings as data for another thread: the think-time distribution (functions) as its spec.
+ * @param {Readonly<EngineSettings>} settings
+ */
+export function sendableSettings (settings) {
+  return { ...settings, thinkTime: settings.thinkTime?.spec ?? null }
+}
+
+/**
+ * Settings received from another thread (sendableSettings), frozen again.
+ * @param {any} sent
+ * @returns {Readonly<EngineSettings>}
+ */
+export function receivedSettings (sent) {
+  const thinkTime = sent.thinkTime === null ? null : parseDistribution(sent.thinkTime, '--think-time')
+  return Object.freeze({ ...sent, range: Object.freeze({ ...sent.range }), thinkTime })
+}
