@@ -37,9 +37,10 @@ export class ThreadedRun extends EventEmitter {
    *   range, connections and rate are split over the threads
    * @param {import('./run.js').RunRuntime} runtime seed and part go to the workers; they open
    *   their own connections (the source's)
-   * @param {{ jobs: number, source: PartSource }} threads
+   * @param {{ jobs: number, source: PartSource, spawn?: (url: URL, opts: object) => any }} threads
+   *   spawn: makes a worker (tests give workers of their own)
    */
-  constructor (workload, settings, runtime, { jobs, source }) {
+  constructor (workload, settings, runtime, { jobs, source, spawn = (url, opts) => new Worker(url, opts) }) {
     super()
     const range = settings.range
     const group = workload.terminalGroup ?? 1
@@ -48,6 +49,7 @@ export class ThreadedRun extends EventEmitter {
     this.runtime = runtime
     this.jobs = jobs
     this.source = source
+    this.spawn = spawn
     this.typeNames = workload.transactions.map((t) => t.name)
     this.ranges = Array.from({ length: jobs }, (_, i) => splitRange(range, jobs, i, { group }))
     this.terminalCount = range.count
@@ -114,7 +116,7 @@ export class ThreadedRun extends EventEmitter {
     const { seed, part } = this.runtime
     for (let i = 0; i < this.jobs; i++) {
       const settings = sendableSettings(partSettings(this.settings, { range: this.ranges[i], connections: this.connectionShares[i], rate: this.rates[i] }))
-      const worker = new Worker(WORKER, { workerData: { source: this.source, part: (part ?? 0) + i, seed, settings } })
+      const worker = this.spawn(WORKER, { workerData: { source: this.source, part: (part ?? 0) + i, seed, settings } })
       const w = { worker, index: i, gone: false, result: null, crash: null }
       this._workers.push(w)
       ready.push(new Promise((resolve) => { w.ready = resolve }))
