@@ -12,10 +12,10 @@ import { explainConnectError, redact } from './server/target/resolve-target.js'
 import { coldRestartMethod, coldStart } from './server/cold/cold-start.js'
 import { closeWithin } from './db/close-within.js'
 import { createRun, planSource } from './engine/create-run.js'
-import { parseDistribution } from './options/distribution.js'
 import { parseRandomSeed } from './random/seeding.js'
 import { runSeeds, workloadOptionsOf } from './plan/workload-options.js'
 import { resolvePlan, isPlan } from './plan/resolve.js'
+import { engineSettings } from './plan/engine-settings.js'
 import { buildResults } from './results/build.js'
 import { writeResults, ensureWritable, defaultResultsPath } from './results/write.js'
 import { loadWorkload } from '../workloads/index.js'
@@ -31,9 +31,10 @@ import { shardPart, shardResultName, samplesServer, openShardBarrier, shardGate,
  * ends in errors or is interrupted; --threshold results are in the document before it is written.
  * @param {import('./plan/resolve.js').RunPlan | Record<string, any>} planOrOptions a plan
  *   (lib/plan/resolve.js), or options that are resolved into one first (and checked as the command line's)
- * @param {{ log?: any, env?: Record<string, string|undefined>, onRun?: (run: import('./engine/run.js').Run, extras: { sampler: any }) => void, onPhase?: (phase: string, info?: any) => void }} [hooks]
- *   onRun: the run before it starts, with the server statistics sampler (null without one), for presenters
- * @returns {Promise<{ results: object, file: string|null, exitCode: number, run: import('./engine/run.js').Run }>}
+ * @param {{ log?: any, env?: Record<string, string|undefined>, onRun?: (run: import('./engine/run-handle.js').RunHandle, extras: { sampler: any }) => void, onPhase?: (phase: string, info?: any) => void }} [hooks]
+ *   onRun: the run handle, before it starts (subscribe to its events; stop or abort it), with the
+ *   server statistics sampler (null without one), for presenters
+ * @returns {Promise<{ results: object, file: string|null, exitCode: number, run: import('./engine/run-handle.js').RunHandle }>}
  */
 export async function runBenchmark (planOrOptions, { log = silentLogger, env = process.env, onRun, onPhase = () => {} } = {}) {
   const plan = isPlan(planOrOptions) ? planOrOptions : await resolvePlan(planOrOptions)
@@ -71,7 +72,9 @@ export async function runBenchmark (planOrOptions, { log = silentLogger, env = p
     barrier = await openShardBarrier(plan, { openConnection: (o) => openConnection(target, o), log })
     const gate = barrier && shardGate(barrier, onPhase)
 
-    run = createRun(workload, { ...engineOptions(plan, { openConnection: runConnectionOpener(plan, target), seed, seeds, log }), ...part, startGate: gate ?? undefined }, {
+    const settings = engineSettings(plan, workload, part ? { range: part.terminalRange, connections: part.connections, rate: part.rate } : undefined)
+    const runtime = { openConnection: runConnectionOpener(plan, target), seed, seeds, part: part?.part, startGate: gate ?? undefined, log }
+    run = createRun(workload, settings, runtime, {
       jobs: plan.jobs,
       source: planSource({ plan, target, serverVersionNum: serverVersion.num, seed })
     })
@@ -108,10 +111,11 @@ export async function runBenchmark (planOrOptions, { log = silentLogger, env = p
   } finally {
     if (barrier) await barrier.close()
     if (sampler) sampler.abandon()
-    const stalled = run?.canceller.cancelled.grace > 0
+    const status = run?.status
+    const stalled = status?.cancelled.grace > 0
     // after a cold start, the set-up connection is a new one
-    if (conn !== session.conn) await closeWithin(conn, run?.hurry ? 0 : stalled ? 250 : 1000)
-    await session.release({ timeoutMs: run?.hurry ? 0 : stalled ? 250 : undefined })
+    if (conn !== session.conn) await closeWithin(conn, status?.hurried ? 0 : stalled ? 250 : 1000)
+    await session.release({ timeoutMs: status?.hurried ? 0 : stalled ? 250 : undefined })
   }
 }
 
@@ -146,7 +150,7 @@ function followRun (run, workload, sampler) {
   if (workload.measuringStarted) run.on('measuring', () => workload.measuringStarted())
   if (sampler) {
     run.on('measuring', () => sampler.resetBaseline?.())
-    run.on('tick', (e) => { if (!e.final) sampler.sample(e.elapsedS) })
+    run.on('interval', (e) => { if (!e.final) sampler.sample(e.elapsedS) })
   }
 }
 
@@ -221,8 +225,6 @@ async function readAfterRun (run, outcome, { workload, conn, sampler, log }) {
   if (workload.afterRun) {
     try {
       extra = await limit.within(workload.afterRun(conn, outcome), () => conn.destroy())
-      // worker threads: their own sections (per-command statistics), merged
-      if (outcome.sections) extra = { ...extra, ...outcome.sections }
     } catch (err) {
       log.warn({ err: err.message }, 'the workload could not compute its final figures')
     }
@@ -238,35 +240,6 @@ async function readAfterRun (run, outcome, { workload, conn, sampler, log }) {
   }
   limit.done()
   return { extra, serverStats }
-}
-
-/**
- * The engine's RunOptions from the plan, in this one place; nothing is defaulted here.
- * @param {import('./plan/resolve.js').RunPlan} plan
- * @returns {import('./engine/run.js').RunOptions}
- */
-function engineOptions (plan, { openConnection, seed, seeds, log }) {
-  return {
-    openConnection,
-    clients: plan.clients,
-    connections: plan.connections,
-    durationS: plan.durationS,
-    transactionsPerClient: plan.transactionsPerClient,
-    rate: plan.rate,
-    latencyLimitMs: plan.latencyLimitMs,
-    thinkTime: plan.thinkTime === undefined ? undefined : parseDistribution(plan.thinkTime, '--think-time'),
-    warmupS: plan.warmupS,
-    intervalS: plan.intervalS,
-    maxTries: plan.maxTries,
-    exitOnAbort: plan.exitOnAbort,
-    connectPerTransaction: plan.connect,
-    verboseErrors: plan.verboseErrors,
-    graceS: plan.graceS,
-    transactionTimeoutS: plan.transactionTimeoutS,
-    seed,
-    seeds,
-    log
-  }
 }
 
 /** The plan as the results document records it: no server addresses (they may hold a password). */
@@ -288,9 +261,9 @@ const AFTER_STALL_MS = 1500
 function afterRunLimit (run, stalled) {
   let hurry
   const hurried = new Promise((resolve) => { hurry = resolve })
-  if (run.hurry) hurry()
-  const onAbort = () => hurry()
-  run.on('abort', onAbort)
+  if (run.status.hurried) hurry()
+  const onStatus = (s) => { if (s.hurried) hurry() }
+  run.on('status', onStatus)
   let timer
   const late = new Promise((resolve) => { timer = setTimeout(resolve, stalled ? AFTER_STALL_MS : AFTER_RUN_MS).unref() })
   const LATE = Symbol('late')
@@ -302,7 +275,7 @@ function afterRunLimit (run, stalled) {
       onLate()
       return null
     },
-    done () { clearTimeout(timer); run.off('abort', onAbort) }
+    done () { clearTimeout(timer); run.off('status', onStatus) }
   }
 }
 

@@ -105,13 +105,13 @@ async function runInterruptibly (plan, { log, live, err = process.stderr }) {
       stopBeforeStart(new PgloadError('interrupted before the run started', { code: 'INTERRUPTED', exitCode: trap.exitCode }))
     } else if (count === 1) {
       // a shard waiting for the others at the start has no transaction in flight yet
-      err.write(currentRun.startUs === undefined
+      err.write(currentRun.status.startUs === undefined
         ? '\npgload: stopping before the start; writing the (empty) results\n'
         : '\npgload: stopping: finishing transactions in flight (Ctrl-C again to abort at once)\n')
       currentRun.stop('interrupted')
     } else {
       err.write('\npgload: aborting; writing what was measured\n')
-      currentRun.interrupted = true // also when the run was already stopping on its own
+      // marks the run interrupted also when it was already stopping on its own
       currentRun.abort('interrupted')
     }
   })

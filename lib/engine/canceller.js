@@ -9,16 +9,16 @@ const ABORT_CANCEL_WAIT_MS = 500
 
 export class Canceller {
   /**
-   * @param {import('./run.js').Run} run
-   * @param {{ graceS?: number, transactionTimeoutS?: number, cancelWaitMs?: number }} opts
-   *   graceS: seconds transactions in flight may take to finish once the run stops (default 10)
-   *   transactionTimeoutS: cancel any transaction running longer (0: never)
+   * @param {import('./run.js').Run} run its terminals, clock and events
+   * @param {{ graceUs: number, transactionTimeoutUs: number }} settings the run's EngineSettings:
+   *   graceUs: how long transactions in flight may take to finish once the run stops;
+   *   transactionTimeoutUs: cancel any transaction running longer (0: never)
    */
-  constructor (run, { graceS = 10, transactionTimeoutS = 0, cancelWaitMs = CANCEL_WAIT_MS } = {}) {
+  constructor (run, { graceUs, transactionTimeoutUs }) {
     this.run = run
-    this.graceMs = graceS * 1000
-    this.timeoutUs = transactionTimeoutS * 1e6
-    this.cancelWaitMs = cancelWaitMs
+    this.graceMs = graceUs / 1000
+    this.timeoutUs = transactionTimeoutUs
+    this.cancelWaitMs = CANCEL_WAIT_MS
     this.graceTimer = null
     this.sweepTimer = null
     this.closed = false

@@ -8,28 +8,28 @@ const PLAN_PART = new URL('./plan-part.js', import.meta.url).href
 
 /**
  * @param {object} workload
- * @param {import('./run.js').RunOptions} runOptions
+ * @param {import('../plan/engine-settings.js').EngineSettings} settings engineSettings(plan, workload, part)
+ * @param {import('./run.js').RunRuntime} runtime
  * @param {{ jobs?: number, source?: import('./threaded-run.js').PartSource }} [threads]
  *   source: how each worker rebuilds the workload (planSource for a plan)
- * @returns {Run|ThreadedRun}
+ * @returns {import('./run-handle.js').RunHandle}
  */
-export function createRun (workload, runOptions, { jobs = 1, source } = {}) {
-  jobs = threadsFor(workload, runOptions, jobs)
-  if (jobs <= 1) return new Run(workload, runOptions)
+export function createRun (workload, settings, runtime, { jobs = 1, source } = {}) {
+  jobs = threadsFor(workload, settings, jobs)
+  if (jobs <= 1) return new Run(workload, settings, runtime)
   if (!source) throw new TypeError('worker threads need the source of the workload')
-  return new ThreadedRun(workload, runOptions, { jobs, source })
+  return new ThreadedRun(workload, settings, runtime, { jobs, source })
 }
 
 /**
  * The threads a run gets: as pgbench, no more than its terminals (`-c 1 -j 2` runs one thread);
  * a workload whose terminals go in groups (TPC-C's warehouses) refuses more threads than groups
  * (ThreadedRun), as its own option, not pgbench's, says how many there are.
- * @param {object} workload @param {import('./run.js').RunOptions} runOptions @param {number} jobs
+ * @param {object} workload @param {import('../plan/engine-settings.js').EngineSettings} settings @param {number} jobs
  */
-function threadsFor (workload, runOptions, jobs) {
+function threadsFor (workload, settings, jobs) {
   if ((workload.terminalGroup ?? 1) > 1) return jobs
-  const count = runOptions.terminalRange?.count ?? workload.terminals ?? runOptions.clients
-  return Math.min(jobs, Math.max(1, count))
+  return Math.min(jobs, Math.max(1, settings.range.count))
 }
 
 /**

@@ -1,19 +1,33 @@
 // The interval series of a threaded run: each worker closes its intervals on the same grid (they
 // share one start time); interval k is merged, and emitted once, when every worker still running
-// has closed it. Histograms are added, counts summed (lib/results/merge-series.js).
+// has closed it. Histograms are added, counts summed (lib/results/merge-series.js), and so are
+// the connections and terminals in use: the payload is a Run's 'interval' payload.
 
 import { mergeIntervals } from '../results/merge-series.js'
+
+const TERMINAL_KEYS = ['total', 'keying', 'thinking', 'running', 'waiting', 'finished']
+
+/**
+ * Terminals by state summed over the parts (each as it last reported; null: nothing yet).
+ * @param {(import('./run-handle.js').TerminalUse|null)[]} parts
+ * @returns {import('./run-handle.js').TerminalUse}
+ */
+export function sumTerminals (parts) {
+  const sum = { total: 0, keying: 0, thinking: 0, running: 0, waiting: 0, finished: 0 }
+  for (const s of parts) if (s) for (const k of TERMINAL_KEYS) sum[k] += s[k] ?? 0
+  return sum
+}
 
 export class IntervalMerge {
   /**
    * @param {number} parts workers
    * @param {number} intervalS the series' step
-   * @param {(tick: object) => void} emit gets each merged tick, in order
+   * @param {(e: import('./run-handle.js').IntervalEvent) => void} emit gets each merged interval, in order
    */
   constructor (parts, intervalS, emit) {
     this.intervalS = intervalS
     this.emit = emit
-    /** @type {Map<number, { parts: object[], ticks: object[] }>} */
+    /** @type {Map<number, { events: import('./run-handle.js').IntervalEvent[] }>} */
     this.pending = new Map()
     // per worker: the last interval it closed, and whether it will close no more
     this.closed = new Array(parts).fill(-1)
@@ -26,15 +40,15 @@ export class IntervalMerge {
   }
 
   /**
-   * A worker closed interval `index`.
-   * @param {number} part @param {number} index @param {object} tick the worker's 'tick' payload
+   * A worker closed an interval.
+   * @param {number} part @param {import('./run-handle.js').IntervalEvent} e the worker's 'interval' payload
    */
-  add (part, index, tick) {
-    let slot = this.pending.get(index)
-    if (!slot) { slot = { ticks: [] }; this.pending.set(index, slot) }
-    slot.ticks.push(tick)
-    this.byPart[part].push(tick.interval)
-    this.closed[part] = index
+  add (part, e) {
+    let slot = this.pending.get(e.index)
+    if (!slot) { slot = { events: [] }; this.pending.set(e.index, slot) }
+    slot.events.push(e)
+    this.byPart[part].push(e.interval)
+    this.closed[part] = e.index
     this._flush()
   }
 
@@ -50,7 +64,7 @@ export class IntervalMerge {
       this.pending.delete(this.next)
       this.next++
       if (!slot) continue
-      this._emit(slot.ticks)
+      this._emit(slot.events)
     }
   }
 
@@ -60,16 +74,25 @@ export class IntervalMerge {
     return true
   }
 
-  _emit (ticks) {
-    const [interval] = mergeIntervals(ticks.map((t) => ({ intervals: [t.interval] })), this.intervalS)
+  /** @param {import('./run-handle.js').IntervalEvent[]} events one per worker that closed it */
+  _emit (events) {
+    const [interval] = mergeIntervals(events.map((e) => ({ intervals: [e.interval] })), this.intervalS)
     this.intervals.push(interval)
-    let active = 0; let waiting = 0; let elapsedS = 0; let final = false
-    for (const t of ticks) {
-      active += t.activeConnections ?? 0
-      waiting += t.waiting ?? 0
-      elapsedS = Math.max(elapsedS, t.elapsedS)
-      final ||= Boolean(t.final)
+    const connections = { size: 0, active: 0, waiting: 0 }
+    const types = {}
+    let elapsedS = 0; let lengthS = 0; let final = false
+    for (const e of events) {
+      connections.size += e.connections.size
+      connections.active += e.connections.active
+      connections.waiting += e.connections.waiting
+      for (const [name, c] of Object.entries(e.types)) {
+        const t = types[name] ??= { count: 0, failed: 0, skipped: 0, retries: 0 }
+        t.count += c.count; t.failed += c.failed; t.skipped += c.skipped; t.retries += c.retries
+      }
+      elapsedS = Math.max(elapsedS, e.elapsedS)
+      lengthS = Math.max(lengthS, e.lengthS)
+      final ||= e.final
     }
-    this.emit({ elapsedS, interval, activeConnections: active, waiting, ...(final ? { final: true } : {}) })
+    this.emit({ index: this.intervals.length - 1, elapsedS, lengthS, final, interval, types, connections, terminals: sumTerminals(events.map((e) => e.terminals)) })
   }
 }

@@ -7,12 +7,11 @@ import { openConnection } from '../db/connection.js'
 import { openLeanConnection } from '../db/lean-connection.js'
 import { explainConnectError } from '../server/target/resolve-target.js'
 import { runSeeds, workloadOptionsOf } from '../plan/workload-options.js'
-import { parseDistribution } from '../options/distribution.js'
 
 /**
  * @param {{ plan: import('../plan/resolve.js').RunPlan, target: any, serverVersionNum: number, seed: bigint }} data
  * @param {{ thread: number, log: any }} ctx
- * @returns {Promise<{ workload: object, openConnection: () => Promise<any>, runOptions: object }>}
+ * @returns {Promise<{ workload: object, openConnection: () => Promise<any>, seeds: object }>}
  */
 export async function buildPart ({ plan, target: sent, serverVersionNum, seed }, { thread, log }) {
   const target = receivedTarget(sent)
@@ -39,8 +38,8 @@ export async function buildPart ({ plan, target: sent, serverVersionNum, seed },
         throw explainConnectError(err, target)
       }
     },
-    // what does not cross threads: the generators, the think-time distribution
-    runOptions: { seeds, thinkTime: plan.thinkTime === undefined ? undefined : parseDistribution(plan.thinkTime, '--think-time') }
+    // the generators do not cross threads: derived here as on the main thread
+    seeds
   }
 }
 

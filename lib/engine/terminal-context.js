@@ -18,13 +18,9 @@ import { chooseWeighted } from '../random/weighted-choice.js'
  */
 
 /**
- * @typedef {object} TerminalSettings what the plan says about pacing, limits and retries
- * @property {boolean} [paced] terminals first wait a think-time-like delay (keying or think times)
- * @property {number} [transactionsPerClient] pgbench -t (0: no limit)
- * @property {number} [rateIntervalUs] mean microseconds between two arrivals (--rate), 0: closed model
- * @property {number} [latencyLimitUs] pgbench -L (0: none)
- * @property {number} [maxTries] 0 = unlimited
- * @property {boolean} [verboseErrors] report every retryable error
+ * What terminals read of the run's EngineSettings (lib/plan/engine-settings.js): pacing, limits
+ * and retries, every one given.
+ * @typedef {Pick<import('../plan/engine-settings.js').EngineSettings, 'paced'|'transactionsPerClient'|'rate'|'latencyLimitUs'|'maxTries'|'verboseErrors'>} TerminalSettings
  */
 
 export class TerminalContext {
@@ -55,12 +51,13 @@ export class TerminalContext {
     this.waitRandom = random.throttle
     this.chooseRandom = random.choose
     this.terminalStreams = terminalStreams ?? null
-    this.paced = Boolean(settings.paced)
-    this.transactionsPerClient = settings.transactionsPerClient ?? 0
-    this.rateIntervalUs = settings.rateIntervalUs ?? 0
-    this.latencyLimitUs = settings.latencyLimitUs ?? 0
-    this.maxTries = settings.maxTries ?? 1
-    this.verboseErrors = Boolean(settings.verboseErrors)
+    this.paced = settings.paced
+    this.transactionsPerClient = settings.transactionsPerClient
+    // mean microseconds between two arrivals (--rate); 0: closed model
+    this.rateIntervalUs = settings.rate > 0 ? 1e6 / settings.rate : 0
+    this.latencyLimitUs = settings.latencyLimitUs
+    this.maxTries = settings.maxTries
+    this.verboseErrors = settings.verboseErrors
     this.events = events
     // The run's window and state, set by the run only: transactions that end before
     // measureStartUs are not recorded; no arrival is scheduled at or after deadlineUs.

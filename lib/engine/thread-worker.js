@@ -6,27 +6,27 @@
 import { parentPort, workerData } from 'node:worker_threads'
 import { performance } from 'node:perf_hooks'
 import { Run } from './run.js'
-import { countStates } from './terminal.js'
 import { sendableError } from './thread-messages.js'
+import { receivedSettings } from '../plan/engine-settings.js'
 import { threadCpu, threadCpuSince } from './thread-cpu.js'
 import { silentLogger } from '../log.js'
 
 // events of the Run passed on as they are (their errors made sendable)
-const FORWARDED = ['notice', 'client-abort', 'transaction-error', 'connection-error', 'retryable-error', 'prepare-error', 'cancelled']
+const FORWARDED = ['notice', 'terminal-aborted', 'server-lost', 'transaction-error', 'connection-error', 'retryable-error', 'prepare-error', 'cancelled']
 
 const post = (m) => parentPort.postMessage(m)
 
 async function main () {
-  const { source, part, runOptions } = workerData
+  const { source, part, seed, settings } = workerData
   const log = silentLogger
   const { buildPart } = await import(source.module)
   const built = await buildPart(source.data, { thread: part, log })
   let go
   const started = new Promise((resolve) => { go = resolve })
-  const run = new Run(built.workload, {
-    ...runOptions,
-    ...built.runOptions,
+  const run = new Run(built.workload, receivedSettings(settings), {
     openConnection: built.openConnection,
+    seed,
+    seeds: built.seeds,
     part,
     log,
     // ready once the pool is open; the main thread gives every worker one start time
@@ -43,13 +43,13 @@ async function main () {
     else if (m.t === 'stop') { run.stop(m.reason); go(null) } else if (m.t === 'abort') {
       run.abort(m.reason)
       go(null)
-      if (run.hurry) hurry(null)
+      if (run.status.hurried) hurry(null)
     }
   })
-  wireEvents(run)
+  const cpu = wireEvents(run)
   const outcome = await run.execute()
   const sections = await partSections(built.workload, run, hurried)
-  post({ t: 'done', outcome, exact: run.recorder.exactSums(), thread: threadFigures(run, outcome), sections })
+  post({ t: 'done', outcome, exact: run.recorder.exactSums(), thread: threadFigures(run, outcome, cpu.start), sections })
 }
 
 // ms the workload's own figures may take after the run (TPC-C drains its deferred deliveries),
@@ -59,9 +59,10 @@ const SECTIONS_STALLED_MS = 1500
 
 /** The workload's own sections of this part, bounded; none after Ctrl-C twice. */
 async function partSections (workload, run, hurried) {
-  if (!workload.partSections || run.hurry) return null
+  const status = run.status
+  if (!workload.partSections || status.hurried) return null
   let timer
-  const late = new Promise((resolve) => { timer = setTimeout(resolve, run.canceller.cancelled.grace > 0 ? SECTIONS_STALLED_MS : SECTIONS_MS, null) })
+  const late = new Promise((resolve) => { timer = setTimeout(resolve, status.cancelled.grace > 0 ? SECTIONS_STALLED_MS : SECTIONS_MS, null) })
   try {
     return await Promise.race([workload.partSections(), late, hurried])
   } finally {
@@ -69,20 +70,28 @@ async function partSections (workload, run, hurried) {
   }
 }
 
-/** @param {Run} run */
+/**
+ * Pass the run's events to the main thread.
+ * @param {Run} run
+ * @returns {{ start: any }} this thread's CPU reading when the measured window opened
+ */
 function wireEvents (run) {
   for (const name of FORWARDED) {
     run.on(name, (e) => post({ t: 'event', name, e: sendableEvent(e) }))
   }
+  const cpu = { start: null }
   run.on('internal-error', (err) => post({ t: 'event', name: 'internal-error', e: sendableError(err) }))
+  run.on('stopping', ({ reason }) => post({ t: 'stopping', reason }))
   run.on('aborting', ({ reason }) => post({ t: 'aborting', reason }))
   run.on('measuring', () => {
-    run._threadCpuStart = threadCpu()
+    cpu.start = threadCpu()
     post({ t: 'measuring' })
   })
-  run.on('warmup-tick', (e) => post({ t: 'warmup-tick', e, states: countStates(run.terminals ?? []) }))
-  // one message per interval: its counts and encoded histograms, and the terminals' states
-  run.on('tick', (e) => post({ t: 'tick', index: run.recorder.intervals.length - 1, e, states: countStates(run.terminals ?? []) }))
+  // one message per interval (its counts and encoded histograms, the connections and terminals
+  // in use), never per transaction
+  run.on('warmup-tick', (e) => post({ t: 'warmup-tick', e }))
+  run.on('interval', (e) => post({ t: 'interval', e }))
+  return cpu
 }
 
 /** @param {any} e an event's payload: its `error` made sendable */
@@ -96,10 +105,10 @@ function sendableEvent (e) {
 
 /**
  * This thread's CPU and event-loop utilisation over its measured window.
- * @param {Run} run @param {any} outcome
+ * @param {Run} run @param {any} outcome @param {any} cpuStart the thread's CPU when it opened
  */
-function threadFigures (run, outcome) {
-  const cpu = run._threadCpuStart ? threadCpuSince(run._threadCpuStart) : null
+function threadFigures (run, outcome, cpuStart) {
+  const cpu = cpuStart ? threadCpuSince(cpuStart) : null
   return {
     terminals: run.terminalCount,
     firstTerminal: run.terminalRange.first,

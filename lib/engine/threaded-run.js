@@ -1,98 +1,93 @@
 // A run on worker threads (-j N): each worker runs a contiguous part of the terminals in a plain
 // Run on its own event loop and connections (lib/engine/thread-worker.js); this main-thread side
 // starts them together, merges their intervals as they close, passes their events on, and merges
-// their outcomes exactly. It has the Run's interface, so presenters cannot tell the difference.
+// their outcomes exactly. It implements the run handle (lib/engine/run-handle.js) as Run does,
+// so presenters cannot tell the difference.
 
 import { EventEmitter } from 'node:events'
 import { Worker } from 'node:worker_threads'
 import { performance } from 'node:perf_hooks'
-import { splitRange, wholeRange, shareOf, checkParts } from '../plan/partition.js'
-import { defaultConnections } from './run.js'
-import { IntervalMerge } from './interval-merge.js'
+import { splitRange, shareOf, checkParts } from '../plan/partition.js'
+import { partSettings, sendableSettings } from '../plan/engine-settings.js'
+import { RunLifecycle } from './run-handle.js'
+import { IntervalMerge, sumTerminals } from './interval-merge.js'
 import { mergeOutcomes, threadedClient, partFromIntervals } from './thread-outcome.js'
 import { restoreError } from './thread-messages.js'
 import { threadCpu, threadCpuSince } from './thread-cpu.js'
-import { mergeScript } from '../results/merge-script.js'
 import { PgloadError } from '../errors.js'
 
 const WORKER = new URL('./thread-worker.js', import.meta.url)
 
 /**
  * @typedef {object} PartSource how a worker rebuilds the workload: `module` exports
- *   `buildPart(data, { thread, log })` (lib/engine/plan-part.js for a plan); `data` is cloned
+ *   `buildPart(data, { thread, log })` -> `{ workload, openConnection, seeds? }`
+ *   (lib/engine/plan-part.js for a plan); `data` is cloned
  * @property {string} module URL
  * @property {any} data
  */
 
+/** @implements {import('./run-handle.js').RunHandle} */
 export class ThreadedRun extends EventEmitter {
+  #life
+  #cancelled = { grace: 0, abort: 0, timeout: 0 }
+
   /**
    * @param {object} workload the main thread's copy (its terminals and types; it runs none)
-   * @param {import('./run.js').RunOptions} opts as for a Run; the range, rate and connections are split
-   * @param {{ jobs: number, source: PartSource }} threads
+   * @param {import('../plan/engine-settings.js').EngineSettings} settings as for a Run; the
+   *   range, connections and rate are split over the threads
+   * @param {import('./run.js').RunRuntime} runtime seed and part go to the workers; they open
+   *   their own connections (the source's)
+   * @param {{ jobs: number, source: PartSource, spawn?: (url: URL, opts: object) => any }} threads
+   *   spawn: makes a worker (tests give workers of their own)
    */
-  constructor (workload, opts, { jobs, source }) {
+  constructor (workload, settings, runtime, { jobs, source, spawn = (url, opts) => new Worker(url, opts) }) {
     super()
-    const all = workload.terminals ?? opts.clients
-    const range = opts.terminalRange ?? wholeRange(all)
+    const range = settings.range
     const group = workload.terminalGroup ?? 1
     checkParts(range, jobs, { group, what: `--jobs ${jobs}`, unit: group > 1 ? workload.terminalGroupName ?? `groups of ${group} terminals` : 'terminals' })
-    // what presenters read of the workload: not its progress text, which counts the
-    // transactions of the main thread's copy (none: the workers run them all)
-    this.workload = { name: workload.name, transactions: workload.transactions }
-    this.opts = opts
+    this.settings = settings
+    this.runtime = runtime
     this.jobs = jobs
     this.source = source
+    this.spawn = spawn
     this.typeNames = workload.transactions.map((t) => t.name)
-    this.paced = Boolean(opts.thinkTime) || workload.transactions.some((t) => t.thinkUs || t.keyingUs)
-    this.intervalS = opts.intervalS ?? 1
-    this.serverLostS = opts.serverLostS ?? 10
     this.ranges = Array.from({ length: jobs }, (_, i) => splitRange(range, jobs, i, { group }))
     this.terminalCount = range.count
-    const pool = opts.connectPerTransaction ? range.count : Math.min(range.count, opts.connections ?? defaultConnections(workload, opts, range.count))
-    this.connectionShares = this.ranges.map((r, i) => shareOf(pool, this.ranges, i))
+    this.connectionShares = this.ranges.map((r, i) => shareOf(settings.connections, this.ranges, i))
     this.poolSize = this.connectionShares.reduce((a, b) => a + b, 0)
     // the part's --rate in proportion to its terminals: independent Poisson streams add up
-    this.rates = this.ranges.map((r) => opts.rate > 0 ? opts.rate * r.count / range.count : opts.rate)
-    this.canceller = { cancelled: { grace: 0, abort: 0, timeout: 0 } }
-    this.hurry = false
-    this.interrupted = false
-    this.stopping = false
-    this.aborting = false
-    this.stopReason = undefined
-    this.abortReason = undefined
+    this.rates = this.ranges.map((r) => settings.rate > 0 ? settings.rate * r.count / range.count : settings.rate)
+    this.#life = new RunLifecycle(this, () => this.#cancelled)
     this._workers = []
     this._states = new Array(jobs).fill(null)
     this._measuring = false
   }
 
-  /** Stop starting transactions in every worker (Ctrl-C once). */
+  /** @returns {Readonly<import('./run-handle.js').RunStatus>} */
+  get status () { return this.#life.status() }
+
+  /** The workload's progress figure: none, the main thread's copy runs no transaction. */
+  progressText () { return null }
+
+  /** Stop starting transactions in every worker (Ctrl-C once, or a worker's own end). */
   stop (reason = 'stopped') {
-    if (this.stopping) return
-    this.stopping = true
-    this.stopReason = reason
-    if (reason === 'interrupted') this.interrupted = true
+    if (!this.#life.stop(reason, this.settings.graceUs / 1e6)) return
     this._send({ t: 'stop', reason })
   }
 
   /** Stop at once in every worker (Ctrl-C twice, --exit-on-abort, a lost server, a crash). */
   abort (reason = 'aborted') {
-    if (reason === 'interrupted' && !this.hurry) {
-      this.hurry = true
-      this.emit('abort', { reason })
-      this._send({ t: 'abort', reason })
-    }
-    if (this.aborting) return
-    this.stopping = true
-    this.aborting = true
-    this.abortReason = reason
+    if (reason === 'interrupted' && this.#life.hurry()) this._send({ t: 'abort', reason })
+    if (this.#life.state === 'aborting' || this.#life.state === 'finished') { this.#life.abort(reason); return }
+    this.stop(reason)
+    this.#life.abort(reason)
     this._send({ t: 'abort', reason })
   }
 
   /** Terminals by state, as the workers last reported them (once per interval). */
   terminalStates () {
-    const sum = { keying: 0, thinking: 0, running: 0, waiting: 0, finished: 0 }
-    for (const s of this._states) if (s) for (const k of Object.keys(sum)) sum[k] += s[k]
-    return sum
+    const { total, ...states } = sumTerminals(this._states)
+    return states
   }
 
   _send (m) {
@@ -104,13 +99,24 @@ export class ThreadedRun extends EventEmitter {
    * @returns {Promise<object>}
    */
   async execute () {
-    const { log, openConnection, seeds, thinkTime, nowUs, terminalRange, startGate, part, ...plain } = this.opts
-    this._merge = new IntervalMerge(this.jobs, this.intervalS, (tick) => this.emit('tick', tick))
+    try {
+      const outcome = await this._execute()
+      this.#life.finish(outcome)
+      return outcome
+    } catch (err) {
+      this.#life.finish(null, err)
+      throw err
+    }
+  }
+
+  async _execute () {
+    this._merge = new IntervalMerge(this.jobs, this.settings.intervalUs / 1e6, (e) => { this.emit('interval', e); this.emit('tick', e) })
     const ready = []
     const finished = []
+    const { seed, part } = this.runtime
     for (let i = 0; i < this.jobs; i++) {
-      const runOptions = { ...plain, terminalRange: this.ranges[i], connections: this.connectionShares[i], rate: this.rates[i] }
-      const worker = new Worker(WORKER, { workerData: { source: this.source, part: (part ?? 0) + i, runOptions } })
+      const settings = sendableSettings(partSettings(this.settings, { range: this.ranges[i], connections: this.connectionShares[i], rate: this.rates[i] }))
+      const worker = this.spawn(WORKER, { workerData: { source: this.source, part: (part ?? 0) + i, seed, settings } })
       const w = { worker, index: i, gone: false, result: null, crash: null }
       this._workers.push(w)
       ready.push(new Promise((resolve) => { w.ready = resolve }))
@@ -120,9 +126,10 @@ export class ThreadedRun extends EventEmitter {
       worker.on('exit', () => { w.gone = true; if (!w.result && !w.crash) this._crashed(w, new Error('exited')); w.ready(null); w.exited() })
     }
     const connected = await Promise.all(ready)
-    if (!this.stopping && startGate) await this._passGate(startGate, finished)
-    if (!this.stopping) {
-      this.startUs = performance.now() * 1000
+    const gate = this.runtime.startGate
+    if (this.#life.state === 'starting' && gate) await this._passGate(gate, finished)
+    if (this.#life.state === 'starting') {
+      this.#life.running(performance.now() * 1000)
       this._send({ t: 'go', epochUs: (performance.timeOrigin + performance.now()) * 1000 })
       const ms = connected.filter((c) => c !== null).map((c) => c.initialConnectionMs ?? 0)
       this.emit('start', { terminals: this.terminalCount, connections: this.poolSize, initialConnectionMs: ms.length ? Math.max(...ms) : 0 })
@@ -146,10 +153,12 @@ export class ThreadedRun extends EventEmitter {
     switch (m.t) {
       case 'ready': return w.ready(m)
       case 'measuring': return this._beginMeasuring()
-      case 'warmup-tick': return this._warmupTick(w, m)
-      case 'tick':
-        this._states[w.index] = m.states
-        return this._merge.add(w.index, m.index, m.e)
+      case 'warmup-tick': return this._warmupTick(w, m.e)
+      case 'interval':
+        this._states[w.index] = m.e.terminals
+        return this._merge.add(w.index, m.e)
+      // a worker's own end (its duration): the others reach theirs on the same clock
+      case 'stopping': return this.#life.stop(m.reason, this.settings.graceUs / 1e6)
       case 'aborting': return this.abort(m.reason)
       case 'event': return this._event(m.name, m.e)
       case 'done':
@@ -163,19 +172,19 @@ export class ThreadedRun extends EventEmitter {
   }
 
   // warm-up progress: the workers' latest states and connections, once per interval (thread 0's)
-  _warmupTick (w, m) {
-    this._states[w.index] = m.states
-    w.warm = m.e
+  _warmupTick (w, e) {
+    this._states[w.index] = e.terminals
+    w.warm = e
     if (w.index !== 0) return
-    let active = 0; let waiting = 0
-    for (const x of this._workers) { active += x.warm?.activeConnections ?? 0; waiting += x.warm?.waiting ?? 0 }
-    this.emit('warmup-tick', { ...m.e, activeConnections: active, waiting })
+    const connections = { size: this.poolSize, active: 0, waiting: 0 }
+    for (const x of this._workers) { connections.active += x.warm?.connections.active ?? 0; connections.waiting += x.warm?.connections.waiting ?? 0 }
+    this.emit('warmup-tick', { elapsedS: e.elapsedS, warmupS: e.warmupS, connections, terminals: sumTerminals(this._states) })
   }
 
   _event (name, e) {
     if (name === 'internal-error') return this.emit(name, restoreError(e))
     if (name === 'cancelled') {
-      this.canceller.cancelled[e.reason] = (this.canceller.cancelled[e.reason] ?? 0) + e.count
+      this.#cancelled[e.reason] = (this.#cancelled[e.reason] ?? 0) + e.count
       return
     }
     if (e?.error) e.error = restoreError(e.error)
@@ -207,7 +216,7 @@ export class ThreadedRun extends EventEmitter {
     const cpu = this._cpuStart ? process.cpuUsage(this._cpuStart) : null
     const mainCpu = this._cpuStart ? threadCpuSince(this._mainCpuStart) : null
     const done = this._workers.filter((w) => w.result)
-    const cancelled = this.canceller.cancelled
+    const cancelled = this.#cancelled
     if (cancelled.grace > 0) this.emit('cancelled', { reason: 'grace', count: cancelled.grace, graceS: done[0]?.result.outcome.graceS })
     if (done.length === 0) {
       const why = String(this._workers.find((w) => w.crash)?.crash?.message ?? 'exited').split('\n')[0]
@@ -215,23 +224,24 @@ export class ThreadedRun extends EventEmitter {
     }
     // a worker that failed: what it had measured, from the intervals it closed
     const parts = this._workers.map((w) => w.result ?? partFromIntervals(this._merge.byPart[w.index], this.typeNames))
-    const outcome = mergeOutcomes(parts, { intervals: this._merge.intervals, intervalS: this.intervalS, typeNames: this.typeNames })
+    const outcome = mergeOutcomes(parts, { intervals: this._merge.intervals, intervalS: this.settings.intervalUs / 1e6, typeNames: this.typeNames })
+    const status = this.status
     outcome.terminals = this.terminalCount
     outcome.connections = this.poolSize
     outcome.threads = this.jobs
-    outcome.aborted = outcome.aborted || (this.aborting && this.abortReason !== 'interrupted')
-    outcome.abortReason = this.abortReason ?? outcome.abortReason
-    outcome.interrupted = this.interrupted || outcome.interrupted
+    outcome.aborted = outcome.aborted || (status.abortReason !== null && status.abortReason !== 'interrupted')
+    outcome.abortReason = status.abortReason ?? outcome.abortReason
+    outcome.interrupted = status.interrupted || outcome.interrupted
+    Object.assign(this.#cancelled, outcome.cancelled)
     const attempts = outcome.summary.transactions + outcome.summary.failed
     outcome.client = threadedClient(cpu, this._workers.map((w) => w.result?.thread ?? null), attempts)
     // the main thread's own share: progress, merging, statistics (the rest is the workers' and V8's)
     outcome.client.mainThreadCpuUs = mainCpu ? Math.round(mainCpu.cpuUs) : null
+    // each finished worker's own sections (the workload's afterRun combines them, and merges what
+    // is its own: the scripts' per-command statistics)
     const sections = done.map((w) => w.result.sections).filter(Boolean)
-    // each finished worker's own sections (the workload's afterRun combines them), and the
-    // per-command statistics merged
     this.partSections = sections
     outcome.partSections = sections
-    if (sections.some((s) => s.script !== undefined)) outcome.sections = { script: mergeScript(sections.map((s) => s.script)) }
     return outcome
   }
 }

@@ -20,6 +20,24 @@ function withOpen (cumulative, open) {
   return h
 }
 
+/**
+ * One interval of the series, as the results document keeps it (docs/results-format.md).
+ * @typedef {object} IntervalEntry
+ * @property {number} t end of the interval, seconds since the measured window opened
+ * @property {number} lengthS
+ * @property {Record<string, number>} count transactions per type
+ * @property {number|null} tps
+ * @property {number} failed
+ * @property {number} skipped
+ * @property {object} latencyMs percentiles of all types together
+ * @property {object} lagMs schedule lag
+ * @property {object} queueMs wait for a connection
+ * @property {Record<string, string>} histograms latency per type (microseconds), encoded; a type
+ *   without a transaction in the interval has none
+ * @property {string} [lagHistogram] encoded
+ * @property {string} [queueHistogram] encoded
+ */
+
 /** Counters and histograms of one transaction type. */
 export class TypeStats {
   /** @param {string} name */
@@ -50,6 +68,7 @@ export class TypeStats {
     this.intervalCount = 0
     this.intervalFailed = 0
     this.intervalSkipped = 0
+    this.intervalRetries = 0
   }
 }
 
@@ -158,6 +177,7 @@ export class Recorder {
   retriedTimes (type, n) {
     const t = this.types[type]
     t.retries += n
+    t.intervalRetries += n
     t.retried++
   }
 
@@ -172,9 +192,11 @@ export class Recorder {
    * Close the current interval and start the next one.
    * @param {number} tS seconds since the measured window started (end of this interval)
    * @param {number} lengthS the interval's length in seconds
-   * @returns {object} the interval entry of the results document
+   * @param {Record<string, import('../engine/run-handle.js').IntervalTypeCounts>} [byType] filled
+   *   with each type's counts of the interval (the run handle's 'interval' event)
+   * @returns {IntervalEntry} the interval entry of the results document
    */
-  closeInterval (tS, lengthS) {
+  closeInterval (tS, lengthS, byType) {
     this._settleOpen()
     const count = {}
     const histograms = {}
@@ -186,6 +208,7 @@ export class Recorder {
       total += t.intervalCount
       failed += t.intervalFailed
       skipped += t.intervalSkipped
+      if (byType) byType[t.name] = { count: t.intervalCount, failed: t.intervalFailed, skipped: t.intervalSkipped, retries: t.intervalRetries }
       if (t.intervalHist.totalCount > 0) {
         histograms[t.name] = encodeHistogram(t.intervalHist)
         addInto(t.hist, t.intervalHist)
@@ -193,6 +216,7 @@ export class Recorder {
       t.intervalCount = 0
       t.intervalFailed = 0
       t.intervalSkipped = 0
+      t.intervalRetries = 0
       t.intervalHist.reset()
     }
     const a = this.intervalAll

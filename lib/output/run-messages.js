@@ -52,14 +52,14 @@ const seconds = (s) => s >= 60 && s % 60 === 0 ? `${s / 60} min` : `${Math.round
 
 /**
  * Show a run's progress (every `progressS`) and what goes wrong in it.
- * @param {import('../engine/run.js').Run} run
+ * @param {import('../engine/run-handle.js').RunHandle} run
  * @param {{ progressS: number, progressTimestamp?: boolean, rampUp?: boolean, err?: { write(s: string): any, isTTY?: boolean }, log: any, sampler?: any }} opts
  *   sampler: the server statistics sampler, for the server's line of each period (null: none)
  * @returns {{ close(): void }|null} the progress presenter
  */
 export function attachRunMessages (run, { progressS, progressTimestamp = false, rampUp = false, err = process.stderr, log, sampler = null }) {
   const progress = progressS > 0 ? attachProgress(run, { everyS: progressS, warmupLabel: rampUp ? 'ramp-up' : 'warm-up', sampler, ...(progressTimestamp ? timestamped(err) : { stream: err }) }) : null
-  run.on('client-abort', ({ error }) => err.write(`pgload: error: ${error.message}\n`))
+  run.on('terminal-aborted', ({ error }) => err.write(`pgload: error: ${error.message}\n`))
   run.on('retryable-error', ({ terminalId, error, tries, maxTries, willRetry }) => {
     const where = error.commandIndex === undefined ? '' : ` in command ${error.commandIndex} (SQL) of script ${error.scriptIndex ?? 0}`
     err.write(`pgload: client ${terminalId} got an error${where}; ${formatServerError(error)}\n`)
@@ -71,7 +71,7 @@ export function attachRunMessages (run, { progressS, progressTimestamp = false, 
   run.on('prepare-error', ({ error }) => err.write(`pgload: error: ${formatServerError(error)}\n`))
   let reported = false
   run.on('connection-error', ({ error }) => {
-    if (!reported) err.write(`pgload: cannot reconnect to the server (${error.message.split('\n')[0]}); retrying for up to ${run.serverLostS} s\n`)
+    if (!reported) err.write(`pgload: cannot reconnect to the server (${error.message.split('\n')[0]}); retrying for up to ${run.settings.serverLostUs / 1e6} s\n`)
     reported = true
   })
   run.on('internal-error', (e) => err.write(`pgload: internal error: ${e.stack}\n`))

@@ -7,9 +7,8 @@ import { mergeHistograms } from '../metrics/histogram.js'
 import { ServerPeriod, formatServerProgress } from './server-progress.js'
 
 /**
- * Subscribe a progress presenter to a run's ticks.
- * @param {import('node:events').EventEmitter & { paced?: boolean, workload?: any, opts?: any,
- *   terminalStates?: () => { keying: number, thinking: number, running: number, waiting: number, finished: number } }} run
+ * Subscribe a progress presenter to a run's intervals.
+ * @param {import('../engine/run-handle.js').RunHandle} run
  * @param {{ everyS: number, stream?: NodeJS.WriteStream, isTTY?: boolean, warmupLabel?: string, sampler?: any }} opts
  *   warmupLabel: what the lines before the measured window are called (`ramp-up`, `warm-up`);
  *   sampler: the server statistics sampler, whose readings of the same period follow each line
@@ -30,10 +29,13 @@ export function attachProgress (run, { everyS, stream = process.stderr, isTTY = 
     }
   }
   const unsample = sampler ? followServer(sampler, { everyS, stream, isTTY, line: () => lastLine }) : () => {}
-  const workloadText = (sinceStartS) => typeof run.workload?.progressText === 'function' ? run.workload.progressText(sinceStartS) : null
-  const load = (e) => run.paced && typeof run.terminalStates === 'function'
-    ? formatStates(run.terminalStates())
-    : `${e.activeConnections} active conns${e.waiting ? `, ${e.waiting} waiting` : ''}`
+  const workloadText = (sinceStartS) => run.progressText(sinceStartS)
+  const paced = run.settings.paced
+  const warmupS = run.settings.warmupUs / 1e6
+  /** @param {{ connections: import('../engine/run-handle.js').ConnectionUse, terminals: import('../engine/run-handle.js').TerminalUse }} e */
+  const load = ({ connections: c, terminals }) => paced
+    ? formatStates(terminals)
+    : `${c.active} active conns${c.waiting ? `, ${c.waiting} waiting` : ''}`
 
   run.on('warmup-tick', (e) => {
     if (e.elapsedS - lastWarmS + 1e-9 < everyS) return
@@ -42,7 +44,7 @@ export function attachProgress (run, { everyS, stream = process.stderr, isTTY = 
     write(`${warmupLabel}: ${e.elapsedS.toFixed(1)} of ${Math.round(e.warmupS)} s${extra ? `, ${extra}` : ''}, ${load(e)}`)
   })
 
-  run.on('tick', (e) => {
+  run.on('interval', (e) => {
     if (e.final) return // the ragged end of the run: the summary follows
     pending.push(e.interval)
     if (e.elapsedS - lastS + 1e-9 < everyS) return
@@ -65,7 +67,7 @@ export function attachProgress (run, { everyS, stream = process.stderr, isTTY = 
     const merged = mergeHistograms(hists)
     const p50 = merged.totalCount ? (merged.getValueAtPercentile(50) / 1000).toFixed(3) : '-'
     const p99 = merged.totalCount ? (merged.getValueAtPercentile(99) / 1000).toFixed(3) : '-'
-    const extra = workloadText((run.opts?.warmupS ?? 0) + e.elapsedS)
+    const extra = workloadText(warmupS + e.elapsedS)
     let line = `progress: ${e.elapsedS.toFixed(1)} s, ${(count / periodS).toFixed(1)} tps${extra ? `, ${extra}` : ''}, lat p50 ${p50} ms p99 ${p99} ms, ${failed} failed`
     if (skipped) line += `, ${skipped} skipped`
     line += `, lag max ${lagMax.toFixed(3)} ms, ${load(e)}`

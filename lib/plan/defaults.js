@@ -21,6 +21,7 @@ export const DEFAULTS = Object.freeze({
   maxTries: 1, // tries per transaction on serialization failures and deadlocks; 0 = unlimited
   graceS: 10, // seconds transactions in flight may take to finish once the run stops
   transactionTimeoutS: 0, // seconds after which a running transaction is cancelled; 0 = never
+  serverLostS: 10, // seconds without any connection re-opened before the run ends (not an option; a library plan may set it)
   exitOnAbort: false, // stop the whole run at the first aborted client or failed transaction
   connect: false, // pgbench -C: a new connection for every transaction
   verboseErrors: false, // report every retried error

@@ -11,6 +11,7 @@ import { PgbenchLogWriter } from './pgbench-log.js'
 import { VarRegistry, VarStore } from './variables.js'
 import { normInt } from './values.js'
 import { checkScriptSet, checkVariableName } from './options.js'
+import { mergeScript } from '../results/merge-script.js'
 
 /** Workload options and their defaults. */
 export const SCRIPT_DEFAULTS = Object.freeze({
@@ -137,13 +138,23 @@ export function scriptWorkload (compiled, options = {}) {
       if (logWriter !== null) logWriter.transaction(st.clientId, st.txnCount, typeIndex.get(info.type) ?? 0, info)
     },
 
-    /** Per-command statistics for the results document (a worker thread's: to be merged). */
-    async afterRun () {
+    /** Per-command statistics: this copy's own, or the worker threads' merged (they ran them all). */
+    async afterRun (db, runInfo) {
       logWriter?.close?.()
-      return { script: commandStatistics(transactions, linked, typeIndex) }
+      return { script: threadsStatistics(runInfo) ?? commandStatistics(transactions, linked, typeIndex) }
     },
+    /** A worker thread's own per-command statistics. */
     partSections () { return this.afterRun() }
   }
+}
+
+/**
+ * With worker threads, the per-command statistics of each (their `partSections`), merged.
+ * @param {{ partSections?: { script?: any }[] }} [runInfo] the run's outcome
+ */
+function threadsStatistics (runInfo) {
+  const parts = (runInfo?.partSections ?? []).filter((s) => s?.script !== undefined)
+  return parts.length > 0 ? mergeScript(parts.map((s) => s.script)) : null
 }
 
 /**

@@ -77,7 +77,7 @@ export function shardGate (barrier, onPhase) {
     gate.clock = barrier.clock
     onPhase('shard-waiting', { shard: barrier.shard, clock: barrier.clock })
     try {
-      gate.start = await barrier.meet({ stopped: () => run.stopping })
+      gate.start = await barrier.meet({ stopped: () => run.status.state !== 'starting' })
     } finally {
       // not waited for: the terminals start now
       barrier.close()
@@ -96,7 +96,7 @@ export function shardGate (barrier, onPhase) {
  * @param {any} results the document, before it is written
  * @param {import('../plan/resolve.js').RunPlan} plan
  * @param {{ start: import('./barrier.js').ShardStart|null, clock: { offsetMs: number, rttMs: number }|null }|null} gate
- * @param {{ startUs?: number }} run the engine's Run: when its terminals started
+ * @param {import('../engine/run-handle.js').RunHandle} run when its terminals started
  */
 export function markShardResults (results, plan, gate, run) {
   if (!plan.shard) return
@@ -110,11 +110,12 @@ export function markShardResults (results, plan, gate, run) {
  * The barrier's start with `startedLateMs` measured where the engine's terminals started (after
  * the barrier closed and the terminals were made), on the server's clock.
  * @param {import('./barrier.js').ShardStart|null} start
- * @param {{ startUs?: number }} run
+ * @param {import('../engine/run-handle.js').RunHandle|null} run
  */
 function startedAt (start, run) {
-  if (!start || !(run?.startUs > 0)) return start
-  const startedServerMs = performance.timeOrigin + run.startUs / 1000 + start.clockOffsetMs
+  const startUs = run?.status.startUs
+  if (!start || !(startUs > 0)) return start
+  const startedServerMs = performance.timeOrigin + startUs / 1000 + start.clockOffsetMs
   return { ...start, startedLateMs: round3(startedServerMs - start.scheduledStartMs) }
 }
 

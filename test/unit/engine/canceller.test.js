@@ -3,7 +3,7 @@
 
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { Run } from '../../../lib/engine/run.js'
+import { newRun } from './test-settings.js'
 
 /**
  * Connections to a server that can stall: while `stalled`, a statement never answers until its
@@ -53,7 +53,7 @@ const workload = () => ({ name: 'fake', transactions: [{ name: 'q', weight: 1, a
 
 test('a stall longer than the run: the run ends after the grace, the transactions in flight counted as unfinished', { timeout: 10_000 }, async () => {
   const server = stallingServer()
-  const run = new Run(workload(), { openConnection: server.open, clients: 3, durationS: 0.4, graceS: 0.3, seed: 1n })
+  const run = newRun(workload(), { openConnection: server.open, clients: 3, durationS: 0.4, graceS: 0.3, seed: 1n })
   setTimeout(() => { server.stalled = true }, 150)
   const t0 = performance.now()
   const outcome = await run.execute()
@@ -73,7 +73,7 @@ test('a stall longer than the run: the run ends after the grace, the transaction
 
 test('a commit in flight when the grace is over: outcome unknown, not unfinished', { timeout: 10_000 }, async () => {
   const server = stallingServer({ commitInFlight: true })
-  const run = new Run(workload(), { openConnection: server.open, clients: 2, durationS: 0.3, graceS: 0.1, seed: 2n })
+  const run = newRun(workload(), { openConnection: server.open, clients: 2, durationS: 0.3, graceS: 0.1, seed: 2n })
   setTimeout(() => { server.stalled = true }, 100)
   const outcome = await run.execute()
   assert.equal(outcome.summary.outcomeUnknown, 2)
@@ -83,7 +83,7 @@ test('a commit in flight when the grace is over: outcome unknown, not unfinished
 
 test('transactions that finish within the grace are committed, none cancelled', { timeout: 10_000 }, async () => {
   const server = stallingServer()
-  const run = new Run(workload(), { openConnection: server.open, clients: 2, durationS: 0.3, graceS: 5, seed: 3n })
+  const run = newRun(workload(), { openConnection: server.open, clients: 2, durationS: 0.3, graceS: 5, seed: 3n })
   let before = 0
   setTimeout(() => { server.stalled = true }, 200)
   setTimeout(() => { before = run.recorder.types[0].count; server.answerAll() }, 600)
@@ -98,7 +98,7 @@ test('transactions that finish within the grace are committed, none cancelled', 
 
 test('Ctrl-C twice during a stall: the run returns at once, whatever the grace, cutting transactions as unfinished', { timeout: 10_000 }, async () => {
   const server = stallingServer()
-  const run = new Run(workload(), { openConnection: server.open, clients: 4, durationS: 60, graceS: 60, seed: 4n })
+  const run = newRun(workload(), { openConnection: server.open, clients: 4, durationS: 60, graceS: 60, seed: 4n })
   setTimeout(() => { server.stalled = true }, 100)
   setTimeout(() => run.stop('interrupted'), 200)
   let abortedAt = 0
@@ -117,7 +117,7 @@ test('--transaction-timeout: a transaction over it is cancelled and failed; the 
   const server = stallingServer()
   let n = 0
   server.hang = () => ++n === 5 // the fifth statement never answers
-  const run = new Run(workload(), { openConnection: server.open, clients: 1, transactionsPerClient: 10, transactionTimeoutS: 0.2, seed: 5n })
+  const run = newRun(workload(), { openConnection: server.open, clients: 1, transactionsPerClient: 10, transactionTimeoutS: 0.2, seed: 5n })
   const t0 = performance.now()
   const outcome = await run.execute()
   assert.ok(performance.now() - t0 < 3000)
@@ -148,7 +148,7 @@ test('a connection lost after COMMIT was sent (the driver says outcome unknown) 
     }]
   }
   const server = stallingServer()
-  const run = new Run(wl, { openConnection: server.open, clients: 1, transactionsPerClient: 12, seed: 6n })
+  const run = newRun(wl, { openConnection: server.open, clients: 1, transactionsPerClient: 12, seed: 6n })
   const outcome = await run.execute()
   assert.equal(outcome.summary.outcomeUnknown, 3)
   assert.equal(outcome.summary.failed, 2)

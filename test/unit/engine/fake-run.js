@@ -92,6 +92,9 @@ export async function fakeRun ({ types: makeTypes, settings = {}, terminals = 1,
   const pool = new ConnectionPool({ open: async () => fakeConnection(++pid), size: connections })
   await pool.fill()
   const recorder = new SpyRecorder(types.map((t) => t.name), { latencyLimitUs: settings.latencyLimitUs ?? 0 })
+  // the terminals' settings as EngineSettings has them; tests give the arrivals' mean gap
+  const { rateIntervalUs = 0, measureStartUs, deadlineUs, ...given } = settings
+  const terminalSettings = { paced: false, transactionsPerClient: 0, latencyLimitUs: 0, maxTries: 1, verboseErrors: false, rate: rateIntervalUs > 0 ? 1e6 / rateIntervalUs : 0, ...given }
   const context = new TerminalContext({
     nowUs: () => world.nowUs,
     scheduler,
@@ -100,7 +103,7 @@ export async function fakeRun ({ types: makeTypes, settings = {}, terminals = 1,
     workload: { ...hooks, transactions: types },
     types,
     random: { choose: Prng.fromSeed(1n), throttle: waitRandom },
-    settings,
+    settings: terminalSettings,
     events: {
       finished: (t) => world.finished.push(t.id),
       clientAborted: (t, err) => world.aborted.push(err),
@@ -111,7 +114,7 @@ export async function fakeRun ({ types: makeTypes, settings = {}, terminals = 1,
       cancelConnection: (conn, now) => { conn.broken = true; world.cancels.push({ conn, now }) }
     }
   })
-  context.begin(0, settings.measureStartUs ?? 0, settings.deadlineUs ?? Infinity)
+  context.begin(0, measureStartUs ?? 0, deadlineUs ?? Infinity)
   world.context = context
   world.pool = pool
   world.recorder = recorder

@@ -2,7 +2,7 @@
 // before the measured window, terminals counted by state, nothing of the warm-up recorded.
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { Run } from '../../../lib/engine/run.js'
+import { newRun } from './test-settings.js'
 import { fixedUs } from '../../../lib/options/distribution.js'
 
 function open () {
@@ -29,7 +29,7 @@ test('paced with a warm-up: first waits from the workload, warm-up ticks with te
     firstWaitUs (random) { const w = random.double() * 50e3; firstWaits.push(w); return w },
     onTransactionEnd (ctx, info) { ends.push(info.endEpochUs) }
   }
-  const run = new Run(workload, { openConnection: open, connections: 4, durationS: 0.4, warmupS: 0.3, intervalS: 0.05, seed: 9n })
+  const run = newRun(workload, { openConnection: open, connections: 4, durationS: 0.4, warmupS: 0.3, intervalS: 0.05, seed: 9n })
   const warmTicks = []
   let measuringAt = null
   run.on('warmup-tick', (e) => warmTicks.push({ ...e, states: run.terminalStates() }))

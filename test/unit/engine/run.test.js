@@ -1,6 +1,6 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { Run } from '../../../lib/engine/run.js'
+import { newRun } from './test-settings.js'
 import { compileScript } from '../../../lib/script/compile.js'
 import { scriptWorkload } from '../../../lib/script/workload.js'
 
@@ -35,7 +35,7 @@ function workload () {
 
 test('a run whose server disappears ends by itself, keeping what was measured', async () => {
   const server = fakeServer()
-  const run = new Run(workload(), { openConnection: server.open, clients: 4, durationS: 60, seed: 1n, serverLostS: 0.5 })
+  const run = newRun(workload(), { openConnection: server.open, clients: 4, durationS: 60, seed: 1n, serverLostS: 0.5 })
   setTimeout(() => { server.up = false }, 300)
   const t0 = performance.now()
   const outcome = await run.execute()
@@ -48,7 +48,7 @@ test('a run whose server disappears ends by itself, keeping what was measured', 
 
 test('-t: every client runs exactly its transactions; intervals add up to the total', async () => {
   const server = fakeServer()
-  const run = new Run(workload(), { openConnection: server.open, clients: 3, transactionsPerClient: 25, seed: 7n })
+  const run = newRun(workload(), { openConnection: server.open, clients: 3, transactionsPerClient: 25, seed: 7n })
   const outcome = await run.execute()
   assert.equal(outcome.summary.transactions, 75)
   assert.equal(outcome.intervals.reduce((s, iv) => s + iv.count.q, 0), 75)
@@ -58,7 +58,7 @@ test('-t: every client runs exactly its transactions; intervals add up to the to
 
 test('stop() lets transactions in flight finish and records them; the run is marked interrupted', async () => {
   const server = fakeServer()
-  const run = new Run(workload(), { openConnection: server.open, clients: 2, durationS: 60, seed: 3n })
+  const run = newRun(workload(), { openConnection: server.open, clients: 2, durationS: 60, seed: 3n })
   setTimeout(() => run.stop('interrupted'), 200)
   const outcome = await run.execute()
   assert.equal(outcome.interrupted, true)
@@ -88,7 +88,7 @@ for (const form of ['run', 'start']) {
       ? { async run (ctx) { const e = attempt(ctx); if (e) throw e } }
       : { start (ctx, done) { const e = attempt(ctx); setImmediate(done, e) } }
     const wl = { name: 'retry', transactions: [{ name: 'r', weight: 1, ...tx }] }
-    const run = new Run(wl, { openConnection: server.open, clients: 1, transactionsPerClient: 2, maxTries: 3, seed: 11n })
+    const run = newRun(wl, { openConnection: server.open, clients: 1, transactionsPerClient: 2, maxTries: 3, seed: 11n })
     const outcome = await run.execute()
     assert.equal(outcome.summary.transactions, 2)
     assert.equal(outcome.summary.retries, 4)
@@ -105,7 +105,7 @@ test('a script that never waits (no SQL) still ends on time with a duration', as
   const server = fakeServer()
   const compiled = [compileScript({ name: 'sets.sql', text: '\\set a random(1, 10)\n\\set b :a + 1\n', weight: 1 }, { protocol: 'prepared' })]
   const wl = scriptWorkload(compiled, { randomSeed: 1n, clients: 2 })
-  const run = new Run(wl, { openConnection: server.open, clients: 2, durationS: 0.3, seed: 1n, seeds: wl.seeds })
+  const run = newRun(wl, { openConnection: server.open, clients: 2, durationS: 0.3, seed: 1n, seeds: wl.seeds })
   const t0 = performance.now()
   const outcome = await run.execute()
   assert.ok(performance.now() - t0 < 5000, 'the deadline fired')
@@ -115,7 +115,7 @@ test('a script that never waits (no SQL) still ends on time with a duration', as
 
 test('-C: every transaction opens and closes a connection of its own; the connect time is reported', async () => {
   const server = fakeServer()
-  const run = new Run(workload(), { openConnection: server.open, clients: 3, transactionsPerClient: 30, seed: 5n, connectPerTransaction: true })
+  const run = newRun(workload(), { openConnection: server.open, clients: 3, transactionsPerClient: 30, seed: 5n, connectPerTransaction: true })
   const outcome = await run.execute()
   assert.equal(outcome.summary.transactions, 90)
   assert.equal(server.opened, 90)
@@ -130,7 +130,7 @@ test('-C: a client whose connection cannot be opened aborts; the others carry on
   const server = fakeServer()
   let n = 0
   const open = async () => { if (++n === 4) throw new Error('too many connections'); return server.open() }
-  const run = new Run(workload(), { openConnection: open, clients: 2, transactionsPerClient: 5, seed: 5n, connectPerTransaction: true })
+  const run = newRun(workload(), { openConnection: open, clients: 2, transactionsPerClient: 5, seed: 5n, connectPerTransaction: true })
   const outcome = await run.execute()
   assert.equal(outcome.abortedClients, 1)
   assert.equal(outcome.aborted, true)
@@ -144,7 +144,7 @@ test('--think-time applies to the run\'s copy of the types: the caller\'s worklo
   const before = wl.transactions
   const snapshot = wl.transactions.map((t) => ({ ...t }))
   const thinkTime = { spec: 'fixed:1', meanUs: 1000, maxUs: 1000, sampleUs: () => 1000 }
-  const run = new Run(wl, { openConnection: server.open, clients: 2, transactionsPerClient: 3, seed: 2n, thinkTime })
+  const run = newRun(wl, { openConnection: server.open, clients: 2, transactionsPerClient: 3, seed: 2n, thinkTime })
   const outcome = await run.execute()
   assert.equal(wl.transactions, before, 'the same array')
   assert.deepEqual(wl.transactions, snapshot, 'its types unchanged')
@@ -165,8 +165,8 @@ test('a terminal range runs only those terminals, with their global numbers and 
   }
   const whole = []
   const wWhole = { ...w, transactions: [{ name: 'q', weight: 1, async run (ctx) { whole.push([ctx.id, ctx.random.nextU64()]); await ctx.conn.execute() } }] }
-  await new Run(wWhole, { openConnection: fakeServer().open, clients: 6, transactionsPerClient: 2, seed: 5n }).execute()
-  const run = new Run(w, { openConnection: fakeServer().open, clients: 6, transactionsPerClient: 2, seed: 5n, terminalRange: { first: 2, count: 3, total: 6 } })
+  await newRun(wWhole, { openConnection: fakeServer().open, clients: 6, transactionsPerClient: 2, seed: 5n }).execute()
+  const run = newRun(w, { openConnection: fakeServer().open, clients: 6, transactionsPerClient: 2, seed: 5n, terminalRange: { first: 2, count: 3, total: 6 } })
   assert.equal(run.terminalCount, 3)
   assert.equal(run.poolSize, 3)
   const outcome = await run.execute()

@@ -9,6 +9,21 @@ import { IntervalMerge } from '../../../lib/engine/interval-merge.js'
 
 const TYPES = ['a', 'b']
 
+/** A worker's 'interval' payload (lib/engine/run-handle.js), with 2 connections and 3 terminals. */
+function event (index, elapsedS, interval) {
+  const types = Object.fromEntries(TYPES.map((t) => [t, { count: interval.count[t], failed: 0, skipped: 0, retries: 1 }]))
+  return {
+    index,
+    elapsedS,
+    lengthS: 1,
+    final: false,
+    interval,
+    types,
+    connections: { size: 2, active: 1, waiting: 0 },
+    terminals: { total: 3, keying: 0, thinking: 0, running: 1, waiting: 0, finished: 2 }
+  }
+}
+
 /** Record the same latencies into per-thread recorders and into one that sees them all. */
 function recorded () {
   const random = Prng.fromSeed(5n)
@@ -43,10 +58,16 @@ test('merged totals equal one recorder\'s: counts, failures, percentiles, mean a
   const ticks = []
   const merge = new IntervalMerge(2, 1, (t) => ticks.push(t))
   // thread 1 reports its intervals before thread 0: each is merged once both closed it
-  for (let k = 0; k < 3; k++) merge.add(1, k, { elapsedS: k + 1, interval: parts[1].intervals[k] })
+  for (let k = 0; k < 3; k++) merge.add(1, event(k, k + 1, parts[1].intervals[k]))
   assert.equal(ticks.length, 0)
-  for (let k = 0; k < 3; k++) merge.add(0, k, { elapsedS: k + 1, interval: parts[0].intervals[k] })
+  for (let k = 0; k < 3; k++) merge.add(0, event(k, k + 1, parts[0].intervals[k]))
   assert.equal(ticks.length, 3)
+  // the payload of a plain Run's 'interval', summed over the threads
+  assert.deepEqual(ticks.map((t) => t.index), [0, 1, 2])
+  assert.deepEqual(ticks[0].connections, { size: 4, active: 2, waiting: 0 })
+  assert.deepEqual(ticks[0].terminals, { total: 6, keying: 0, thinking: 0, running: 2, waiting: 0, finished: 4 })
+  assert.equal(ticks[0].types.a.count, ticks[0].interval.count.a)
+  assert.equal(ticks[0].types.b.retries, 2)
   const merged = mergeOutcomes(parts.map(partResult), { intervals: merge.intervals, intervalS: 1, typeNames: TYPES })
   const expected = whole.summarize(3)
   assert.equal(merged.summary.transactions, expected.summary.transactions)
@@ -68,10 +89,10 @@ test('a worker that ended closes no more intervals: the others\' are merged with
   const { parts } = recorded()
   const ticks = []
   const merge = new IntervalMerge(2, 1, (t) => ticks.push(t))
-  merge.add(0, 0, { elapsedS: 1, interval: parts[0].intervals[0] })
-  merge.add(0, 1, { elapsedS: 2, interval: parts[0].intervals[1] })
+  merge.add(0, event(0, 1, parts[0].intervals[0]))
+  merge.add(0, event(1, 2, parts[0].intervals[1]))
   assert.equal(ticks.length, 0)
-  merge.add(1, 0, { elapsedS: 1, interval: parts[1].intervals[0] })
+  merge.add(1, event(0, 1, parts[1].intervals[0]))
   assert.equal(ticks.length, 1)
   merge.end(1)
   assert.equal(ticks.length, 2)

@@ -34,8 +34,7 @@ export async function buildPart (data, { thread }) {
   let pid = thread * 1000
   return {
     workload: { name: 'trace', transactions: traceTypes(data.types, trace, data), partSections: async () => ({ trace }) },
-    openConnection: async () => fakeConnection(++pid),
-    runOptions: {}
+    openConnection: async () => fakeConnection(++pid)
   }
 }
 

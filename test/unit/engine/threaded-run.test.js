@@ -3,7 +3,7 @@
 
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { createRun } from '../../../lib/engine/create-run.js'
+import { newRunOn } from './test-settings.js'
 import { Run } from '../../../lib/engine/run.js'
 import { traceTypes, byTerminal } from './thread-source.js'
 import { fakeConnection } from './fake-run.js'
@@ -16,7 +16,7 @@ async function traced ({ jobs, types, seed = 42n, clients = 7, perClient = 12, d
   const workload = { name: 'trace', transactions: traceTypes(types, trace, data) }
   let pid = 0
   const runOptions = { clients, transactionsPerClient: perClient, durationS, seed, openConnection: async () => fakeConnection(++pid), ...opts }
-  const run = createRun(workload, runOptions, { jobs, source: { module: SOURCE, data: { types, ...data } } })
+  const run = newRunOn(workload, runOptions, { jobs, source: { module: SOURCE, data: { types, ...data } } })
   onRun?.(run)
   const outcome = await run.execute()
   const all = jobs > 1 ? (run.partSections ?? []).flatMap((s) => s.trace) : trace
@@ -64,7 +64,7 @@ test('counts merge exactly: the outcome, its intervals and each thread\'s part',
 
 test('--connections and --rate are shared out over the threads and sum to the asked amounts', () => {
   const workload = { transactions: traceTypes([['a', 1]], []) }
-  const run = createRun(workload, { clients: 10, connections: 5, rate: 300, seed: 1n }, { jobs: 3, source: { module: SOURCE, data: {} } })
+  const run = newRunOn(workload, { clients: 10, connections: 5, rate: 300, seed: 1n }, { jobs: 3, source: { module: SOURCE, data: {} } })
   assert.deepEqual(run.connectionShares, [2, 1, 2])
   assert.equal(run.poolSize, 5)
   assert.deepEqual(run.ranges.map((r) => r.count), [3, 3, 4])
@@ -73,11 +73,11 @@ test('--connections and --rate are shared out over the threads and sum to the as
 
 test('more threads than terminals: as many as terminals (pgbench); more than TPC-C\'s warehouses: one line', () => {
   const workload = { transactions: traceTypes([['a', 1]], []) }
-  const two = createRun(workload, { clients: 2, seed: 1n }, { jobs: 3, source: { module: SOURCE, data: {} } })
+  const two = newRunOn(workload, { clients: 2, seed: 1n }, { jobs: 3, source: { module: SOURCE, data: {} } })
   assert.equal(two.jobs, 2)
-  assert.ok(createRun(workload, { clients: 1, seed: 1n }, { jobs: 2, source: { module: SOURCE, data: {} } }) instanceof Run)
+  assert.ok(newRunOn(workload, { clients: 1, seed: 1n }, { jobs: 2, source: { module: SOURCE, data: {} } }) instanceof Run)
   const tpcc = { transactions: traceTypes([['a', 1]], []), terminals: 20, terminalGroup: 10, terminalGroupName: 'warehouses' }
-  assert.throws(() => createRun(tpcc, { clients: 1, seed: 1n }, { jobs: 3, source: { module: SOURCE, data: {} } }),
+  assert.throws(() => newRunOn(tpcc, { clients: 1, seed: 1n }, { jobs: 3, source: { module: SOURCE, data: {} } }),
     (err) => err.code === 'BAD_OPTION' && err.message === '--jobs 3 needs at least 3 warehouses, the run has 2')
 })
 
@@ -130,11 +130,11 @@ test('abort (Ctrl-C twice) ends every thread at once; the abort event comes once
     data: { answerMs: 2 },
     onRun: (r) => {
       threaded = r
-      r.on('abort', (e) => aborts.push(e.reason))
+      r.on('aborting', (e) => aborts.push(e.reason))
       r.once('measuring', () => setTimeout(() => { r.stop('interrupted'); r.abort('interrupted'); r.abort('interrupted') }, 300))
     }
   })
-  assert.equal(threaded.hurry, true)
+  assert.equal(threaded.status.hurried, true)
   assert.deepEqual(aborts, ['interrupted'])
   assert.equal(outcome.interrupted, true)
   assert.equal(outcome.aborted, false) // interrupted, not failed

@@ -17,12 +17,12 @@ test('--json prints the results document as it is, thresholds included', () => {
   assert.deepEqual(JSON.parse(formatRunOutput(doc, { json: true })), doc)
 })
 
-test('run events on the error stream: a grace cancel and a client abort', () => {
+test('run events on the error stream: a grace cancel and a terminal abort', () => {
   const run = new EventEmitter()
   let text = ''
   attachRunMessages(run, { progressS: 0, err: { write: (s) => { text += s } }, log: { warn () {} } })
   run.emit('cancelled', { reason: 'grace', count: 2, graceS: 1 })
   run.emit('cancelled', { reason: 'timeout', count: 1, graceS: 1 })
-  run.emit('client-abort', { error: new Error('boom') })
+  run.emit('terminal-aborted', { error: new Error('boom') })
   assert.equal(text, 'pgload: 2 transactions still running 1 s after the end: cancelled\npgload: error: boom\n')
 })

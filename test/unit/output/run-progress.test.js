@@ -7,21 +7,23 @@ import { attachProgress } from '../../../lib/output/run-progress.js'
 
 const interval = (n) => ({ count: { 'new-order': n }, failed: 0, skipped: 0, lagMs: { max: 0.5 }, histograms: {} })
 
-function fakeRun ({ paced }) {
+// what the progress line reads of the run handle (lib/engine/run-handle.js)
+function fakeRun ({ paced, progressText = (sinceStartS) => `tpmC 126.0 (last ${Math.min(60, sinceStartS)} s)` }) {
   const run = new EventEmitter()
-  run.paced = paced
-  run.opts = { warmupS: 40 }
-  run.terminalStates = () => ({ keying: 45, thinking: 53, running: 1, waiting: 1, finished: 0 })
-  run.workload = { progressText: (sinceStartS) => `tpmC 126.0 (last ${Math.min(60, sinceStartS)} s)` }
+  run.settings = { paced, warmupUs: 40e6 }
+  run.progressText = (sinceStartS) => progressText ? progressText(sinceStartS) : null
   return run
 }
+const TERMINALS = { total: 100, keying: 45, thinking: 53, running: 1, waiting: 1, finished: 0 }
+const use = (active, waiting) => ({ connections: { size: 10, active, waiting }, terminals: TERMINALS })
+const closed = (elapsedS, iv, u) => ({ index: elapsedS - 1, elapsedS, lengthS: 1, final: false, interval: iv, types: {}, ...u })
 
 test('paced: ramp-up lines, then rolling tpmC and the terminals by state instead of active connections', () => {
   const out = []
   const run = fakeRun({ paced: true })
   attachProgress(run, { everyS: 10, stream: { write: (s) => out.push(s) }, isTTY: false, warmupLabel: 'ramp-up' })
-  for (let s = 1; s <= 39; s++) run.emit('warmup-tick', { elapsedS: s, warmupS: 40, activeConnections: 0, waiting: 0 })
-  for (let s = 1; s <= 10; s++) run.emit('tick', { elapsedS: s, interval: interval(1), activeConnections: 0, waiting: 0 })
+  for (let s = 1; s <= 39; s++) run.emit('warmup-tick', { elapsedS: s, warmupS: 40, ...use(0, 0) })
+  for (let s = 1; s <= 10; s++) run.emit('interval', closed(s, interval(1), use(0, 0)))
   assert.deepEqual(out, [
     'ramp-up: 10.0 of 40 s, tpmC 126.0 (last 10 s), terminals: 45 keying, 53 thinking, 1 in a transaction, 1 waiting for a connection\n',
     'ramp-up: 20.0 of 40 s, tpmC 126.0 (last 20 s), terminals: 45 keying, 53 thinking, 1 in a transaction, 1 waiting for a connection\n',
@@ -33,11 +35,10 @@ test('paced: ramp-up lines, then rolling tpmC and the terminals by state instead
 
 test('unpaced: active connections as before, no terminal states', () => {
   const out = []
-  const run = fakeRun({ paced: false })
-  delete run.workload
+  const run = fakeRun({ paced: false, progressText: null })
   attachProgress(run, { everyS: 1, stream: { write: (s) => out.push(s) }, isTTY: false })
-  run.emit('warmup-tick', { elapsedS: 1, warmupS: 5, activeConnections: 8, waiting: 2 })
-  run.emit('tick', { elapsedS: 1, interval: interval(500), activeConnections: 10, waiting: 0 })
+  run.emit('warmup-tick', { elapsedS: 1, warmupS: 5, ...use(8, 2) })
+  run.emit('interval', closed(1, interval(500), use(10, 0)))
   assert.deepEqual(out, [
     'warm-up: 1.0 of 5 s, 8 active conns, 2 waiting\n',
     'progress: 1.0 s, 500.0 tps, lat p50 - ms p99 - ms, 0 failed, lag max 0.500 ms, 10 active conns\n'

@@ -2,7 +2,7 @@ import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { resolvePlan } from '../../../lib/plan/resolve.js'
 import { shardPart } from '../../../lib/shard/run-shard.js'
-import { Run } from '../../../lib/engine/run.js'
+import { newRun } from '../engine/test-settings.js'
 
 const workload = { name: 'w', transactions: [{ name: 'q', weight: 1, async run () {} }] }
 
@@ -15,7 +15,7 @@ test('a shard runs its range of the terminals with its share of the rate, number
 
 test('shards with one seed draw different --rate arrivals (independent streams, not copies)', () => {
   const first = (part) => {
-    const run = new Run(workload, { openConnection: async () => ({}), clients: 4, rate: 100, seed: 42n, part })
+    const run = newRun(workload, { openConnection: async () => ({}), clients: 4, rate: 100, seed: 42n, part })
     return run.context.waitRandom.nextU64()
   }
   assert.notEqual(first(0), first(1))

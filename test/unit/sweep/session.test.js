@@ -28,7 +28,7 @@ test('a sitting: each run\'s plan is its cell\'s, with its file; a line before a
       const run = new EventEmitter()
       run.stop = () => {}
       hooks.onRun(run)
-      run.emit('client-abort', { error: new Error('client 0 aborted in command 1') })
+      run.emit('terminal-aborted', { error: new Error('client 0 aborted in command 1') })
       return { exitCode: 0, file: plan.out, results: { run: { startTime: 'now', durationS: 1 }, summary: { tps: 10 * plan.clients, transactions: 10, failed: 0, latencyMs: { p50: 1, p99: 2, max: 3 } } } }
     }
   })
