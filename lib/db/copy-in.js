@@ -3,21 +3,26 @@
 // has completed the COPY (or fails with its error).
 
 import { Writable } from 'node:stream'
-import { textCommit } from './commit-point.js'
-import { OP_COPY } from './response-reader.js'
 
 const COPY_DONE = Buffer.from([0x63, 0, 0, 0, 4])
 
-/** The writable side of one COPY FROM STDIN; the connection calls begin/onResult/onError. */
+/**
+ * The stream's way to its connection.
+ * @typedef {{ send: (bytes: Buffer, done?: (err?: Error|null) => void) => void,
+ *   fail: (message: string) => void }} CopyLink
+ *   send: bytes to the server (done once they left); fail: CopyFail with this message
+ */
+
+/** The writable side of one COPY FROM STDIN; the connection sends its statement and calls begin/onResult/onError. */
 export class CopyInStream extends Writable {
   /**
-   * @param {import('./lean-connection.js').LeanConnection} conn
    * @param {string} sql the COPY statement
+   * @param {CopyLink} link
    */
-  constructor (conn, sql) {
+  constructor (sql, link) {
     super()
-    this.conn = conn
     this.sql = sql
+    this.link = link
     this.started = false // CopyInResponse came: the server takes CopyData
     this.over = false // the server completed or refused the COPY
     /** @type {Error|null} */
@@ -37,23 +42,13 @@ export class CopyInStream extends Writable {
   _final (cb) {
     if (this.failure !== null) { cb(this.failure); return }
     this.ending = cb
-    if (this.started) this.conn._socket.write(COPY_DONE)
+    if (this.started) this.link.send(COPY_DONE)
   }
 
   _destroy (err, cb) {
     // the source failed mid-COPY: tell the server, which then rolls the COPY back
-    if (err && this.started && !this.over && this.ending === null) this.conn._copyFail(`COPY source failed: ${err.message}`)
+    if (err && this.started && !this.over && this.ending === null) this.link.fail(`COPY source failed: ${err.message}`)
     cb(err)
-  }
-
-  /** Send the COPY statement, as a request whose receiver is this stream. */
-  start () {
-    const conn = this.conn
-    const op = conn._reader.acquire(OP_COPY)
-    op.receiver = this
-    op.commit = textCommit(this.sql, conn._transaction)
-    conn._writer.query(this.sql)
-    conn._write(op, conn._writer.take(), true)
   }
 
   // One CopyData message: its header, then the chunk as it is (no copy).
@@ -61,8 +56,8 @@ export class CopyInStream extends Writable {
     const header = Buffer.allocUnsafe(5)
     header[0] = 0x64 // 'd'
     header.writeInt32BE(4 + chunk.length, 1)
-    this.conn._socket.write(header)
-    this.conn._socket.write(chunk, cb)
+    this.link.send(header)
+    this.link.send(chunk, cb)
   }
 
   /** The server answered CopyInResponse. */
@@ -71,7 +66,7 @@ export class CopyInStream extends Writable {
     const held = this.held
     this.held = null
     if (held !== null) this._data(held[0], held[1])
-    if (this.ending !== null) this.conn._socket.write(COPY_DONE)
+    if (this.ending !== null) this.link.send(COPY_DONE)
   }
 
   /** The COPY completed. */
