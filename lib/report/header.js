@@ -5,7 +5,7 @@ import { escapeHtml as h } from './escape.js'
 import { transactionTypes } from './datasets.js'
 import { steadyStateOf } from '../metrics/steady-state.js'
 import { clientCpuFact } from '../output/client-cpu.js'
-import { afterLoadText } from '../server/stats/summary.js'
+import { afterLoadText } from '../output/server-summary.js'
 import { formatPerTransaction } from '../output/per-transaction.js'
 
 /** Settings shown first when the results list them, because they shape most benchmarks. */
