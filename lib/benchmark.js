@@ -207,8 +207,6 @@ async function readAfterRun (run, outcome, { workload, conn, sampler, log }) {
   if (workload.afterRun) {
     try {
       extra = await limit.within(workload.afterRun(conn, outcome), () => conn.destroy())
-      // worker threads: their own sections (per-command statistics), merged
-      if (outcome.sections) extra = { ...extra, ...outcome.sections }
     } catch (err) {
       log.warn({ err: err.message }, 'the workload could not compute its final figures')
     }

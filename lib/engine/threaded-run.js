@@ -12,7 +12,6 @@ import { IntervalMerge } from './interval-merge.js'
 import { mergeOutcomes, threadedClient, partFromIntervals } from './thread-outcome.js'
 import { restoreError } from './thread-messages.js'
 import { threadCpu, threadCpuSince } from './thread-cpu.js'
-import { mergeScript } from '../results/merge-script.js'
 import { PgloadError } from '../errors.js'
 
 const WORKER = new URL('./thread-worker.js', import.meta.url)
@@ -227,11 +226,9 @@ export class ThreadedRun extends EventEmitter {
     // the main thread's own share: progress, merging, statistics (the rest is the workers' and V8's)
     outcome.client.mainThreadCpuUs = mainCpu ? Math.round(mainCpu.cpuUs) : null
     const sections = done.map((w) => w.result.sections).filter(Boolean)
-    // each finished worker's own sections (the workload's afterRun combines them), and the
-    // per-command statistics merged
+    // each finished worker's own sections: the workload's afterRun combines them
     this.partSections = sections
     outcome.partSections = sections
-    if (sections.some((s) => s.script !== undefined)) outcome.sections = { script: mergeScript(sections.map((s) => s.script)) }
     return outcome
   }
 }

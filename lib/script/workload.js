@@ -11,6 +11,7 @@ import { PgbenchLogWriter } from './pgbench-log.js'
 import { VarRegistry, VarStore } from './variables.js'
 import { normInt } from './values.js'
 import { checkScriptSet, checkVariableName } from './options.js'
+import { mergeScript } from '../results/merge-script.js'
 
 /** Workload options and their defaults. */
 export const SCRIPT_DEFAULTS = Object.freeze({
@@ -137,13 +138,26 @@ export function scriptWorkload (compiled, options = {}) {
       if (logWriter !== null) logWriter.transaction(st.clientId, st.txnCount, typeIndex.get(info.type) ?? 0, info)
     },
 
-    /** Per-command statistics for the results document (a worker thread's: to be merged). */
-    async afterRun () {
+    /**
+     * Per-command statistics for the results document: this thread's (a worker thread's, to be
+     * merged), or with worker threads, theirs merged.
+     * @param {any} [conn] @param {{ partSections?: any[] }} [runInfo]
+     */
+    async afterRun (conn, runInfo) {
       logWriter?.close?.()
-      return { script: commandStatistics(transactions, linked, typeIndex) }
+      return { script: mergedParts(runInfo?.partSections) ?? commandStatistics(transactions, linked, typeIndex) }
     },
     partSections () { return this.afterRun() }
   }
+}
+
+/**
+ * The workers' per-command statistics merged, or undefined when no worker sent any (one thread).
+ * @param {any[]|undefined} parts the part sections of a threaded run
+ */
+function mergedParts (parts = []) {
+  if (!parts.some((p) => p?.script !== undefined)) return undefined
+  return mergeScript(parts.map((p) => p?.script))
 }
 
 /**
