@@ -1,6 +1,7 @@
 // `COPY ... FROM STDIN` on a lean connection: a Writable whose chunks go out as CopyData once the
 // server answers CopyInResponse; the end sends CopyDone, and the stream finishes when the server
-// has completed the COPY (or fails with its error).
+// has completed the COPY (or fails with its error). CopyGate holds the connection's other
+// requests back while a COPY runs.
 
 import { Writable } from 'node:stream'
 
@@ -86,5 +87,69 @@ export class CopyInStream extends Writable {
     this.ending = null
     if (cb !== null) cb(err)
     else this.destroy(err)
+  }
+}
+
+/**
+ * The COPY side of one connection: from copyFrom until its COPY is over, requests made meanwhile
+ * are held back; a COPY asked for while requests are in flight waits until they are answered.
+ */
+export class CopyGate {
+  /** @param {(stream: CopyInStream) => void} start sends a COPY's statement */
+  constructor (start) {
+    this.start = start
+    /** true from copyFrom until its COPY is over */
+    this.holding = false
+    /** @type {Function[]} requests held back, each sends itself */
+    this.waiting = []
+    /** @type {CopyInStream|null} a COPY waiting for the requests sent before it */
+    this.pending = null
+  }
+
+  /** Refuse a second COPY while one runs. */
+  admit () {
+    if (this.holding) throw new Error('copyFrom: a COPY is already running on this connection')
+  }
+
+  /** @param {CopyInStream} stream @param {boolean} idle whether every request sent is answered */
+  open (stream, idle) {
+    this.holding = true
+    if (idle) this.start(stream)
+    else this.pending = stream
+  }
+
+  /** A COPY on a connection already gone: it fails after copyFrom returns. */
+  refuse (stream, err) {
+    this.holding = true
+    queueMicrotask(() => stream.onError(err))
+  }
+
+  /** @param {Function} send a request made while the COPY runs */
+  hold (send) {
+    this.waiting.push(send)
+  }
+
+  /** Every request sent is answered: the COPY waiting for them goes out now. */
+  idle () {
+    const stream = this.pending
+    if (stream === null) return
+    this.pending = null
+    this.start(stream)
+  }
+
+  /** The COPY's request is settled: the requests held back go out now. */
+  over () {
+    this.holding = false
+    const waiting = this.waiting
+    this.waiting = []
+    for (const fn of waiting) fn()
+  }
+
+  /** The connection is gone: a COPY not yet sent and the requests held back fail now. */
+  lost (err) {
+    const stream = this.pending
+    this.pending = null
+    if (stream !== null) stream.onError(err)
+    this.over()
   }
 }

@@ -12,7 +12,7 @@ import { sendCancelRequest } from './cancel-request.js'
 import { sslModeOf, terminated } from './ssl-negotiation.js'
 import { startSession } from './connect-socket.js'
 import { installedConnector } from './connector.js'
-import { CopyInStream } from './copy-in.js'
+import { CopyInStream, CopyGate } from './copy-in.js'
 import { StatementEntry } from './statement-entry.js'
 import { ResponseReader, connectionLost, OP_EXEC, OP_SIMPLE, OP_PREPARE, OP_PIPELINE, OP_COPY, STMT_NEW, STMT_SENT } from './response-reader.js'
 
@@ -41,9 +41,9 @@ export class LeanConnection {
     this._reader = new ResponseReader({
       forgetStatements: () => this._forgetStatements(),
       refuseCopy: (message) => this._copyFail(message),
-      copyOver: () => this._copyOver(),
-      idle: () => { if (this._copyPending !== null) this._startPendingCopy() },
-      lost: () => this._onLost()
+      copyOver: () => this._copy.over(),
+      idle: () => this._copy.idle(),
+      lost: () => this._copy.lost(connectionLost(this._reader.deadError))
     })
     this._parser = new ResponseParser(this._reader, {
       notice: (notice) => this.onNotice?.(notice),
@@ -65,12 +65,8 @@ export class LeanConnection {
     this.parameters = {}
     /** How the server had this connection authenticate (startup.js). */
     this.authentication = 'trust'
-    /** True from copyFrom until its COPY is over: requests wait in `_waiting` meanwhile. */
-    this._holding = false
-    /** @type {Function[]} */
-    this._waiting = []
-    /** @type {CopyInStream|null} a COPY waiting for the requests sent before it */
-    this._copyPending = null
+    /** COPY FROM STDIN: requests held back while it runs, a COPY waiting for those before it */
+    this._copy = new CopyGate((stream) => this._startCopy(stream))
   }
 
   /**
@@ -265,15 +261,13 @@ export class LeanConnection {
    * @returns {import('node:stream').Writable}
    */
   copyFrom (sql) {
-    if (this._holding) throw new Error('copyFrom: a COPY is already running on this connection')
+    this._copy.admit()
     const stream = new CopyInStream(sql, {
       send: (bytes, done) => this._transport.writeChunk(bytes, done),
       fail: (message) => this._copyFail(message)
     })
-    this._holding = true
-    if (this._gone()) queueMicrotask(() => stream.onError(connectionLost(this._reader.deadError ?? new Error('connection closed'))))
-    else if (this._reader.idle()) this._startCopy(stream)
-    else this._copyPending = stream
+    if (this._gone()) this._copy.refuse(stream, connectionLost(this._reader.deadError ?? new Error('connection closed')))
+    else this._copy.open(stream, this._reader.idle())
     return stream
   }
 
@@ -348,9 +342,9 @@ export class LeanConnection {
   // queue the op for its responses.
   _send (op, constant = null) {
     const promise = op.promise
-    if (this._holding) {
+    if (this._copy.holding) {
       const bytes = constant ?? Buffer.from(this._writer.take())
-      this._waiting.push(() => this._write(op, bytes, false))
+      this._copy.hold(() => this._write(op, bytes, false))
       return promise
     }
     if (constant !== null) this._write(op, constant, false)
@@ -378,30 +372,6 @@ export class LeanConnection {
     op.commit = textCommit(stream.sql, this._reader.transactionStatus)
     this._writer.query(stream.sql)
     this._write(op, this._writer.take(), true)
-  }
-
-  // Called by the reader when the COPY's op is settled: the requests held back go out now.
-  _copyOver () {
-    this._holding = false
-    const waiting = this._waiting
-    this._waiting = []
-    for (const fn of waiting) fn()
-  }
-
-  // Every sent request has been answered: the COPY waiting for them goes out now.
-  _startPendingCopy () {
-    const stream = this._copyPending
-    this._copyPending = null
-    this._startCopy(stream)
-  }
-
-  // Called by the reader once the socket is closed: a COPY not yet sent and the requests held
-  // back fail now.
-  _onLost () {
-    const stream = this._copyPending
-    this._copyPending = null
-    if (stream !== null) stream.onError(connectionLost(this._reader.deadError))
-    this._copyOver()
   }
 
   // After DEALLOCATE ALL / DISCARD ALL every statement must be parsed again.
