@@ -24,7 +24,7 @@ import { TOOL_VERSION } from './version.js'
 import { takeSettingsSnapshot } from './server/stats/settings-snapshot.js'
 import { silentLogger } from './log.js'
 import { coreShares } from './output/client-cpu.js'
-import { shardPart, shardResultName, samplesServer, openShardBarrier, shardGate, markShardResults } from './shard/run-shard.js'
+import { shardPart, shardResultName, samplesServer, openShardBarrier, shardGate, markShardResults } from './orchestration/shard-run.js'
 
 /**
  * Run one benchmark end to end. Results already measured are written even when the run
