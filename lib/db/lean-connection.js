@@ -37,24 +37,10 @@ export class LeanConnection {
     this._writer = new MessageWriter()
     /** @type {((notice: any) => void) | null} server NOTICE/WARNING messages */
     this.onNotice = null
-    // The reader and the parser see the connection only through these callbacks.
-    this._reader = new ResponseReader({
-      forgetStatements: () => this._forgetStatements(),
-      refuseCopy: (message) => this._copyFail(message),
-      copyOver: () => this._copy.over(),
-      idle: () => this._copy.idle(),
-      lost: () => this._copy.lost(connectionLost(this._reader.deadError))
-    })
-    this._parser = new ResponseParser(this._reader, {
-      notice: (notice) => this.onNotice?.(notice),
-      parameter: (name, value) => { this.parameters[name] = value }
-    })
-    /** @type {import('./transport.js').TransportReceiver} what the transport calls */
-    this._receiver = {
-      onBytes: (buf, n) => this._parse(buf, n),
-      onClose: () => this._onClose(),
-      onError: (err) => { this._reader.socketError ??= err }
-    }
+    // The reader, the parser and the transport see the connection only through its side.
+    this._side = new ConnectionSide(this)
+    this._reader = new ResponseReader(this._side)
+    this._parser = new ResponseParser(this._reader, this._side)
     /** @type {(StatementEntry|undefined)[]} by statement id */
     this._entries = []
     // The backend's key for cancel requests, and where to send them.
@@ -77,7 +63,7 @@ export class LeanConnection {
   async _start (config, opts) {
     this._cancelTo = { host: config.host ?? 'localhost', port: Number(config.port ?? 5432) }
     const session = await startSession(config, opts, {
-      receiver: this._receiver,
+      receiver: this._side,
       attach: (transport, startup) => { this._transport = transport; this._parser.startup = startup },
       notice: (n) => this.onNotice?.(n)
     })
@@ -380,6 +366,29 @@ export class LeanConnection {
       if (e !== undefined) { e.state = STMT_NEW; e.fields = undefined }
     }
   }
+}
+
+/**
+ * The connection as its reader (ReaderHooks), its parser (ParserHooks) and its transport
+ * (TransportReceiver) see it: a few methods each. Methods of one class, not closures made per
+ * connection, so that each call site on the path of every statement has one target.
+ */
+class ConnectionSide {
+  /** @param {LeanConnection} conn */
+  constructor (conn) { this.conn = conn }
+
+  forgetStatements () { this.conn._forgetStatements() }
+  refuseCopy (message) { this.conn._copyFail(message) }
+  copyOver () { this.conn._copy.over() }
+  idle () { this.conn._copy.idle() }
+  lost () { this.conn._copy.lost(connectionLost(this.conn._reader.deadError)) }
+
+  notice (notice) { this.conn.onNotice?.(notice) }
+  parameter (name, value) { this.conn.parameters[name] = value }
+
+  onBytes (buf, n) { this.conn._parse(buf, n) }
+  onClose () { this.conn._onClose() }
+  onError (err) { this.conn._reader.socketError ??= err }
 }
 
 const UNNAMED_PREFIX = bindPrefix('')
