@@ -1,7 +1,7 @@
-// The engine alone: `pgload run tpcb` on in-memory connections (lib/fake-shim.js), so the CPU
+// The engine alone: `pgload run tpcb` on in-memory connections (lib/fake-connections.js), so the CPU
 // per transaction is pgload's own (scheduler, terminals, script interpreter, histograms) without
 // driver, socket or server. A second column runs the same on lean connections to an in-memory
-// server (lib/wire-shim.js, a session of test/helpers/stand-in-server.js): the engine plus the
+// server (lib/wire-connections.js, a session of test/helpers/stand-in-server.js): the engine plus the
 // driver's protocol encoding and decoding, still without kernel or server (the stand-in's own
 // work, parsing the frontend messages and copying its canned replies, is counted too).
 // Each case in its own process. With --jobs 1,2 it measures how the engine scales over worker
@@ -18,8 +18,9 @@ import { runMeasured } from './lib/child.js'
 import { readResults } from '../lib/results/read.js'
 
 const PGLOAD = fileURLToPath(new URL('../bin/pgload.js', import.meta.url))
-const FAKE = fileURLToPath(new URL('./lib/fake-register.js', import.meta.url))
-const WIRE = fileURLToPath(new URL('./lib/wire-register.js', import.meta.url))
+// modules that install pgload's connector (lib/db/connector.js) before it runs
+const FAKE = fileURLToPath(new URL('./lib/fake-connections.js', import.meta.url))
+const WIRE = fileURLToPath(new URL('./lib/wire-connections.js', import.meta.url))
 
 // Defaults, with units.
 const DEFAULTS = {
@@ -63,14 +64,15 @@ export async function main (argv, io) {
   }
 }
 
-// One pgload run with a connection shim (--import); returns its results file.
-async function runOn (register, builtin, clients, durationS, out, extra = []) {
-  const r = await runMeasured(process.execPath, ['--import', register, PGLOAD, 'run', 'tpcb', '-b', builtin, '-c', String(clients), '-T', `${durationS}s`,
+// One pgload run with in-memory connections (the connector module given to --import); returns
+// its results file.
+async function runOn (connector, builtin, clients, durationS, out, extra = []) {
+  const r = await runMeasured(process.execPath, ['--import', connector, PGLOAD, 'run', 'tpcb', '-b', builtin, '-c', String(clients), '-T', `${durationS}s`,
     '--url', 'postgres://fake@127.0.0.1:1/fake', '--out', out, '--no-server-stats', ...extra])
-  if (r.code !== 0) throw new Error(`pgload on in-memory connections (${register}) failed (${r.code}): ${r.stderr.trim().split('\n').pop()}`)
+  if (r.code !== 0) throw new Error(`pgload on in-memory connections (${connector}) failed (${r.code}): ${r.stderr.trim().split('\n').pop()}`)
   const results = await readResults(out)
-  // the stand-in answers every statement: a failure is a bug in the shim or in pgload
-  if (!(results.summary.transactions > 0) || results.summary.failed > 0) throw new Error(`pgload on in-memory connections (${register}): ${results.summary.transactions} transactions, ${results.summary.failed} failed`)
+  // the stand-in answers every statement: a failure is a bug in the in-memory connections or in pgload
+  if (!(results.summary.transactions > 0) || results.summary.failed > 0) throw new Error(`pgload on in-memory connections (${connector}): ${results.summary.transactions} transactions, ${results.summary.failed} failed`)
   return results
 }
 

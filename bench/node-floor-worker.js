@@ -9,6 +9,7 @@
 // Usage: node bench/node-floor-worker.js <select-only|tpcb-like|simple-update> <clients> <seconds> <url>
 
 import { openLeanConnection } from '../lib/db/lean-connection.js'
+import { connectSocket } from '../lib/db/connect-socket.js'
 import { defineStatement } from '../lib/db/connection.js'
 import { resolveTarget } from '../lib/server/target/resolve-target.js'
 import { applyDriverV8Flags } from '../lib/engine/v8-flags.js'
@@ -41,7 +42,17 @@ if (!script || !(clients >= 1) || !(seconds > 0)) {
 const statements = script.map(([text]) => defineStatement(text))
 const slots = script.map(([, ...names]) => names.map((n) => VAR[n]))
 
-const conns = await Promise.all(Array.from({ length: clients }, () => openLeanConnection(target, { applicationName: 'pgload-floor' })))
+// A lean connection (for the start-up, the set-up and the Parse of the statements) on pgload's own
+// socket transport (lib/db/handle-transport.js, the cheapest writes Node.js offers), which the
+// client then takes over.
+async function openClient () {
+  let transport = null
+  const connect = async (...args) => { transport = await connectSocket(...args); return transport }
+  const conn = await openLeanConnection(target, { applicationName: 'pgload-floor', connect })
+  return { conn, transport }
+}
+const clientsOpen = await Promise.all(Array.from({ length: clients }, openClient))
+const conns = clientsOpen.map((c) => c.conn)
 const setup = conns[0]
 const scale = Number((await setup.simpleQuery('select count(*) from pgbench_branches')).rows[0][0])
 // pgbench's housekeeping before a run, as pgbench and pgload do it
@@ -59,9 +70,8 @@ let finish = null
 const finished = new Promise((resolve) => { finish = resolve })
 
 /** One client: its socket, its variables and where it is in the script. */
-function startClient (conn) {
-  const out = conn._out // pgload's own socket writes (lib/db/handle-writer.js): the cheapest Node.js offers
-  const names = statements.map((s) => Buffer.from(conn._entries[s.id].name + '\0'))
+function startClient ({ transport: out }) {
+  const names = statements.map((s) => Buffer.from(s.name + '\0'))
   const vars = new Int32Array(4)
   let buf = Buffer.allocUnsafe(BUF_BYTES)
   const views = []
@@ -109,7 +119,7 @@ function startClient (conn) {
   }
 
   // Frame the replies: skip bodies, count errors, act on ReadyForQuery.
-  conn._onRead = (nread, b) => {
+  const onBytes = (b, nread) => {
     let o = 0
     while (o < nread) {
       if (pending > 0) {
@@ -135,6 +145,7 @@ function startClient (conn) {
       else if (type === 0x5a) readyForQuery()
     }
   }
+  out.receiver = { onBytes, onClose () {}, onError () {} }
   send()
 }
 
@@ -154,7 +165,7 @@ function writeInt (buf, o, v) {
 
 const cpu0 = process.cpuUsage()
 const t0 = performance.now()
-for (const c of conns) startClient(c)
+for (const c of clientsOpen) startClient(c)
 await new Promise((resolve) => setTimeout(resolve, seconds * 1000))
 stopping = true
 await finished

@@ -11,7 +11,8 @@ import { PgloadError } from './errors.js'
 import { explainConnectError, redact } from './server/target/resolve-target.js'
 import { coldRestartMethod, coldStart } from './server/cold/cold-start.js'
 import { closeWithin } from './db/close-within.js'
-import { createRun, planSource } from './engine/create-run.js'
+import { createRun } from './engine/create-run.js'
+import { planSource } from './orchestration/thread-part.js'
 import { parseRandomSeed } from './random/seeding.js'
 import { runSeeds, workloadOptionsOf } from './plan/workload-options.js'
 import { resolvePlan, isPlan } from './plan/resolve.js'
@@ -24,7 +25,7 @@ import { TOOL_VERSION } from './version.js'
 import { takeSettingsSnapshot } from './server/stats/settings-snapshot.js'
 import { silentLogger } from './log.js'
 import { coreShares } from './output/client-cpu.js'
-import { shardPart, shardResultName, samplesServer, openShardBarrier, shardGate, markShardResults } from './shard/run-shard.js'
+import { shardPart, shardResultName, samplesServer, openShardBarrier, shardGate, markShardResults } from './orchestration/shard-run.js'
 
 /**
  * Run one benchmark end to end. Results already measured are written even when the run

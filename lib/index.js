@@ -4,7 +4,8 @@ export { runBenchmark } from './benchmark.js'
 export { resolvePlan, isPlan } from './plan/resolve.js'
 export { DEFAULTS as RUN_DEFAULTS } from './plan/defaults.js'
 export { Run } from './engine/run.js'
-export { createRun, planSource } from './engine/create-run.js' // one thread or worker threads (-j)
+export { createRun } from './engine/create-run.js' // one thread or worker threads (-j)
+export { planSource } from './orchestration/thread-part.js' // how worker threads rebuild a plan's workload
 export { applyDriverV8Flags } from './engine/v8-flags.js' // the command line's V8 settings, for runs in your process
 export { openConnection, defineStatement } from './db/connection.js'
 export { resolveTarget } from './server/target/resolve-target.js'

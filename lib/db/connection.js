@@ -5,6 +5,7 @@ import pg from 'pg'
 import copyStreams from 'pg-copy-streams'
 import { statementCommit, textCommit, COMMIT_NONE, COMMIT_EXPLICIT } from './commit-point.js'
 import { cancelAndDestroy } from './cancel-request.js'
+import { installedConnector } from './connector.js'
 
 /** @typedef {{ id: number, name: string, text: string }} Statement */
 /** @typedef {{ command: string, rowCount: number, fields: string[], rows: (string|null)[][] }} Result */
@@ -291,6 +292,7 @@ export class PgConnection {
  * @returns {Promise<PgConnection>}
  */
 export async function openConnection (target, { applicationName = 'pgload', protocol = 'prepared', connectTimeoutMs } = {}) {
+  if (installedConnector() !== null) return installedConnector()(target, { applicationName, protocol, connectTimeoutMs }) // connector.js
   const client = new pg.Client({
     ...target.config,
     application_name: applicationName,

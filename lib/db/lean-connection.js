@@ -1,8 +1,8 @@
-// The Connection interface (docs/architecture.md) spoken directly on a socket of its own, from the
-// first byte: start-up and authentication (startup.js), SSL (ssl-negotiation.js), statements
-// written by MessageWriter and parsed by ResponseParser, COPY FROM STDIN, cancel requests.
+// The Connection interface (docs/architecture.md) spoken directly on a transport of its own
+// (transport.js: a socket by default), from the first byte: start-up and authentication
+// (connect-socket.js, startup.js), statements written by MessageWriter and parsed by
+// ResponseParser into the ResponseReader, COPY FROM STDIN, cancel requests.
 
-import { Socket } from 'node:net'
 import { DatabaseError } from 'pg-protocol'
 import { inlineParameters, protocolConstant } from './connection.js'
 import { MessageWriter, bindPrefix, bindExecuteConstant } from './message-writer.js'
@@ -10,10 +10,11 @@ import { ResponseParser } from './response-parser.js'
 import { statementCommit, textCommit, COMMIT_NONE, COMMIT_IMPLICIT, COMMIT_EXPLICIT } from './commit-point.js'
 import { sendCancelRequest } from './cancel-request.js'
 import { sslModeOf, terminated } from './ssl-negotiation.js'
-import { startConnection } from './connect-socket.js'
-import { CopyInStream } from './copy-in.js'
+import { startSession } from './connect-socket.js'
+import { installedConnector } from './connector.js'
+import { CopyInStream, CopyGate } from './copy-in.js'
 import { StatementEntry } from './statement-entry.js'
-import { ResponseReader, connectionLost, OP_EXEC, OP_SIMPLE, OP_PREPARE, OP_PIPELINE, STMT_NEW, STMT_SENT } from './response-reader.js'
+import { ResponseReader, connectionLost, OP_EXEC, OP_SIMPLE, OP_PREPARE, OP_PIPELINE, OP_COPY, STMT_NEW, STMT_SENT } from './response-reader.js'
 
 /** @typedef {import('./connection.js').Statement} Statement */
 /** @typedef {import('./connection.js').Result} Result */
@@ -25,30 +26,23 @@ let pendingResolve = null
 let pendingReject = null
 function capture (resolve, reject) { pendingResolve = resolve; pendingReject = reject }
 
-const READ_BYTES = 64 * 1024 // the socket's read buffer, reused for every read
-
 /** A PostgreSQL connection speaking the protocol itself on a socket of its own. */
 export class LeanConnection {
   /** @param {Protocol} protocol */
   constructor (protocol) {
     this.protocol = protocolConstant(protocol)
-    /** @type {Result[]} all results of the last simpleQuery */
-    this.lastResults = []
     this.closed = false
-    /** @type {import('node:net').Socket|null} */
-    this._socket = null
+    /** @type {import('./transport.js').Transport|null} the way to the server, once started */
+    this._transport = null
     this._writer = new MessageWriter()
-    /** @type {HandleWriter|null} the socket's writes, once started */
-    this._out = null
     /** @type {((notice: any) => void) | null} server NOTICE/WARNING messages */
     this.onNotice = null
-    this._reader = new ResponseReader(this)
-    this._parser = new ResponseParser(this)
+    // The reader, the parser and the transport see the connection only through its side.
+    this._side = new ConnectionSide(this)
+    this._reader = new ResponseReader(this._side)
+    this._parser = new ResponseParser(this._reader, this._side)
     /** @type {(StatementEntry|undefined)[]} by statement id */
     this._entries = []
-    /** @type {Startup|null} while starting: the parser hands it every message */
-    this._startup = null
-    this._starting = false
     // The backend's key for cancel requests, and where to send them.
     this._pid = 0
     this._secretKey = 0
@@ -57,37 +51,31 @@ export class LeanConnection {
     this.parameters = {}
     /** How the server had this connection authenticate (startup.js). */
     this.authentication = 'trust'
-    /** True from copyFrom until its COPY is over: requests wait in `_waiting` meanwhile. */
-    this._holding = false
-    /** @type {Function[]} */
-    this._waiting = []
-    /** @type {CopyInStream|null} a COPY waiting for the requests sent before it */
-    this._copyPending = null
-    this._transaction = 'I'
-    this._readBuf = null
+    /** COPY FROM STDIN: requests held back while it runs, a COPY waiting for those before it */
+    this._copy = new CopyGate((stream) => this._startCopy(stream))
   }
 
   /**
-   * A plain TCP/Unix socket that reads into one buffer of ours and calls us back (net's `onread`),
-   * skipping the Readable stream.
-   * @returns {import('node:net').Socket}
+   * Reach the server and start up (connect-socket.js); resolves at the first ReadyForQuery.
+   * @param {import('pg').ClientConfig & { sslmode?: string }} config
+   * @param {Parameters<typeof startSession>[1]} opts
    */
-  _createSocket () {
-    this._readBuf = Buffer.allocUnsafe(READ_BYTES)
-    return new Socket({
-      onread: {
-        buffer: this._readBuf,
-        callback: (nread, buf) => { this._onRead(nread, buf) }
-      }
+  async _start (config, opts) {
+    this._cancelTo = { host: config.host ?? 'localhost', port: Number(config.port ?? 5432) }
+    const session = await startSession(config, opts, {
+      receiver: this._side,
+      attach: (transport, startup) => { this._transport = transport; this._parser.startup = startup },
+      notice: (n) => this.onNotice?.(n)
     })
+    this._reader.transactionStatus = session.transactionStatus
+    this._pid = session.pid
+    this._secretKey = session.secretKey
+    this.parameters = session.parameters
+    this.authentication = session.method
   }
 
-  // The parser is done with the buffer when it returns (it copies what it keeps), so the same
-  // buffer takes every read; it reads up to nread, so no view of the buffer is made.
-  _onRead (nread, buf) {
-    this._parse(buf, nread)
-  }
-
+  // The parser is done with the buffer when it returns (it copies what it keeps), so the
+  // transport reuses it for every read; it reads up to `end`, so no view of the buffer is made.
   // A protocol error or a bug while handling a message leaves the stream out of step: end the
   // connection, so that every waiting request fails with CONNECTION_LOST instead of hanging.
   _parse (buf, end) {
@@ -95,24 +83,30 @@ export class LeanConnection {
       this._parser.parse(buf, end)
     } catch (err) {
       this._reader.socketError ??= err
-      this._startup?.fail(err)
-      this._socket.destroy(err)
+      this._parser.startup?.fail(err)
+      this._transport.destroy(err)
     }
   }
 
-  // The socket closed: a start-up under way fails, requests waiting fail with CONNECTION_LOST.
+  // The transport closed: a start-up under way fails, requests waiting fail with CONNECTION_LOST.
   _onClose () {
-    this._startup?.fail(this._reader.socketError ?? terminated())
+    this._parser.startup?.fail(this._reader.socketError ?? terminated())
     this._reader.lost(this.closed ? new Error('connection closed') : new Error('server closed the connection'))
   }
 
   get backendPid () { return this._pid }
 
+  /** The backend's secret key for cancel requests (BackendKeyData), as node-postgres' client.secretKey. */
+  get secretKey () { return this._secretKey }
+
   /** True once the connection is lost (the pool replaces it). */
   get broken () { return this._reader.deadError !== null || this._reader.fatal !== null }
 
   /** @returns {'I'|'T'|'E'} */
-  get transactionStatus () { return this._transaction }
+  get transactionStatus () { return this._reader.transactionStatus }
+
+  /** @returns {Result[]} all results of the last simpleQuery */
+  get lastResults () { return this._reader.lastResults }
 
   /** Whether a request that may commit was sent and its outcome has not come back yet. */
   get commitInFlight () { return this._reader.commitInFlight() }
@@ -124,26 +118,26 @@ export class LeanConnection {
    * @returns {Promise<void>}
    */
   async cancel (timeoutMs) {
-    const socket = this._socket
-    if (socket === null || socket.destroyed) return
+    const transport = this._transport
+    if (transport === null || transport.destroyed) return
     if (this._pid !== 0 && timeoutMs > 0) {
       await sendCancelRequest({ ...this._cancelTo, pid: this._pid, secretKey: this._secretKey, timeoutMs })
     }
-    socket.destroy()
+    transport.destroy()
     this.closed = true
   }
 
-  /** Destroy the socket at once, without a word to the server. */
+  /** Destroy the transport at once, without a word to the server. */
   destroy () {
     this.closed = true
-    this._socket?.destroy()
+    this._transport?.destroy()
   }
 
   /** @param {string} text @returns {Promise<Result>} */
   simpleQuery (text) {
     if (this._gone()) return this._lostPromise()
     const op = this._op(OP_SIMPLE)
-    op.commit = textCommit(text, this._transaction)
+    op.commit = textCommit(text, this._reader.transactionStatus)
     this._writer.query(text)
     return this._send(op)
   }
@@ -173,7 +167,7 @@ export class LeanConnection {
     if (this.protocol === 'simple') return this.simpleQuery(inlineParameters(stmt.text, values))
     if (this._gone()) return this._lostPromise()
     const op = this._op(OP_EXEC)
-    op.commit = statementCommit(stmt, this._transaction)
+    op.commit = statementCommit(stmt, this._reader.transactionStatus)
     return this._send(op, this._writeExecute(op, stmt, values))
   }
 
@@ -196,7 +190,7 @@ export class LeanConnection {
     const op = this._reader.acquire(OP_EXEC)
     op.receiver = receiver
     op.keepRows = rows
-    op.commit = statementCommit(stmt, this._transaction)
+    op.commit = statementCommit(stmt, this._reader.transactionStatus)
     this._send(op, this._writeExecute(op, stmt, values))
   }
 
@@ -210,7 +204,7 @@ export class LeanConnection {
     if (!values || values.length === 0) return this.simpleQuery(text)
     if (this._gone()) return this._lostPromise()
     const op = this._op(OP_EXEC)
-    op.commit = textCommit(text, this._transaction)
+    op.commit = textCommit(text, this._reader.transactionStatus)
     this._writeUnnamed(text, values, true)
     return this._send(op)
   }
@@ -228,7 +222,7 @@ export class LeanConnection {
     op.batches = batches
     op.entries = named ? [] : null
     // Settled only as a whole: it may commit if it starts outside a block or holds a COMMIT.
-    op.commit = this._transaction === 'I' ? COMMIT_IMPLICIT : COMMIT_NONE
+    op.commit = this._reader.transactionStatus === 'I' ? COMMIT_IMPLICIT : COMMIT_NONE
     for (const batch of batches) {
       for (let i = 0; i < batch.length; i++) {
         const { stmt, values = [] } = batch[i]
@@ -253,12 +247,13 @@ export class LeanConnection {
    * @returns {import('node:stream').Writable}
    */
   copyFrom (sql) {
-    if (this._holding) throw new Error('copyFrom: a COPY is already running on this connection')
-    const stream = new CopyInStream(this, sql)
-    this._holding = true
-    if (this._gone()) queueMicrotask(() => stream.onError(connectionLost(this._reader.deadError ?? new Error('connection closed'))))
-    else if (this._reader.idle()) stream.start()
-    else this._copyPending = stream
+    this._copy.admit()
+    const stream = new CopyInStream(sql, {
+      send: (bytes, done) => this._transport.writeChunk(bytes, done),
+      fail: (message) => this._copyFail(message)
+    })
+    if (this._gone()) this._copy.refuse(stream, connectionLost(this._reader.deadError ?? new Error('connection closed')))
+    else this._copy.open(stream, this._reader.idle())
     return stream
   }
 
@@ -266,13 +261,9 @@ export class LeanConnection {
   async close () {
     if (this.closed) return
     this.closed = true
-    const socket = this._socket
-    if (socket === null || socket.destroyed) return
-    await new Promise((resolve) => {
-      socket.once('close', resolve)
-      this._out.write(TERMINATE)
-      socket.end()
-    })
+    const transport = this._transport
+    if (transport === null || transport.destroyed) return
+    await transport.end(TERMINATE)
   }
 
   // ---- internals ----
@@ -337,9 +328,9 @@ export class LeanConnection {
   // queue the op for its responses.
   _send (op, constant = null) {
     const promise = op.promise
-    if (this._holding) {
+    if (this._copy.holding) {
       const bytes = constant ?? Buffer.from(this._writer.take())
-      this._waiting.push(() => this._write(op, bytes, false))
+      this._copy.hold(() => this._write(op, bytes, false))
       return promise
     }
     if (constant !== null) this._write(op, constant, false)
@@ -350,40 +341,23 @@ export class LeanConnection {
   _write (op, bytes, fromWriter) {
     if (this._reader.deadError !== null) { this._reader.failLost(op); return }
     this._reader.push(op)
-    const free = this._out.write(bytes)
+    const free = this._transport.write(bytes)
     if (fromWriter) this._writer.release(free)
   }
 
   // A COPY FROM STDIN that is not (or no longer) wanted: the server answers with an error.
   _copyFail (message) {
     this._writer.copyFail(message)
-    this._socket.write(Buffer.from(this._writer.take()))
+    this._transport.writeChunk(Buffer.from(this._writer.take()))
   }
 
-  // Called by the reader when the COPY's op is settled: the requests held back go out now.
-  _copyOver () {
-    this._holding = false
-    const waiting = this._waiting
-    this._waiting = []
-    for (const fn of waiting) fn()
-  }
-
-  // Called by the reader when every sent request has been answered.
-  _onIdle () {
-    const stream = this._copyPending
-    if (stream !== null) {
-      this._copyPending = null
-      stream.start()
-    }
-  }
-
-  // Called by the reader once the socket is closed: a COPY not yet sent and the requests held
-  // back fail now.
-  _onLost () {
-    const stream = this._copyPending
-    this._copyPending = null
-    if (stream !== null) stream.onError(connectionLost(this._reader.deadError))
-    this._copyOver()
+  // Send a COPY statement, as a request whose receiver is its stream.
+  _startCopy (stream) {
+    const op = this._reader.acquire(OP_COPY)
+    op.receiver = stream
+    op.commit = textCommit(stream.sql, this._reader.transactionStatus)
+    this._writer.query(stream.sql)
+    this._write(op, this._writer.take(), true)
   }
 
   // After DEALLOCATE ALL / DISCARD ALL every statement must be parsed again.
@@ -394,24 +368,53 @@ export class LeanConnection {
   }
 }
 
+/**
+ * The connection as its reader (ReaderHooks), its parser (ParserHooks) and its transport
+ * (TransportReceiver) see it: a few methods each. Methods of one class, not closures made per
+ * connection, so that each call site on the path of every statement has one target.
+ */
+class ConnectionSide {
+  /** @param {LeanConnection} conn */
+  constructor (conn) { this.conn = conn }
+
+  forgetStatements () { this.conn._forgetStatements() }
+  refuseCopy (message) { this.conn._copyFail(message) }
+  copyOver () { this.conn._copy.over() }
+  idle () { this.conn._copy.idle() }
+  lost () { this.conn._copy.lost(connectionLost(this.conn._reader.deadError)) }
+
+  notice (notice) { this.conn.onNotice?.(notice) }
+  parameter (name, value) { this.conn.parameters[name] = value }
+
+  onBytes (buf, n) { this.conn._parse(buf, n) }
+  onClose () { this.conn._onClose() }
+  onError (err) { this.conn._reader.socketError ??= err }
+}
+
 const UNNAMED_PREFIX = bindPrefix('')
 const TERMINATE = Buffer.from([0x58, 0, 0, 0, 4])
 
 /**
  * Open a lean connection to a target (same signature as `openConnection`): the target's
  * sslmode (libpq's meaning; `allow` retries with SSL when the server refuses plain), its
- * connect_timeout for the whole start-up unless the caller gives one.
+ * connect_timeout for the whole start-up unless the caller gives one. `connect` chooses the
+ * transport (default: a socket, connect-socket.js); without it, a connector installed in this
+ * thread (connector.js) opens the connection instead.
  * @param {Target} target
- * @param {{ applicationName?: string, protocol?: Protocol, connectTimeoutMs?: number }} [opts]
+ * @param {{ applicationName?: string, protocol?: Protocol, connectTimeoutMs?: number,
+ *   connect?: import('./transport.js').ConnectTransport }} [opts]
  * @returns {Promise<LeanConnection>}
  */
-export async function openLeanConnection (target, { applicationName = 'pgload', protocol = 'prepared', connectTimeoutMs } = {}) {
+export async function openLeanConnection (target, opts = {}) {
+  const installed = installedConnector()
+  if (installed !== null && opts.connect === undefined) return installed(target, opts)
+  const { applicationName = 'pgload', protocol = 'prepared', connectTimeoutMs, connect } = opts
   const config = target.config
   const timeoutMs = connectTimeoutMs ?? config.connectionTimeoutMillis ?? 10000
   const mode = sslModeOf(config)
   const open = async (m) => {
     const conn = new LeanConnection(protocol)
-    await startConnection(conn, config, { mode: m, applicationName, timeoutMs })
+    await conn._start(config, { mode: m, applicationName, timeoutMs, connect })
     return conn
   }
   try {

@@ -131,12 +131,22 @@ function maybeForget (b, s, e) {
   return b[s] === 0x44 && (n === 14 || n === 11)
 }
 
+/**
+ * The rare messages that concern the connection rather than a request.
+ * @typedef {{ notice: (notice: any) => void, parameter: (name: string, value: string) => void }} ParserHooks
+ */
+
 /** Frames backend messages for one LeanConnection and hands them to its start-up or its reader. */
 export class ResponseParser {
-  /** @param {import('./lean-connection.js').LeanConnection} conn */
-  constructor (conn) {
-    this.conn = conn
-    this.reader = conn._reader
+  /**
+   * @param {import('./response-reader.js').ResponseReader} reader
+   * @param {ParserHooks} hooks
+   */
+  constructor (reader, hooks) {
+    this.reader = reader
+    this.hooks = hooks
+    /** @type {import('./startup.js').Startup|null} while starting: gets every message up to the first ReadyForQuery */
+    this.startup = null
     this.tag = { command: '', rowCount: 0, tag: null }
     /** @type {Buffer|null} the start of a message split across reads */
     this.carry = null
@@ -200,10 +210,10 @@ export class ResponseParser {
 
   /** One complete message: code, body [at, next). */
   _message (b, code, at, next) {
-    const conn = this.conn
-    if (conn._starting) {
-      conn._startup.onMessage(code, b, at, next)
-      if (code === 0x5a) conn._starting = false // what follows is the reader's
+    const startup = this.startup
+    if (startup !== null) {
+      startup.onMessage(code, b, at, next)
+      if (code === 0x5a) this.startup = null // what follows is the reader's
       return
     }
     const reader = this.reader
@@ -234,11 +244,11 @@ export class ResponseParser {
     switch (code) {
       case 0x54: reader.rowDescription(decodeFieldNames(b, at)); return // 'T'
       case 0x45: reader.errorResponse(decodeErrorFields(b, at, next, 'error')); return // 'E'
-      case 0x4e: this.conn.onNotice?.(decodeErrorFields(b, at, next, 'notice')); return // 'N'
+      case 0x4e: this.hooks.notice(decodeErrorFields(b, at, next, 'notice')); return // 'N'
       case 0x47: reader.copyIn(); return // 'G' CopyInResponse
       case 0x53: { // 'S' ParameterStatus: a SET of a reported parameter (client_encoding, TimeZone...)
         const [name, o] = cstring(b, at)
-        this.conn.parameters[name] = cstring(b, o)[0]
+        this.hooks.parameter(name, cstring(b, o)[0])
       }
     }
     // NotificationResponse, ParameterDescription, COPY TO STDOUT data,

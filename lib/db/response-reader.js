@@ -71,11 +71,25 @@ function pipelineAborted () {
   return e
 }
 
+/**
+ * What the reader tells its connection.
+ * @typedef {object} ReaderHooks
+ * @property {() => void} forgetStatements DEALLOCATE ALL / DISCARD ALL ran: parse every statement again
+ * @property {(message: string) => void} refuseCopy a COPY FROM STDIN not started by copyFrom: fail it
+ * @property {() => void} copyOver the COPY's request is settled: requests held back may go
+ * @property {() => void} idle every request sent is answered
+ * @property {() => void} lost the connection is gone and every request waiting failed
+ */
+
 /** Matches responses to requests for one LeanConnection. */
 export class ResponseReader {
-  /** @param {import('./lean-connection.js').LeanConnection} conn */
-  constructor (conn) {
-    this.conn = conn
+  /** @param {ReaderHooks} hooks */
+  constructor (hooks) {
+    this.hooks = hooks
+    /** @type {'I'|'T'|'E'} the transaction status of the last ReadyForQuery */
+    this.transactionStatus = 'I'
+    /** @type {import('./connection.js').Result[]} all results of the last simple query */
+    this.lastResults = []
     /** @type {Op|null} */
     this.head = null
     /** @type {Op|null} */
@@ -152,14 +166,14 @@ export class ResponseReader {
     while (op !== null) {
       const next = op.next
       if (op.acked && op.error === null && op.kind !== OP_PIPELINE) {
-        this.conn._transaction = 'I'
+        this.transactionStatus = 'I'
         this.settle(op)
       } else {
         this.failLost(op, op.commit !== COMMIT_NONE)
       }
       op = next
     }
-    this.conn._onLost()
+    this.hooks.lost()
   }
 
   // ---- the messages of every statement, decoded by ResponseParser ----
@@ -185,7 +199,7 @@ export class ResponseReader {
    * @param {string|null} tag the whole tag when it is not one of the common ones
    */
   commandComplete (command, rowCount, tag) {
-    if (tag === 'DEALLOCATE ALL' || tag === 'DISCARD ALL') this.conn._forgetStatements()
+    if (tag === 'DEALLOCATE ALL' || tag === 'DISCARD ALL') this.hooks.forgetStatements()
     const op = this.head
     if (op.commit === COMMIT_EXPLICIT) op.acked = true
     const r = this.complete(op)
@@ -227,7 +241,7 @@ export class ResponseReader {
     const op = this.head
     if (op !== null && op.kind === OP_COPY) op.receiver.begin()
     // COPY FROM STDIN belongs to copyFrom(); refuse it elsewhere so the connection stays usable.
-    else this.conn._copyFail('COPY FROM STDIN is only supported through copyFrom()')
+    else this.hooks.refuseCopy('COPY FROM STDIN is only supported through copyFrom()')
   }
 
   entryOf (op) {
@@ -291,7 +305,7 @@ export class ResponseReader {
   }
 
   ready (op, status) {
-    this.conn._transaction = status
+    this.transactionStatus = status
     if (op === null) return
     if (op.kind === OP_PIPELINE) {
       this.abortRest(op)
@@ -302,7 +316,7 @@ export class ResponseReader {
     this.head = op.next
     if (this.head === null) this.tail = null
     this.settle(op)
-    if (this.head === null) this.conn._onIdle()
+    if (this.head === null) this.hooks.idle()
   }
 
   // Hand a request its outcome (taken off the queue already).
@@ -312,9 +326,9 @@ export class ResponseReader {
     switch (op.kind) {
       case OP_EXEC: value = op.result; break
       case OP_PIPELINE: value = op.out; break
-      case OP_COPY: value = op.result; this.conn._copyOver(); break
+      case OP_COPY: value = op.result; this.hooks.copyOver(); break
       case OP_SIMPLE:
-        this.conn.lastResults = op.results
+        this.lastResults = op.results
         value = op.results.length > 0 ? op.results[op.results.length - 1] : newResult(EMPTY)
         break
       default: value = undefined

@@ -4,8 +4,6 @@
 import { Run } from './run.js'
 import { ThreadedRun } from './threaded-run.js'
 
-const PLAN_PART = new URL('./plan-part.js', import.meta.url).href
-
 /**
  * @param {object} workload
  * @param {import('../plan/engine-settings.js').EngineSettings} settings engineSettings(plan, workload, part)
@@ -30,25 +28,4 @@ export function createRun (workload, settings, runtime, { jobs = 1, source } = {
 function threadsFor (workload, settings, jobs) {
   if ((workload.terminalGroup ?? 1) > 1) return jobs
   return Math.min(jobs, Math.max(1, settings.range.count))
-}
-
-/**
- * Workers rebuild a plan's workload (lib/engine/plan-part.js) on the same server.
- * @param {{ plan: object, target: any, serverVersionNum: number, seed: bigint }} p
- * @returns {import('./threaded-run.js').PartSource}
- */
-export function planSource ({ plan, target, serverVersionNum, seed }) {
-  return { module: PLAN_PART, data: { plan, target: sendableTarget(target), serverVersionNum, seed } }
-}
-
-/**
- * The target as data: TLS's verify-ca turns off the host name check with a function, which does
- * not cross threads; the worker puts it back (plan-part.js).
- * @param {any} target
- */
-function sendableTarget (target) {
-  const ssl = target.config?.ssl
-  if (!ssl || typeof ssl.checkServerIdentity !== 'function') return target
-  const { checkServerIdentity, ...rest } = ssl
-  return { ...target, config: { ...target.config, ssl: { ...rest, skipIdentityCheck: true } } }
 }

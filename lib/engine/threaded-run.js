@@ -20,8 +20,7 @@ const WORKER = new URL('./thread-worker.js', import.meta.url)
 
 /**
  * @typedef {object} PartSource how a worker rebuilds the workload: `module` exports
- *   `buildPart(data, { thread, log })` -> `{ workload, openConnection, seeds? }`
- *   (lib/engine/plan-part.js for a plan); `data` is cloned
+ *   `buildPart(data, { thread, log })` (lib/orchestration/thread-part.js for a plan); `data` is cloned
  * @property {string} module URL
  * @property {any} data
  */

@@ -4,8 +4,8 @@
 import { formatServerError } from '../errors.js'
 import { attachProgress } from './run-progress.js'
 import { formatSummary } from './summary.js'
-import { formatServerStatsSummary } from '../server/stats/sampler.js'
-import { shardPhaseMessage } from '../shard/run-shard.js'
+import { formatServerStatsSummary } from './server-summary.js'
+import { shardPhaseMessage } from '../orchestration/shard-run.js'
 
 const plural = (n, word) => `${n} ${word}${n === 1 ? '' : 's'}`
 

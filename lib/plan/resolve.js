@@ -10,7 +10,7 @@ import { redact } from '../server/target/resolve-target.js'
 import { loadWorkload, workloadNames } from '../../workloads/index.js'
 import { DEFAULTS, precedence } from './defaults.js'
 import { loadScripts, checkScripts } from './scripts.js'
-import { resolveShard, shardSeed } from '../shard/options.js'
+import { resolveShard, shardSeed } from './shard.js'
 import { liveOptions } from './live-options.js'
 import { booleanOption, checkLogOptions, optionalInteger, runLabel, runThresholds, samplingRate, scriptVariables } from './checks.js'
 import { shownValue } from '../options/shown.js'
@@ -75,7 +75,7 @@ const bad = (message) => new PgloadError(message, { code: 'BAD_OPTION' })
  * @property {boolean} store store the run in the results database once its file is written (lib/store)
  * @property {string} [resultsUrl] the results database; absent: `pgload_results` on the embedded server
  * @property {Record<string, any>} workloadOptions
- * @property {import('../shard/options.js').ShardPlan} [shard] this process runs one shard of a run (--shard, --shards)
+ * @property {import('./shard.js').ShardPlan} [shard] this process runs one shard of a run (--shard, --shards)
  * @property {{ host: string, port: number }} [dashboard] serve the live dashboard here during the run (lib/live)
  * @property {string} [dashboardOut] with dashboard: save its final page to this file
  * @property {{ host: string, port: number }} [metrics] serve Prometheus metrics here during the run (lib/live)

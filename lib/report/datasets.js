@@ -2,7 +2,7 @@
 // and server series per interval, markers, spectra, distributions, TPC-C figures and thresholds.
 
 import { spectrumRows, distributionRows, mergedPercentiles } from './histogram-data.js'
-import { checkpointSpans } from '../server/stats/summary.js'
+import { checkpointSpans } from '../output/server-summary.js'
 import { round3 } from '../format/round.js'
 
 const isNum = (v) => typeof v === 'number' && Number.isFinite(v)

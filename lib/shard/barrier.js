@@ -5,7 +5,7 @@
 
 import { createHash } from 'node:crypto'
 import { PgloadError } from '../errors.js'
-import { shardName } from './options.js'
+import { shardName } from '../plan/shard.js'
 import { measureClockOffset, localNowMs, waitUntil } from './clock.js'
 import { round3 } from '../format/round.js'
 
@@ -48,7 +48,7 @@ export function barrierApplicationName (shard) {
 export class ShardBarrier {
   /**
    * @param {{ openConnection: (opts: { applicationName: string }) => Promise<any>,
-   *   shard: import('./options.js').ShardPlan, fingerprint: string, log?: any, nowMs?: () => number }} opts
+   *   shard: import('../plan/shard.js').ShardPlan, fingerprint: string, log?: any, nowMs?: () => number }} opts
    *   fingerprint: what the shard runs; shards of one run id that run different commands are refused
    */
   constructor ({ openConnection, shard, fingerprint, log, nowMs = localNowMs }) {

@@ -5,10 +5,10 @@
 // as a server would. Given a password, it authenticates as PostgreSQL's default does
 // (SCRAM-SHA-256). Three ways in:
 //   startStandInServer(): on a loopback port (127.0.0.1 only), for drivers over a real socket;
-//   StandInSession: the same protocol over any byte transport (the engine bench's in-memory socket,
-//     bench/lib/wire-shim.js);
+//   StandInSession: the same protocol over any byte transport (the engine bench's in-memory
+//     transport, bench/lib/wire-connections.js);
 //   answerFor(): the Result a Connection returns for a statement (the engine bench's in-memory
-//     connections, bench/lib/fake-shim.js).
+//     connections, bench/lib/fake-connections.js).
 
 import { createServer } from 'node:net'
 import { createHash, createHmac, pbkdf2Sync, randomBytes, timingSafeEqual } from 'node:crypto'

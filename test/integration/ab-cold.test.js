@@ -11,8 +11,8 @@ import { startServer, stopServer } from '../../lib/server/embedded/embedded-serv
 import { openConnection } from '../../lib/db/connection.js'
 import { resolveTarget } from '../../lib/server/target/resolve-target.js'
 import { runBenchmark } from '../../lib/benchmark.js'
-import { AbRunner } from '../../lib/compare/ab/runner.js'
-import { parseSettingList } from '../../lib/compare/ab/settings.js'
+import { AbRunner } from '../../lib/orchestration/ab/runner.js'
+import { parseSettingList } from '../../lib/orchestration/ab/settings.js'
 import { abCommand, runOptionsFromRest } from '../../lib/cli/ab.js'
 
 const base = mkdtempSync(join(tmpdir(), 'pgload-ab-cold-'))

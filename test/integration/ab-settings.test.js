@@ -15,8 +15,8 @@ import { userInfo } from 'node:os'
 import { openConnection } from '../../lib/db/connection.js'
 import { resolveTarget } from '../../lib/server/target/resolve-target.js'
 import { runBenchmark } from '../../lib/benchmark.js'
-import { AbRunner } from '../../lib/compare/ab/runner.js'
-import { parseSettingList } from '../../lib/compare/ab/settings.js'
+import { AbRunner } from '../../lib/orchestration/ab/runner.js'
+import { parseSettingList } from '../../lib/orchestration/ab/settings.js'
 import { runOptionsFromRest } from '../../lib/cli/ab.js'
 
 const root = fileURLToPath(new URL('../..', import.meta.url))

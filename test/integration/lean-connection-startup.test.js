@@ -14,6 +14,8 @@ import { join } from 'node:path'
 import { getTestServer } from '../helpers/server.js'
 import { openConnection } from '../../lib/db/connection.js'
 import { openLeanConnection } from '../../lib/db/lean-connection.js'
+import { connectSocket } from '../../lib/db/connect-socket.js'
+import { StreamTransport } from '../../lib/db/transport.js'
 import { sendCancelRequest } from '../../lib/db/cancel-request.js'
 import { explainConnectError } from '../../lib/server/target/resolve-target.js'
 
@@ -78,7 +80,7 @@ test('a cancel request with the backend key stops pg_sleep; cancel() also ends t
   try {
     const sleeping = conn.simpleQuery('SELECT pg_sleep(30)').then(() => null, (e) => e)
     await waitFor(async () => (await setup.simpleQuery(`SELECT 1 FROM pg_stat_activity WHERE pid = ${conn.backendPid} AND state = 'active'`)).rows.length === 1)
-    const answered = await sendCancelRequest({ host: target.config.host, port: target.config.port, pid: conn._pid, secretKey: conn._secretKey, timeoutMs: 5000 })
+    const answered = await sendCancelRequest({ host: target.config.host, port: target.config.port, pid: conn.backendPid, secretKey: conn.secretKey, timeoutMs: 5000 })
     assert.equal(answered, true)
     const err = await sleeping
     assert.equal(err?.code, '57014') // query_canceled: the key was the backend's
@@ -197,7 +199,7 @@ for (const method of ['password', 'md5']) {
       const conn = await openLeanConnection(s.target())
       assert.equal(conn.authentication, method === 'md5' ? 'MD5' : 'password')
       assert.equal(conn.backendPid, 4242)
-      assert.equal(conn._secretKey, -7)
+      assert.equal(conn.secretKey, -7)
       assert.equal(conn.parameters.server_version, '17.0 fake')
       conn.destroy()
       const err = await openLeanConnection(s.target({ password: 'other' })).then(() => null, (e) => e)
@@ -233,8 +235,11 @@ test('TLS when the server answers S: require encrypts; verify-full checks the ce
   const s = await startupServer({ method: 'password', password: 'pw', tls })
   try {
     for (const extra of [{ sslmode: 'require' }, { sslmode: 'prefer' }, { sslmode: 'verify-ca', ssl: { ca: tls.cert } }, { sslmode: 'verify-full', host: 'localhost', ssl: { ca: tls.cert } }]) {
-      const conn = await openLeanConnection(s.target(extra))
-      assert.equal(conn._socket.encrypted, true, extra.sslmode)
+      let transport = null
+      const connect = async (...args) => { transport = await connectSocket(...args); return transport }
+      const conn = await openLeanConnection(s.target(extra), { connect })
+      assert.ok(transport instanceof StreamTransport, 'TLS reads and writes through its stream')
+      assert.equal(transport.socket.encrypted, true, extra.sslmode)
       assert.equal(conn.backendPid, 4242)
       conn.destroy()
     }

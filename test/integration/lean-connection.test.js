@@ -8,6 +8,7 @@ import { pipeline } from 'node:stream/promises'
 import { getTestServer } from '../helpers/server.js'
 import { openConnection, defineStatement } from '../../lib/db/connection.js'
 import { openLeanConnection } from '../../lib/db/lean-connection.js'
+import { connectSocket } from '../../lib/db/connect-socket.js'
 
 let target
 let setup
@@ -337,19 +338,21 @@ for (const protocol of ['prepared', 'extended']) {
 }
 
 test('a statement larger than the socket takes at once is queued whole, and the statements behind it keep their own bytes', async () => {
-  const lean = await openLeanConnection(target)
+  let transport = null
+  const connect = async (...args) => { transport = await connectSocket(...args); return transport }
+  const lean = await openLeanConnection(target, { connect })
   try {
     const size = defineStatement('SELECT length($1::text), left($1::text, 3), right($1::text, 3)')
     const big = 'abc' + 'x'.repeat(48 * 1024 * 1024) + 'xyz' // far more than the loopback's buffers
     const first = lean.execute(size, [big])
-    assert.equal(lean._out.queued, 1, 'libuv holds the rest of the first statement')
+    assert.equal(transport.queued, 1, 'libuv holds the rest of the first statement')
     // written into the connection's message buffer while libuv still holds the first statement's bytes
     const second = lean.execute(size, ['short'])
     const third = lean.execute(echo, echoValues)
     assert.deepEqual((await first).rows, [[String(big.length), 'abc', 'xyz']])
     assert.deepEqual((await second).rows, [['5', 'sho', 'ort']])
     assert.equal((await third).rows[0][3], echoValues[3])
-    assert.equal(lean._out.queued, 0)
+    assert.equal(transport.queued, 0)
   } finally {
     await lean.close()
   }

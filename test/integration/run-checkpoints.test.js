@@ -11,7 +11,8 @@ import { setTimeout as sleep } from 'node:timers/promises'
 import { runBenchmark } from '../../lib/benchmark.js'
 import { ensureEmbeddedServer, embeddedPaths, stopServer } from '../../lib/server/embedded/embedded-server.js'
 import { openConnection } from '../../lib/db/connection.js'
-import { StatsSampler, formatServerStatsSummary } from '../../lib/server/stats/sampler.js'
+import { StatsSampler } from '../../lib/server/stats/sampler.js'
+import { formatServerStatsSummary } from '../../lib/output/server-summary.js'
 
 const base = mkdtempSync(join(tmpdir(), 'pgload-ckpt-'))
 chmodSync(base, 0o755) // as root the server runs as `postgres`, which must reach the home

@@ -12,7 +12,6 @@ import { ServerLogCheckpoints } from './server-log.js'
 import { TOP_STATEMENTS, probeStatements, readStatements, topStatements } from './statements-top.js'
 import { round3 } from '../../format/round.js'
 
-export { formatServerStatsSummary } from './summary.js'
 export { summarizeActivity } from './reader.js'
 
 const DEFAULTS = {

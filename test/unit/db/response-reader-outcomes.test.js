@@ -10,11 +10,10 @@ import { COMMIT_NONE, COMMIT_EXPLICIT, COMMIT_IMPLICIT } from '../../../lib/db/c
 import { message, cstr, BIND_COMPLETE, READY } from '../../../lib/db/backend-messages.js'
 
 function setup () {
-  const conn = { _transaction: 'T', lastResults: [], _onIdle () {}, _onLost () {}, _forgetStatements () {} }
-  const reader = new ResponseReader(conn)
-  conn._reader = reader
-  const parser = new ResponseParser(conn)
-  return { conn, reader, feed: (...m) => parser.parse(Buffer.concat(m)) }
+  const reader = new ResponseReader({ forgetStatements () {}, refuseCopy () {}, copyOver () {}, idle () {}, lost () {} })
+  reader.transactionStatus = 'T'
+  const parser = new ResponseParser(reader, { notice () {}, parameter () {} })
+  return { reader, feed: (...m) => parser.parse(Buffer.concat(m)) }
 }
 
 function request (reader, kind, commit) {
@@ -30,7 +29,7 @@ const fatal = message(0x45, Buffer.concat([cstr('SFATAL'), cstr('VFATAL'), cstr(
 const error = message(0x45, Buffer.concat([cstr('SERROR'), cstr('VERROR'), cstr('C40001'), cstr('Mcould not serialize access'), Buffer.alloc(1)]))
 
 test('COMMIT completed, then FATAL and the socket closed before ReadyForQuery: committed', async () => {
-  const { conn, reader, feed } = setup()
+  const { reader, feed } = setup()
   const p = request(reader, OP_EXEC, COMMIT_EXPLICIT)
   feed(BIND_COMPLETE, done('COMMIT'))
   assert.equal(reader.commitInFlight(), true, 'still waiting for ReadyForQuery')
@@ -39,7 +38,7 @@ test('COMMIT completed, then FATAL and the socket closed before ReadyForQuery: c
   const r = await p
   assert.equal(r.error, undefined)
   assert.equal(r.value.command, 'COMMIT')
-  assert.equal(conn._transaction, 'I', 'the transaction is over: a script ending here ended cleanly')
+  assert.equal(reader.transactionStatus, 'I', 'the transaction is over: a script ending here ended cleanly')
 })
 
 test('COMMIT sent, no reply at all, then the connection lost: outcome unknown', async () => {
@@ -85,11 +84,11 @@ test('a COMMIT that failed (serialization failure) is settled: failed, not unkno
 })
 
 test('a COMMIT answered in full resolves as always, and nothing stays in flight', async () => {
-  const { conn, reader, feed } = setup()
+  const { reader, feed } = setup()
   const p = request(reader, OP_SIMPLE, COMMIT_EXPLICIT)
   feed(done('COMMIT'), READY.I)
   const r = await p
   assert.equal(r.value.command, 'COMMIT')
-  assert.equal(conn._transaction, 'I')
+  assert.equal(reader.transactionStatus, 'I')
   assert.equal(reader.commitInFlight(), false)
 })

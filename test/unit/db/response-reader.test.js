@@ -7,16 +7,23 @@ import assert from 'node:assert/strict'
 import { ResponseParser, decodeText } from '../../../lib/db/response-parser.js'
 import { ResponseReader, OP_EXEC, OP_SIMPLE, OP_PIPELINE, STMT_NEW, STMT_SENT, STMT_PARSED } from '../../../lib/db/response-reader.js'
 
-function fakeConn () {
-  return { _transaction: 'I', lastResults: [], idle: 0, lostCalls: 0, forgot: 0, _onIdle () { this.idle++ }, _onLost () { this.lostCalls++ }, _forgetStatements () { this.forgot++ } }
+// Counts of the reader's calls to its connection's hooks.
+function fakeHooks () {
+  return { idle: 0, lostCalls: 0, forgot: 0, reader: null }
 }
 
 // A reader with its parser; feed(...messages) parses the bytes in pieces of `chunk` bytes.
 function setup (chunk = 0) {
-  const conn = fakeConn()
-  const r = new ResponseReader(conn)
-  conn._reader = r
-  const parser = new ResponseParser(conn)
+  const conn = fakeHooks()
+  const r = new ResponseReader({
+    forgetStatements () { conn.forgot++ },
+    refuseCopy () {},
+    copyOver () {},
+    idle () { conn.idle++ },
+    lost () { conn.lostCalls++ }
+  })
+  conn.reader = r
+  const parser = new ResponseParser(r, { notice () {}, parameter () {} })
   r.feed = (...messages) => {
     const bytes = Buffer.concat(messages)
     if (chunk === 0) { parser.parse(bytes); return }
@@ -81,7 +88,7 @@ async function executeCase (chunk) {
   assert.deepEqual(await p, { command: 'SELECT', rowCount: 2, fields: ['a', 'b'], rows: [['1', null], ['2', 'x']] })
   assert.equal(entry.state, STMT_PARSED)
   assert.deepEqual(entry.fields, ['a', 'b'])
-  assert.equal(conn._transaction, 'T')
+  assert.equal(r.transactionStatus, 'T')
   assert.equal(conn.idle, 1)
   // Next time without Describe: the cached names are used.
   const p2 = request(r, OP_EXEC, { entry })
@@ -157,7 +164,7 @@ test('simple query: one result per statement, the last one returned, DISCARD ALL
   r.feed(msg.done('BEGIN'), msg.desc('n'), msg.row('1'), msg.done('SELECT 1'), msg.empty, msg.done('DISCARD ALL'), msg.ready('T'))
   const last = await p
   assert.equal(last.command, 'DISCARD')
-  assert.deepEqual(conn.lastResults.map(x => [x.command, x.rows.length]), [['BEGIN', 0], ['SELECT', 1], ['', 0], ['DISCARD', 0]])
+  assert.deepEqual(r.lastResults.map(x => [x.command, x.rows.length]), [['BEGIN', 0], ['SELECT', 1], ['', 0], ['DISCARD', 0]])
   assert.equal(conn.forgot, 1)
 })
 

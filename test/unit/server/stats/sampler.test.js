@@ -3,7 +3,8 @@ import assert from 'node:assert/strict'
 import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { StatsSampler, summarizeActivity, formatServerStatsSummary } from '../../../../lib/server/stats/sampler.js'
+import { StatsSampler, summarizeActivity } from '../../../../lib/server/stats/sampler.js'
+import { formatServerStatsSummary } from '../../../../lib/output/server-summary.js'
 
 // A server that answers the sampler's statements from counters the test moves. Every query of
 // the sampler counts as one committed transaction, as the real server does.

@@ -1,10 +1,12 @@
-// lib/db/connection.js with openConnection replaced by in-memory connections that answer every
-// statement at once (on the next turn of the event loop, all answers of a turn together), as the
-// stand-in server answers it (test/helpers/stand-in-server.js), with the few replies pgload's
-// set-up and the tpcb workload read. Measures the engine alone.
+// `node --import ./bench/lib/fake-connections.js bin/pgload.js run tpcb --url postgres://x@127.0.0.1/x ...`:
+// every connection pgload opens (lib/db/connector.js; the module runs in each worker thread too)
+// is an in-memory one that answers every statement at once (on the next turn of the event loop,
+// all answers of a turn together), as the stand-in server answers it
+// (test/helpers/stand-in-server.js), with the few replies pgload's set-up and the tpcb workload
+// read. Measures the engine alone.
 
+import { installConnector } from '../../lib/db/connector.js'
 import { PGLOAD_SET_UP_ANSWERS, answerFor } from '../../test/helpers/stand-in-server.js'
-export * from '../../lib/db/connection.js'
 
 // Pairs of (promise resolve function or executeTo receiver, result), answered together.
 let queue = []
@@ -64,9 +66,4 @@ class FakeConnection {
   async close () { this.closed = true }
 }
 
-/** In-memory stand-in for openConnection (same signature). */
-export async function openConnection (target, { protocol = 'prepared' } = {}) {
-  return new FakeConnection(protocol)
-}
-
-export { openConnection as openLeanConnection }
+installConnector(async (target, { protocol = 'prepared' } = {}) => new FakeConnection(protocol))

@@ -1,7 +1,7 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { resolvePlan } from '../../../lib/plan/resolve.js'
-import { derivedRunId, shardSeed } from '../../../lib/shard/options.js'
+import { derivedRunId, shardSeed } from '../../../lib/plan/shard.js'
 
 const plan = (input) => resolvePlan({ workload: 'tpcb', clients: '8', durationS: '5s', ...input })
 

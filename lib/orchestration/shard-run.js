@@ -4,8 +4,8 @@
 
 import { performance } from 'node:perf_hooks'
 import { wholeRange, splitRange, checkParts, shareOf, rateShare } from '../plan/partition.js'
-import { ShardBarrier } from './barrier.js'
-import { derivedRunId, shardName } from './options.js'
+import { ShardBarrier } from '../shard/barrier.js'
+import { derivedRunId, shardName } from '../plan/shard.js'
 import { round3 } from '../format/round.js'
 
 /**

@@ -1,7 +1,7 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { resolvePlan } from '../../../lib/plan/resolve.js'
-import { shardPart } from '../../../lib/shard/run-shard.js'
+import { shardPart } from '../../../lib/orchestration/shard-run.js'
 import { newRun } from '../engine/test-settings.js'
 
 const workload = { name: 'w', transactions: [{ name: 'q', weight: 1, async run () {} }] }

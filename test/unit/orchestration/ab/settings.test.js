@@ -1,7 +1,7 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { parseSettingList, normalizeSetting, sessionOptions } from '../../../../lib/compare/ab/settings.js'
-import { abSequence, withStartupOptions } from '../../../../lib/compare/ab/runner.js'
+import { parseSettingList, normalizeSetting, sessionOptions } from '../../../../lib/orchestration/ab/settings.js'
+import { abSequence, withStartupOptions } from '../../../../lib/orchestration/ab/runner.js'
 
 test('setting lists: name=value pairs, quoted values keep commas', () => {
   assert.deepEqual(parseSettingList('work_mem=64MB, random_page_cost = 1.1', '--a'), [

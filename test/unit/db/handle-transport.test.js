@@ -1,5 +1,6 @@
-// HandleWriter against a loopback peer: what the peer reads is exactly what was written, in
-// order, whether the kernel took a write at once, libuv queued it, or the stream had it.
+// The socket transports against a loopback peer: what the peer reads is exactly what was written,
+// in order, whether the kernel took a write at once, libuv queued it, or the stream had it; what
+// the peer sends reaches the receiver, through the transport's own read buffer or the stream.
 
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
@@ -7,7 +8,10 @@ import { createServer, connect } from 'node:net'
 import { once } from 'node:events'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { HandleWriter, handleWritesAvailable } from '../../../lib/db/handle-writer.js'
+import { HandleTransport, handleWritesAvailable } from '../../../lib/db/handle-transport.js'
+import { StreamTransport } from '../../../lib/db/transport.js'
+
+const IGNORE = { onBytes () {}, onClose () {}, onError () {} }
 
 let pairs = 0 // names each pair's Unix socket
 
@@ -42,9 +46,9 @@ test('this Node.js offers the handle writes (the fast path the driver relies on)
 })
 
 for (const [direct, transport] of [[true, 'tcp'], [true, 'unix'], [false, 'tcp']]) {
-  test(`${direct ? 'direct' : 'stream'}, ${transport}: small writes, a write the kernel cannot take at once, stream writes between: all arrive in order`, async () => {
+  test(`${direct ? 'handle' : 'stream'} transport, ${transport}: small writes, a write the kernel cannot take at once, stream writes between: all arrive in order`, async () => {
     const { client, peer, received } = await socketPair(transport)
-    const w = new HandleWriter(client, direct)
+    const w = direct ? new HandleTransport(IGNORE, client).listen() : new StreamTransport(client, IGNORE)
     const expected = []
     const put = (b) => { expected.push(b); return w.write(b) }
 
@@ -67,16 +71,16 @@ for (const [direct, transport] of [[true, 'tcp'], [true, 'unix'], [false, 'tcp']
     while (received().length < total && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 5))
     assert.equal(received().length, total)
     assert.ok(received().equals(Buffer.concat(expected)), 'the peer read every byte in order')
-    assert.equal(w.queued, 0)
+    if (direct) assert.equal(w.queued, 0)
     assert.equal(put(bytes(40, 6)), true, 'drained: writes are done at once again')
     client.destroy()
     peer.destroy()
   })
 }
 
-test('direct: a write to a socket the peer has reset fails the socket with the write error', async () => {
+test('handle transport: a write to a socket the peer has reset fails the socket with the write error', async () => {
   const { client, peer } = await socketPair()
-  const w = new HandleWriter(client, true)
+  const w = new HandleTransport(IGNORE, client).listen()
   peer.resetAndDestroy()
   const closed = new Promise((resolve) => client.once('close', resolve))
   const errored = new Promise((resolve) => client.once('error', resolve))
@@ -89,4 +93,39 @@ test('direct: a write to a socket the peer has reset fails the socket with the w
   assert.match(err.code, /^(ECONNRESET|EPIPE)$/)
   await closed
   assert.equal(w.write(bytes(40, 8)), true, 'a destroyed socket neither throws nor keeps the bytes')
+})
+
+test('handle transport with its own socket: reads reach the receiver through one reused buffer; end sends the last bytes and resolves once closed', async () => {
+  const server = createServer()
+  server.listen(0, '127.0.0.1')
+  await once(server, 'listening')
+  const accepted = once(server, 'connection')
+  const reads = []
+  const buffers = new Set()
+  let closed = 0
+  const t = new HandleTransport({
+    onBytes (buf, n) { buffers.add(buf); reads.push(Buffer.from(buf.subarray(0, n))) },
+    onClose () { closed++ },
+    onError () {}
+  })
+  t.socket.connect(server.address().port, '127.0.0.1')
+  await once(t.socket, 'connect')
+  t.listen()
+  const [peer] = await accepted
+  server.close()
+  const got = []
+  peer.on('data', (c) => got.push(c))
+  for (const fill of [1, 2, 3]) {
+    peer.write(bytes(100, fill))
+    const deadline = Date.now() + 5000
+    while (Buffer.concat(reads).length < 100 * fill && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 5))
+  }
+  assert.ok(Buffer.concat(reads).equals(Buffer.concat([bytes(100, 1), bytes(100, 2), bytes(100, 3)])))
+  assert.equal(buffers.size, 1, 'every read lands in the same buffer')
+  assert.equal(t.write(bytes(20, 4)), true)
+  peer.on('end', () => peer.end())
+  await t.end(bytes(5, 5))
+  assert.equal(t.destroyed, true)
+  assert.equal(closed, 1)
+  assert.ok(Buffer.concat(got).equals(Buffer.concat([bytes(20, 4), bytes(5, 5)])))
 })

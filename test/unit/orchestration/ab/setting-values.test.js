@@ -3,7 +3,7 @@
 
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { valueProblem } from '../../../../lib/compare/ab/setting-values.js'
+import { valueProblem } from '../../../../lib/orchestration/ab/setting-values.js'
 
 const row = (vartype, extra = {}) => ({ name: 'x', context: 'postmaster', vartype, unit: null, min: null, max: null, enumvals: null, ...extra })
 const sharedBuffers = row('integer', { unit: '8kB', min: '16', max: '1073741823' })

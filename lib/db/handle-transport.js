@@ -1,12 +1,18 @@
-// Statement writes straight to a connected socket's libuv handle, beside net.Socket's Writable.
+// The transport of a plain TCP or Unix socket (transport.js): reads land in one buffer of its own,
+// reused for every read (net's `onread`, skipping the Readable stream), and statements are written
+// straight to the socket's libuv handle, beside net.Socket's Writable.
 // A statement is a few dozen bytes that the kernel takes at once; net.Socket#write spends more
 // than the write(2) itself on its stream state, a WriteWrap per write and an after-write tick.
 // Here one WriteWrap is reused for every write the kernel takes whole, and libuv queues (in
 // order) whatever it does not take. The WriteWrap constructor comes from Node's stream_wrap
 // binding: where that is not to be had, every write goes through net.Socket as before.
 
+import { Socket } from 'node:net'
 import { getSystemErrorName } from 'node:util'
 import { nodeOptionGiven } from '../node-options.js'
+import { listenTo, endSocket } from './transport.js'
+
+const READ_BYTES = 64 * 1024 // the socket's read buffer, reused for every read
 
 const binding = loadStreamBinding()
 
@@ -29,17 +35,35 @@ function loadStreamBinding () {
 /** Whether writes can skip net.Socket's stream on this Node.js. */
 export const handleWritesAvailable = binding !== null
 
-/** Writes to one socket; see the module comment. */
-export class HandleWriter {
+/** A plain socket's transport; see the module comment. */
+export class HandleTransport {
   /**
-   * @param {import('node:net').Socket} socket connected
-   * @param {boolean} direct whether its handle may be written to (a plain TCP or Unix socket)
+   * Without `socket`, the transport makes its own, unconnected, whose reads come to the receiver
+   * through the transport's buffer: connect `transport.socket`, then call `listen()`.
+   * @param {import('./transport.js').TransportReceiver} receiver
+   * @param {import('node:net').Socket|null} [socket] a connected plain socket that reads through
+   *   its stream instead (one that asked for SSL and was refused)
    */
-  constructor (socket, direct) {
-    this.socket = socket
-    this._req = binding === null || !direct ? null : new binding.WriteWrap()
+  constructor (receiver, socket = null) {
+    this.receiver = receiver
+    this.ownReads = socket === null
+    this.socket = socket ?? new Socket({
+      onread: {
+        buffer: Buffer.allocUnsafe(READ_BYTES),
+        // the receiver is done with the buffer when it returns, so the same one takes every read
+        callback: (nread, buf) => { this.receiver.onBytes(buf, nread) }
+      }
+    })
+    this._req = null
     /** direct writes libuv still holds (it writes them, in order, as the socket drains) */
     this.queued = 0
+  }
+
+  /** Once connected: listen to the socket, and write to its handle from now on. */
+  listen () {
+    listenTo(this.socket, this, !this.ownReads)
+    this._req = binding === null ? null : new binding.WriteWrap()
+    return this
   }
 
   /**
@@ -73,6 +97,17 @@ export class HandleWriter {
     this._req = new binding.WriteWrap()
     return false
   }
+
+  /** @param {Buffer} bytes @param {(err?: Error|null) => void} [done] */
+  writeChunk (bytes, done) { this.socket.write(bytes, done) }
+
+  /** @param {Buffer} last */
+  end (last) { return endSocket(this.socket, this, last) }
+
+  /** @param {Error} [err] */
+  destroy (err) { this.socket.destroy(err) }
+
+  get destroyed () { return this.socket.destroyed }
 }
 
 // libuv finished (or cancelled, on close) a queued write: `this` is its WriteWrap.

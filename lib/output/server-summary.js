@@ -3,7 +3,7 @@
 // run (committed, rolled back as expected, or failed), as the summary above counts them. WAL is
 // the server's (every database, checkpoints); blocks and temp files are the target database's.
 
-import { formatPerTransaction } from '../../output/per-transaction.js'
+import { formatPerTransaction } from './per-transaction.js'
 
 /**
  * Format the server statistics for the end-of-run summary.

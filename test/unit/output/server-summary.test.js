@@ -1,7 +1,6 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { formatServerStatsSummary } from '../../../../lib/server/stats/sampler.js'
-import { checkpointSpans } from '../../../../lib/server/stats/summary.js'
+import { formatServerStatsSummary, checkpointSpans } from '../../../lib/output/server-summary.js'
 
 const stats = {
   deltas: {

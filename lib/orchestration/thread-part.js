@@ -1,12 +1,38 @@
-// A worker thread's workload, rebuilt from the run plan (workloads hold functions, which do not
-// cross threads; the plan is plain data): the workload module's createWorkload on a connection of
-// the thread's own, and the run's connections as the main thread would open them.
+// A worker thread's part of a run plan: the source the main thread hands to ThreadedRun
+// (planSource), and what each worker builds from it (buildPart): the workload, rebuilt from the
+// plan (workloads hold functions, which do not cross threads; the plan is plain data) by the
+// workload module's createWorkload on a connection of the thread's own, and the run's connections
+// as the main thread would open them. It sits above the engine: the engine never imports a
+// workload, and gets this module only as the URL in the source.
 
 import { loadWorkload } from '../../workloads/index.js'
 import { openConnection } from '../db/connection.js'
 import { openLeanConnection } from '../db/lean-connection.js'
 import { explainConnectError } from '../server/target/resolve-target.js'
 import { runSeeds, workloadOptionsOf } from '../plan/workload-options.js'
+
+const THREAD_PART = import.meta.url
+
+/**
+ * Workers rebuild a plan's workload (buildPart below) on the same server.
+ * @param {{ plan: object, target: any, serverVersionNum: number, seed: bigint }} p
+ * @returns {import('../engine/threaded-run.js').PartSource}
+ */
+export function planSource ({ plan, target, serverVersionNum, seed }) {
+  return { module: THREAD_PART, data: { plan, target: sendableTarget(target), serverVersionNum, seed } }
+}
+
+/**
+ * The target as data: TLS's verify-ca turns off the host name check with a function, which does
+ * not cross threads; the worker puts it back (receivedTarget).
+ * @param {any} target
+ */
+function sendableTarget (target) {
+  const ssl = target.config?.ssl
+  if (!ssl || typeof ssl.checkServerIdentity !== 'function') return target
+  const { checkServerIdentity, ...rest } = ssl
+  return { ...target, config: { ...target.config, ssl: { ...rest, skipIdentityCheck: true } } }
+}
 
 /**
  * @param {{ plan: import('../plan/resolve.js').RunPlan, target: any, serverVersionNum: number, seed: bigint }} data
@@ -43,7 +69,7 @@ export async function buildPart ({ plan, target: sent, serverVersionNum, seed },
   }
 }
 
-/** The target as the main thread has it (see sendableTarget in create-run.js). @param {any} sent */
+/** The target as the main thread has it (see sendableTarget). @param {any} sent */
 function receivedTarget (sent) {
   const ssl = sent.config?.ssl
   if (!ssl?.skipIdentityCheck) return sent
