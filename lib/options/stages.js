@@ -43,7 +43,7 @@ function parseStages (value, flag, { integer, rampMark }) {
   const parts = value.split(',')
   return parts.map((text, i) => {
     const m = /^\s*([^:]+):\s*([^~\s]+)\s*(~)?\s*$/.exec(text)
-    if (!m || (m[3] && !rampMark)) throw new PgloadError(`${flag}: stage ${i + 1} must be ${rampMark ? `DUR:N or DUR:N~` : 'DUR:RATE'}, got ${shownValue(text)}`, { code: 'BAD_OPTION' })
+    if (!m || (m[3] && !rampMark)) throw new PgloadError(`${flag}: stage ${i + 1} must be ${rampMark ? 'DUR:N or DUR:N~' : 'DUR:RATE'}, got ${shownValue(text)}`, { code: 'BAD_OPTION' })
     let durationS
     try { durationS = parseDurationS(m[1], flag) } catch { durationS = NaN }
     const target = /^\d+(\.\d+)?$/.test(m[2]) ? Number(m[2]) : NaN
