@@ -59,6 +59,7 @@
  * @property {number} running in a transaction
  * @property {number} waiting for a connection
  * @property {number} finished
+ * @property {number} paused outside the active terminals of --clients-stages
  */
 
 /**

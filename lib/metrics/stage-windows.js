@@ -105,7 +105,7 @@ export class StageWindows {
       types: rec.types.map((t) => ({ hist: createHistogram(), start: snapshot(t) })),
       lag: createHistogram(),
       queue: createHistogram(),
-      droppedStart: rec.dropped
+      droppedStart: rec.droppedCount
     }
   }
 
@@ -209,7 +209,7 @@ function stageTotals (rec, o, lengthS) {
     if (hist.totalCount > 0) addInto(all, hist)
     for (const k of Object.keys(sum)) sum[k] += d[k]
   })
-  const dropped = rec.dropped - o.droppedStart
+  const dropped = rec.droppedCount - o.droppedStart
   return {
     summary: {
       transactions: sum.count,
@@ -232,4 +232,44 @@ function stageTotals (rec, o, lengthS) {
     },
     transactions
   }
+}
+
+/**
+ * The run handle's 'stage' payload for stage `index` of a profile.
+ * @param {import('../plan/profile.js').StageProfile} profile
+ * @param {number} index
+ * @returns {import('../engine/run-handle.js').StageEvent}
+ */
+export function stageEvent (profile, index) {
+  const s = profile.stages[index]
+  return { index, count: profile.stages.length, kind: profile.kind, startS: round3(s.startUs / 1e6), endS: round3(s.endUs / 1e6), target: { from: s.from, to: s.to }, ramp: s.ramp }
+}
+
+/**
+ * The stage that interval `index` (0-based, of `intervalUs` each) belongs to: the last stage for
+ * anything past the profile's end (the grace), null without a profile.
+ * @param {import('../plan/profile.js').StageProfile|null} profile
+ * @param {number} index @param {number} intervalUs
+ * @returns {number|null}
+ */
+export function stageOfInterval (profile, index, intervalUs) {
+  if (!profile) return null
+  const startUs = index * intervalUs
+  const stages = profile.stages
+  for (let i = 0; i < stages.length - 1; i++) if (startUs < stages[i].endUs - intervalUs / 2) return i
+  return stages.length - 1
+}
+
+/**
+ * Whether interval `index` is the last one of a stage that another follows.
+ * @param {import('../plan/profile.js').StageProfile|null} profile
+ * @param {number} index @param {number} intervalUs
+ * @returns {number} the stage that begins after it, or -1
+ */
+export function stageAfterInterval (profile, index, intervalUs) {
+  if (!profile) return -1
+  const endUs = (index + 1) * intervalUs
+  const stages = profile.stages
+  for (let i = 0; i < stages.length - 1; i++) if (Math.abs(stages[i].endUs - endUs) < intervalUs / 2) return i + 1
+  return -1
 }
