@@ -15,7 +15,8 @@ export class StagedArrivals {
    * @param {import('../plan/profile.js').StageProfile} profile whole-run targets
    * @param {number} share this part's fraction of the arrivals (its terminals / the run's)
    * @param {import('../random/prng.js').Prng} random the part's arrival stream
-   * @param {{ dropped(): void }} recorder counts a drop in the measured window
+   * @param {{ dropped(): void, arrived(): void }} recorder counts the arrivals of the measured
+   *   window (when admitted, dropped, or taken by a free terminal) and the drops
    */
   constructor (profile, share, random, recorder) {
     const n = profile.stages.length + 1 // the warm-up before the first stage, then the stages
@@ -88,6 +89,7 @@ export class StagedArrivals {
       return t
     }
     const t = this._pendingUs
+    if (t >= this._measureStartUs && t < this._deadlineUs) this._recorder.arrived()
     this._pendingUs = this._draw()
     return t
   }
@@ -98,10 +100,12 @@ export class StagedArrivals {
    */
   settle (nowUs) {
     while (this._pendingUs <= nowUs && this._pendingUs < this._deadlineUs) {
+      const measured = this._pendingUs >= this._measureStartUs
+      if (measured) this._recorder.arrived()
       if (this._size < this._cap) this._push(this._pendingUs)
       else {
         this.dropped++
-        if (this._pendingUs >= this._measureStartUs) this._recorder.dropped()
+        if (measured) this._recorder.dropped()
       }
       this._pendingUs = this._draw()
     }

@@ -84,6 +84,7 @@ export class Recorder {
     this.countsDrops = countsDrops
     this.droppedCount = 0
     this.intervalDropped = 0
+    this.arrivalsCount = 0
     /** @type {import('./stage-windows.js').StageWindows|null} the run's stages, when it has some */
     this.stageWindows = null
     // all, lag, queue and each type's hist hold the closed intervals; the interval ones the open one.
@@ -135,6 +136,11 @@ export class Recorder {
   dropped () {
     this.droppedCount++
     this.intervalDropped++
+  }
+
+  /** An arrival of --stages came (served, queued or dropped). */
+  arrived () {
+    this.arrivalsCount++
   }
 
   /** The open interval's histograms brought up to date (what summarize reads). */
@@ -338,7 +344,7 @@ export class Recorder {
         errors,
         lagHistogram: encodeHistogram(lag),
         queueHistogram: encodeHistogram(queue),
-        ...(this.countsDrops ? { dropped: this.droppedCount } : {})
+        ...(this.countsDrops ? { dropped: this.droppedCount, arrivals: this.arrivalsCount } : {})
       },
       transactions
     }

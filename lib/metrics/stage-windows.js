@@ -38,6 +38,8 @@ import { round3 } from '../format/round.js'
  * @property {number} retried @property {number} retries @property {number} late
  * @property {number} rollbacks @property {number} unfinished @property {number} outcomeUnknown
  * @property {number} dropped
+ * @property {number} arrivals rate: the arrivals that came in the stage (served, still waiting
+ *   at the end, or dropped); 0 for clients stages
  * @property {number|null} tps
  * @property {object} latencyMs { mean, stddev, min, p50, p90, p95, p99, p999, max }
  * @property {object} lagMs the arrival's wait for a terminal (schedule lag), same figures
@@ -105,7 +107,8 @@ export class StageWindows {
       types: rec.types.map((t) => ({ hist: createHistogram(), start: snapshot(t) })),
       lag: createHistogram(),
       queue: createHistogram(),
-      droppedStart: rec.droppedCount
+      droppedStart: rec.droppedCount,
+      arrivalsStart: rec.arrivalsCount
     }
   }
 
@@ -210,6 +213,7 @@ function stageTotals (rec, o, lengthS) {
     for (const k of Object.keys(sum)) sum[k] += d[k]
   })
   const dropped = rec.droppedCount - o.droppedStart
+  const arrivals = rec.arrivalsCount - o.arrivalsStart
   return {
     summary: {
       transactions: sum.count,
@@ -222,6 +226,7 @@ function stageTotals (rec, o, lengthS) {
       unfinished: sum.unfinished,
       outcomeUnknown: sum.outcomeUnknown,
       dropped,
+      arrivals,
       tps: ratePerS(sum.count, lengthS),
       latencyMs: latencyFiguresMs(all, sum.sumUs, sum.sumSqUs, sum.count),
       lagMs: latencySummaryMs(o.lag),
