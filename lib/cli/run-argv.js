@@ -18,12 +18,13 @@ const RENAMED = {
   progress: 'progressS',
   grace: 'graceS',
   transactionTimeout: 'transactionTimeoutS',
-  threshold: 'thresholds'
+  threshold: 'thresholds',
+  ramp: 'rampS'
 }
 const SAME = ['url', 'clients', 'connections', 'rate', 'thinkTime', 'seed', 'protocol', 'driver', 'maxTries', 'exitOnAbort',
   'connect', 'verboseErrors', 'failuresDetailed', 'serverStats', 'out', 'label', 'jobs', 'progressTimestamp',
   'store', 'resultsUrl', 'shard', 'shards', 'runId', 'shardTimeout', 'cold', 'restartCommand', 'keepPageCache',
-  'dashboard', 'dashboardOut', 'metrics', 'progressServer']
+  'dashboard', 'dashboardOut', 'metrics', 'progressServer', 'stages', 'clientsStages', 'maxQueue']
 
 /**
  * The plan input of `pgload run ARGS`.

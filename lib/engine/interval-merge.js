@@ -5,7 +5,7 @@
 
 import { mergeIntervals } from '../results/merge-series.js'
 
-const TERMINAL_KEYS = ['total', 'keying', 'thinking', 'running', 'waiting', 'finished']
+const TERMINAL_KEYS = ['total', 'keying', 'thinking', 'running', 'waiting', 'finished', 'paused']
 
 /**
  * Terminals by state summed over the parts (each as it last reported; null: nothing yet).
@@ -13,7 +13,7 @@ const TERMINAL_KEYS = ['total', 'keying', 'thinking', 'running', 'waiting', 'fin
  * @returns {import('./run-handle.js').TerminalUse}
  */
 export function sumTerminals (parts) {
-  const sum = { total: 0, keying: 0, thinking: 0, running: 0, waiting: 0, finished: 0 }
+  const sum = { total: 0, keying: 0, thinking: 0, running: 0, waiting: 0, finished: 0, paused: 0 }
   for (const s of parts) if (s) for (const k of TERMINAL_KEYS) sum[k] += s[k] ?? 0
   return sum
 }

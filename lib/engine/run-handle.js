@@ -59,6 +59,7 @@
  * @property {number} running in a transaction
  * @property {number} waiting for a connection
  * @property {number} finished
+ * @property {number} paused outside the active terminals of --clients-stages
  */
 
 /**
@@ -90,6 +91,22 @@
  * @property {Record<string, IntervalTypeCounts>} types per transaction type, by name
  * @property {ConnectionUse} connections at the interval's close
  * @property {TerminalUse} terminals at the interval's close
+ * @property {number|null} stage the 0-based stage the interval belongs to (--stages,
+ *   --clients-stages; the results' `stages[]`), null in a run without stages
+ */
+
+/**
+ * The 'stage' event: a stage of the load profile begins (stage 0 as the measured window opens,
+ * each next one as the interval at its start closes), on the run's measured clock; with worker
+ * threads, once the merged interval at its start closes. The stage's figures are in the results
+ * document's `stages[index]` when the run ends.
+ * @typedef {object} StageEvent
+ * @property {number} index 0-based
+ * @property {number} count the stages of the profile
+ * @property {'rate'|'clients'} kind
+ * @property {number} startS @property {number} endS planned bounds, seconds on the measured clock
+ * @property {import('../metrics/stage-windows.js').StageTarget} target whole-run target
+ * @property {boolean} ramp
  */
 
 /**
@@ -144,6 +161,7 @@
  * - 'status' (RunStatus): every change of state, interrupted or hurried
  * - 'start' (StartEvent), 'measuring' (the measured window opens), 'warmup-tick' (WarmupEvent)
  * - 'interval' (IntervalEvent); 'tick' carries the same payload, for callers written before
+ * - 'stage' (StageEvent): a stage of --stages or --clients-stages begins
  * - 'terminal-aborted', 'server-lost', 'stopping', 'aborting', 'finished' (see their payloads)
  * - diagnostics for the messages and the log: 'notice' (server NOTICE), 'transaction-error'
  *   ({ terminalId, message, code }: the first failures), 'retryable-error' (with verboseErrors:

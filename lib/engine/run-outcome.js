@@ -71,6 +71,7 @@ export function runOutcome ({ recorder, pool, settings, status, run }) {
     summary,
     transactions,
     intervals: recorder.intervals,
+    ...(recorder.stageWindows ? { stages: recorder.stageWindows.entries } : {}),
     client: clientFigures(run.cpuWindow, summary.transactions + summary.failed),
     backendPids: pool.closedPids
   }

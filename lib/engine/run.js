@@ -12,6 +12,7 @@ import { Canceller } from './canceller.js'
 import { RunLifecycle } from './run-handle.js'
 import { startCpuWindow, runOutcome } from './run-outcome.js'
 import { Recorder } from '../metrics/recorder.js'
+import { StageWindows, stageEvent, stageOfInterval, stageAfterInterval } from '../metrics/stage-windows.js'
 import { deriveSeeds } from '../random/seeding.js'
 import { terminalStreams, arrivalStream } from './part-seeds.js'
 import { formatServerError, ClientAbortError } from '../errors.js'
@@ -63,7 +64,9 @@ export class Run extends EventEmitter {
     this.seeds = runtime.seeds && runtime.seeds.clientPrngs.length === settings.terminals ? runtime.seeds : deriveSeeds(runtime.seed, settings.terminals)
     const part = runtime.part
     const random = part === undefined ? this.seeds : { choose: this.seeds.choose, throttle: arrivalStream(runtime.seed, part) }
-    this.recorder = new Recorder(types.map((t) => t.name), { latencyLimitUs: settings.latencyLimitUs })
+    const profile = settings.profile ?? null
+    this.recorder = new Recorder(types.map((t) => t.name), { latencyLimitUs: settings.latencyLimitUs, countsDrops: profile?.kind === 'rate' })
+    if (profile) this.recorder.stageWindows = new StageWindows(profile.kind, profile.stages)
     this.scheduler = new Scheduler({ nowUs: this.nowUs })
     this.pool = this._createPool(workload.statements ?? [])
     this.context = new TerminalContext({
@@ -284,6 +287,8 @@ export class Run extends EventEmitter {
         this.context.expired = true
         this.stop('duration')
       }
+      // arrivals that found no terminal free are admitted or dropped, in their interval
+      if (warm) this.context.arrivals?.settle(Math.min(now, this.deadlineUs))
       while (now >= nextUs && warm) { // eslint-disable-line no-unmodified-loop-condition
         this._closeInterval(nextUs, intervalUs, false)
         nextUs += intervalUs
@@ -299,19 +304,29 @@ export class Run extends EventEmitter {
     const elapsedS = (endUs - this.measureStartUs) / 1e6
     const types = {}
     const interval = this.recorder.closeInterval(elapsedS, lengthUs / 1e6, types)
+    const index = this.recorder.intervals.length - 1
+    const profile = this.settings.profile ?? null
+    // a stage that another follows ends with its last interval; the last stage ends with the run
+    const next = final ? -1 : stageAfterInterval(profile, index, this.settings.intervalUs)
+    if (next > 0) {
+      this.recorder.stageWindows.close(this.recorder, elapsedS, false)
+      this.recorder.stageWindows.begin(this.recorder)
+    }
     /** @type {import('./run-handle.js').IntervalEvent} */
     const e = {
-      index: this.recorder.intervals.length - 1,
+      index,
       elapsedS,
       lengthS: lengthUs / 1e6,
       final,
       interval,
       types,
       connections: final ? { size: this.poolSize, active: 0, waiting: 0 } : this._connectionUse(),
-      terminals: this._terminalUse()
+      terminals: this._terminalUse(),
+      stage: stageOfInterval(profile, index, this.settings.intervalUs)
     }
     this.emit('interval', e)
     this.emit('tick', e)
+    if (next > 0) this.emit('stage', stageEvent(profile, next))
   }
 
   /** @returns {import('./run-handle.js').ConnectionUse} */
@@ -335,12 +350,18 @@ export class Run extends EventEmitter {
   _beginMeasuring () {
     this._cpuWindow = startCpuWindow()
     this.emit('measuring')
+    const stages = this.recorder.stageWindows
+    if (stages !== null) {
+      stages.begin(this.recorder)
+      this.emit('stage', stageEvent(this.settings.profile, 0))
+    }
   }
 
   _stopTick () {
     clearTimeout(this._tickTimer)
     const now = this.endUs
     if (this.measureStartUs === undefined || now <= this.measureStartUs) return
+    this.context.arrivals?.settle(Math.min(now, this.deadlineUs))
     // The last partial interval, so every measured transaction is in the series.
     const closed = this.recorder.intervals.length * this.settings.intervalUs
     const partialUs = (now - this.measureStartUs) - closed
@@ -348,6 +369,11 @@ export class Run extends EventEmitter {
   }
 
   _finish () {
+    const stages = this.recorder.stageWindows
+    if (stages !== null && stages.current >= 0) {
+      // the last stage reached holds the rest of the run (the grace; all of it when stopped early)
+      stages.close(this.recorder, Math.max(0, (this.endUs ?? this.nowUs()) - this.measureStartUs) / 1e6, true)
+    }
     return runOutcome({
       recorder: this.recorder,
       pool: this.pool,

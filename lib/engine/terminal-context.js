@@ -3,6 +3,8 @@
 // once per run; every terminal shares it. Terminals read nothing else of the run.
 
 import { chooseWeighted } from '../random/weighted-choice.js'
+import { StagedArrivals } from './staged-arrivals.js'
+import { ActiveClients } from './active-clients.js'
 
 /**
  * The callbacks through which terminals report to their run (each rare: never per transaction).
@@ -20,7 +22,7 @@ import { chooseWeighted } from '../random/weighted-choice.js'
 /**
  * What terminals read of the run's EngineSettings (lib/plan/engine-settings.js): pacing, limits
  * and retries, every one given.
- * @typedef {Pick<import('../plan/engine-settings.js').EngineSettings, 'paced'|'transactionsPerClient'|'rate'|'latencyLimitUs'|'maxTries'|'verboseErrors'>} TerminalSettings
+ * @typedef {Pick<import('../plan/engine-settings.js').EngineSettings, 'paced'|'transactionsPerClient'|'rate'|'latencyLimitUs'|'maxTries'|'verboseErrors'|'profile'|'rampUs'|'terminals'|'range'>} TerminalSettings
  */
 
 export class TerminalContext {
@@ -53,8 +55,23 @@ export class TerminalContext {
     this.terminalStreams = terminalStreams ?? null
     this.paced = settings.paced
     this.transactionsPerClient = settings.transactionsPerClient
-    // mean microseconds between two arrivals (--rate); 0: closed model
+    // mean microseconds between two arrivals (--rate); 0: closed model or --stages
     this.rateIntervalUs = settings.rate > 0 ? 1e6 / settings.rate : 0
+    const profile = settings.profile ?? null
+    // open model: a terminal waits for an arrival (--rate, or the arrivals of --stages)
+    this.openModel = this.rateIntervalUs > 0 || profile?.kind === 'rate'
+    /** --stages: this part's arrivals and their bounded queue; null otherwise */
+    this.arrivals = null
+    if (profile?.kind === 'rate') {
+      const share = settings.range ? settings.range.count / settings.terminals : 1
+      const arrivals = this.arrivals = new StagedArrivals(profile, share, random.throttle, recorder)
+      this.nextArrivalUs = () => arrivals.take(this.nowUs())
+    }
+    /** --clients-stages: when each terminal may run; null otherwise */
+    this.activeClients = profile?.kind === 'clients' ? new ActiveClients(profile) : null
+    // --ramp: terminal i's first start, in microseconds after the run's start
+    this.rampStepUs = settings.rampUs > 0 ? settings.rampUs / settings.terminals : 0
+    this.startUs = 0
     this.latencyLimitUs = settings.latencyLimitUs
     this.maxTries = settings.maxTries
     this.verboseErrors = settings.verboseErrors
@@ -82,6 +99,9 @@ export class TerminalContext {
    */
   begin (startUs, measureStartUs, deadlineUs) {
     this._throttleTriggerUs = startUs
+    this.startUs = startUs
+    this.arrivals?.begin(startUs, measureStartUs, deadlineUs)
+    this.activeClients?.begin(measureStartUs, deadlineUs)
     this.measureStartUs = measureStartUs
     this.deadlineUs = deadlineUs
   }

@@ -19,25 +19,28 @@ const PH_THINK = 4 // think time after the transaction
 const PH_QUEUED = 5 // waiting for a pooled connection
 const PH_RUNNING = 6 // a transaction is running
 const PH_DONE = 7
+const PH_PAUSED = 8 // --clients-stages: not among the active terminals now
 
 /**
  * Terminals by state, for the progress line: one pass over them, when a line is printed.
  * The staggered first wait counts as thinking (the terminal has not keyed yet).
  * @param {ArrayLike<Terminal>} terminals
- * @returns {{ keying: number, thinking: number, running: number, waiting: number, finished: number }}
- *   running: in a transaction; waiting: for a pooled connection; finished: done with the run
+ * @returns {{ keying: number, thinking: number, running: number, waiting: number, finished: number, paused: number }}
+ *   running: in a transaction; waiting: for a pooled connection; finished: done with the run;
+ *   paused: outside the active terminals of --clients-stages
  */
 export function countStates (terminals) {
-  let keying = 0; let thinking = 0; let running = 0; let waiting = 0; let finished = 0
+  let keying = 0; let thinking = 0; let running = 0; let waiting = 0; let finished = 0; let paused = 0
   for (let i = 0; i < terminals.length; i++) {
     const p = terminals[i].phase
     if (p === PH_KEYING) keying++
+    else if (p === PH_PAUSED) paused++
     else if (p === PH_THINK || p === PH_FIRST) thinking++
     else if (p === PH_RUNNING) running++
     else if (p === PH_QUEUED) waiting++
     else if (p === PH_DONE) finished++
   }
-  return { keying, thinking, running, waiting, finished }
+  return { keying, thinking, running, waiting, finished, paused }
 }
 
 export class Terminal {
@@ -115,6 +118,11 @@ export class Terminal {
   start () {
     try {
       const c = this.context
+      if (c.rampStepUs > 0) {
+        // --ramp: an even start over the ramp by terminal number, then the usual cycle
+        this._readyUs = c.startUs + this.terminalId * c.rampStepUs
+        return this._sleep(PH_FIRST, this._readyUs)
+      }
       if (!c.paced) return this._next()
       // relative to this terminal's own start: creating 100,000 of them takes a while
       this._readyUs = c.nowUs() + c.firstWaitUs(this)
@@ -135,7 +143,8 @@ export class Terminal {
           return
         }
         case PH_FIRST:
-        case PH_THINK: return this._next()
+        case PH_THINK:
+        case PH_PAUSED: return this._next()
         case PH_ARRIVAL: return this._arrived()
         case PH_KEYING: return this._keyed()
         default: // queued for a connection, or done: nothing to wake
@@ -159,10 +168,11 @@ export class Terminal {
     const c = this.context
     const limit = c.transactionsPerClient
     if (c.stopping || (limit > 0 && this.transactions >= limit)) return this._finish()
+    if (c.activeClients !== null && this._paused(nowUs ?? c.nowUs())) return
     this._type = c.chooseType(this)
     const tt = c.types[this._type]
     this._keyingUs = 0
-    if (c.rateIntervalUs > 0) {
+    if (c.openModel) {
       // Open model: the intended start is the scheduled arrival (coordinated omission corrected).
       this._scheduledUs = c.nextArrivalUs()
       if (this._scheduledUs >= c.deadlineUs) return this._finish()
@@ -185,6 +195,21 @@ export class Terminal {
     }
     this._readyUs = -1
     this._acquire(now)
+  }
+
+  /**
+   * --clients-stages: outside the active terminals now, wait until inside again (its intended
+   * start is then that time) or finish when it never will be before the end.
+   * @param {number} nowUs
+   * @returns {boolean} paused (or finished)
+   */
+  _paused (nowUs) {
+    const at = this.context.activeClients.runnableAtUs(this.terminalId, nowUs)
+    if (at <= nowUs) return false
+    if (at === Infinity) { this._finish(); return true }
+    this._readyUs = at
+    this._sleep(PH_PAUSED, at)
+    return true
   }
 
   /** --rate: the scheduled arrival has come; skip slots already later than --latency-limit. */

@@ -6,6 +6,7 @@ import { mergeSummary, mergeTransactions, mergeEncoded } from '../results/merge-
 import { meanStddevMs } from '../metrics/figures.js'
 import { latencySummaryMs, createHistogram, addInto, decodeHistogram, encodeHistogram } from '../metrics/histogram.js'
 import { round3 } from '../format/round.js'
+import { mergeStages } from '../results/merge-stages.js'
 
 /**
  * @typedef {object} PartResult what a worker sends when its run ends
@@ -58,6 +59,7 @@ export function mergeOutcomes (parts, { intervals, intervalS, typeNames }) {
     summary,
     transactions,
     intervals,
+    ...(finished.some((o) => o.stages) ? { stages: mergeStages(outcomes.map((o) => o.stages), typeNames) } : {}),
     backendPids: finished.flatMap((o) => o.backendPids ?? [])
   }
 }

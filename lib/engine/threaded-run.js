@@ -9,6 +9,7 @@ import { Worker } from 'node:worker_threads'
 import { performance } from 'node:perf_hooks'
 import { splitRange, shareOf, checkParts } from '../plan/partition.js'
 import { partSettings, sendableSettings } from '../plan/engine-settings.js'
+import { stageEvent, stageOfInterval, stageAfterInterval } from '../metrics/stage-windows.js'
 import { RunLifecycle } from './run-handle.js'
 import { IntervalMerge, sumTerminals } from './interval-merge.js'
 import { mergeOutcomes, threadedClient, partFromIntervals } from './thread-outcome.js'
@@ -109,7 +110,7 @@ export class ThreadedRun extends EventEmitter {
   }
 
   async _execute () {
-    this._merge = new IntervalMerge(this.jobs, this.settings.intervalUs / 1e6, (e) => { this.emit('interval', e); this.emit('tick', e) })
+    this._merge = new IntervalMerge(this.jobs, this.settings.intervalUs / 1e6, (e) => this._interval(e))
     const ready = []
     const finished = []
     const { seed, part } = this.runtime
@@ -209,6 +210,18 @@ export class ThreadedRun extends EventEmitter {
     this._cpuStart = process.cpuUsage()
     this._mainCpuStart = threadCpu()
     this.emit('measuring')
+    if (this.settings.profile) this.emit('stage', stageEvent(this.settings.profile, 0))
+  }
+
+  /** A merged interval: its stage, and the next stage's event when it begins after it. */
+  _interval (e) {
+    const profile = this.settings.profile ?? null
+    const intervalUs = this.settings.intervalUs
+    e.stage = stageOfInterval(profile, e.index, intervalUs)
+    this.emit('interval', e)
+    this.emit('tick', e)
+    const next = e.final ? -1 : stageAfterInterval(profile, e.index, intervalUs)
+    if (next > 0) this.emit('stage', stageEvent(profile, next))
   }
 
   _finish () {

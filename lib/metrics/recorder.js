@@ -77,9 +77,16 @@ export class Recorder {
    * @param {string[]} typeNames
    * @param {{ latencyLimitUs?: number }} [opts]
    */
-  constructor (typeNames, { latencyLimitUs = 0 } = {}) {
+  constructor (typeNames, { latencyLimitUs = 0, countsDrops = false } = {}) {
     this.types = typeNames.map((n) => new TypeStats(n))
     this.latencyLimitUs = latencyLimitUs
+    // --stages: arrivals dropped because their queue was full, in the run and in the open interval
+    this.countsDrops = countsDrops
+    this.droppedCount = 0
+    this.intervalDropped = 0
+    this.arrivalsCount = 0
+    /** @type {import('./stage-windows.js').StageWindows|null} the run's stages, when it has some */
+    this.stageWindows = null
     // all, lag, queue and each type's hist hold the closed intervals; the interval ones the open one.
     this.all = createHistogram()
     /** the open interval of all types: made from the types' interval histograms when read */
@@ -124,6 +131,20 @@ export class Recorder {
     if (queueUs < 1) this.intervalQueueUnder1++
     else recordUs(this.intervalQueue, queueUs)
   }
+
+  /** An arrival of --stages dropped: its queue was full. */
+  dropped () {
+    this.droppedCount++
+    this.intervalDropped++
+  }
+
+  /** An arrival of --stages came (served, queued or dropped). */
+  arrived () {
+    this.arrivalsCount++
+  }
+
+  /** The open interval's histograms brought up to date (what summarize reads). */
+  settleOpen () { this._settleOpen() }
 
   // Bring the open interval's histograms up to date: all types' latencies in intervalAll, the
   // counted waits under 1 us in the lag and queue ones. Reading twice counts nothing twice.
@@ -203,6 +224,8 @@ export class Recorder {
     let failed = 0
     let skipped = 0
     let total = 0
+    // the stage open takes the interval's histograms before they are reset
+    if (this.stageWindows !== null) this.stageWindows.addInterval(this)
     for (const t of this.types) {
       count[t.name] = t.intervalCount
       total += t.intervalCount
@@ -234,6 +257,7 @@ export class Recorder {
       queueMs: intervalTailMs(q),
       histograms
     }
+    if (this.countsDrops) { entry.dropped = this.intervalDropped; this.intervalDropped = 0 }
     // Lag and queue waits travel encoded too, so that partitions of a run merge exactly.
     if (l.totalCount > 0) entry.lagHistogram = encodeHistogram(l)
     if (q.totalCount > 0) entry.queueHistogram = encodeHistogram(q)
@@ -319,7 +343,8 @@ export class Recorder {
         queueMs: latencySummaryMs(queue),
         errors,
         lagHistogram: encodeHistogram(lag),
-        queueHistogram: encodeHistogram(queue)
+        queueHistogram: encodeHistogram(queue),
+        ...(this.countsDrops ? { dropped: this.droppedCount, arrivals: this.arrivalsCount } : {})
       },
       transactions
     }

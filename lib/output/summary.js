@@ -1,6 +1,7 @@
 // The end-of-run summary: pgbench's lines (same labels, same order) and then pgload's
 // per-type percentile table.
 
+import { formatStages } from './stages-table.js'
 import { clientCpuLine } from './client-cpu.js'
 import { formatPerTransaction } from './per-transaction.js'
 import { fewForPerTransaction } from './enough-data.js'
@@ -54,6 +55,7 @@ export function formatSummary (results, { description } = {}) {
     lines.push(`total number of retries: ${s.retries}`)
   }
   if (opts.rate && opts.latencyLimitMs) lines.push(`number of transactions skipped: ${s.skipped} (${pct(s.skipped, all)}%)`)
+  if (s.dropped > 0) lines.push(`number of dropped arrivals: ${s.dropped} (no terminal free and --max-queue arrivals already waiting)`)
   if (opts.latencyLimitMs) lines.push(`number of transactions above the ${opts.latencyLimitMs.toFixed(1)} ms latency limit: ${s.late}/${s.transactions} (${pct(s.late, s.transactions)}%)`)
   if (s.rollbacks > 0 && !results.tpcc) lines.push(`number of expected rollbacks: ${s.rollbacks} (${pct(s.rollbacks, all)}%)`) // TPC-C: in its block, labelled
   if (s.transactions > 0) {
@@ -81,6 +83,8 @@ export function formatSummary (results, { description } = {}) {
   if (scripts) lines.push(...formatScripts(results))
   lines.push('')
   lines.push(formatPercentileTable(results))
+  const stages = formatStages(results)
+  if (stages) lines.push('', stages)
   if (results.tpcc) lines.push('', formatTpcc(results))
   return lines.join('\n') + '\n'
 }

@@ -6,6 +6,7 @@
 import { DEFAULTS } from './defaults.js'
 import { wholeRange } from './partition.js'
 import { parseDistribution } from '../options/distribution.js'
+import { stageProfile } from './profile.js'
 
 /**
  * @typedef {object} EngineSettings (frozen)
@@ -30,6 +31,10 @@ import { parseDistribution } from '../options/distribution.js'
  * @property {number} serverLostUs the run ends when no connection could be opened for this long
  * @property {boolean} exitOnAbort
  * @property {boolean} verboseErrors
+ * @property {import('./profile.js').StageProfile|null} profile --stages or --clients-stages, with
+ *   the whole run's targets (a part takes its share of rates and queue by its terminals:
+ *   range.count / terminals; of clients by terminal number); null: one load from start to end
+ * @property {number} rampUs --ramp: terminal i starts at i / terminals of it; 0: none
  */
 
 /**
@@ -76,7 +81,9 @@ export function engineSettings (plan, workload, part = {}) {
     transactionTimeoutUs: plan.transactionTimeoutS * 1e6,
     serverLostUs: (plan.serverLostS ?? DEFAULTS.serverLostS) * 1e6,
     exitOnAbort: Boolean(plan.exitOnAbort),
-    verboseErrors: Boolean(plan.verboseErrors)
+    verboseErrors: Boolean(plan.verboseErrors),
+    profile: stageProfile(plan),
+    rampUs: (plan.rampS ?? 0) * 1e6
   })
 }
 

@@ -14,6 +14,7 @@ import { resolveShard, shardSeed } from './shard.js'
 import { liveOptions } from './live-options.js'
 import { booleanOption, checkLogOptions, optionalInteger, runLabel, runThresholds, samplingRate, scriptVariables } from './checks.js'
 import { shownValue } from '../options/shown.js'
+import { profileLength, profileChecks } from './profile.js'
 
 /** Marks a resolved plan; a plan that comes back (e.g. through JSON) is taken as it is. */
 export const PLAN_VERSION = 1
@@ -25,7 +26,7 @@ const INPUT_KEYS = new Set(['workload', 'scripts', 'url', 'clients', 'connection
   'driver', 'maxTries', 'exitOnAbort', 'graceS', 'transactionTimeoutS', 'connect', 'verboseErrors', 'failuresDetailed',
   'serverStats', 'out', 'writeFile', 'label', 'thresholds', 'command', 'jobs', 'workloadOptions', 'store', 'resultsUrl',
   'shard', 'shards', 'shardIndex', 'runId', 'shardTimeout', 'cold', 'restartCommand', 'keepPageCache',
-  'dashboard', 'dashboardOut', 'metrics', 'progressServer'])
+  'dashboard', 'dashboardOut', 'metrics', 'progressServer', 'stages', 'clientsStages', 'maxQueue', 'rampS'])
 /** Workload options of script runs (tpcb); a workload module adds its own `runOptions`. */
 const SCRIPT_OPTIONS = ['define', 'scale', 'noVacuum', 'vacuumAccounts', 'reportPerCommand', 'log', 'aggregateIntervalS', 'logPrefix', 'samplingRate']
 /** Keys a plan has that are not input. */
@@ -80,6 +81,10 @@ const bad = (message) => new PgloadError(message, { code: 'BAD_OPTION' })
  * @property {string} [dashboardOut] with dashboard: save its final page to this file
  * @property {{ host: string, port: number }} [metrics] serve Prometheus metrics here during the run (lib/live)
  * @property {boolean} progressServer the progress line's server part (--progress-server off: false)
+ * @property {import('../options/stages.js').StageSpec[]} [stages] --stages: arrival rates (lib/plan/profile.js)
+ * @property {import('../options/stages.js').StageSpec[]} [clientsStages] --clients-stages: active terminals
+ * @property {number} [maxQueue] with stages: arrivals that may wait for a free terminal
+ * @property {number} [rampS] --ramp: closed-model terminals start evenly over this long
  */
 
 /**
@@ -110,6 +115,7 @@ export async function resolvePlan (input, { config, readStdin, checks = {} } = {
   // Values first, then combinations, in pgbench's order (it checks values while parsing).
   plan.clients = opt('clients') === undefined ? DEFAULTS.clients : parseInteger(opt('clients'), '--clients', { min: 1 })
   Object.assign(plan, runLength(opt))
+  Object.assign(plan, profileLength(opt, plan, input.durationS ?? config?.durationS))
   const logOptions = {
     scale: optionalInteger(w.scale, '--scale', { min: 1 }),
     samplingRate: samplingRate(w.samplingRate),
@@ -129,6 +135,7 @@ export async function resolvePlan (input, { config, readStdin, checks = {} } = {
   plan.maxTries = opt('maxTries') === undefined ? DEFAULTS.maxTries : parseInteger(opt('maxTries'), '--max-tries', { min: 0 })
   if (plan.maxTries === 0 && !plan.latencyLimitMs && plan.durationS === undefined) throw bad('an unlimited number of transaction tries (--max-tries 0) needs --latency-limit or --duration')
   Object.assign(plan, timing(opt))
+  Object.assign(plan, profileChecks(opt, plan, opt('clients') !== undefined))
   Object.assign(plan, switches(opt))
   Object.assign(plan, coldStart(opt))
   Object.assign(plan, liveOptions(opt))
@@ -250,7 +257,8 @@ function coldStart (opt) {
  */
 function workloadWarmup (module, plan, givenWarmup) {
   // A cold start is about the ramp-up: measured from the start unless --warmup says otherwise.
-  if (givenWarmup !== undefined || plan.durationS === undefined || plan.cold) return {}
+  // A load profile is its own ramp: its stages start where they say.
+  if (givenWarmup !== undefined || plan.durationS === undefined || plan.cold || plan.stages || plan.clientsStages) return {}
   const ramp = module.defaultWarmup?.(plan.workloadOptions)
   return ramp ? { warmupS: ramp.warmupS, rampUp: { reason: ramp.reason } } : {}
 }

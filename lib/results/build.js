@@ -90,6 +90,8 @@ export function buildResults ({ toolVersion, options, workloadName, workload, ta
     transactions: outcome.transactions,
     intervals: outcome.intervals
   }
+  // --stages, --clients-stages: each stage a window of the run (docs/results-format.md, "stages[]")
+  if (outcome.stages) doc.stages = outcome.stages
   if (serverStats) doc.serverStats = serverStats
   if (extra && typeof extra === 'object') {
     // afterRun returns its sections keyed ({ script: ... }) or its own figures (under the workload's name)

@@ -11,6 +11,7 @@ import { gridShifts, measuredStartMs, mergeIntervals } from './merge-series.js'
 import { mergeSummary, mergeTransactions } from './merge-totals.js'
 import { mergeScript } from './merge-script.js'
 import { shardsOf } from './merge-shards.js'
+import { mergeStages } from './merge-stages.js'
 import { round3 } from '../format/round.js'
 
 const round2 = (v) => Math.round(v * 100) / 100
@@ -63,6 +64,7 @@ export function mergeResults (docs, { sources, coordinator, sections = {} } = {}
     summary: () => summary,
     transactions: () => transactions,
     intervals: () => intervals,
+    stages: () => mergeStages(parts.map((d) => d.stages), parts[0].run.transactionTypes ?? []),
     serverStats: () => mergeServerStats(parts, attempts),
     script: () => mergeScript(parts.map((d) => d.script)),
     // verdicts on one partition's figures: `pgload check` evaluates the merged run

@@ -52,5 +52,5 @@ test('paced with a warm-up: first waits from the workload, warm-up ticks with te
   const measured = ends.filter((e) => e >= measuringAt).length
   assert.ok(ends.length > measured && measured > 0)
   assert.equal(res.summary.transactions, measured)
-  assert.deepEqual(run.terminalStates(), { keying: 0, thinking: 0, running: 0, waiting: 0, finished: 20 })
+  assert.deepEqual(run.terminalStates(), { keying: 0, thinking: 0, running: 0, waiting: 0, finished: 20, paused: 0 })
 })

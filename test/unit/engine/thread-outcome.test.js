@@ -65,7 +65,7 @@ test('merged totals equal one recorder\'s: counts, failures, percentiles, mean a
   // the payload of a plain Run's 'interval', summed over the threads
   assert.deepEqual(ticks.map((t) => t.index), [0, 1, 2])
   assert.deepEqual(ticks[0].connections, { size: 4, active: 2, waiting: 0 })
-  assert.deepEqual(ticks[0].terminals, { total: 6, keying: 0, thinking: 0, running: 2, waiting: 0, finished: 4 })
+  assert.deepEqual(ticks[0].terminals, { total: 6, keying: 0, thinking: 0, running: 2, waiting: 0, finished: 4, paused: 0 })
   assert.equal(ticks[0].types.a.count, ticks[0].interval.count.a)
   assert.equal(ticks[0].types.b.retries, 2)
   const merged = mergeOutcomes(parts.map(partResult), { intervals: merge.intervals, intervalS: 1, typeNames: TYPES })

@@ -1,0 +1,69 @@
+// --clients-stages: which terminals run when. The active number follows the profile (a step at
+// a stage's start, or a linear ramp through it); terminal i (its number in the whole run, so that
+// threads and shards agree) runs while that number is above i, and otherwise waits, holding no
+// connection, until the time it is above i again.
+
+export class ActiveClients {
+  /**
+   * @param {import('../plan/profile.js').StageProfile} profile
+   */
+  constructor (profile) {
+    this._stages = profile.stages
+    this._before = profile.before
+    this._measureStartUs = 0
+    this._deadlineUs = Infinity
+  }
+
+  /** @param {number} measureStartUs @param {number} deadlineUs */
+  begin (measureStartUs, deadlineUs) {
+    this._measureStartUs = measureStartUs
+    this._deadlineUs = deadlineUs
+  }
+
+  /**
+   * When terminal `id` may run: nowUs if it may now, else the first later time it may (Infinity:
+   * not again before the run's end).
+   * @param {number} id the terminal's number in the whole run
+   * @param {number} nowUs monotonic microseconds
+   * @returns {number}
+   */
+  runnableAtUs (id, nowUs) {
+    const need = id + 1
+    const rel = nowUs - this._measureStartUs
+    if (rel < 0) {
+      if (this._before >= need) return nowUs
+      return this._fromStage(0, need, 0)
+    }
+    const stages = this._stages
+    for (let i = 0; i < stages.length; i++) {
+      const s = stages[i]
+      if (rel >= s.endUs) continue
+      const at = this._fromStage(i, need, rel)
+      return at
+    }
+    return Infinity
+  }
+
+  // the first time from `rel` (relative to the measured window) in stage i or later with `need` active
+  _fromStage (i, need, rel) {
+    const stages = this._stages
+    for (; i < stages.length; i++) {
+      const s = stages[i]
+      const from = Math.max(rel, s.startUs)
+      let t = Infinity
+      if (!s.ramp || s.from === s.to) {
+        if (s.to >= need) t = from
+      } else {
+        // the active number at t: from + (to - from) * (t - start) / length
+        const atT = (x) => s.from + (s.to - s.from) * (x - s.startUs) / (s.endUs - s.startUs)
+        if (atT(from) >= need - 1e-9) t = from
+        else if (s.to > s.from && s.to >= need) t = s.startUs + (need - s.from) / (s.to - s.from) * (s.endUs - s.startUs)
+      }
+      if (t < s.endUs) {
+        const abs = this._measureStartUs + Math.ceil(t)
+        return abs < this._deadlineUs ? abs : Infinity
+      }
+    }
+    return Infinity
+  }
+}

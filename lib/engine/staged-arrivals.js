@@ -1,0 +1,147 @@
+// --stages: the arrivals of a part of the run as a non-homogeneous Poisson process, by time
+// change: a unit-rate process (sums of Exp(1) draws) mapped through the inverse of the expected
+// arrivals so far, Λ(t), which is piecewise quadratic (the rate is piecewise linear). Arrivals
+// no terminal has taken wait in a bounded FIFO; past its bound they are dropped and counted.
+// Allocation-free once running: typed arrays, no object per arrival.
+
+/**
+ * The queue is seen lazily: between two takes nothing leaves it, so when a terminal takes an
+ * arrival at `nowUs`, every arrival due by then is admitted (or dropped) first, in order, which is
+ * what the queue held at each of those arrival times. The run's tick does the same (settle), so
+ * drops are counted within an interval of happening even when no terminal is free for long.
+ */
+export class StagedArrivals {
+  /**
+   * @param {import('../plan/profile.js').StageProfile} profile whole-run targets
+   * @param {number} share this part's fraction of the arrivals (its terminals / the run's)
+   * @param {import('../random/prng.js').Prng} random the part's arrival stream
+   * @param {{ dropped(): void, arrived(): void }} recorder counts the arrivals of the measured
+   *   window (when admitted, dropped, or taken by a free terminal) and the drops
+   */
+  constructor (profile, share, random, recorder) {
+    const n = profile.stages.length + 1 // the warm-up before the first stage, then the stages
+    this._startUs = new Float64Array(n)
+    this._endUs = new Float64Array(n)
+    this._a = new Float64Array(n) // arrivals per us at the segment's start
+    this._k = new Float64Array(n) // change of that per us
+    this._lambda = new Float64Array(n + 1) // expected arrivals before each segment
+    this._profile = profile
+    this._share = share
+    this._random = random
+    this._recorder = recorder
+    const whole = profile.maxQueue
+    this._cap = whole > 0 ? Math.max(1, Math.round(whole * share)) : 0
+    this._ring = new Float64Array(Math.min(Math.max(this._cap, 1), 1024))
+    this._head = 0
+    this._size = 0
+    this._seg = 0
+    this._sum = 0 // the unit-rate process: expected arrivals at the next arrival
+    this._pendingUs = Infinity
+    this._measureStartUs = 0
+    this._deadlineUs = Infinity
+    this.dropped = 0
+  }
+
+  /** Arrivals this part may hold waiting (its share of --max-queue). */
+  get capacity () { return this._cap }
+
+  /**
+   * The clock starts: the warm-up (at the profile's `before` rate) from startUs, the stages from
+   * measureStartUs; nothing is due at or after deadlineUs.
+   * @param {number} startUs @param {number} measureStartUs @param {number} deadlineUs
+   */
+  begin (startUs, measureStartUs, deadlineUs) {
+    const p = this._profile
+    const perUs = this._share / 1e6
+    this._startUs[0] = startUs
+    this._endUs[0] = measureStartUs
+    this._a[0] = p.before * perUs
+    this._k[0] = 0
+    p.stages.forEach((s, i) => {
+      const j = i + 1
+      this._startUs[j] = measureStartUs + s.startUs
+      this._endUs[j] = measureStartUs + s.endUs
+      const from = s.ramp ? s.from : s.to
+      this._a[j] = from * perUs
+      this._k[j] = (s.to - from) * perUs / (s.endUs - s.startUs)
+    })
+    for (let j = 0; j < this._a.length; j++) {
+      const d = this._endUs[j] - this._startUs[j]
+      this._lambda[j + 1] = this._lambda[j] + this._a[j] * d + this._k[j] * d * d / 2
+    }
+    this._measureStartUs = measureStartUs
+    this._deadlineUs = deadlineUs
+    this._pendingUs = this._draw()
+  }
+
+  /**
+   * The arrival a free terminal takes at nowUs: the oldest waiting, else the next to come
+   * (Infinity: no more arrivals in the run).
+   * @param {number} nowUs
+   * @returns {number} the scheduled arrival, monotonic microseconds
+   */
+  take (nowUs) {
+    this.settle(nowUs)
+    if (this._size > 0) {
+      const t = this._ring[this._head]
+      this._head = (this._head + 1) % this._ring.length
+      this._size--
+      return t
+    }
+    const t = this._pendingUs
+    if (t >= this._measureStartUs && t < this._deadlineUs) this._recorder.arrived()
+    this._pendingUs = this._draw()
+    return t
+  }
+
+  /**
+   * Admit every arrival due by nowUs into the queue, dropping those that find it full.
+   * @param {number} nowUs
+   */
+  settle (nowUs) {
+    while (this._pendingUs <= nowUs && this._pendingUs < this._deadlineUs) {
+      const measured = this._pendingUs >= this._measureStartUs
+      if (measured) this._recorder.arrived()
+      if (this._size < this._cap) this._push(this._pendingUs)
+      else {
+        this.dropped++
+        if (measured) this._recorder.dropped()
+      }
+      this._pendingUs = this._draw()
+    }
+  }
+
+  /** Arrivals waiting for a terminal now. */
+  get waiting () { return this._size }
+
+  _push (t) {
+    if (this._size === this._ring.length) this._grow()
+    this._ring[(this._head + this._size) % this._ring.length] = t
+    this._size++
+  }
+
+  _grow () {
+    const old = this._ring
+    const ring = new Float64Array(Math.min(old.length * 2, this._cap))
+    for (let i = 0; i < this._size; i++) ring[i] = old[(this._head + i) % old.length]
+    this._ring = ring
+    this._head = 0
+  }
+
+  /** The next arrival: Λ⁻¹ of the unit-rate process's next point; Infinity past the last stage. */
+  _draw () {
+    this._sum += -Math.log(1 - this._random.double())
+    const lambda = this._lambda
+    const last = this._a.length - 1
+    while (this._seg <= last && lambda[this._seg + 1] < this._sum) this._seg++
+    if (this._seg > last) return Infinity
+    const j = this._seg
+    const x = this._sum - lambda[j]
+    const a = this._a[j]
+    const k = this._k[j]
+    // a τ + k τ² / 2 = x, in the form that stays exact when k is near 0
+    const root = Math.sqrt(Math.max(0, a * a + 2 * k * x))
+    const tau = a + root > 0 ? 2 * x / (a + root) : 0
+    return Math.round(this._startUs[j] + tau)
+  }
+}

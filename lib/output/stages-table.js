@@ -1,0 +1,41 @@
+// The summary's table of stages (--stages, --clients-stages): one row per stage, its target
+// against what it achieved, its failures and dropped arrivals, and its latency.
+
+const f1 = (v) => v === null || v === undefined ? '-' : v.toFixed(1)
+const f3 = (v) => v === null || v === undefined ? '-' : v.toFixed(3)
+const num = (v) => String(v ?? 0)
+
+/** The target as typed: `0->500` for a ramp, `16` for a step or a hold. */
+function target (s) {
+  const { from, to } = s.target
+  return s.ramp && from !== to ? `${from}->${to}` : String(to)
+}
+
+/**
+ * @param {any} results a results document
+ * @returns {string} '' without stages
+ */
+export function formatStages (results) {
+  const stages = results.stages
+  if (!Array.isArray(stages) || stages.length === 0) return ''
+  const rate = stages[0].kind === 'rate'
+  const head = ['stage', 'from s', 'to s', rate ? 'target tps' : 'clients', ...(rate ? ['offered'] : []), 'achieved', 'count', 'failed', ...(rate ? ['dropped'] : []), 'p50', 'p99', rate ? 'wait p99' : 'max']
+  const rows = [head]
+  for (const s of stages) {
+    const l = s.summary.latencyMs
+    rows.push([
+      String(s.index + 1), f1(s.startS), f1(s.startS + s.lengthS), target(s),
+      ...(rate ? [f1(s.offeredTps)] : []),
+      f1(s.achievedTps), num(s.summary.transactions), num(s.summary.failed),
+      ...(rate ? [num(s.dropped)] : []),
+      f3(l.p50), f3(l.p99), rate ? f3(s.summary.lagMs?.p99) : f3(l.max)
+    ])
+  }
+  const widths = head.map((_, i) => Math.max(...rows.map((r) => r[i].length)))
+  const out = rows.map((r) => r.map((c, i) => i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i])).join('  '))
+  out.splice(1, 0, widths.map((w) => '-'.repeat(w)).join('  '))
+  const title = rate
+    ? 'stages (arrivals per second; latency in ms from the scheduled arrival; wait: for a free terminal):'
+    : 'stages (active clients; latency in ms):'
+  return title + '\n' + out.join('\n')
+}
