@@ -91,6 +91,9 @@ export async function connectSocket (config, mode, receiver, signal) {
     ({ socket, tls: encrypted } = await negotiateSsl(socket, mode, config))
     // refused under prefer: the plain socket, read through its stream, written to its handle
     return encrypted ? new StreamTransport(socket, receiver) : new HandleTransport(receiver, socket).listen()
+  } catch (err) {
+    socket.destroy() // no transport owns it yet: a refused SSL or a failed connect releases it here
+    throw err
   } finally {
     signal.removeEventListener('abort', giveUp)
   }
