@@ -6,7 +6,8 @@ import assert from 'node:assert/strict'
 import { getTestServer } from '../helpers/server.js'
 import { openConnection } from '../../lib/db/connection.js'
 import { takeSettingsSnapshot } from '../../lib/server/stats/settings-snapshot.js'
-import { StatsSampler, formatServerStatsSummary } from '../../lib/server/stats/sampler.js'
+import { StatsSampler } from '../../lib/server/stats/sampler.js'
+import { formatServerStatsSummary } from '../../lib/output/server-summary.js'
 import { prepareScratch, simulateRun, checkRunStats } from './server-stats-scenario.js'
 
 let target, admin, scratch

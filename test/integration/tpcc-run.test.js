@@ -4,7 +4,7 @@ import { test, before, after } from 'node:test'
 import assert from 'node:assert/strict'
 import { getTestServer } from '../helpers/server.js'
 import { openConnection } from '../../lib/db/connection.js'
-import { Run } from '../../lib/engine/run.js'
+import { newRun } from '../unit/engine/test-settings.js'
 import { Prng } from '../../lib/random/prng.js'
 import tpcc from '../../workloads/tpcc/index.js'
 
@@ -59,7 +59,7 @@ test('a few thousand transactions of all five types keep the twelve conditions; 
     await c.query("SET default_transaction_isolation = 'repeatable read'")
     return c
   }
-  const run = new Run(workload, {
+  const run = newRun(workload, {
     openConnection: openRepeatableRead,
     connections: 4,
     transactionsPerClient: total / workload.terminals,

@@ -59,7 +59,10 @@ test('--log-file gets the JSON records intact', async () => {
     const log = createLogger({ logFile: file, stream: out, env: {} })
     log.warn({ err: permissionError() }, 'server statistics unavailable')
     await new Promise((resolve) => log.flush(resolve))
-    await new Promise((resolve) => setTimeout(resolve, 50))
+    // the file is opened and written asynchronously (sync: false): wait for the whole line, bounded
+    for (let waited = 0; waited < 5000 && !readFileSync(file, 'utf8').endsWith('\n'); waited += 20) {
+      await new Promise((resolve) => setTimeout(resolve, 20))
+    }
     const record = JSON.parse(readFileSync(file, 'utf8').trim())
     assert.equal(record.msg, 'server statistics unavailable')
     assert.equal(record.err.message, 'permission denied for view pg_stat_statements\nDETAIL:  only superusers')
