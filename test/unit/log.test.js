@@ -60,7 +60,8 @@ test('--log-file gets the JSON records intact', async () => {
     log.warn({ err: permissionError() }, 'server statistics unavailable')
     await new Promise((resolve) => log.flush(resolve))
     // the file is opened and written asynchronously (sync: false): wait for the whole line, bounded
-    for (let waited = 0; waited < 5000 && !readFileSync(file, 'utf8').endsWith('\n'); waited += 20) {
+    const text = () => { try { return readFileSync(file, 'utf8') } catch { return '' } }
+    for (let waited = 0; waited < 5000 && !text().endsWith('\n'); waited += 20) {
       await new Promise((resolve) => setTimeout(resolve, 20))
     }
     const record = JSON.parse(readFileSync(file, 'utf8').trim())
