@@ -14,21 +14,32 @@ export const BIN = fileURLToPath(new URL('../../bin/pgload.js', import.meta.url)
  * @returns {Promise<{ code: number|null, signal: string|null, stdout: string, stderr: string }>}
  */
 export function runNode (script, args, { env = {}, cleanEnv = (e) => e, cwd, timeoutMs = 120_000, input, onSpawn } = {}) {
+  const child = spawn(process.execPath, [script, ...args], { env: { ...cleanEnv({ ...process.env }), ...env }, cwd, stdio: ['pipe', 'pipe', 'pipe'] })
+  const done = collectOutput(child, timeoutMs)
+  if (input !== undefined) child.stdin.end(input)
+  else child.stdin.end()
+  onSpawn?.(child)
+  return done
+}
+
+/**
+ * A spawned child's exit code, signal and whole output; killed after `timeoutMs`.
+ * @param {import('node:child_process').ChildProcess} child spawned with piped stdout and stderr
+ * @param {number} timeoutMs
+ * @returns {Promise<{ code: number|null, signal: string|null, stdout: string, stderr: string }>}
+ */
+export function collectOutput (child, timeoutMs) {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [script, ...args], { env: { ...cleanEnv({ ...process.env }), ...env }, cwd, stdio: ['pipe', 'pipe', 'pipe'] })
     let stdout = ''
     let stderr = ''
     child.stdout.on('data', (d) => { stdout += d })
     child.stderr.on('data', (d) => { stderr += d })
     const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs)
-    child.on('error', reject)
+    child.on('error', (err) => { clearTimeout(timer); reject(err) })
     child.on('close', (code, signal) => {
       clearTimeout(timer)
       resolve({ code, signal, stdout, stderr })
     })
-    if (input !== undefined) child.stdin.end(input)
-    else child.stdin.end()
-    onSpawn?.(child)
   })
 }
 

@@ -4,6 +4,7 @@
 
 import { execFile, spawn, spawnSync } from 'node:child_process'
 import { promisify } from 'node:util'
+import { collectOutput } from './cli.js'
 import { userInfo } from 'node:os'
 
 const execFileAsync = promisify(execFile)
@@ -106,19 +107,7 @@ export async function createTopology (clients) {
  * @returns {Promise<{ code: number|null, stdout: string, stderr: string }>}
  */
 export function runInNamespace (ns, command, { timeoutMs = 120_000, env = {} } = {}) {
-  return new Promise((resolve, reject) => {
-    const child = spawn('ip', ['netns', 'exec', ns, ...command], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
-    let stdout = ''
-    let stderr = ''
-    child.stdout.on('data', (d) => { stdout += d })
-    child.stderr.on('data', (d) => { stderr += d })
-    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs)
-    child.on('error', reject)
-    child.on('close', (code) => {
-      clearTimeout(timer)
-      resolve({ code, stdout, stderr })
-    })
-  })
+  return collectOutput(spawn('ip', ['netns', 'exec', ns, ...command], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] }), timeoutMs)
 }
 
 /**

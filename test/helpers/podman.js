@@ -3,6 +3,7 @@
 
 import { execFile, spawn } from 'node:child_process'
 import { promisify } from 'node:util'
+import { collectOutput } from './cli.js'
 import { fileURLToPath } from 'node:url'
 
 const execFileAsync = promisify(execFile)
@@ -50,19 +51,7 @@ export function runContainer (image, args, { results, env = {}, entrypoint, work
   if (results) podmanArgs.push('-v', `${results}:/results`)
   for (const [k, v] of Object.entries(env)) podmanArgs.push('-e', `${k}=${v}`)
   podmanArgs.push(image, ...args)
-  return new Promise((resolve, reject) => {
-    const child = spawn('podman', podmanArgs, { env: ENV, stdio: ['ignore', 'pipe', 'pipe'] })
-    let stdout = ''
-    let stderr = ''
-    child.stdout.on('data', (d) => { stdout += d })
-    child.stderr.on('data', (d) => { stderr += d })
-    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs)
-    child.on('error', reject)
-    child.on('close', (code) => {
-      clearTimeout(timer)
-      resolve({ code, stdout, stderr })
-    })
-  })
+  return collectOutput(spawn('podman', podmanArgs, { env: ENV, stdio: ['ignore', 'pipe', 'pipe'] }), timeoutMs)
 }
 
 /**
