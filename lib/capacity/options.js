@@ -32,7 +32,7 @@ export function capacitySettingsFromArgv (argv) {
   const exprs = [argv.until ?? []].flat().map(String)
   if (exprs.length === 0) throw new PgloadError("capacity needs --until, the limit each step must keep, e.g. --until 'p(99) < 20ms'", { code: 'BAD_OPTION' })
   const until = exprs.map((e) => {
-    const t = parseThreshold(e)
+    const t = untilThreshold(e)
     if (t.relative !== null) throw new PgloadError(`--until '${e}': a relative limit needs a baseline; give an absolute one (p(99) < 20ms)`, { code: 'BAD_OPTION' })
     if (!STEP_METRICS.has(t.metric)) throw new PgloadError(`--until '${e}': ${t.metric} is a whole-run figure; a step is judged on latency, lag, tps, failed or skipped`, { code: 'BAD_OPTION' })
     if (t.stage !== undefined && t.stage !== null) throw new PgloadError(`--until '${e}': each step is judged on its own; leave out stage(N)`, { code: 'BAD_OPTION' })
@@ -61,6 +61,16 @@ export function capacitySettingsFromArgv (argv) {
   }
 }
 
+/** The threshold parser's error, naming --until. */
+function untilThreshold (expr) {
+  try {
+    return parseThreshold(expr)
+  } catch (err) {
+    if (typeof err?.message === 'string') err.message = err.message.replace(/^--threshold /, '--until ')
+    throw err
+  }
+}
+
 function percentOption (v, flag) {
   const f = parsePercent(v, flag)
   if (!(f > 0 && f < 1)) throw new PgloadError(`${flag} must be a percentage between 0 and 100, got ${v}`, { code: 'BAD_OPTION' })
@@ -75,7 +85,8 @@ export const CAPACITY_REFUSED = {
   warmup: 'each step settles for --settle before it is measured',
   jobs: 'capacity drives one thread (-j 1): its rate changes step by step on one event loop',
   threads: 'capacity drives one thread (-j 1): its rate changes step by step on one event loop',
-  shard: 'capacity runs on one machine', shards: 'capacity runs on one machine',
+  shard: 'capacity runs on one machine',
+  shards: 'capacity runs on one machine',
   threshold: 'give the limit as --until',
   latencyLimit: 'a step fails on --until and on falling behind; skipped transactions would hide the backlog',
   thinkTime: 'capacity offers arrivals at a rate (open model)',

@@ -40,7 +40,8 @@ export function builder (y) {
   y.option('max-rate', { type: 'string', describe: 'no step above this rate [default: none]' })
   y.option('max-steps', { type: 'string', describe: `no more steps than this [default: ${d.maxSteps}]` })
   for (const [name, def] of Object.entries(TAKEN)) y.option(name, def)
-  for (const name of REFUSED) y.option(name, { type: 'string', hidden: true })
+  // refused with a reason (capacityFromArgv), under their run names and aliases
+  for (const name of REFUSED) y.option(name, { ...RUN_OPTIONS[name], type: 'string', hidden: true })
   for (const mod of workloadModules) {
     for (const [name, def] of Object.entries(mod?.runOptions ?? {})) y.option(name, def)
   }
