@@ -69,3 +69,22 @@ export function windowDocument (doc, intervals, { fromS, toS, extra = {} }) {
 }
 
 const rate = (n, s) => s > 0 ? Math.round(n / s * 100) / 100 : null
+
+/**
+ * Stage `n` (from 1) of a staged run as a run of its own: its summary and per-type histograms
+ * (results-format.md, "stages[]"), and the intervals within its bounds for windowed thresholds.
+ * @param {any} doc
+ * @param {number} n
+ * @returns {any}
+ */
+export function stageDocument (doc, n) {
+  const s = doc.stages[n - 1]
+  const toS = s.startS + s.lengthS
+  const intervals = intervalsWithin(doc, s.startS, toS)
+  return {
+    run: { ...doc.run, durationS: s.lengthS },
+    summary: s.summary,
+    transactions: s.transactions,
+    intervals: intervals.map(iv => ({ ...iv, t: Math.round((iv.t - s.startS) * 1000) / 1000 }))
+  }
+}
