@@ -177,7 +177,9 @@
  *   stop(reason?: RunReason): void,
  *   abort(reason?: RunReason): void,
  *   terminalStates(): Omit<TerminalUse, 'total'>,
- *   progressText(sinceStartS: number): string|null
+ *   progressText(sinceStartS: number): string|null,
+ *   setRate?(ratePerS: number): { dropped: number, atUs: number },
+ *   arrivalSchedule?(): { arrivals: number, backlog: number }
  * }} RunHandle
  *   execute(): open the pool, run to the end, resolve the outcome (rejects when it cannot start);
  *   stop(reason): no transaction starts any more, those in flight finish within the grace
@@ -185,6 +187,9 @@
  *   still reported; abort('interrupted') (Ctrl-C twice) also cancels what is in flight and
  *   marks the run interrupted. terminalStates(): a pass over the terminals (progress lines).
  *   progressText(s): the workload's own progress figure (TPC-C's tpmC), or null.
+ *   setRate(r): an open-model run's arrival rate from now on (one thread only: `Run`); the
+ *   arrivals the schedule was behind are dropped and counted (`pgload capacity`).
+ *   arrivalSchedule(): the arrivals the --rate schedule handed out, and how many it is behind.
  */
 
 /** @type {readonly RunState[]} in the order a run goes through them */

@@ -104,6 +104,29 @@ export class Run extends EventEmitter {
   /** Ctrl-C twice: nothing more is waited for. */
   get hurried () { return this.#life.hurried }
 
+  /**
+   * Change the arrival rate of a running open-model run (--rate) from now on: the schedule
+   * restarts now; arrivals it was behind are dropped and counted. `pgload capacity` steps the
+   * rate this way on one set of connections.
+   * @param {number} ratePerS arrivals per second, > 0
+   * @returns {{ dropped: number, atUs: number }} arrivals dropped, and when the new rate began
+   */
+  setRate (ratePerS) {
+    if (!(ratePerS > 0) || !(this.context.rateIntervalUs > 0)) {
+      throw new RangeError(`setRate needs a run with a rate and a rate > 0, got ${ratePerS}`)
+    }
+    const atUs = this.nowUs()
+    return { dropped: this.context.changeRate(ratePerS, atUs), atUs }
+  }
+
+  /**
+   * The --rate schedule now: arrivals handed out so far and the arrivals it is behind.
+   * @returns {{ arrivals: number, backlog: number }}
+   */
+  arrivalSchedule () {
+    return this.context.schedule(this.nowUs())
+  }
+
   /** @param {number} sinceStartS @returns {string|null} the workload's progress figure */
   progressText (sinceStartS) {
     const w = this.#workload
