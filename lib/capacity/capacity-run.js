@@ -1,6 +1,6 @@
-// `pgload capacity` as a library call: one open-model run through runBenchmark, stepped by the
-// CapacityController; its results document is the run's, with a `capacity` section (the steps
-// and the answer), written once at the end.
+// `pgload capacity` as a library call: one --stages run through runBenchmark whose stages the
+// CapacityController adds step by step; its results document is the run's (a stage per step),
+// with a `capacity` section (the steps and the answer), written once at the end.
 
 import { runBenchmark } from '../benchmark.js'
 import { writeResults } from '../results/write.js'
@@ -18,10 +18,15 @@ const SPARE_S = 60
  */
 export function capacityPlanInput (input, cap) {
   const perStep = cap.stepS + cap.settleS
+  // one stage at the first rate, on the interval grid; each next step is a stage the controller adds
+  const intervals = Math.ceil((cap.search.maxSteps * perStep + SPARE_S) / cap.intervalS)
+  const lengthS = Math.round(intervals * cap.intervalS * 1e6) / 1e6
   return {
     ...input,
+    // from --rate to the same rate: the first step holds its rate from the start
+    stages: `${lengthS}s:${cap.search.startRate}`,
     rate: cap.search.startRate,
-    durationS: cap.search.maxSteps * perStep + SPARE_S,
+    durationS: undefined,
     transactionsPerClient: undefined,
     intervalS: cap.intervalS,
     warmupS: 0,

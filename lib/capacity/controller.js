@@ -1,7 +1,8 @@
 // Drives one open-model run through the steps of `pgload capacity`: at each step's end (on the
 // run's interval grid) it judges the step from the step's intervals, picks the next rate and
-// changes the run's arrival rate (run.setRate), on the same terminals and connections; when the
-// search is over it stops the run.
+// begins the next stage of the run at that rate (run.nextStage: an adaptive --stages run), on the
+// same terminals and connections, so each step is a stage of the results; when the search is
+// over it stops the run.
 
 import { EventEmitter } from 'node:events'
 import { performance } from 'node:perf_hooks'
@@ -39,7 +40,7 @@ function driverShares (from, to) {
  */
 export class CapacityController extends EventEmitter {
   /**
-   * @param {import('../engine/run-handle.js').RunHandle} run an open-model run (setRate), started at the first rate
+   * @param {import('../engine/run-handle.js').RunHandle} run a --stages run (nextStage), its one stage at the first rate
    * @param {CapacitySettings} settings
    * @param {{ reading?: () => any }} [context] reading: the driver thread's accounting (tests)
    */
@@ -55,14 +56,9 @@ export class CapacityController extends EventEmitter {
     this.search = startSearch()
     this.done = null
     const first = nextRate(this.search, settings.search)
-    this.current = { index: 1, phase: first.phase, offeredRate: first.rate, startS: 0, from: null }
+    this.current = { index: 1, stage: 0, phase: first.phase, offeredRate: first.rate, startS: 0, from: null }
     this._onInterval = (e) => this.onInterval(e)
     run.on('interval', this._onInterval)
-  }
-
-  /** The run's arrival schedule now, where the run tells it. */
-  schedule () {
-    return typeof this.run.arrivalSchedule === 'function' ? this.run.arrivalSchedule() : null
   }
 
   /** The first step's rate: the run's --rate. */
@@ -75,28 +71,24 @@ export class CapacityController extends EventEmitter {
     const cur = this.current
     const fromS = cur.startS + this.settings.settleS
     const toS = fromS + this.settings.stepS
-    if (cur.from === null && e.elapsedS >= fromS - EPS_S) cur.from = { driver: this.reading(), schedule: this.schedule() }
+    if (cur.from === null && e.elapsedS >= fromS - EPS_S) cur.from = { driver: this.reading() }
     if (e.elapsedS < toS - EPS_S) return
-    const to = { driver: this.reading(), schedule: this.schedule() }
-    const driver = cur.from ? driverShares(cur.from.driver, to.driver) : { onCpuShare: null, cpuWaitShare: null, eventLoopUtilization: null }
-    const scheduled = cur.from?.schedule && to.schedule
-      ? to.schedule.arrivals - cur.from.schedule.arrivals + to.schedule.backlog - cur.from.schedule.backlog
-      : null
-    const view = windowDocument(this.doc, intervalsWithin(this.doc, fromS, toS), { fromS, toS })
-    const step = judgeStep(view, { ...cur, fromS, toS, dropped: 0, scheduled, driver }, this.settings)
+    const driver = cur.from ? driverShares(cur.from.driver, this.reading()) : { onCpuShare: null, cpuWaitShare: null, eventLoopUtilization: null }
+    const within = intervalsWithin(this.doc, fromS, toS)
+    // the arrivals that came while the step was measured (served, still waiting, or dropped)
+    const scheduled = within.every((iv) => typeof iv.arrivals === 'number') ? within.reduce((n, iv) => n + iv.arrivals, 0) : null
+    const dropped = within.reduce((n, iv) => n + (iv.dropped ?? 0), 0)
+    const view = windowDocument(this.doc, within, { fromS, toS })
+    const step = judgeStep(view, { ...cur, fromS, toS, dropped, scheduled, driver }, this.settings)
     this.steps.push(step)
     this.search = recordStep(this.search, step.offeredRate, step.held)
     const next = step.driver.saturated && !step.held
       ? { rate: null, why: 'the client was the limit' }
       : nextRate(this.search, this.settings.search)
-    if (next.rate === null) {
-      this.emit('step', step)
-      return this.finish(next.why)
-    }
-    const { dropped } = this.run.setRate(next.rate)
-    step.dropped = dropped
     this.emit('step', step)
-    this.current = { index: step.index + 1, phase: next.phase, offeredRate: next.rate, startS: e.elapsedS, from: null }
+    if (next.rate === null) return this.finish(next.why)
+    const stage = this.run.nextStage(next.rate)
+    this.current = { index: step.index + 1, stage: stage.index, phase: next.phase, offeredRate: next.rate, startS: e.elapsedS, from: null }
     this.emit('rate', { rate: next.rate, step: this.current.index, atS: e.elapsedS })
   }
 

@@ -15,6 +15,7 @@ import { DRIVER_SATURATED } from '../output/summary.js'
 /**
  * @typedef {object} StepRecord
  * @property {number} index 1-based
+ * @property {number} stage the run's stage it was (0-based index into the results' stages[])
  * @property {'geometric'|'bisection'} phase
  * @property {number} offeredRate arrivals per second offered
  * @property {number} startS when the rate changed, s since the measured window opened
@@ -23,8 +24,8 @@ import { DRIVER_SATURATED } from '../output/summary.js'
  * @property {number} achievedRate transactions completed per second in the measured part
  * @property {number} transactions
  * @property {number} failed
- * @property {number} dropped arrivals never sent: the schedule was behind when the step ended
- * @property {number|null} scheduled the arrivals scheduled in the measured part (and the backlog's growth)
+ * @property {number} dropped arrivals dropped in the measured part (--max-queue were already waiting)
+ * @property {number|null} scheduled the arrivals that came in the measured part (served, waiting or dropped)
  * @property {number} behind 1 - completed / scheduled (negative when ahead)
  * @property {Record<string, number|null>} latencyMs p50, p90, p99, max
  * @property {number|null} lagP99Ms
@@ -37,9 +38,9 @@ import { DRIVER_SATURATED } from '../output/summary.js'
 /**
  * Judge one step from its measured part.
  * @param {object} view the step's measured part as a results-like document (windowDocument)
- * @param {{ index: number, phase: 'geometric'|'bisection', offeredRate: number, startS: number, fromS: number, toS: number,
- *   dropped: number, scheduled?: number|null, driver: DriverShares }} step scheduled: the arrivals the
- *   schedule handed out in the measured part, plus the growth of its backlog (else the offered rate's)
+ * @param {{ index: number, stage?: number, phase: 'geometric'|'bisection', offeredRate: number, startS: number, fromS: number, toS: number,
+ *   dropped: number, scheduled?: number|null, driver: DriverShares }} step scheduled: the arrivals
+ *   that came in the measured part (else the offered rate's)
  * @param {{ until: import('../compare/thresholds/parser.js').Threshold[], behindMargin: number }} rules
  * @returns {StepRecord}
  */
@@ -56,6 +57,7 @@ export function judgeStep (view, step, { until, behindMargin }) {
   const saturated = driverSaturated(step.driver)
   return {
     index: step.index,
+    stage: step.stage ?? step.index - 1,
     phase: step.phase,
     offeredRate: step.offeredRate,
     startS: step.startS,

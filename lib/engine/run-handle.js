@@ -178,8 +178,7 @@
  *   abort(reason?: RunReason): void,
  *   terminalStates(): Omit<TerminalUse, 'total'>,
  *   progressText(sinceStartS: number): string|null,
- *   setRate?(ratePerS: number): { dropped: number, atUs: number },
- *   arrivalSchedule?(): { arrivals: number, backlog: number }
+ *   nextStage?(ratePerS: number): StageEvent
  * }} RunHandle
  *   execute(): open the pool, run to the end, resolve the outcome (rejects when it cannot start);
  *   stop(reason): no transaction starts any more, those in flight finish within the grace
@@ -187,9 +186,10 @@
  *   still reported; abort('interrupted') (Ctrl-C twice) also cancels what is in flight and
  *   marks the run interrupted. terminalStates(): a pass over the terminals (progress lines).
  *   progressText(s): the workload's own progress figure (TPC-C's tpmC), or null.
- *   setRate(r): an open-model run's arrival rate from now on (one thread only: `Run`); the
- *   arrivals the schedule was behind are dropped and counted (`pgload capacity`).
- *   arrivalSchedule(): the arrivals the --rate schedule handed out, and how many it is behind.
+ *   nextStage(r): an adaptive stage of a --stages run (one thread only: `Run`; `pgload
+ *   capacity`): called from an 'interval' listener, the open stage ends at that interval's edge
+ *   and a new one begins there at r arrivals per second, to the profile's end; a 'stage' event
+ *   follows and the results' stages[] gets the stage.
  */
 
 /** @type {readonly RunState[]} in the order a run goes through them */

@@ -87,7 +87,6 @@ export class TerminalContext {
     this._weights = types.map((t) => t.weight ?? 1)
     this._totalWeight = this._weights.reduce((s, w) => s + w, 0)
     this._throttleTriggerUs = 0
-    this.arrivals = 0 // arrivals handed out by the --rate schedule (counted for capacity steps)
     this._info = { type: '', status: '', latencyUs: 0, lagUs: 0, tries: 1, sqlstate: null, scheduledEpochUs: 0, endEpochUs: 0 }
     // the monotonic clock's zero on the wall clock, read once (the getter costs a call per read)
     this._originEpochUs = performance.timeOrigin * 1000
@@ -151,40 +150,9 @@ export class TerminalContext {
     return chooseWeighted(this._weights, this._totalWeight, terminal.chooseRandom ?? this.chooseRandom)
   }
 
-  /**
-   * Where the arrival schedule stands at `nowUs`: arrivals handed out so far, and the arrivals it
-   * is behind (expected: the span since the last one handed out, at the current rate).
-   * @param {number} nowUs
-   */
-  schedule (nowUs) {
-    const behindUs = nowUs - this._throttleTriggerUs
-    return { arrivals: this.arrivals, backlog: behindUs > 0 && this.rateIntervalUs > 0 ? behindUs / this.rateIntervalUs : 0 }
-  }
-
-  /**
-   * A new arrival rate from `nowUs` on (`pgload capacity` steps): the schedule restarts at
-   * `nowUs`, and the arrivals it was behind by then are dropped, never sent, and counted. A
-   * terminal already waiting for its arrival keeps it.
-   * @param {number} rate arrivals per second (> 0; an open-model run only)
-   * @param {number} nowUs
-   * @returns {number} the arrivals dropped
-   */
-  changeRate (rate, nowUs) {
-    let dropped = 0
-    const handedOut = this.arrivals
-    while (this._throttleTriggerUs < nowUs && this.rateIntervalUs > 0) {
-      if (this.nextArrivalUs() < nowUs) dropped++
-    }
-    this.arrivals = handedOut
-    this.rateIntervalUs = 1e6 / rate
-    this._throttleTriggerUs = nowUs
-    return dropped
-  }
-
   /** The next Poisson arrival of the run-wide schedule (pgbench -R). The schedule never slips. */
   nextArrivalUs () {
     const delay = Math.floor(-Math.log(1 - this.waitRandom.double()) * this.rateIntervalUs + 0.5)
-    this.arrivals++
     this._throttleTriggerUs += delay
     return this._throttleTriggerUs
   }

@@ -34,7 +34,8 @@ const bad = [
   [['--until', 'p(99) < 20ms', '--growth', '1'], /--growth must be a number > 1/],
   [['--until', 'p(99) < 20ms', '--behind', '150'], /--behind must be a percentage between 0 and 100/],
   [['--until', 'p(99) < 20ms', '--start-rate', '500', '--max-rate', '100'], /--max-rate \(100\) is below --start-rate \(500\)/],
-  [['--until', 'p(99) < 20ms', '-j', '2'], /capacity does not take --jobs/]
+  [['--until', 'p(99) < 20ms', '-j', '2'], /capacity does not take --jobs/],
+  [['--until', 'p(99) < 20ms', '--stages', '10s:100'], /capacity does not take --stages: capacity makes its own stages/]
 ]
 
 for (const [args, pattern] of bad) {
@@ -62,8 +63,17 @@ test('capacity of 4 connections each sleeping 10 ms (at most 400 tps) is found w
     assert.deepEqual(steps.slice(0, 3).map(s => s.offeredRate), [100, 200, 400])
     assert.equal(steps.filter(s => !s.held).length > 0, true)
     for (const s of steps) assert.match(r.stdout, new RegExp(`^\\s+${s.index}\\s+${s.offeredRate}\\s`, 'm'))
-    // a results document like any other: check reads it
-    const c = await runCli(['check', out, '--threshold', 'p(99) < 3600s'], { timeoutMs: 30_000 })
+    // each step a stage of the run: its rate the stage's target, the stages adding up to the run
+    assert.equal(doc.stages.length, steps.length)
+    steps.forEach((s, i) => {
+      assert.equal(s.stage, i)
+      assert.equal(doc.stages[i].target.to, s.offeredRate)
+      assert.equal(doc.stages[i].kind, 'rate')
+    })
+    assert.equal(doc.stages.reduce((n, st) => n + st.summary.transactions, 0), doc.summary.transactions)
+    assert.equal(doc.stages.reduce((n, st) => n + st.dropped, 0), doc.summary.dropped)
+    // a results document like any other: check reads it, stage by stage too
+    const c = await runCli(['check', out, '--threshold', 'p(99) < 3600s', '--threshold', `stage(${steps.length}): p(99) < 3600s`], { timeoutMs: 30_000 })
     assert.equal(c.code, 0, c.stderr)
   } finally {
     rmSync(dir, { recursive: true, force: true })
