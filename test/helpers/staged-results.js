@@ -30,7 +30,7 @@ export function stagedResults ({ bounds = [0, 3, 6], targets = [100, 200, 300] }
       offeredTps: ((targets[i - 1] ?? 0) + targets[i]) / 2,
       achievedTps: view.summary.tps,
       dropped: 0,
-      summary: { ...view.summary, dropped: 0 },
+      summary: { ...view.summary, lagMs: view.summary.lagMs ?? {}, dropped: 0, arrivals: 0 },
       transactions: view.transactions
     }
   })
