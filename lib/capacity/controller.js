@@ -87,7 +87,9 @@ export class CapacityController extends EventEmitter {
       : nextRate(this.search, this.settings.search)
     this.emit('step', step)
     if (next.rate === null) return this.finish(next.why)
-    const stage = this.run.nextStage(next.rate)
+    // each step starts from an empty queue: a step after one the server could not hold would
+    // otherwise be judged on that step's backlog
+    const stage = this.run.nextStage(next.rate, { dropWaiting: true })
     this.current = { index: step.index + 1, stage: stage.index, phase: next.phase, offeredRate: next.rate, startS: e.elapsedS, from: null }
     this.emit('rate', { rate: next.rate, step: this.current.index, atS: e.elapsedS })
   }

@@ -178,7 +178,7 @@
  *   abort(reason?: RunReason): void,
  *   terminalStates(): Omit<TerminalUse, 'total'>,
  *   progressText(sinceStartS: number): string|null,
- *   nextStage?(ratePerS: number): StageEvent
+ *   nextStage?(ratePerS: number, opts?: { dropWaiting?: boolean }): StageEvent
  * }} RunHandle
  *   execute(): open the pool, run to the end, resolve the outcome (rejects when it cannot start);
  *   stop(reason): no transaction starts any more, those in flight finish within the grace
@@ -189,7 +189,8 @@
  *   nextStage(r): an adaptive stage of a --stages run (one thread only: `Run`; `pgload
  *   capacity`): called from an 'interval' listener, the open stage ends at that interval's edge
  *   and a new one begins there at r arrivals per second, to the profile's end; a 'stage' event
- *   follows and the results' stages[] gets the stage.
+ *   follows and the results' stages[] gets the stage. dropWaiting: the arrivals still waiting
+ *   for a terminal are dropped (counted in the new stage).
  */
 
 /** @type {readonly RunState[]} in the order a run goes through them */

@@ -115,9 +115,11 @@ export class Run extends EventEmitter {
    * arrival and the stage's window come from the --stages machinery. Only from an 'interval'
    * listener (so each stage holds whole intervals), in a --stages run on one thread.
    * @param {number} ratePerS >= 0
+   * @param {{ dropWaiting?: boolean }} [opts] dropWaiting: the arrivals still waiting for a
+   *   terminal are dropped, counted in the new stage (it starts without the backlog of the last)
    * @returns {import('./run-handle.js').StageEvent} the stage begun
    */
-  nextStage (ratePerS) {
+  nextStage (ratePerS, { dropWaiting = false } = {}) {
     const profile = this.profile
     const windows = this.recorder.stageWindows
     if (profile?.kind !== 'rate' || !this.context.arrivals) throw new RangeError('nextStage needs a run with --stages')
@@ -136,6 +138,7 @@ export class Run extends EventEmitter {
     windows.close(this.recorder, edgeUs / 1e6, false)
     windows.begin(this.recorder)
     this.context.arrivals.changeRate(this.measureStartUs + edgeUs, ratePerS)
+    if (dropWaiting) this.context.arrivals.dropWaiting()
     const stage = stageEvent(profile, current + 1)
     this.emit('stage', stage)
     return stage

@@ -155,6 +155,22 @@ export class StagedArrivals {
     }
   }
 
+  /**
+   * Drop every arrival waiting for a terminal (counted as dropped): a new stage that must not
+   * inherit the backlog of the one before (`pgload capacity` after a step the server could not hold).
+   * @returns {number} the arrivals dropped
+   */
+  dropWaiting () {
+    const n = this._size
+    for (let i = 0; i < n; i++) {
+      this.dropped++
+      if (this._ring[(this._head + i) % this._ring.length] >= this._measureStartUs) this._recorder.dropped()
+    }
+    this._head = 0
+    this._size = 0
+    return n
+  }
+
   /** Arrivals waiting for a terminal now. */
   get waiting () { return this._size }
 
