@@ -12,8 +12,9 @@ import * as mergeCommand from './merge.js'
 import * as serverCommand from './server.js'
 import * as storeCommand from './store.js'
 import * as historyCommand from './history.js'
+import * as capacityCommand from './capacity.js'
 
 /** Each a yargs command module: { command, describe, builder, handler }. */
-export const commands = [runCommand, initCommand, verifyCommand, reportCommand, compareCommand, checkCommand, mergeCommand, abCommand, sweepCommand, storeCommand, historyCommand, serverCommand].map(
+export const commands = [runCommand, initCommand, verifyCommand, reportCommand, compareCommand, checkCommand, mergeCommand, abCommand, sweepCommand, capacityCommand, storeCommand, historyCommand, serverCommand].map(
   ({ command, describe, builder, handler }) => ({ command, describe, builder, handler })
 )

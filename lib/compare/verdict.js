@@ -8,6 +8,7 @@ import { measuredIntervals } from './statistics/interval-series.js'
 import { runDifferences, settingsDifferences } from './comparable.js'
 import { label } from './input.js'
 import { steadyStateOf } from '../metrics/steady-state.js'
+import { stagePlan, stageMetrics, stageViews } from './stages.js'
 
 /** Defaults of `pgload compare` (one table, units in the names). */
 export const COMPARE_DEFAULTS = {
@@ -91,6 +92,9 @@ export function compareRuns (as, bs, options = {}) {
   const metrics = metricList([...as, ...bs], warnings)
   const single = as.length === 1 && bs.length === 1
   const rows = single ? singleRunRows(as[0], bs[0], metrics, o, warnings) : multiRunRows(as, bs, metrics, o, warnings)
+  const stages = stagePlan([...as, ...bs])
+  if (stages.note) warnings.push(stages.note)
+  for (let n = 1; n <= stages.count; n++) rows.push(...stageRows(as, bs, n, single, o, warnings))
   for (const row of rows) Object.assign(row, decide(row, o.noise, o.alpha))
   return {
     mode: single ? 'single-run' : 'runs',
@@ -103,6 +107,7 @@ export function compareRuns (as, bs, options = {}) {
     alpha: o.alpha,
     confidence: o.confidence,
     forced: diffs.blocking.length > 0,
+    stages: stages.count,
     differences: { blocking: diffs.blocking, informative: diffs.informative, settings: settingsDifferences(as, bs) },
     warnings,
     rows,
@@ -112,7 +117,21 @@ export function compareRuns (as, bs, options = {}) {
 }
 
 function baseRow (m) {
-  return { id: m.id, metric: m.metric, txn: m.txn, unit: m.unit, better: m.better }
+  return { id: m.id, metric: m.metric, txn: m.txn, ...(m.stage ? { stage: m.stage } : {}), unit: m.unit, better: m.better }
+}
+
+/**
+ * Stage n's rows: its tps and latency figures, with the same method as the whole runs (the
+ * bootstrap over the stage's own intervals with one run per side); its warnings said once.
+ */
+function stageRows (as, bs, n, single, o, warnings) {
+  const quiet = []
+  const va = stageViews(as, n)
+  const vb = stageViews(bs, n)
+  const rows = single ? singleRunRows(va[0], vb[0], stageMetrics(n), o, quiet) : multiRunRows(va, vb, stageMetrics(n), o, quiet)
+  const few = quiet.find(w => w.startsWith('too few intervals'))
+  if (few) warnings.push(`stage ${n}: ${few}`)
+  return rows
 }
 
 function multiRunRows (as, bs, metrics, o, warnings) {

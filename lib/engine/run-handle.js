@@ -177,7 +177,8 @@
  *   stop(reason?: RunReason): void,
  *   abort(reason?: RunReason): void,
  *   terminalStates(): Omit<TerminalUse, 'total'>,
- *   progressText(sinceStartS: number): string|null
+ *   progressText(sinceStartS: number): string|null,
+ *   nextStage?(ratePerS: number, opts?: { dropWaiting?: boolean }): StageEvent
  * }} RunHandle
  *   execute(): open the pool, run to the end, resolve the outcome (rejects when it cannot start);
  *   stop(reason): no transaction starts any more, those in flight finish within the grace
@@ -185,6 +186,11 @@
  *   still reported; abort('interrupted') (Ctrl-C twice) also cancels what is in flight and
  *   marks the run interrupted. terminalStates(): a pass over the terminals (progress lines).
  *   progressText(s): the workload's own progress figure (TPC-C's tpmC), or null.
+ *   nextStage(r): an adaptive stage of a --stages run (one thread only: `Run`; `pgload
+ *   capacity`): called from an 'interval' listener, the open stage ends at that interval's edge
+ *   and a new one begins there at r arrivals per second, to the profile's end; a 'stage' event
+ *   follows and the results' stages[] gets the stage. dropWaiting: the arrivals still waiting
+ *   for a terminal are dropped (counted in the new stage).
  */
 
 /** @type {readonly RunState[]} in the order a run goes through them */

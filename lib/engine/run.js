@@ -64,7 +64,10 @@ export class Run extends EventEmitter {
     this.seeds = runtime.seeds && runtime.seeds.clientPrngs.length === settings.terminals ? runtime.seeds : deriveSeeds(runtime.seed, settings.terminals)
     const part = runtime.part
     const random = part === undefined ? this.seeds : { choose: this.seeds.choose, throttle: arrivalStream(runtime.seed, part) }
-    const profile = settings.profile ?? null
+    // the run's own copy of the stages: nextStage() adds to it (settings stay as planned)
+    const profile = settings.profile ? { ...settings.profile, stages: settings.profile.stages.slice() } : null
+    /** @type {import('../plan/profile.js').StageProfile|null} */
+    this.profile = profile
     this.recorder = new Recorder(types.map((t) => t.name), { latencyLimitUs: settings.latencyLimitUs, countsDrops: profile?.kind === 'rate' })
     if (profile) this.recorder.stageWindows = new StageWindows(profile.kind, profile.stages)
     this.scheduler = new Scheduler({ nowUs: this.nowUs })
@@ -89,6 +92,7 @@ export class Run extends EventEmitter {
     this.otherErrors = 0
     // terminals still running, and how execute() learns the end (set when it starts them)
     this._live = 0
+    this._intervalEvent = null // the 'interval' event being emitted (nextStage)
     this._allFinished = null
     this._finishAborted = null
   }
@@ -103,6 +107,42 @@ export class Run extends EventEmitter {
   get expired () { return this.context.expired }
   /** Ctrl-C twice: nothing more is waited for. */
   get hurried () { return this.#life.hurried }
+
+  /**
+   * An adaptive stage (`pgload capacity`): the stage open now ends at the edge of the interval
+   * just closed, and the next begins there with `ratePerS` arrivals per second (the whole run's)
+   * from now on, to the profile's end. Drops, the bounded queue, the lag from the scheduled
+   * arrival and the stage's window come from the --stages machinery. Only from an 'interval'
+   * listener (so each stage holds whole intervals), in a --stages run on one thread.
+   * @param {number} ratePerS >= 0
+   * @param {{ dropWaiting?: boolean }} [opts] dropWaiting: the arrivals still waiting for a
+   *   terminal are dropped, counted in the new stage (it starts without the backlog of the last)
+   * @returns {import('./run-handle.js').StageEvent} the stage begun
+   */
+  nextStage (ratePerS, { dropWaiting = false } = {}) {
+    const profile = this.profile
+    const windows = this.recorder.stageWindows
+    if (profile?.kind !== 'rate' || !this.context.arrivals) throw new RangeError('nextStage needs a run with --stages')
+    if (!(ratePerS >= 0) || !Number.isFinite(ratePerS)) throw new RangeError(`nextStage needs a rate >= 0, got ${ratePerS}`)
+    const e = this._intervalEvent
+    if (!e || e.final || this.stopping) throw new RangeError('nextStage is called from an \'interval\' listener of a running run')
+    const edgeUs = (e.index + 1) * this.settings.intervalUs
+    const stages = profile.stages
+    const current = windows.current
+    const open = stages[current]
+    if (current !== stages.length - 1 || !(edgeUs > open.startUs) || !(edgeUs < open.endUs)) {
+      throw new RangeError(`nextStage: stage ${current + 1} cannot end at ${edgeUs / 1e6} s`)
+    }
+    stages[current] = Object.freeze({ ...open, endUs: edgeUs })
+    stages.push(Object.freeze({ startUs: edgeUs, endUs: open.endUs, from: ratePerS, to: ratePerS, ramp: false }))
+    windows.close(this.recorder, edgeUs / 1e6, false)
+    windows.begin(this.recorder)
+    this.context.arrivals.changeRate(this.measureStartUs + edgeUs, ratePerS)
+    if (dropWaiting) this.context.arrivals.dropWaiting()
+    const stage = stageEvent(profile, current + 1)
+    this.emit('stage', stage)
+    return stage
+  }
 
   /** @param {number} sinceStartS @returns {string|null} the workload's progress figure */
   progressText (sinceStartS) {
@@ -228,6 +268,19 @@ export class Run extends EventEmitter {
       try { startUs = (await gate(this)) ?? undefined } catch (err) { await this.pool.close(); throw err }
     }
     if (this.stopping) { await this.pool.close(); return this._finish() }
+    try {
+      return await this._runTerminals(startUs)
+    } catch (err) {
+      // a bug past the pool's opening: its connections must not keep the process alive
+      clearTimeout(this._tickTimer)
+      this.context.stopping = this.context.aborting = true
+      this._wakeAll()
+      await Promise.all([this.canceller.close(false), this.pool.close({ timeoutMs: STALLED_CLOSE_MS })]).catch(() => {})
+      throw err
+    }
+  }
+
+  async _runTerminals (startUs) {
     this.terminals = new Array(this.terminalCount)
     const first = this.terminalRange.first
     for (let i = 0; i < this.terminalCount; i++) this.terminals[i] = new Terminal(this.context, first + i, this.seeds.clientPrngs[first + i])
@@ -305,7 +358,7 @@ export class Run extends EventEmitter {
     const types = {}
     const interval = this.recorder.closeInterval(elapsedS, lengthUs / 1e6, types)
     const index = this.recorder.intervals.length - 1
-    const profile = this.settings.profile ?? null
+    const profile = this.profile
     // a stage that another follows ends with its last interval; the last stage ends with the run
     const next = final ? -1 : stageAfterInterval(profile, index, this.settings.intervalUs)
     if (next > 0) {
@@ -324,8 +377,13 @@ export class Run extends EventEmitter {
       terminals: this._terminalUse(),
       stage: stageOfInterval(profile, index, this.settings.intervalUs)
     }
-    this.emit('interval', e)
-    this.emit('tick', e)
+    this._intervalEvent = e
+    try {
+      this.emit('interval', e)
+      this.emit('tick', e)
+    } finally {
+      this._intervalEvent = null
+    }
     if (next > 0) this.emit('stage', stageEvent(profile, next))
   }
 
@@ -353,7 +411,7 @@ export class Run extends EventEmitter {
     const stages = this.recorder.stageWindows
     if (stages !== null) {
       stages.begin(this.recorder)
-      this.emit('stage', stageEvent(this.settings.profile, 0))
+      this.emit('stage', stageEvent(this.profile, 0))
     }
   }
 

@@ -37,6 +37,7 @@ export class StagedArrivals {
     this._seg = 0
     this._sum = 0 // the unit-rate process: expected arrivals at the next arrival
     this._pendingUs = Infinity
+    this._lastUs = -Infinity // the last arrival handed out or admitted
     this._measureStartUs = 0
     this._deadlineUs = Infinity
     this.dropped = 0
@@ -75,6 +76,47 @@ export class StagedArrivals {
   }
 
   /**
+   * A new whole-run rate from atUs to the profile's end (an adaptive stage: `pgload capacity`).
+   * The unit-rate process goes on; only its map to time changes after atUs, so the arrivals stay
+   * one Poisson process, those due before atUs are admitted (or dropped) at the old rate, and the
+   * next one drawn is moved to where the new rate puts it (it may be due already: the change is
+   * made a little after atUs, and arrivals count from their scheduled time). The change moves
+   * past atUs only as far as the last arrival already handed out.
+   * @param {number} atUs when the new rate begins (a stage's start, in the recent past)
+   * @param {number} ratePerS arrivals per second for the whole run, >= 0
+   */
+  changeRate (atUs, ratePerS) {
+    this.settle(atUs)
+    atUs = Math.max(atUs, this._lastUs)
+    let j = this._a.length - 1
+    while (j > 0 && this._startUs[j] > atUs) j--
+    const endUs = this._endUs[this._a.length - 1]
+    const d = Math.max(0, atUs - this._startUs[j])
+    const lambdaAt = this._lambda[j] + this._a[j] * d + (this._k[j] === 0 ? 0 : this._k[j] * d * d / 2)
+    // segments 0..j-1 as they were, j cut at atUs, then the new rate to the end
+    const n = j + 2
+    const grow = (old) => { const a = new Float64Array(n); a.set(old.subarray(0, Math.min(n, old.length))); return a }
+    this._startUs = grow(this._startUs)
+    this._endUs = grow(this._endUs)
+    this._a = grow(this._a)
+    this._k = grow(this._k)
+    const lambda = new Float64Array(n + 1)
+    lambda.set(this._lambda.subarray(0, j + 1))
+    this._lambda = lambda
+    this._endUs[j] = atUs
+    this._startUs[j + 1] = atUs
+    this._endUs[j + 1] = Math.max(atUs, endUs)
+    this._a[j + 1] = ratePerS * this._share / 1e6
+    this._k[j + 1] = 0
+    lambda[j + 1] = lambdaAt
+    lambda[j + 2] = lambdaAt + this._a[j + 1] * (this._endUs[j + 1] - atUs)
+    if (this._pendingUs !== Infinity || this._sum < lambda[n]) {
+      this._seg = Math.min(this._seg, j)
+      this._pendingUs = this._map()
+    }
+  }
+
+  /**
    * The arrival a free terminal takes at nowUs: the oldest waiting, else the next to come
    * (Infinity: no more arrivals in the run).
    * @param {number} nowUs
@@ -90,6 +132,7 @@ export class StagedArrivals {
     }
     const t = this._pendingUs
     if (t >= this._measureStartUs && t < this._deadlineUs) this._recorder.arrived()
+    if (t !== Infinity) this._lastUs = t
     this._pendingUs = this._draw()
     return t
   }
@@ -101,6 +144,7 @@ export class StagedArrivals {
   settle (nowUs) {
     while (this._pendingUs <= nowUs && this._pendingUs < this._deadlineUs) {
       const measured = this._pendingUs >= this._measureStartUs
+      this._lastUs = this._pendingUs
       if (measured) this._recorder.arrived()
       if (this._size < this._cap) this._push(this._pendingUs)
       else {
@@ -109,6 +153,22 @@ export class StagedArrivals {
       }
       this._pendingUs = this._draw()
     }
+  }
+
+  /**
+   * Drop every arrival waiting for a terminal (counted as dropped): a new stage that must not
+   * inherit the backlog of the one before (`pgload capacity` after a step the server could not hold).
+   * @returns {number} the arrivals dropped
+   */
+  dropWaiting () {
+    const n = this._size
+    for (let i = 0; i < n; i++) {
+      this.dropped++
+      if (this._ring[(this._head + i) % this._ring.length] >= this._measureStartUs) this._recorder.dropped()
+    }
+    this._head = 0
+    this._size = 0
+    return n
   }
 
   /** Arrivals waiting for a terminal now. */
@@ -131,6 +191,11 @@ export class StagedArrivals {
   /** The next arrival: Λ⁻¹ of the unit-rate process's next point; Infinity past the last stage. */
   _draw () {
     this._sum += -Math.log(1 - this._random.double())
+    return this._map()
+  }
+
+  /** Λ⁻¹ of the unit-rate process's current point (this._sum). */
+  _map () {
     const lambda = this._lambda
     const last = this._a.length - 1
     while (this._seg <= last && lambda[this._seg + 1] < this._sum) this._seg++

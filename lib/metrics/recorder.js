@@ -85,6 +85,7 @@ export class Recorder {
     this.droppedCount = 0
     this.intervalDropped = 0
     this.arrivalsCount = 0
+    this.intervalArrivals = 0
     /** @type {import('./stage-windows.js').StageWindows|null} the run's stages, when it has some */
     this.stageWindows = null
     // all, lag, queue and each type's hist hold the closed intervals; the interval ones the open one.
@@ -141,6 +142,7 @@ export class Recorder {
   /** An arrival of --stages came (served, queued or dropped). */
   arrived () {
     this.arrivalsCount++
+    this.intervalArrivals++
   }
 
   /** The open interval's histograms brought up to date (what summarize reads). */
@@ -257,7 +259,12 @@ export class Recorder {
       queueMs: intervalTailMs(q),
       histograms
     }
-    if (this.countsDrops) { entry.dropped = this.intervalDropped; this.intervalDropped = 0 }
+    if (this.countsDrops) {
+      entry.dropped = this.intervalDropped
+      entry.arrivals = this.intervalArrivals
+      this.intervalDropped = 0
+      this.intervalArrivals = 0
+    }
     // Lag and queue waits travel encoded too, so that partitions of a run merge exactly.
     if (l.totalCount > 0) entry.lagHistogram = encodeHistogram(l)
     if (q.totalCount > 0) entry.queueHistogram = encodeHistogram(q)

@@ -139,6 +139,8 @@ function driverThreadLine (client, transactions, durationS) {
 // does; the wait is in every latency measured, and the driver's CPU share caps the throughput.
 const SATURATED = 0.9
 const STARVED = 0.25
+/** The share of the time busy (runnable, or the event loop busy) past which the driver was saturated. */
+export const DRIVER_SATURATED = SATURATED
 
 function driverBusyWarning (client, durationS) {
   if (!client || !(durationS >= 2)) return null

@@ -14,6 +14,7 @@ import { rollingMean, effectiveWindowS, TPMC_WINDOW_S } from './rolling-mean.js'
 import { round3 } from '../format/round.js'
 import { fewEvents } from '../output/enough-data.js'
 import { committedNewOrders } from '../output/tpcc-summary.js'
+import { stageBands, stageLatencyData } from './stage-data.js'
 
 const SPEC_DIR = new URL('../../reports/', import.meta.url)
 const specCache = new Map()
@@ -75,6 +76,7 @@ export const RUN_CHARTS = [
       const steady = steadyStateOf(doc)
       return {
         throughput,
+        stages: stageBands(doc),
         checkpoints,
         instants,
         markerLabels: layoutMarkerLabels(markers, maxT).labels,
@@ -96,7 +98,7 @@ export const RUN_CHARTS = [
   {
     id: 'latency-over-time',
     title: 'Latency over time',
-    data: (doc) => ({ latency: latencyRows(doc), checkpoints: markerSets(doc).checkpoints }),
+    data: (doc) => ({ latency: latencyRows(doc), stages: stageBands(doc), checkpoints: markerSets(doc).checkpoints }),
     skip: (d) => (d.latency.length === 0 ? 'no per-interval latency in the results' : null),
     tune: (spec, d, opts) => { if (opts.logScale) useLog(spec.layer.find((l) => l.data.name === 'latency').encoding.y.scale) }
   },
@@ -114,6 +116,24 @@ export const RUN_CHARTS = [
     }
   },
   {
+    id: 'stage-latency',
+    title: 'Latency against throughput',
+    applies: (doc) => (Array.isArray(doc.stages) && doc.stages.length > 0) || Array.isArray(doc.capacity?.steps),
+    data: (doc) => {
+      const d = stageLatencyData(doc)
+      return { stagePoints: d.points, stageLimits: d.limits, stageAnswer: d.answer }
+    },
+    skip: (d) => (d.stagePoints.length === 0 ? 'no stage with transactions' : null),
+    tune: (spec, d, opts, doc) => {
+      if (opts.logScale) useLog(spec.layer.find((l) => l.data.name === 'stagePoints' && l.mark.type === 'line').encoding.y.scale)
+      if (!doc.capacity?.steps) return
+      spec.title.text = 'Latency against offered rate'
+      spec.title.subtitle = 'one point per capacity step: p50 and p99 of its measured part against the rate offered; labels: step number' +
+        (d.stageLimits.length ? '; dashed red: the --until limit' : '') + (d.stageAnswer.length ? '; dotted green: the capacity found' : '')
+      spec.layer.find((l) => l.data.name === 'stagePoints' && l.mark.type === 'line').encoding.x.title = 'offered rate (arrivals per second)'
+    }
+  },
+  {
     id: 'latency-distribution',
     title: 'Latency distribution',
     data: (doc) => ({ distribution: distributionByType(doc) }),
@@ -122,7 +142,7 @@ export const RUN_CHARTS = [
   {
     id: 'server-activity',
     title: 'Server activity',
-    data: (doc) => ({ server: serverRows(doc), checkpoints: markerSets(doc).checkpoints }),
+    data: (doc) => ({ server: serverRows(doc), stages: stageBands(doc), checkpoints: markerSets(doc).checkpoints }),
     skip: (d) => (d.server.length === 0 ? 'no server statistics series (serverStats.series)' : null),
     tune: (spec, d) => {
       const panels = new Set(d.server.map((r) => r.panel))
@@ -150,12 +170,12 @@ export const RUN_CHARTS = [
         ...tpmc.map((r) => ({ t: r.t, tpmC: r.tpmC, series: `per ${dt} s interval` })),
         ...rollingMean(tpmc, 'tpmC', windowS).map((r) => ({ t: r.t, tpmC: r.value, series: `${windowS} s rolling mean` }))
       ]
-      return { tpmcLines, tpccSummary: summary, responseTime: responseTimeRows(doc) }
+      return { tpmcLines, stages: stageBands(doc), tpccSummary: summary, responseTime: responseTimeRows(doc) }
     },
     tune: (spec, d) => {
       // The legend and subtitle state the window and the interval the lines stand for.
       const names = [...new Set(d.tpmcLines.map((r) => r.series))]
-      const { encoding } = spec.vconcat[0].layer[0]
+      const { encoding } = spec.vconcat[0].layer.find((l) => l.data.name === 'tpmcLines')
       encoding.color.scale.domain = names
       encoding.strokeWidth.scale.domain = names
       if (names[1]) spec.title.subtitle[0] = `tpmC: centred ${names[1]} (bold) over the tpmC ${names[0]} (faint); dashed: whole-run tpmC`
@@ -220,6 +240,11 @@ export function fillSpec (chart, datasets, opts = {}, doc) {
     spec.title = { ...title, text: `${opts.runLabel}: ${title.text}` }
   }
   chart.tune?.(spec, datasets, opts, doc)
+  if (datasets.stages?.length > 0 && spec.title?.subtitle) {
+    const lines = [spec.title.subtitle].flat()
+    lines[0] += '; numbered bands: the stages'
+    spec.title.subtitle = lines.length === 1 ? lines[0] : lines
+  }
   dropEmptyLayers(spec, datasets)
   return spec
 }

@@ -149,6 +149,9 @@ const summary = counted(object({
   queueMs: figures,
   lagHistogram: text,
   queueHistogram: text,
+  // --stages: arrivals dropped (the queue was full) and arrivals that came
+  dropped: count,
+  arrivals: count,
   unfinishedWaitMs: mapOf(amountOrNull, { nullable: true }),
   steadyState: object({
     timeS: amountOrNull,
@@ -216,6 +219,41 @@ const intervals = refine(arrayOf(interval), (list) => {
   return null
 })
 
+// stages[] (docs/results-format.md): each stage a window of the run, with the run's summary and
+// per-type fields over the stage, its histograms held to its counts as the run's are
+const stageKind = refine(text, (k) => k === 'rate' || k === 'clients' ? null : `expected 'rate' or 'clients', got ${describe(k)}`)
+const stage = refine(object({
+  index: count,
+  kind: stageKind,
+  startS: amount,
+  endS: amount,
+  lengthS: amount,
+  target: object({ from: amount, to: amount }, { required: ['from', 'to'] }),
+  ramp: boolean,
+  offeredTps: amountOrNull,
+  achievedTps: amountOrNull,
+  dropped: count,
+  summary,
+  transactions: mapOf(transaction)
+}, { required: ['index', 'kind', 'startS', 'endS', 'lengthS', 'target', 'summary', 'transactions'] }), (s) => {
+  const byType = Object.entries(s.transactions).reduce((n, [, t]) => n + t.count, 0)
+  if (byType !== s.summary.transactions) return `summary.transactions is ${s.summary.transactions}, but its transaction types add up to ${byType}`
+  if (s.dropped !== undefined && s.summary.dropped !== undefined && s.dropped !== s.summary.dropped) return `dropped is ${s.dropped}, but summary.dropped is ${s.summary.dropped}`
+  return null
+})
+
+// Stages in order, back to back, of one kind.
+const stages = refine(arrayOf(stage, { nullable: true }), (list) => {
+  if (list === null) return null
+  for (let i = 0; i < list.length; i++) {
+    const s = list[i]
+    if (s.index !== i) return `stage ${i} has index ${s.index}`
+    if (s.kind !== list[0].kind) return `stage ${i} is a ${s.kind} stage, stage 0 a ${list[0].kind} stage`
+    if (i > 0 && Math.abs(s.startS - list[i - 1].endS) > ROUNDING_S) return `stage ${i} starts at ${s.startS} s, not where stage ${i - 1} ends (${list[i - 1].endS} s)`
+  }
+  return null
+})
+
 const sample = object({ t: anyNumberOrNull })
 const serverStats = object({
   deltas: mapOf(anyNumberOrNull),
@@ -246,6 +284,7 @@ const document = object({
   summary,
   transactions: mapOf(transaction),
   intervals,
+  stages,
   serverStats,
   tpcc,
   script: object({}, { nullable: true }),

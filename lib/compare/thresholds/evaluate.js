@@ -4,6 +4,7 @@
 import { PgloadError } from '../../errors.js'
 import { parseThreshold } from './parser.js'
 import { wholeRunValue, windowValues } from './values.js'
+import { stageDocument } from './window-view.js'
 
 export { parseThreshold } from './parser.js'
 
@@ -26,6 +27,7 @@ const round = (v) => typeof v === 'number' ? Math.round(v * 1e6) / 1e6 : v
  * <=, the smallest for > and >=, the first failing for == and !=) against `limit`.
  */
 function measure (results, t, limit) {
+  if (t.stage !== null && t.stage !== undefined) results = stageDocument(results, t.stage)
   if (t.windowS === null) return wholeRunValue(results, t)
   const r = windowValues(results, t)
   if (r.noData) return r
@@ -36,6 +38,22 @@ function measure (results, t, limit) {
     } else if (limit !== undefined && !COMPARE[t.op](w.value, limit) && COMPARE[t.op](worst.value, limit)) worst = w
   }
   return { value: worst.value, window: { startS: worst.startS, endS: worst.endS }, note: r.note }
+}
+
+/**
+ * A threshold on stage N needs a run with stages, and stage N in it: one line otherwise.
+ * @param {any} results @param {import('./parser.js').Threshold} t @param {string} which
+ */
+function stageCheck (results, t, which) {
+  if (t.stage === null || t.stage === undefined) return
+  const stages = results.stages
+  const file = results.file ? `${results.file}: ` : ''
+  if (!Array.isArray(stages) || stages.length === 0) {
+    throw new PgloadError(`--threshold '${t.expr}': ${file}${which}run has no stages (it ran without --stages or --clients-stages)`, { code: 'THRESHOLD_STAGE' })
+  }
+  if (t.stage > stages.length) {
+    throw new PgloadError(`--threshold '${t.expr}': ${file}${which}run has no stage ${t.stage}: it has ${stages.length} stage${stages.length === 1 ? '' : 's'}`, { code: 'THRESHOLD_STAGE' })
+  }
 }
 
 const short = (v) => String(Number(v.toPrecision(6)))
@@ -58,6 +76,8 @@ function describe (v, kind) {
 export function evaluateThresholds (results, thresholds, { baseline = null, allowEmpty = false } = {}) {
   const parsed = thresholds.map(t => typeof t === 'string' ? parseThreshold(t) : t)
   for (const t of parsed) {
+    stageCheck(results, t, '')
+    if (t.relative !== null && baseline) stageCheck(baseline, t, 'the baseline ')
     if (t.relative !== null && !baseline) {
       throw new PgloadError(`--threshold '${t.expr}': a relative threshold needs --baseline`, { code: 'THRESHOLD_BASELINE', hint: 'give the results of the reference run with --baseline FILE' })
     }

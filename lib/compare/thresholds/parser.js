@@ -1,5 +1,6 @@
-// Threshold expressions, k6 style: `[metric[{txn:name}][:]] agg[[window]] op value`, e.g.
-// `p(99) < 50ms`, `latency{txn:new-order}: p(95) < +10%`, `tps > -5%`, `p(99)[30s] < 80ms`.
+// Threshold expressions, k6 style: `[stage(N):] [metric[{txn:name}][:]] agg[[window]] op value`,
+// e.g. `p(99) < 50ms`, `latency{txn:new-order}: p(95) < +10%`, `tps > -5%`, `p(99)[30s] < 80ms`,
+// `stage(3): p(99) < 50ms`.
 
 import { lexThreshold, thresholdError } from './lexer.js'
 
@@ -24,10 +25,11 @@ const WINDOW_UNITS = { ms: 0.001, s: 1, m: 60, h: 3600 }
 const TAG_KEYS = new Set(['txn', 'type'])
 
 /**
- * @typedef {{ expr: string, metric: string, txn: string|null, agg: string, percentile: number|null,
+ * @typedef {{ expr: string, stage: number|null, metric: string, txn: string|null, agg: string, percentile: number|null,
  *   windowS: number|null, op: '<'|'<='|'>'|'>='|'=='|'!=', kind: string, value: number|null,
  *   relative: number|null }} Threshold
- *   value: absolute limit in the kind's unit (ms for time, 0..1 for fraction); relative: +0.1 for +10 %
+ *   value: absolute limit in the kind's unit (ms for time, 0..1 for fraction); relative: +0.1 for +10 %;
+ *   stage: the stage (from 1) the threshold is taken over, null for the whole run
  */
 
 /**
@@ -39,6 +41,7 @@ const TAG_KEYS = new Set(['txn', 'type'])
 export function parseThreshold (expr) {
   if (typeof expr !== 'string') throw thresholdError(String(expr), 1, 'expected a string')
   const c = new TokenCursor(expr, lexThreshold(expr))
+  const stage = parseStage(c)
   const { metric: named, metricTok, txn } = parseMetric(c)
   const { agg, percentile } = parseAggregate(c, named)
   const metric = named === 'latency' && agg === 'rate' ? 'tps' : named // latency rate is throughput
@@ -49,7 +52,24 @@ export function parseThreshold (expr) {
   const { value, relative } = parseValue(c, { kind, metric, agg, percentile })
   const end = c.next()
   if (end.type !== 'end') throw c.fail(end)
-  return { expr, metric, txn, agg, percentile, windowS, op: opTok.text, kind, value, relative }
+  return { expr, stage, metric, txn, agg, percentile, windowS, op: opTok.text, kind, value, relative }
+}
+
+/**
+ * An optional `stage(N):` first: the threshold is taken over stage N (from 1) of a staged run.
+ * @param {TokenCursor} c
+ * @returns {number|null}
+ */
+function parseStage (c) {
+  const first = c.peek()
+  if (!(first.type === 'ident' && first.text.toLowerCase() === 'stage')) return null
+  c.next()
+  c.expectPunct('(', "'(' after stage, as in stage(2):")
+  const n = c.next()
+  if (n.type !== 'number' || !Number.isInteger(n.value) || n.value < 1) throw c.fail(n, 'expected a stage number from 1, as in stage(2):')
+  c.expectPunct(')')
+  c.expectPunct(':', "':' after stage(N)")
+  return n.value
 }
 
 /** The tokens of one expression, read left to right; errors point at a token's column. */

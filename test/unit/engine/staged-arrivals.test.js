@@ -88,3 +88,21 @@ test('--clients-stages: terminal i runs while more than i are active; a ramp let
   assert.equal(active.runnableAtUs(1, 0), 0)
   assert.equal(active.runnableAtUs(3, 0), 1_000_000 + 4_000_000)
 })
+
+test('changeRate: the arrivals after the change follow the new rate; dropWaiting drops the backlog and counts it', () => {
+  const profile = stageProfile({ stages: stages([[10, 1000]]), rate: 1000, maxQueue: 100000 })
+  const rec = counter()
+  const a = new StagedArrivals(profile, 1, Prng.fromSeed(11), rec)
+  a.begin(0, 0, 10e6)
+  a.settle(2e6) // no terminal took any: 2 s of arrivals at 1000/s wait
+  const waiting = a.waiting
+  assert.ok(Math.abs(waiting - 2000) < 250, `${waiting} waiting`)
+  a.changeRate(2e6, 100)
+  assert.equal(a.dropWaiting(), waiting)
+  assert.equal(rec.drops, waiting)
+  assert.equal(a.waiting, 0)
+  const before = rec.arrivals
+  a.settle(10e6)
+  const after = rec.arrivals - before
+  assert.ok(Math.abs(after - 800) < 5 * Math.sqrt(800), `${after} arrivals in 8 s at 100/s`)
+})

@@ -1,0 +1,112 @@
+// `pgload capacity SCRIPT|tpcb --until 'p(99) < 20ms' --clients 64 --step 30s`: the highest
+// arrival rate the server sustains within the limit, found in one run on one set of connections.
+
+import { hideBin } from 'yargs/helpers'
+import { PgloadError } from '../errors.js'
+import { resolvePlan } from '../plan/resolve.js'
+import { workloadNames, loadWorkload } from '../../workloads/index.js'
+import { phaseMessage } from '../output/run-messages.js'
+import { createLogger } from '../log.js'
+import { RUN_OPTIONS } from './run-options.js'
+import { planInputFromArgv, refuseOptions, connectionUrl } from './run-argv.js'
+import { trapInterrupts } from './interrupts.js'
+import { defaultResultsPath } from '../results/write.js'
+import { capacitySettingsFromArgv, CAPACITY_DEFAULTS, CAPACITY_REFUSED } from '../capacity/options.js'
+import { capacityPlanInput, runCapacity } from '../capacity/capacity-run.js'
+import { formatStepHeader, formatStepRow } from '../capacity/format.js'
+
+const workloadModules = await Promise.all(workloadNames.map((n) => loadWorkload(n)))
+
+// the run options capacity takes as they are (its own replace --rate, --duration, --threshold, ...)
+const TAKEN = Object.fromEntries(Object.entries(RUN_OPTIONS).filter(([name]) => !['rate', 'duration', 'transactions', 'warmup', 'jobs', 'threshold', 'latency-limit', 'think-time', 'connect', 'cold', 'restart-command', 'keep-page-cache', 'shard', 'shards', 'run-id', 'shard-timeout', 'progress', 'dashboard', 'dashboard-out', 'metrics', 'json', 'log', 'aggregate-interval', 'sampling-rate', 'log-prefix', 'show-script', 'stages', 'clients-stages', 'ramp'].includes(name)))
+const REFUSED = ['rate', 'duration', 'transactions', 'warmup', 'jobs', 'threshold', 'latency-limit', 'think-time', 'connect', 'cold', 'shard', 'shards', 'stages', 'clients-stages', 'ramp']
+
+const pct = (f) => `${f * 100}`
+
+export const command = 'capacity [workload..]'
+export const describe = 'Find the highest arrival rate the server sustains within a limit (--until), stepping the rate in one run'
+
+/** @param {import('yargs').Argv} y */
+export function builder (y) {
+  const d = CAPACITY_DEFAULTS
+  y.positional('workload', { describe: `${workloadNames.join(', ')}, or script files (name.sql[@weight])`, type: 'string', array: true })
+  y.option('until', { type: 'string', array: true, describe: "the limit each step must keep, threshold syntax (repeatable), e.g. 'p(99) < 20ms'" })
+  y.option('step', { type: 'string', describe: `how long each step is measured [default: ${d.stepS}s]` })
+  y.option('settle', { type: 'string', describe: `after each rate change, how long before the step is measured [default: ${d.settleS}s, at most --step]` })
+  y.option('start-rate', { type: 'string', describe: `arrivals per second of the first step [default: ${d.startRate}]` })
+  y.option('growth', { type: 'string', describe: `factor between steps until one fails [default: ${d.growth}]` })
+  y.option('precision', { type: 'string', describe: `percent: stop bisecting when the rate that failed is within this of the rate that held [default: ${pct(d.precision)}]` })
+  y.option('behind', { type: 'string', describe: `percent: a step fails when it achieves less than its offered rate by more than this [default: ${pct(d.behindMargin)}]` })
+  y.option('max-rate', { type: 'string', describe: 'no step above this rate [default: none]' })
+  y.option('max-steps', { type: 'string', describe: `no more steps than this [default: ${d.maxSteps}]` })
+  for (const [name, def] of Object.entries(TAKEN)) y.option(name, def)
+  // refused with a reason (capacityFromArgv), under their run names and aliases
+  for (const name of REFUSED) y.option(name, { ...RUN_OPTIONS[name], type: 'string', hidden: true })
+  for (const mod of workloadModules) {
+    for (const [name, def] of Object.entries(mod?.runOptions ?? {})) y.option(name, def)
+  }
+  return y
+    .example("$0 capacity my.sql --until 'p(99) < 20ms' --clients 64 --step 30s", 'the arrival rate my.sql sustains with p(99) under 20 ms')
+}
+
+/**
+ * The capacity settings and the run plan from argv, every value checked before anything connects.
+ * @param {any} argv
+ */
+export async function capacityFromArgv (argv) {
+  for (const name of REFUSED) {
+    const key = name.replace(/-(\w)/g, (_, c) => c.toUpperCase())
+    if (argv[key] !== undefined) throw new PgloadError(`capacity does not take --${name}: ${CAPACITY_REFUSED[key]}`, { code: 'BAD_OPTION' })
+  }
+  const cap = capacitySettingsFromArgv(argv)
+  const input = await planInputFromArgv(argv, { rawArgs: hideBin(process.argv) })
+  const checks = { afterValues: () => refuseOptions(argv), afterOptions: () => connectionUrl(argv) }
+  const plan = await resolvePlan(capacityPlanInput(input, cap), { checks })
+  return { cap, plan }
+}
+
+/** @param {any} argv */
+export async function handler (argv) {
+  const log = createLogger(argv)
+  const { cap, plan } = await capacityFromArgv(argv)
+  const out = process.stdout
+  const err = process.stderr
+  const file = plan.out ?? defaultResultsPath(`capacity-${plan.resultName ?? plan.workload}`)
+  let currentRun = null
+  const trap = trapInterrupts(({ count }) => {
+    if (!currentRun) return
+    if (count === 1) { err.write('\npgload: stopping the search; writing what was measured\n'); currentRun.stop('interrupted') } else currentRun.abort('interrupted')
+  })
+  let headed = false
+  try {
+    const { answer, results } = await runCapacity(plan, cap, {
+      file,
+      log,
+      onPhase (phase, info) {
+        const line = phaseMessage(phase, info, plan)
+        if (line) err.write(line)
+      },
+      onRun (run) { currentRun = run },
+      onStep (step) {
+        if (!headed) { out.write(formatStepHeader(cap) + '\n'); headed = true }
+        out.write(formatStepRow(step) + '\n')
+      }
+    })
+    out.write(answer.line + '\n')
+    err.write(`results written to ${file}\n`)
+    if (argv.report) {
+      const { writeHtmlReport } = await import('../report/index.js')
+      err.write(`report written to ${await writeHtmlReport(results, file.replace(/\.json$/, '') + '.html')}\n`)
+    }
+    if (plan.store) {
+      const { storeWrittenFiles } = await import('./store.js')
+      await storeWrittenFiles([file], plan, { log })
+    }
+    if (results.run.aborted) throw new PgloadError('the run was aborted; the steps cover what was measured', { code: 'RUN_ABORTED', exitCode: 2 })
+    if (results.run.interrupted) throw new PgloadError('the search was interrupted; the answer covers the steps measured', { code: 'INTERRUPTED', exitCode: trap.terminated ? 143 : 130 })
+  } finally {
+    trap.release()
+  }
+}
+
+export default { command, describe, builder, handler }

@@ -1,0 +1,67 @@
+// The stages of a run in the report: bands shaded on every time chart, and latency against
+// throughput per stage (achieved tps); for a capacity document, latency against the offered rate
+// of each step, with the --until limit and the answer marked.
+
+import { thresholdRows } from './datasets.js'
+import { round3 } from '../format/round.js'
+
+const isNum = (v) => typeof v === 'number' && Number.isFinite(v)
+const rate = (v) => Math.round(v).toLocaleString('en-US')
+
+/** What a stage offered, in words: a rate or a number of clients, a ramp or a step. */
+function targetWords (s) {
+  const unit = s.kind === 'clients' ? ' clients' : '/s'
+  return s.ramp && s.target.from !== s.target.to ? `${rate(s.target.from)}→${rate(s.target.to)}${unit}` : `${rate(s.target.to)}${unit}`
+}
+
+/**
+ * One band per stage over the time it was measured (its planned end, or the run's end for the
+ * last), shaded alternately, with its number and target.
+ * @param {any} doc
+ * @returns {{ t: number, t2: number, mid: number, shade: number, label: string, tip: string }[]}
+ */
+export function stageBands (doc) {
+  if (!Array.isArray(doc.stages)) return []
+  return doc.stages.filter((s) => isNum(s?.startS) && isNum(s.lengthS) && s.lengthS > 0).map((s) => {
+    const t2 = round3(s.startS + s.lengthS)
+    return {
+      t: s.startS,
+      t2,
+      mid: round3((s.startS + t2) / 2),
+      shade: s.index % 2 === 0 ? 0.1 : 0.2,
+      label: `${s.index + 1}`,
+      tip: `stage ${s.index + 1}: ${targetWords(s)}, ${isNum(s.achievedTps) ? s.achievedTps : '-'} tps achieved` + (s.dropped > 0 ? `, ${s.dropped} dropped` : '')
+    }
+  })
+}
+
+/**
+ * Points of latency against throughput: for a capacity document its steps (offered rate, the
+ * step's measured part), else the stages (achieved tps, the whole stage).
+ * @param {any} doc
+ * @returns {{ points: object[], limits: { ms: number, label: string }[], answer: object[], capacity: boolean }}
+ */
+export function stageLatencyData (doc) {
+  const steps = doc.capacity?.steps
+  if (Array.isArray(steps) && steps.length > 0) {
+    const points = []
+    for (const s of steps) {
+      for (const stat of ['p50', 'p99']) {
+        const ms = s.latencyMs?.[stat]
+        if (isNum(ms) && ms > 0) points.push({ x: s.offeredRate, ms, stat, label: `${s.index}`, tip: `step ${s.index}: ${rate(s.offeredRate)}/s offered, ${s.achievedRate} tps achieved, ${s.held ? 'held' : 'failed'}` })
+      }
+    }
+    const limits = thresholdRows({ thresholds: steps[0].thresholds ?? [] })
+    const a = doc.capacity.answer
+    const answer = isNum(a?.rate) ? [{ x: a.rate, label: `capacity ${rate(a.rate)}/s` }] : []
+    return { points, limits, answer, capacity: true }
+  }
+  const points = []
+  for (const s of Array.isArray(doc.stages) ? doc.stages : []) {
+    for (const stat of ['p50', 'p99']) {
+      const ms = s.summary?.latencyMs?.[stat]
+      if (isNum(ms) && ms > 0 && isNum(s.achievedTps)) points.push({ x: s.achievedTps, ms, stat, label: `${s.index + 1}`, tip: `stage ${s.index + 1}: ${targetWords(s)}, ${s.achievedTps} tps achieved` })
+    }
+  }
+  return { points, limits: thresholdRows(doc), answer: [], capacity: false }
+}

@@ -1,0 +1,81 @@
+// `pgload capacity`: a server of known capacity found within 10 %, in one run, written as a
+// results document the other commands read; bad input stops in one line before any connection.
+
+import { test } from 'node:test'
+import assert from 'node:assert/strict'
+import { mkdtempSync, writeFileSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { runCli } from '../helpers/cli.js'
+import { getTestServer } from '../helpers/server.js'
+
+// nothing listens there: a bad option must be refused before the connection is tried
+const UNREACHABLE = 'postgres://nobody@127.0.0.1:1/none'
+
+function assertOneLineError (r, pattern) {
+  assert.equal(r.code, 1, `exit code ${r.code}; stderr: ${r.stderr}`)
+  const all = r.stderr.trim().split('\n')
+  const hintAt = all.findIndex((l) => l.startsWith('hint: '))
+  const lines = hintAt < 0 ? all : all.slice(0, hintAt)
+  assert.equal(lines.length, 1, `expected one line, got:\n${r.stderr}`)
+  assert.match(lines[0], /^pgload: /)
+  assert.match(lines[0], pattern)
+  assert.doesNotMatch(r.stderr, /could not connect|ECONNREFUSED/)
+}
+
+const bad = [
+  [['--clients', '4'], /capacity needs --until/],
+  [['--until', 'p(99) < 20ms', '--rate', '100'], /capacity does not take --rate: capacity sets the arrival rate itself/],
+  [['--until', 'p(99) < 20ms', '-T', '10s'], /capacity does not take --duration/],
+  [['--until', 'p(99) < +10%'], /--until 'p\(99\) < \+10%': a relative limit needs a baseline/],
+  [['--until', 'tpmC > 5'], /tpmC is a whole-run figure/],
+  [['--until', 'p(99) <'], /--until 'p\(99\) <': expected a number/],
+  [['--until', 'p(99) < 20ms', '--step', '0s'], /--step must be at least 2 intervals/],
+  [['--until', 'p(99) < 20ms', '--growth', '1'], /--growth must be a number > 1/],
+  [['--until', 'p(99) < 20ms', '--behind', '150'], /--behind must be a percentage between 0 and 100/],
+  [['--until', 'p(99) < 20ms', '--start-rate', '500', '--max-rate', '100'], /--max-rate \(100\) is below --start-rate \(500\)/],
+  [['--until', 'p(99) < 20ms', '-j', '2'], /capacity does not take --jobs/],
+  [['--until', 'p(99) < 20ms', '--stages', '10s:100'], /capacity does not take --stages: capacity makes its own stages/]
+]
+
+for (const [args, pattern] of bad) {
+  test(`capacity ${args.join(' ')}: one line, exit 1, no connection`, async () => {
+    const r = await runCli(['capacity', 'tpcb', '--url', UNREACHABLE, ...args], { timeoutMs: 30_000 })
+    assertOneLineError(r, pattern)
+  })
+}
+
+test('capacity of 4 connections each sleeping 10 ms (at most 400 tps) is found within 10 %', { timeout: 120_000 }, async () => {
+  const { url } = await getTestServer()
+  const dir = mkdtempSync(join(tmpdir(), 'pgload-capacity-'))
+  try {
+    writeFileSync(join(dir, 'sleep.sql'), 'SELECT pg_sleep(0.01);\n')
+    const out = join(dir, 'capacity.json')
+    const r = await runCli(['capacity', join(dir, 'sleep.sql'), '--url', url, '--until', 'p(99) < 1s', '--clients', '4',
+      '--step', '2s', '--settle', '1s', '--start-rate', '100', '--precision', '5', '--no-vacuum', '-o', out], { timeoutMs: 110_000 })
+    assert.equal(r.code, 0, r.stderr)
+    const doc = JSON.parse(readFileSync(out, 'utf8'))
+    const { answer, steps } = doc.capacity
+    assert.equal(answer.limit, 'server', answer.line)
+    assert.ok(answer.rate >= 360 && answer.rate <= 440, `capacity ${answer.rate} tps, expected 400 within 10 %: ${answer.line}`)
+    assert.match(r.stdout, /^capacity: \d{3} tps sustained with p\(99\) [\d.]+ ms \(next step \d{3} tps: /m)
+    // every step printed and recorded, the geometric ones first
+    assert.deepEqual(steps.slice(0, 3).map(s => s.offeredRate), [100, 200, 400])
+    assert.equal(steps.filter(s => !s.held).length > 0, true)
+    for (const s of steps) assert.match(r.stdout, new RegExp(`^\\s+${s.index}\\s+${s.offeredRate}\\s`, 'm'))
+    // each step a stage of the run: its rate the stage's target, the stages adding up to the run
+    assert.equal(doc.stages.length, steps.length)
+    steps.forEach((s, i) => {
+      assert.equal(s.stage, i)
+      assert.equal(doc.stages[i].target.to, s.offeredRate)
+      assert.equal(doc.stages[i].kind, 'rate')
+    })
+    assert.equal(doc.stages.reduce((n, st) => n + st.summary.transactions, 0), doc.summary.transactions)
+    assert.equal(doc.stages.reduce((n, st) => n + st.dropped, 0), doc.summary.dropped)
+    // a results document like any other: check reads it, stage by stage too
+    const c = await runCli(['check', out, '--threshold', 'p(99) < 3600s', '--threshold', `stage(${steps.length}): p(99) < 3600s`], { timeoutMs: 30_000 })
+    assert.equal(c.code, 0, c.stderr)
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+})

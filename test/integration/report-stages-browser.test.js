@@ -1,0 +1,112 @@
+// The report of a staged run and of a capacity document in a real headless Chromium: the stages
+// shaded and numbered on the time charts, latency against throughput per stage, and for capacity
+// latency against the offered rate with the --until limit and the answer marked.
+
+import { test } from 'node:test'
+import assert from 'node:assert/strict'
+import { mkdtempSync, existsSync, rmSync, statSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { pathToFileURL } from 'node:url'
+import { writeHtmlReport } from '../../lib/report/render-report.js'
+import { stagedResults } from '../helpers/staged-results.js'
+
+const CHROMIUM = process.env.PGLOAD_CHROMIUM ?? '/usr/bin/chromium'
+const skip = existsSync(CHROMIUM) ? false : `no Chromium at ${CHROMIUM} (apt-get install chromium)`
+const shots = mkdtempSync(join(tmpdir(), 'pgload-stage-shots-'))
+
+let browser
+test.before(async () => {
+  if (skip) return
+  const { chromium } = await import('playwright-core')
+  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-dev-shm-usage'] })
+})
+test.after(async () => {
+  await browser?.close()
+  if (!process.env.PGLOAD_KEEP_SHOTS) rmSync(shots, { recursive: true, force: true })
+})
+
+/** A capacity document: the staged run's stages as its steps, the last over a 60 ms p(99) limit. */
+function capacityResults () {
+  const doc = stagedResults({ bounds: [0, 3, 6], targets: [100, 200, 400] })
+  const limitMs = 60
+  const steps = doc.stages.map((s, i) => {
+    const p99 = s.summary.latencyMs.p99
+    const held = p99 < limitMs
+    return {
+      index: i + 1,
+      stage: i,
+      phase: 'geometric',
+      offeredRate: s.target.to,
+      achievedRate: s.summary.tps,
+      latencyMs: { p50: s.summary.latencyMs.p50, p90: s.summary.latencyMs.p90, p99, max: s.summary.latencyMs.max },
+      thresholds: [{ expr: `p(99) < ${limitMs}ms`, pass: held, actual: p99, limit: limitMs, unit: 'ms', kind: 'time' }],
+      held
+    }
+  })
+  const best = steps.filter(s => s.held).at(-1)
+  doc.capacity = { until: [`p(99) < ${limitMs}ms`], steps, answer: { limit: 'server', rate: best?.offeredRate ?? null, line: 'capacity' } }
+  return doc
+}
+
+async function openReport (doc, name) {
+  const file = await writeHtmlReport([doc], join(shots, `${name}.html`))
+  const page = await browser.newPage({ viewport: { width: 1200, height: 900 } })
+  const problems = []
+  page.on('console', (m) => { if (m.type() === 'error' || m.type() === 'warning') problems.push(`${m.type()}: ${m.text()}`) })
+  page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`))
+  await page.goto(pathToFileURL(file).href)
+  await page.waitForFunction(() => window.pgloadReport?.done === true, null, { timeout: 30_000 })
+  const status = await page.evaluate(() => ({
+    ...window.pgloadReport,
+    charts: [...document.querySelectorAll('.chart')].map((el) => ({
+      label: el.getAttribute('aria-label'),
+      title: [...el.querySelectorAll('svg .role-title text')].map((t) => t.textContent).join(' | '),
+      // the stage bands: rect marks whose tooltip names a stage; their labels: text marks
+      bands: [...el.querySelectorAll('svg .mark-rect path')].filter((p) => /\bstage: stage \d+: /.test(p.getAttribute('aria-label') ?? '')).length,
+      texts: [...el.querySelectorAll('svg .mark-text text')].map((t) => t.textContent),
+      axes: [...el.querySelectorAll('svg .role-axis')].map((a) => a.getAttribute('aria-label') ?? ''),
+      points: el.querySelectorAll('svg .mark-symbol.role-mark path').length
+    }))
+  }))
+  const shot = join(shots, `${name}.png`)
+  await page.screenshot({ path: shot, fullPage: true })
+  await page.close()
+  assert.deepEqual(problems, [])
+  assert.deepEqual(status.errors, [])
+  assert.equal(status.rendered, status.total)
+  assert.ok(statSync(shot).size > 50_000, 'screenshot has content')
+  return { ...status, shot }
+}
+
+test('a staged run: every time chart shades and numbers its stages; latency against achieved throughput per stage', { skip, timeout: 60_000 }, async (t) => {
+  const doc = stagedResults()
+  const { charts, shot } = await openReport(doc, 'staged')
+  t.diagnostic(`screenshot ${shot}`)
+  for (const label of ['Throughput over time', 'Latency over time', 'Server activity']) {
+    const c = charts.find((x) => x.label === label)
+    assert.ok(c, `${label}: ${charts.map((x) => x.label).join(', ')}`)
+    assert.ok(c.bands >= doc.stages.length, `${label}: ${c.bands} stage bands`)
+    assert.match(c.title, /numbered bands: the stages/)
+  }
+  const tput = charts.find((x) => x.label === 'Throughput over time')
+  for (const n of ['1', '2', '3']) assert.ok(tput.texts.includes(n), `stage ${n} labelled: ${tput.texts.join(',')}`)
+  const lat = charts.find((x) => x.label === 'Latency against throughput')
+  assert.ok(lat, charts.map((x) => x.label).join(', '))
+  assert.ok(lat.axes.some((a) => a.startsWith("X-axis titled 'achieved throughput (tps)'")), lat.axes.join('; '))
+  assert.equal(lat.points, 2 * doc.stages.length, 'p50 and p99 of each stage')
+})
+
+test('a capacity document: latency against the offered rate, the --until limit and the answer marked', { skip, timeout: 60_000 }, async (t) => {
+  const doc = capacityResults()
+  const { charts, shot } = await openReport(doc, 'capacity')
+  t.diagnostic(`screenshot ${shot}`)
+  const c = charts.find((x) => x.label === 'Latency against throughput')
+  assert.ok(c, charts.map((x) => x.label).join(', '))
+  assert.match(c.title, /^Latency against offered rate/)
+  assert.ok(c.axes.some((a) => /^X-axis titled 'offered rate \(arrivals per second\)' for a linear scale with values from 0 to [\d,]+/.test(a)), c.axes.join('; '))
+  assert.ok(c.texts.includes('p(99) < 60ms'), `the limit labelled: ${c.texts.join(', ')}`)
+  assert.ok(c.texts.includes(`capacity ${doc.capacity.answer.rate}/s`), `the answer labelled: ${c.texts.join(', ')}`)
+  assert.equal(c.points, 2 * doc.capacity.steps.length)
+  assert.match(c.title, /dashed red: the --until limit/)
+})

@@ -1,0 +1,61 @@
+// An adaptive stage (Run.nextStage, what `pgload capacity` steps with): the arrival rate changes
+// at an interval edge, each rate a stage of the results adding up to the run; and a run that
+// fails after its pool opened closes its connections (they kept the process alive).
+
+import { test } from 'node:test'
+import assert from 'node:assert/strict'
+import { newRun } from './test-settings.js'
+
+function fakeServer () {
+  const server = { opened: 0, conns: [] }
+  server.open = async () => {
+    server.opened++
+    const conn = {
+      backendPid: 1000 + server.opened,
+      broken: false,
+      closed: false,
+      transactionStatus: 'I',
+      async prepare () {},
+      async execute () { await new Promise((resolve) => setTimeout(resolve, 1)); return { command: 'SELECT', rowCount: 1, fields: ['x'], rows: [['1']] } },
+      async simpleQuery () { return conn.execute() },
+      async close () { conn.closed = true }
+    }
+    server.conns.push(conn)
+    return conn
+  }
+  return server
+}
+
+const workload = () => ({ name: 'fake', transactions: [{ name: 'q', weight: 1, async run (ctx) { await ctx.conn.execute() } }] })
+
+test('nextStage: the rate changes at an interval edge; each rate a stage, the stages adding up to the run', async () => {
+  const server = fakeServer()
+  const run = newRun(workload(), { openConnection: server.open, clients: 8, stages: [{ durationS: 3, target: 200, ramp: true }], durationS: 3, maxQueue: 1000, rate: 200, intervalS: 0.5, seed: 5n })
+  const begun = []
+  run.on('stage', (e) => begun.push(e.index))
+  run.on('interval', (e) => {
+    if (e.index === 1) run.nextStage(600)
+    if (e.index === 3) run.nextStage(100)
+  })
+  assert.throws(() => run.nextStage(100), /from an 'interval' listener/)
+  const outcome = await run.execute()
+  assert.deepEqual(begun, [0, 1, 2])
+  const st = outcome.stages
+  assert.deepEqual(st.map((s) => [s.startS, s.target.to]), [[0, 200], [1, 600], [2, 100]])
+  assert.equal(st[0].endS, 1)
+  assert.equal(st.reduce((n, s) => n + s.summary.transactions, 0), outcome.summary.transactions)
+  assert.equal(st.reduce((n, s) => n + s.summary.arrivals, 0), outcome.summary.arrivals)
+  // arrivals at each rate: 1 s at 200, 1 s at 600, 1 s at 100 (Poisson: within 5 standard deviations)
+  for (const [s, expected] of [[st[0], 200], [st[1], 600], [st[2], 100]]) {
+    assert.ok(Math.abs(s.summary.arrivals - expected) < 5 * Math.sqrt(expected) + 5, `stage ${s.index}: ${s.summary.arrivals} arrivals, ${expected} expected`)
+  }
+})
+
+test('a run that fails after its pool opened closes its connections and rejects', async () => {
+  const server = fakeServer()
+  const run = newRun(workload(), { openConnection: server.open, clients: 3, durationS: 5, seed: 1n })
+  run.context.begin = () => { throw new Error('boom') }
+  await assert.rejects(run.execute(), /boom/)
+  assert.equal(server.opened, 3)
+  assert.ok(server.conns.every((c) => c.closed), 'every connection closed')
+})

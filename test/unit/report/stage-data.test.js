@@ -1,0 +1,49 @@
+// The report's stage datasets: a band per stage over its measured time, latency against
+// throughput per stage, and a capacity document's steps against their offered rate.
+
+import { test } from 'node:test'
+import assert from 'node:assert/strict'
+import { stagedResults } from '../../helpers/staged-results.js'
+import { stageBands, stageLatencyData } from '../../../lib/report/stage-data.js'
+import { buildCharts } from '../../../lib/report/charts.js'
+
+test('a band per stage, over what was measured of it (not a planned end beyond the run)', () => {
+  const doc = stagedResults()
+  doc.stages[2].endS = 3600 // a capacity run's last stage is planned far beyond its end
+  const bands = stageBands(doc)
+  assert.deepEqual(bands.map((b) => [b.t, b.t2, b.label]), doc.stages.map((s) => [s.startS, Math.round((s.startS + s.lengthS) * 1000) / 1000, String(s.index + 1)]))
+  assert.ok(bands[2].t2 < 3600)
+  assert.match(bands[1].tip, /^stage 2: 100→200\/s, [\d.]+ tps achieved$/)
+  assert.deepEqual(stageBands({}), [])
+})
+
+test('latency against achieved throughput per stage; a capacity document: against the offered rate, with its limit and answer', () => {
+  const doc = stagedResults()
+  const d = stageLatencyData(doc)
+  assert.equal(d.capacity, false)
+  assert.deepEqual(d.points.filter((p) => p.stat === 'p99').map((p) => [p.x, p.ms]), doc.stages.map((s) => [s.achievedTps, s.summary.latencyMs.p99]))
+  doc.capacity = {
+    steps: [
+      { index: 1, offeredRate: 100, achievedRate: 99, latencyMs: { p50: 1, p99: 5 }, held: true, thresholds: [{ expr: 'p(99) < 20ms', unit: 'ms', limit: 20, pass: true }] },
+      { index: 2, offeredRate: 200, achievedRate: 150, latencyMs: { p50: 9, p99: 40 }, held: false, thresholds: [{ expr: 'p(99) < 20ms', unit: 'ms', limit: 20, pass: false }] }
+    ],
+    answer: { rate: 100 }
+  }
+  const c = stageLatencyData(doc)
+  assert.equal(c.capacity, true)
+  assert.deepEqual(c.points.map((p) => [p.x, p.stat, p.ms]), [[100, 'p50', 1], [100, 'p99', 5], [200, 'p50', 9], [200, 'p99', 40]])
+  assert.deepEqual(c.limits, [{ ms: 20, label: 'p(99) < 20ms' }])
+  assert.deepEqual(c.answer, [{ x: 100, label: 'capacity 100/s' }])
+  const chart = buildCharts({ runs: [{ doc, label: 'a', slug: 'a' }] }).charts.find((x) => x.id === 'stage-latency')
+  assert.equal(chart.spec.title.text, 'Latency against offered rate')
+})
+
+test('a run without stages has no stage chart and no stage bands', () => {
+  const doc = stagedResults()
+  delete doc.stages
+  const { charts, skipped } = buildCharts({ runs: [{ doc, label: 'a', slug: 'a' }] })
+  assert.equal(charts.some((c) => c.id === 'stage-latency'), false)
+  assert.equal(skipped.some((c) => c.id === 'stage-latency'), false)
+  const tput = charts.find((c) => c.id === 'throughput')
+  assert.equal(tput.spec.layer.some((l) => l.data.name === 'stages'), false)
+})
