@@ -314,6 +314,24 @@ export class RunLifecycle {
     this.#emitter.emit('finished', error ? { status: this.status(), outcome, error } : { status: this.status(), outcome })
   }
 
+  /**
+   * Run a run's body to its end and settle: 'finished' with its outcome, or with the error it
+   * threw (which is thrown on).
+   * @param {() => Promise<object>} body
+   * @returns {Promise<object>} the outcome
+   */
+  async settle (body) {
+    let outcome
+    try {
+      outcome = await body()
+    } catch (err) {
+      this.finish(null, err)
+      throw err
+    }
+    this.finish(outcome)
+    return outcome
+  }
+
   #moveTo (state) {
     if (RANK[state] <= RANK[this.#state]) return
     this.#state = state

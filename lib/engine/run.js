@@ -249,15 +249,8 @@ export class Run extends EventEmitter {
    * Open the pool, run the terminals to the end, and return the measured figures.
    * @returns {Promise<object>}
    */
-  async execute () {
-    try {
-      const outcome = await this._execute()
-      this.#life.finish(outcome)
-      return outcome
-    } catch (err) {
-      this.#life.finish(null, err)
-      throw err
-    }
+  execute () {
+    return this.#life.settle(() => this._execute())
   }
 
   async _execute () {

@@ -98,15 +98,8 @@ export class ThreadedRun extends EventEmitter {
    * Start the workers, run them to the end, and return the merged outcome.
    * @returns {Promise<object>}
    */
-  async execute () {
-    try {
-      const outcome = await this._execute()
-      this.#life.finish(outcome)
-      return outcome
-    } catch (err) {
-      this.#life.finish(null, err)
-      throw err
-    }
+  execute () {
+    return this.#life.settle(() => this._execute())
   }
 
   async _execute () {
