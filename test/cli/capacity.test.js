@@ -45,11 +45,19 @@ for (const [args, pattern] of bad) {
   })
 }
 
-test('capacity of 4 connections each sleeping 10 ms (at most 400 tps) is found within 10 %', { timeout: 120_000 }, async () => {
+test('capacity of 4 connections each sleeping 10 ms (at most 400 tps, as a closed loop of them measures now) is found within 10 %', { timeout: 120_000 }, async () => {
   const { url } = await getTestServer()
   const dir = mkdtempSync(join(tmpdir(), 'pgload-capacity-'))
   try {
     writeFileSync(join(dir, 'sleep.sql'), 'SELECT pg_sleep(0.01);\n')
+    // The script's capacity by construction is 400 tps (4 connections, 10 ms each) less what the
+    // round trips cost on this machine now: a closed-loop run of the same 4 measures it, so a
+    // machine busy with other work does not pass for a wrong answer.
+    const closedOut = join(dir, 'closed.json')
+    const closed = await runCli(['run', join(dir, 'sleep.sql'), '--url', url, '--clients', '4', '--duration', '3s', '--no-vacuum', '-o', closedOut], { timeoutMs: 60_000 })
+    assert.equal(closed.code, 0, closed.stderr)
+    const reference = JSON.parse(readFileSync(closedOut, 'utf8')).summary.tps
+    assert.ok(reference <= 408, `a closed loop of 4 x 10 ms cannot exceed 400 tps: ${reference}`)
     const out = join(dir, 'capacity.json')
     const r = await runCli(['capacity', join(dir, 'sleep.sql'), '--url', url, '--until', 'p(99) < 1s', '--clients', '4',
       '--step', '2s', '--settle', '1s', '--start-rate', '100', '--precision', '5', '--no-vacuum', '-o', out], { timeoutMs: 110_000 })
@@ -57,7 +65,8 @@ test('capacity of 4 connections each sleeping 10 ms (at most 400 tps) is found w
     const doc = JSON.parse(readFileSync(out, 'utf8'))
     const { answer, steps } = doc.capacity
     assert.equal(answer.limit, 'server', answer.line)
-    assert.ok(answer.rate >= 360 && answer.rate <= 440, `capacity ${answer.rate} tps, expected 400 within 10 %: ${answer.line}`)
+    assert.ok(Math.abs(answer.rate - reference) <= 0.1 * reference,
+      `capacity ${answer.rate} tps, expected the closed loop's ${reference} within 10 % (at most 400 by construction): ${answer.line}`)
     assert.match(r.stdout, /^capacity: \d{3} tps sustained with p\(99\) [\d.]+ ms \(next step \d{3} tps: /m)
     // every step printed and recorded, the geometric ones first
     assert.deepEqual(steps.slice(0, 3).map(s => s.offeredRate), [100, 200, 400])
