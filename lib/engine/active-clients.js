@@ -30,21 +30,20 @@ export class ActiveClients {
   runnableAtUs (id, nowUs) {
     const need = id + 1
     const rel = nowUs - this._measureStartUs
-    if (rel < 0) {
-      if (this._before >= need) return nowUs
-      return this._fromStage(0, need, 0)
-    }
+    if (rel < 0 && this._before >= need) return nowUs
     const stages = this._stages
-    for (let i = 0; i < stages.length; i++) {
-      const s = stages[i]
-      if (rel >= s.endUs) continue
-      const at = this._fromStage(i, need, rel)
-      return at
-    }
-    return Infinity
+    let i = 0
+    while (i < stages.length && rel >= stages[i].endUs) i++
+    const t = this._fromStage(i, need, Math.max(rel, 0))
+    // runnable now: the clock's own reading, never one rounded up past it, which would put the
+    // terminal to sleep for less than a microsecond again and again
+    if (t <= rel) return nowUs
+    const abs = this._measureStartUs + Math.ceil(t)
+    return abs < this._deadlineUs ? abs : Infinity
   }
 
-  // the first time from `rel` (relative to the measured window) in stage i or later with `need` active
+  // the first time, relative to the measured window, from `rel` in stage i or later with `need`
+  // active (Infinity: none)
   _fromStage (i, need, rel) {
     const stages = this._stages
     for (; i < stages.length; i++) {
@@ -59,10 +58,7 @@ export class ActiveClients {
         if (atT(from) >= need - 1e-9) t = from
         else if (s.to > s.from && s.to >= need) t = s.startUs + (need - s.from) / (s.to - s.from) * (s.endUs - s.startUs)
       }
-      if (t < s.endUs) {
-        const abs = this._measureStartUs + Math.ceil(t)
-        return abs < this._deadlineUs ? abs : Infinity
-      }
+      if (t < s.endUs) return t
     }
     return Infinity
   }

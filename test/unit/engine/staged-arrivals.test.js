@@ -106,3 +106,15 @@ test('changeRate: the arrivals after the change follow the new rate; dropWaiting
   const after = rec.arrivals - before
   assert.ok(Math.abs(after - 800) < 5 * Math.sqrt(800), `${after} arrivals in 8 s at 100/s`)
 })
+
+test('--clients-stages: an active terminal is runnable at the clock reading itself, fractional microseconds included', () => {
+  // the monotonic clock reads fractional microseconds; a time rounded up past the reading put the
+  // terminal to sleep for under a microsecond again and again instead of running it
+  const active = new ActiveClients(stageProfile({ clientsStages: stages([[2, 2, false], [2, 4, true]]) }))
+  active.begin(1_000_000.25, 5_000_000.25)
+  for (const now of [1_000_000.5, 1_700_123.875, 3_000_000.125]) assert.equal(active.runnableAtUs(0, now), now)
+  // a later start is still a whole microsecond on or after the moment the ramp reaches it
+  // (terminal 2 needs 3 active: half-way through the 2 -> 4 ramp, 3 s into the window)
+  const at = active.runnableAtUs(2, 1_000_000.5)
+  assert.ok(at >= 1_000_000.25 + 3_000_000 && at < 1_000_000.25 + 3_000_001, String(at))
+})
