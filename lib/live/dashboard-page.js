@@ -56,13 +56,14 @@ export function liveHeaderHtml (live) {
   const phase = live.phase === 'warm-up' && live.warmup
     ? `warm-up: ${live.warmup.elapsedS.toFixed(0)} of ${Math.round(live.warmup.warmupS)} s (not measured)`
     : live.phase === 'running' ? `running: ${live.elapsedS.toFixed(0)} s${of} measured` : live.phase
-  rows.push(['Status', phase])
+  const st = live.status
+  rows.push(['Status', st && live.phase !== 'finished' ? `${phase}; ${st.state}${st.reason ? ` (${st.reason})` : ''}` : phase])
   if (live.meta.shard) {
     const { index, count } = live.meta.shard
     rows.push(['Shard', `${index} of ${count} (0 to ${count - 1}): this page shows this shard's part only; each shard serves its own dashboard${index === 0 ? ', and shard 0 coordinates the start' : ''}`])
   }
   const n = live.transactions
-  rows.push(['Transactions', `${n.toLocaleString('en-US')}${live.elapsedS > 0 ? ` (${(n / live.elapsedS).toFixed(1)} tps so far)` : ''}, ${live.failed} failed`])
+  rows.push(['Transactions', `${n.toLocaleString('en-US')}${live.elapsedS > 0 ? ` (${(n / live.elapsedS).toFixed(1)} tps so far)` : ''}, ${live.failed} failed, ${live.retries} retries`])
   rows.push(['Terminals', `${s.terminals}, connections ${s.connections} (${live.load.activeConnections} in use, ${live.load.waiting} waiting at the last interval)`])
   if (live.meta.label) rows.push(['Label', live.meta.label])
   rows.push(['Started', live.meta.startTime])
