@@ -79,7 +79,7 @@ export class RunMetrics {
     for (const [type, c] of Object.entries(e.types)) {
       if (c.count > 0) this.transactions.inc({ type }, c.count)
       if (c.retries > 0) this.retries.inc({ type }, c.retries)
-      if (c.failed > 0) this.failures.inc({ type, kind: 'all' }, c.failed)
+      if (c.failed > 0) for (const [kind, n] of Object.entries(c.errors ?? { unknown: c.failed })) this.failures.inc({ type, kind }, n)
     }
     for (const [type, encoded] of Object.entries(iv.histograms ?? {})) this.latency.addHdr({ type }, decodeHistogram(encoded))
     if (iv.lagHistogram) this.lag.addHdr({}, decodeHistogram(iv.lagHistogram))

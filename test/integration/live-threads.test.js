@@ -1,5 +1,5 @@
 // --metrics of a `pgload run -j 2`: the worker threads' intervals, merged by the main thread,
-// give the endpoint failures and retries per transaction type, as one thread does. One script
+// give the endpoint failures by kind (SQLSTATE) and retries per transaction type, as one thread does. One script
 // always succeeds; the other raises a serialization failure, retried up to --max-tries.
 
 import { test, before, after } from 'node:test'
@@ -37,7 +37,7 @@ function valueOf (text, name, labels) {
   return line ? Number(line.split(' ').pop()) : 0
 }
 
-test('-j 2: /metrics has failures and retries per transaction type', { timeout: 60_000 }, async () => {
+test('-j 2: /metrics has failures by kind and retries per transaction type', { timeout: 60_000 }, async () => {
   const port = await freePort()
   const out = join(dir, 'run.json')
   const child = spawn(process.execPath, [BIN, 'run', join(dir, 'ok.sql'), join(dir, 'retry.sql'), '-j', '2', '-c', '2', '-T', '4',
@@ -45,11 +45,11 @@ test('-j 2: /metrics has failures and retries per transaction type', { timeout: 
   let stderr = ''
   child.stderr.on('data', (d) => { stderr += d })
   const exited = new Promise((resolve) => child.on('close', resolve))
-  let done = false
-  exited.then(() => { done = true })
+  const state = { done: false }
+  exited.then(() => { state.done = true })
   // the last scrape that saw 3 s of the measured window or more
   let last = null
-  while (!done) {
+  while (!state.done) {
     const text = await fetch(`http://127.0.0.1:${port}/metrics`).then((r) => r.text(), () => null)
     if (text && valueOf(text, 'pgload_run_elapsed_seconds', {}) >= 3) last = text
     await sleep(100)
@@ -63,11 +63,12 @@ test('-j 2: /metrics has failures and retries per transaction type', { timeout: 
   const retry = types.find((t) => t.endsWith('retry.sql'))
   assert.ok(results.transactions[retry].failed > 0 && results.transactions[retry].retries > 0, JSON.stringify(results.transactions[retry]))
 
-  const failedRetry = valueOf(last, 'pgload_failures_total', { type: retry })
+  const failedRetry = valueOf(last, 'pgload_failures_total', { type: retry, kind: '40001' })
   const retries = valueOf(last, 'pgload_retries_total', { type: retry })
   assert.ok(failedRetry > 0 && failedRetry <= results.transactions[retry].failed, `failures of ${retry}: ${failedRetry} of ${results.transactions[retry].failed}`)
-  // every failed transaction spent its two retries
-  assert.equal(retries, 2 * failedRetry)
+  // a failed transaction spent up to two retries (fewer when the run's end cut them short)
+  assert.ok(retries >= failedRetry && retries <= 2 * failedRetry, `${retries} retries for ${failedRetry} failures`)
+  assert.ok(retries <= results.transactions[retry].retries)
   assert.equal(valueOf(last, 'pgload_failures_total', { type: ok }), 0)
   assert.equal(valueOf(last, 'pgload_retries_total', { type: ok }), 0)
   assert.ok(valueOf(last, 'pgload_transactions_total', { type: ok }) > 0)

@@ -53,7 +53,7 @@ const PLAN = {
 }
 const SETTINGS = Object.freeze({ durationUs: 10e6, warmupUs: 2e6, intervalUs: 1e6 })
 
-test('the live view follows a run through its handle: types from the caller, per-type failures and retries from the intervals', async () => {
+test('the live view follows a run through its handle: types from the caller, per-type failures by kind and retries from the intervals', async () => {
   const sink = { write () {} }
   const view = await startLive(PLAN, { err: sink })
   try {
@@ -85,10 +85,10 @@ test('the live view follows a run through its handle: types from the caller, per
     assert.equal(value(/^pgload_run_duration_seconds/), 10)
     assert.equal(value(/^pgload_connections_in_use/), 1)
     assert.equal(value(/^pgload_terminals_waiting/), 3)
-    const failures = text.split('\n').filter((l) => /^pgload_failures_total\{/.test(l))
-    const failedOf = (type) => failures.filter((l) => l.includes(`type="${type}"`)).reduce((n, l) => n + Number(l.split(' ').pop()), 0)
-    assert.equal(failedOf('a'), 1)
-    assert.equal(failedOf('b'), 3)
+    assert.equal(value(/^pgload_failures_total\{type="a",kind="23505"/), 1)
+    assert.equal(value(/^pgload_failures_total\{type="b",kind="40001"/), 2)
+    assert.equal(value(/^pgload_failures_total\{type="b",kind="40P01"/), 1)
+    assert.equal(text.split('\n').filter((l) => /^pgload_failures_total\{/.test(l)).length, 3)
 
     const page = await (await fetch(view.urls.dashboard)).text()
     const header = /<dl class="live">.*?<\/dl>/s.exec(page)?.[0] ?? 'no header'

@@ -35,7 +35,7 @@ test('one interval as Prometheus text: counters per type, histograms, gauges, se
   const line = (re) => text.split('\n').find((l) => re.test(l))
   assert.match(line(/^pgload_transactions_total\{type="a"/), /run_id="r1",label="night",shard="",workload="tpcb"\} 100$/)
   assert.match(line(/^pgload_transactions_total\{type="b"/), / 10$/)
-  assert.match(line(/^pgload_failures_total/), /type="b",kind="all".* 1$/)
+  assert.match(line(/^pgload_failures_total/), /type="b",kind="40001".* 1$/)
   assert.match(line(/^pgload_latency_seconds_count\{type="a"/), / 100$/)
   assert.match(line(/^pgload_latency_seconds_bucket\{type="a",le="\+Inf"/), / 100$/)
   assert.match(line(/^pgload_connections_in_use/), / 2$/)
