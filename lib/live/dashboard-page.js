@@ -1,18 +1,20 @@
 // The dashboard's page: the report's own template and Vega-Lite specs (lib/report), filled with
-// the results so far, plus a small script that takes each update from the server-sent events
-// and, at the end, replaces the page with the final report.
+// the results so far, plus the page's script (live-script.js) that applies each update from the
+// server-sent events and, at the end, replaces the page with the final report.
 
 import { buildHtml } from '../report/html.js'
 import { buildCharts } from '../report/charts.js'
 import { labelRuns } from '../report/render-report.js'
 import { escapeHtml as h } from '../report/escape.js'
+import { LIVE_SCRIPT } from './live-script.js'
 
 /**
- * The charts and header of the results so far, as one update of the page.
+ * The page's state at the live document's version: header, skipped list, and each chart's spec
+ * (without data) and datasets, as the report builds them.
  * @param {import('./live-document.js').LiveDocument} live
- * @returns {{ version: number, header: string, skipped: string, charts: string, specs: any[], points: number, phase: string }}
+ * @returns {import('./live-delta.js').LiveState}
  */
-export function liveUpdate (live) {
+export function liveState (live) {
   const doc = live.document()
   const built = buildCharts(labelRuns([doc]))
   // Charts wait for data rather than list themselves as skipped while the run goes on.
@@ -23,8 +25,10 @@ export function liveUpdate (live) {
     skipped: skipped.length
       ? `<div class="skipped"><strong>Charts not drawn yet:</strong><ul>${skipped.map((s) => `<li>${h(s.title)}: ${h(s.reason)}</li>`).join('')}</ul></div>`
       : '',
-    charts: built.charts.map((c, i) => `<div class="chart" id="chart-${i}" role="img" aria-label="${h(c.title)}"></div>`).join('\n'),
-    specs: built.charts.map((c) => { const { $schema, ...rest } = c.spec; return rest }),
+    charts: built.charts.map((c) => {
+      const { $schema, datasets, ...spec } = c.spec
+      return { name: c.name, title: c.title, spec, specKey: JSON.stringify(spec), datasets }
+    }),
     points: live.intervals.length,
     phase: live.phase
   }
@@ -69,53 +73,6 @@ export function liveHeaderHtml (live) {
   rows.push(['Started', live.meta.startTime])
   return `<dl class="live">${rows.map(([k, v]) => `<dt>${h(k)}</dt><dd>${h(v)}</dd>`).join('')}</dl>`
 }
-
-// The browser side: one EventSource; updates render one after the other (vega-embed per chart,
-// the report's options); the final report replaces the document. window.pgloadLive is read by tests.
-const LIVE_SCRIPT = `<script>
-(function () {
-  var status = window.pgloadLive = { updates: 0, points: 0, charts: 0, errors: [], phase: 'starting', final: false }
-  var opts = { mode: 'vega-lite', renderer: 'svg', actions: { export: true, source: false, compiled: false, editor: false } }
-  var queue = Promise.resolve()
-  var latest = null
-  var source = new EventSource('events')
-  source.addEventListener('update', function (ev) {
-    latest = JSON.parse(ev.data)
-    queue = queue.then(function () { var u = latest; latest = null; return u ? render(u) : null })
-  })
-  source.addEventListener('report', function (ev) {
-    source.close()
-    queue.then(function () {
-      status.final = true
-      document.open()
-      document.write(ev.data)
-      document.close()
-    })
-  })
-  async function render (u) {
-    document.getElementById('pgload-header').innerHTML = u.header
-    document.getElementById('pgload-skipped').innerHTML = u.skipped
-    var box = document.getElementById('pgload-charts')
-    box.style.minHeight = box.offsetHeight + 'px'
-    box.innerHTML = u.charts
-    for (var i = 0; i < u.specs.length; i++) {
-      var el = document.getElementById('chart-' + i)
-      try {
-        await vegaEmbed(el, u.specs[i], opts)
-      } catch (err) {
-        status.errors.push(String(err && err.message || err))
-        el.className += ' chart-error'
-        el.textContent = 'This chart could not be drawn: ' + (err && err.message || err)
-      }
-    }
-    box.style.minHeight = ''
-    status.updates++
-    status.points = u.points
-    status.charts = u.specs.length
-    status.phase = u.phase
-  }
-})()
-</script>`
 
 /**
  * The final page: the report `pgload report` writes for the results document.
