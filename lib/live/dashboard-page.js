@@ -3,34 +3,57 @@
 // server-sent events and, at the end, replaces the page with the final report.
 
 import { buildHtml } from '../report/html.js'
-import { buildCharts } from '../report/charts.js'
+import { buildCharts, RUN_CHARTS, fillSpec } from '../report/charts.js'
 import { labelRuns } from '../report/render-report.js'
 import { escapeHtml as h } from '../report/escape.js'
 import { LIVE_SCRIPT } from './live-script.js'
 
+// The charts of the whole run's histograms (percentile spectrum, latency distribution) merge and
+// encode every type's histogram and read it back: most of an update's cost, for charts that
+// change little from one second to the next. They are redrawn every HISTOGRAM_CHARTS_S seconds
+// of the run, and when the phase changes; the time series every update.
+export const HISTOGRAM_CHARTS_S = 5
+const HISTOGRAM_CHARTS = new Set(['percentile-spectrum', 'latency-distribution'])
+
 /**
  * The page's state at the live document's version: header, skipped list, and each chart's spec
- * (without data) and datasets, as the report builds them.
+ * (without data) and datasets, built as the report builds one run's charts (lib/report/charts.js).
  * @param {import('./live-document.js').LiveDocument} live
+ * @param {import('./live-delta.js').LiveState|null} [prev] the state before, whose histogram
+ *   charts are kept when they are recent enough
  * @returns {import('./live-delta.js').LiveState}
  */
-export function liveState (live) {
-  const doc = live.document()
-  const built = buildCharts(labelRuns([doc]))
+export function liveState (live, prev = null) {
+  const keep = prev !== null && prev.phase === live.phase && live.elapsedS - prev.histogramsAtS < HISTOGRAM_CHARTS_S
+  const doc = live.document({ histograms: !keep })
+  const before = keep ? new Map(prev.charts.map((c) => [c.name, c])) : null
+  const charts = []
+  const skipped = []
+  for (const chart of RUN_CHARTS) {
+    if (chart.applies && !chart.applies(doc)) continue
+    if (keep && HISTOGRAM_CHARTS.has(chart.id)) {
+      // as drawn last time (a chart without data yet waits for the next redraw)
+      if (before.has(chart.id)) charts.push(before.get(chart.id))
+      continue
+    }
+    const data = chart.data(doc)
+    const reason = chart.skip(data, doc)
+    if (reason) { skipped.push({ title: chart.title, reason }); continue }
+    const { $schema, datasets, ...spec } = fillSpec(chart, data, {}, doc)
+    charts.push({ name: chart.id, title: chart.title, spec, specKey: JSON.stringify(spec), datasets })
+  }
   // Charts wait for data rather than list themselves as skipped while the run goes on.
-  const skipped = live.phase === 'finished' ? built.skipped : []
+  const shown = live.phase === 'finished' ? skipped : []
   return {
     version: live.version,
     header: liveHeaderHtml(live),
-    skipped: skipped.length
-      ? `<div class="skipped"><strong>Charts not drawn yet:</strong><ul>${skipped.map((s) => `<li>${h(s.title)}: ${h(s.reason)}</li>`).join('')}</ul></div>`
+    skipped: shown.length
+      ? `<div class="skipped"><strong>Charts not drawn yet:</strong><ul>${shown.map((s) => `<li>${h(s.title)}: ${h(s.reason)}</li>`).join('')}</ul></div>`
       : '',
-    charts: built.charts.map((c) => {
-      const { $schema, datasets, ...spec } = c.spec
-      return { name: c.name, title: c.title, spec, specKey: JSON.stringify(spec), datasets }
-    }),
+    charts,
     points: live.intervals.length,
-    phase: live.phase
+    phase: live.phase,
+    histogramsAtS: keep ? prev.histogramsAtS : live.elapsedS
   }
 }
 

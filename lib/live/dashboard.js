@@ -43,7 +43,7 @@ export class Dashboard {
   /** Bring the state to the live document's version; the pages open get the changes. */
   advance () {
     if (this.state?.version === this.live.version) return
-    const next = liveState(this.live)
+    const next = liveState(this.live, this.state)
     const delta = this.state && this.clients.size > 0 ? liveDelta(this.state, next) : null
     const text = this.clients.size === 0 ? null : sseEvent('update', JSON.stringify(delta ?? fullUpdate(next)))
     this.state = next

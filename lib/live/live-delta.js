@@ -10,7 +10,8 @@
 
 /**
  * The page at one version: header, skipped list, charts, and how far the run got.
- * @typedef {{ version: number, header: string, skipped: string, charts: LiveChart[], points: number, phase: string }} LiveState
+ * @typedef {{ version: number, header: string, skipped: string, charts: LiveChart[], points: number, phase: string, histogramsAtS: number }} LiveState
+ *   histogramsAtS: the run's second when the whole-run histogram charts were last drawn
  */
 
 /**

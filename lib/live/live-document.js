@@ -24,7 +24,7 @@ export class LiveDocument {
     this.load = { activeConnections: 0, waiting: 0 }
     /** the run's state and why, as its 'status' events say (null: not started) */
     this.status = null
-    /** @type {Map<string, { count: number, failed: number, retries: number, hist: any, pending: string[] }>} */
+    /** @type {Map<string, { count: number, failed: number, retries: number, hist: any, pending: string[], latencyMs: any }>} */
     this.types = new Map()
     this.failed = 0
     this.retries = 0
@@ -92,19 +92,24 @@ export class LiveDocument {
 
   /**
    * The document so far, in the results document's shape as far as the charts read it.
+   * @param {{ histograms?: boolean }} [opts] histograms: false leaves out each type's merged
+   *   histogram (null), and gives the latency figures as they were when last merged
    * @returns {any}
    */
-  document () {
+  document ({ histograms = true } = {}) {
     const transactions = {}
     for (const [name, t] of this.types) {
-      mergePending(t)
+      if (histograms) {
+        mergePending(t)
+        t.latencyMs = latencySummaryMs(t.hist)
+      }
       transactions[name] = {
         count: t.count,
         failed: t.failed,
         retries: t.retries,
         tps: this.elapsedS > 0 ? round3(t.count / this.elapsedS) : null,
-        latencyMs: latencySummaryMs(t.hist),
-        histogram: t.hist.totalCount > 0 ? encodeHistogram(t.hist) : null
+        latencyMs: t.latencyMs ?? latencySummaryMs(t.hist),
+        histogram: histograms && t.hist.totalCount > 0 ? encodeHistogram(t.hist) : null
       }
     }
     const s = this.sampler
@@ -126,7 +131,7 @@ export class LiveDocument {
   typeOf (name) {
     let t = this.types.get(name)
     if (!t) {
-      t = { count: 0, failed: 0, retries: 0, hist: createHistogram(), pending: [] }
+      t = { count: 0, failed: 0, retries: 0, hist: createHistogram(), pending: [], latencyMs: null }
       this.types.set(name, t)
     }
     return t

@@ -44,9 +44,10 @@ test('after the first full update, an interval sends its new rows, and the page 
   let page = apply(null, structuredClone(fullUpdate(prev)))
   let deltaBytes = 0
   let fullBytes = 0
+  const spectrumAt = []
   for (let k = 20; k < 40; k++) {
     addIntervals(live, k, k + 1)
-    const next = liveState(live)
+    const next = liveState(live, prev)
     const delta = liveDelta(prev, next)
     assert.ok(delta, `interval ${k}: the same charts, so a delta`)
     page = apply(page, structuredClone(delta))
@@ -55,6 +56,7 @@ test('after the first full update, an interval sends its new rows, and the page 
     assert.deepEqual(page.charts.map((c) => [c.name, c.spec, c.datasets]), whole.charts.map((c) => [c.name, c.spec, c.datasets]), `interval ${k}`)
     // the series over time only grow; the run's whole-histogram charts are sent whole
     for (const c of delta.charts) for (const name of ['throughput', 'latency']) if (c.data[name]) assert.ok(c.data[name].insert, `${name} appended`)
+    if (delta.charts.some((c) => next.charts[c.i].name === 'percentile-spectrum')) spectrumAt.push(k + 1)
     deltaBytes += JSON.stringify(delta).length
     fullBytes += JSON.stringify(whole).length
     prev = next
@@ -62,7 +64,13 @@ test('after the first full update, an interval sends its new rows, and the page 
   const throughput = liveDelta(liveState(live), (addIntervals(live, 40, 41), liveState(live))).charts.find((c) => c.data.throughput)
   // the throughput chart's new rows: one per type of the new interval, appended
   assert.deepEqual(throughput.data.throughput.insert.map((r) => r.t), [41, 41])
-  assert.ok(deltaBytes < fullBytes / 2, `deltas ${deltaBytes} bytes, full updates ${fullBytes}`)
+  assert.ok(deltaBytes < fullBytes / 4, `deltas ${deltaBytes} bytes, full updates ${fullBytes}`)
+  // the whole-run histogram charts: redrawn every HISTOGRAM_CHARTS_S seconds of the run
+  assert.deepEqual(spectrumAt, [25, 30, 35, 40])
+  // and at once when the phase changes
+  live.finish()
+  const last = liveDelta(prev, liveState(live, prev))
+  assert.ok(last.charts.some((c) => prev.charts[c.i].name === 'percentile-spectrum'))
 })
 
 test('charts that come or go need a full update; an unchanged state sends nothing per chart', () => {
