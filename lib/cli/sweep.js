@@ -33,7 +33,10 @@ const NOT_FOR_SWEEPS = {
   shard: 'a sweep runs its cells one after the other on one machine',
   shards: 'a sweep runs its cells one after the other on one machine',
   'run-id': 'a sweep has its own id (the sweep document\'s)',
-  'shard-timeout': 'a sweep runs its cells one after the other on one machine'
+  'shard-timeout': 'a sweep runs its cells one after the other on one machine',
+  dashboard: 'a sweep has no live dashboard yet: follow its runs with --progress, draw it with pgload report DIR/sweep.json',
+  'dashboard-out': 'a sweep has no live dashboard yet: draw it with pgload report DIR/sweep.json',
+  metrics: 'a sweep has no metrics endpoint yet: follow its runs with --progress'
 }
 /** The options whose meaning a sweep extends: the axes, as comma lists, and the label. */
 const SWEEP_MEANING = {

@@ -7,14 +7,16 @@ import { LiveDocument } from './live-document.js'
 import { Dashboard } from './dashboard.js'
 import { RunMetrics } from './run-metrics.js'
 import { MetricsEndpoint } from './metrics-endpoint.js'
-import { followRunEvents, runShape, typeTotals } from './run-events.js'
+import { followRunEvents, runShape } from './run-events.js'
 import { finalReportHtml } from './dashboard-page.js'
 import { formatListenAddress, isLoopback } from '../options/listen-address.js'
 import { writeFileAtomic } from '../atomic-write.js'
 
 /**
  * @typedef {object} LiveView
- * @property {(run: any, sampler?: any) => void} attach follow a run (and its server sampler)
+ * @property {(run: import('../engine/run-handle.js').RunHandle, with?: { types?: string[], sampler?: any }) => void} attach
+ *   follow a run through its handle; types: the workload's transaction names (the caller knows
+ *   them), sampler: the server statistics sampler
  * @property {(results: any) => Promise<string|null>} finish the final report to the pages open, and
  *   to --dashboard-out; resolves with that file, or null
  * @property {() => Promise<void>} close stop serving
@@ -57,8 +59,8 @@ export async function startLive (plan, { err = process.stderr, now = () => new D
   let unsample = () => {}
   return {
     urls,
-    attach (run, sampler = null) {
-      const shape = runShape(run)
+    attach (run, { types = [], sampler = null } = {}) {
+      const shape = runShape(run, types)
       live.setShape(shape)
       metrics?.setShape(shape)
       if (sampler) {
@@ -73,10 +75,16 @@ export async function startLive (plan, { err = process.stderr, now = () => new D
         },
         interval (e) {
           live.addInterval(e)
-          metrics?.addInterval(e, typeTotals(run))
+          metrics?.addInterval(e)
           // the ragged last interval: the final report follows at once
           if (!e.final) dashboard?.changed()
-        }
+        },
+        status (s) {
+          if (s.state !== 'stopping' && s.state !== 'aborting') return
+          live.setStatus(s)
+          dashboard?.changed()
+        },
+        finished () { metrics?.finish() }
       })
     },
     async finish (results) {

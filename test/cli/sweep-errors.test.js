@@ -23,6 +23,8 @@ const CASES = [
   [['tpcb', '--clients', '1,2', '--repeat', '0'], 'pgload: --repeat must be an integer >= 1, got "0"'],
   [['tpcb', '--clients', '1,2', '--out', 'x.json'], 'pgload: --out does not go with sweep: each run\'s results go to DIR/runs/ (--dir DIR)'],
   [['tpcb', '--clients', '1,2', '--shard-timeout', '5s'], 'pgload: --shard-timeout does not go with sweep: a sweep runs its cells one after the other on one machine'],
+  [['tpcb', '--clients', '1,2', '--dashboard'], 'pgload: --dashboard does not go with sweep: a sweep has no live dashboard yet: follow its runs with --progress, draw it with pgload report DIR/sweep.json'],
+  [['tpcb', '--clients', '1,2', '--metrics', '127.0.0.1:9464'], 'pgload: --metrics does not go with sweep: a sweep has no metrics endpoint yet: follow its runs with --progress'],
   [['tpcb', '--clients', '1,2', '-L', '5'], 'pgload: --latency-limit needs --rate: the limit is measured against the schedule that --rate sets'],
   [['tpcb', '-i'], 'pgload: -i/--initialize is an initialization option: it cannot be used in benchmarking mode']
 ]
