@@ -60,13 +60,14 @@ export function liveState (live, prev = null) {
 /**
  * The page a browser opens: the report's page with no chart yet, and the live script.
  * @param {import('./live-document.js').LiveDocument} live
+ * @param {string} [banner] HTML above the run's header (a sweep's)
  * @returns {string}
  */
-export function livePageHtml (live) {
+export function livePageHtml (live, banner = '') {
   const doc = live.document()
   return buildHtml([{ doc, label: null }], { charts: [], skipped: [] }, {
     title: `pgload live: ${doc.run.workload}${live.meta.label ? ` (${live.meta.label})` : ''}`,
-    header: liveHeaderHtml(live),
+    header: banner + liveHeaderHtml(live),
     live: LIVE_SCRIPT
   })
 }

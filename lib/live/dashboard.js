@@ -11,9 +11,14 @@ import { liveDelta, fullUpdate } from './live-delta.js'
 const KEEPALIVE_MS = 15_000
 
 export class Dashboard {
-  /** @param {import('./live-document.js').LiveDocument} live */
-  constructor (live) {
+  /**
+   * @param {import('./live-document.js').LiveDocument} live
+   * @param {{ banner?: () => string }} [opts] banner: HTML above the run's header (a sweep's
+   *   position and its cells done), asked again at each update
+   */
+  constructor (live, { banner = () => '' } = {}) {
     this.live = live
+    this.banner = banner
     this.clients = new Set()
     /** @type {import('./live-delta.js').LiveState|null} the page's state the open pages have */
     this.state = null
@@ -40,10 +45,27 @@ export class Dashboard {
     this.advance()
   }
 
+  /**
+   * Show another run's live document (a sweep's next run): the pages open get it whole.
+   * @param {import('./live-document.js').LiveDocument} live
+   */
+  follow (live) {
+    this.live = live
+    this.refresh()
+  }
+
+  /** The banner changed (or the document was replaced): the pages open get the page whole. */
+  refresh () {
+    this.state = null
+    this.fullText = null
+    this.changed()
+  }
+
   /** Bring the state to the live document's version; the pages open get the changes. */
   advance () {
     if (this.state?.version === this.live.version) return
     const next = liveState(this.live, this.state)
+    next.header = this.banner() + next.header
     const delta = this.state && this.clients.size > 0 ? liveDelta(this.state, next) : null
     const text = this.clients.size === 0 ? null : sseEvent('update', JSON.stringify(delta ?? fullUpdate(next)))
     this.state = next
@@ -81,7 +103,7 @@ export class Dashboard {
     const path = new URL(req.url ?? '/', 'http://x').pathname
     if (req.method !== 'GET' && req.method !== 'HEAD') return send(res, 405, 'text/plain', 'GET only\n')
     if (path === '/' || path === '/index.html') {
-      return send(res, 200, 'text/html; charset=utf-8', this.reportHtml ?? livePageHtml(this.live))
+      return send(res, 200, 'text/html; charset=utf-8', this.reportHtml ?? livePageHtml(this.live, this.banner()))
     }
     if (path === '/report.html') {
       return this.reportHtml ? send(res, 200, 'text/html; charset=utf-8', this.reportHtml) : send(res, 404, 'text/plain', 'the run has not ended yet\n')

@@ -56,40 +56,13 @@ export async function startLive (plan, { err = process.stderr, now = () => new D
     if (!isLoopback(plan.metrics.host)) err.write(`pgload: the metrics endpoint listens on ${plan.metrics.host}, not only this machine\n`)
   }
   let unfollow = () => {}
-  let unsample = () => {}
   return {
     urls,
-    attach (run, { types = [], sampler = null } = {}) {
-      const shape = runShape(run, types)
-      live.setShape(shape)
-      metrics?.setShape(shape)
-      if (sampler) {
-        live.setSampler(sampler)
-        if (metrics) unsample = sampler.onSample((entry, s) => metrics.addServerSample(entry, s))
-      }
-      unfollow = followRunEvents(run, {
-        warmup (e) {
-          live.addWarmup(e)
-          metrics?.addWarmup(e)
-          dashboard?.changed()
-        },
-        interval (e) {
-          live.addInterval(e)
-          metrics?.addInterval(e)
-          // the ragged last interval: the final report follows at once
-          if (!e.final) dashboard?.changed()
-        },
-        status (s) {
-          if (s.state !== 'stopping' && s.state !== 'aborting') return
-          live.setStatus(s)
-          dashboard?.changed()
-        },
-        finished () { metrics?.finish() }
-      })
+    attach (run, extras = {}) {
+      unfollow = followLiveRun(run, { live, metrics, dashboard }, extras)
     },
     async finish (results) {
       unfollow()
-      unsample()
       live.finish()
       metrics?.finish()
       if (!dashboard) return null
@@ -100,8 +73,46 @@ export async function startLive (plan, { err = process.stderr, now = () => new D
     },
     async close () {
       unfollow()
-      unsample()
       await Promise.all([dashboard?.close(), endpoint?.close()])
     }
   }
+}
+
+/**
+ * Feed one run's events (and its server sampler's readings) to a live document, the metrics and
+ * the dashboard; returns the unsubscribe. The same for a run and for each run of a sweep.
+ * @param {import('../engine/run-handle.js').RunHandle} run
+ * @param {{ live: LiveDocument, metrics: RunMetrics|null, dashboard: Dashboard|null }} to
+ * @param {{ types?: string[], sampler?: any }} [extras]
+ * @returns {() => void}
+ */
+export function followLiveRun (run, { live, metrics, dashboard }, { types = [], sampler = null } = {}) {
+  const shape = runShape(run, types)
+  live.setShape(shape)
+  metrics?.setShape(shape)
+  let unsample = () => {}
+  if (sampler) {
+    live.setSampler(sampler)
+    if (metrics) unsample = sampler.onSample((entry, s) => metrics.addServerSample(entry, s))
+  }
+  const unfollow = followRunEvents(run, {
+    warmup (e) {
+      live.addWarmup(e)
+      metrics?.addWarmup(e)
+      dashboard?.changed()
+    },
+    interval (e) {
+      live.addInterval(e)
+      metrics?.addInterval(e)
+      // the ragged last interval: the final report (or a sweep's next run) follows at once
+      if (!e.final) dashboard?.changed()
+    },
+    status (s) {
+      if (s.state !== 'stopping' && s.state !== 'aborting') return
+      live.setStatus(s)
+      dashboard?.changed()
+    },
+    finished () { metrics?.finish() }
+  })
+  return () => { unfollow(); unsample() }
 }
