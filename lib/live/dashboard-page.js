@@ -86,6 +86,7 @@ export function liveHeaderHtml (live) {
     : live.phase === 'running' ? `running: ${live.elapsedS.toFixed(0)} s${of} measured` : live.phase
   const st = live.status
   rows.push(['Status', st && live.phase !== 'finished' ? `${phase}; ${st.state}${st.reason ? ` (${st.reason})` : ''}` : phase])
+  if (live.stage) rows.push(['Stage', stageText(live.stage)])
   if (live.meta.shard) {
     const { index, count } = live.meta.shard
     rows.push(['Shard', `${index} of ${count} (0 to ${count - 1}): this page shows this shard's part only; each shard serves its own dashboard${index === 0 ? ', and shard 0 coordinates the start' : ''}`])
@@ -97,6 +98,18 @@ export function liveHeaderHtml (live) {
   rows.push(['Started', live.meta.startTime])
   return `<dl class="live">${rows.map(([k, v]) => `<dt>${h(k)}</dt><dd>${h(v)}</dd>`).join('')}</dl>`
 }
+
+/**
+ * `2 of 3: rate 100 to 200/s (ramp), 10 to 20 s`
+ * @param {import('../engine/run-handle.js').StageEvent} e
+ */
+export function stageText (e) {
+  const unit = e.kind === 'rate' ? '/s' : ' terminals'
+  const target = e.ramp && e.target.from !== e.target.to ? `${e.target.from} to ${e.target.to}${unit} (ramp)` : `${e.target.to}${unit}`
+  return `${e.index + 1} of ${e.count}: ${e.kind === 'rate' ? 'rate' : 'clients'} ${target}, ${round(e.startS)} to ${round(e.endS)} s`
+}
+
+const round = (x) => Math.round(x * 10) / 10
 
 /**
  * The final page: the report `pgload report` writes for the results document.

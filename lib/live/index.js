@@ -107,6 +107,10 @@ export function followLiveRun (run, { live, metrics, dashboard }, { types = [], 
       // the ragged last interval: the final report (or a sweep's next run) follows at once
       if (!e.final) dashboard?.changed()
     },
+    stage (e) {
+      live.setStage(e)
+      dashboard?.changed()
+    },
     status (s) {
       if (s.state !== 'stopping' && s.state !== 'aborting') return
       live.setStatus(s)

@@ -29,7 +29,15 @@ export class LiveDocument {
     this.failed = 0
     this.retries = 0
     this.sampler = null
+    /** @type {import('../engine/run-handle.js').StageEvent|null} the stage of the load profile under way */
+    this.stage = null
     this.version = 0
+  }
+
+  /** @param {import('../engine/run-handle.js').StageEvent} e a stage of --stages or --clients-stages begins */
+  setStage (e) {
+    this.stage = e
+    this.version++
   }
 
   /** @param {import('./run-events.js').RunShape} shape */

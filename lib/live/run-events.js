@@ -1,5 +1,5 @@
 // The one place the live view reads a run, through the run handle only (lib/engine/run-handle.js):
-// its events ('start', 'warmup-tick', 'measuring', 'interval', 'status', 'finished'), its settings
+// its events ('start', 'warmup-tick', 'measuring', 'interval', 'stage', 'status', 'finished'), its settings
 // and sizes. Nothing here reads a run's recorder, options or workload (the privacy test checks).
 
 /**
@@ -8,6 +8,7 @@
  * @property {(e: import('../engine/run-handle.js').WarmupEvent) => void} [warmup]
  * @property {() => void} [measuring] the measured window opened (after any warm-up)
  * @property {(e: import('../engine/run-handle.js').IntervalEvent) => void} [interval]
+ * @property {(e: import('../engine/run-handle.js').StageEvent) => void} [stage] a stage of the load profile begins
  * @property {(s: import('../engine/run-handle.js').RunStatus) => void} [status] a change of state
  * @property {(s: import('../engine/run-handle.js').RunStatus) => void} [finished] execute() settles
  */
@@ -25,6 +26,7 @@ export function followRunEvents (run, handlers) {
   on('warmup-tick', handlers.warmup)
   on('measuring', handlers.measuring && (() => handlers.measuring()))
   on('interval', handlers.interval)
+  on('stage', handlers.stage)
   on('status', handlers.status)
   on('finished', handlers.finished && ((e) => handlers.finished(e.status)))
   return () => { for (const [name, fn] of subs) run.off(name, fn) }

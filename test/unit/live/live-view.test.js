@@ -62,3 +62,20 @@ test('the live view follows a run through its handle: types from the caller, per
     await view.close()
   }
 })
+
+test('a stage of the load profile: the dashboard\'s header says which of how many, its target and bounds', async () => {
+  const view = await startLive({ ...PLAN, metrics: undefined }, { err: { write () {} } })
+  try {
+    const run = strictHandle({ settings: SETTINGS })
+    view.attach(run, { types: ['a', 'b'] })
+    run.emit('measuring')
+    run.emit('stage', { index: 0, count: 3, kind: 'rate', startS: 0, endS: 4, target: { from: 100, to: 100 }, ramp: false })
+    run.emit('interval', intervalEvent(0, (rec) => rec.ok(0, 1000, 0, 0)))
+    run.emit('stage', { index: 1, count: 3, kind: 'rate', startS: 4, endS: 8, target: { from: 100, to: 200 }, ramp: true })
+    const page = await (await fetch(view.urls.dashboard)).text()
+    const header = /<dl class="live">.*?<\/dl>/s.exec(page)?.[0] ?? 'no header'
+    assert.match(header, /<dt>Stage<\/dt><dd>2 of 3: rate 100 to 200&#47;s \(ramp\), 4 to 8 s<\/dd>/)
+  } finally {
+    await view.close()
+  }
+})
