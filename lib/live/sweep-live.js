@@ -67,7 +67,6 @@ export class SweepLive {
     this.unfollow = () => {}
     this.dashboard = options.dashboard ? new Dashboard(this.live, { banner: () => this.doc ? sweepBannerHtml(this.doc, this.at) : '' }) : null
     this.sweepMetrics = options.metrics ? new SweepMetrics() : null
-    this.runMetrics = null
     this.endpoint = options.metrics ? new MetricsEndpoint(this.sweepMetrics) : null
   }
 
@@ -89,17 +88,24 @@ export class SweepLive {
    * @param {any} [plan] the run's plan, for 'start'
    */
   event (name, info, plan) {
-    if (name === 'load') this.at = { phase: 'load', axis: info.axis, size: info.size }
-    else if (name === 'start') {
-      this.at = { phase: 'run', order: info.run.order, position: info.position, total: info.total, repeat: info.run.repeat, cell: info.run.cell, text: info.text, leftS: info.leftS, startedAt: Date.now() }
-      this.live = this.#liveDocument(plan)
-      this.dashboard?.follow(this.live)
-      this.sweepMetrics?.at(this.at)
-      return
-    } else if (name === 'done') this.at = { ...this.at, phase: 'between' }
-    else return
+    switch (name) {
+      case 'load':
+        this.at = { phase: 'load', axis: info.axis, size: info.size }
+        break
+      case 'start':
+        this.at = { phase: 'run', order: info.run.order, position: info.position, total: info.total, repeat: info.run.repeat, cell: info.run.cell, text: info.text, leftS: info.leftS, startedAt: Date.now() }
+        // a fresh live view per run: the page gets it whole
+        this.live = this.#liveDocument(plan)
+        break
+      case 'done':
+        this.at = { ...this.at, phase: 'between' }
+        break
+      default:
+        return
+    }
     this.sweepMetrics?.at(this.at)
-    this.dashboard?.refresh()
+    if (name === 'start') this.dashboard?.follow(this.live)
+    else this.dashboard?.refresh()
   }
 
   /**
