@@ -32,9 +32,9 @@ import { shardPart, shardResultName, samplesServer, openShardBarrier, shardGate,
  * ends in errors or is interrupted; --threshold results are in the document before it is written.
  * @param {import('./plan/resolve.js').RunPlan | Record<string, any>} planOrOptions a plan
  *   (lib/plan/resolve.js), or options that are resolved into one first (and checked as the command line's)
- * @param {{ log?: any, env?: Record<string, string|undefined>, onRun?: (run: import('./engine/run-handle.js').RunHandle, extras: { sampler: any }) => void, onPhase?: (phase: string, info?: any) => void }} [hooks]
+ * @param {{ log?: any, env?: Record<string, string|undefined>, onRun?: (run: import('./engine/run-handle.js').RunHandle, extras: { sampler: any, types: string[] }) => void, onPhase?: (phase: string, info?: any) => void }} [hooks]
  *   onRun: the run handle, before it starts (subscribe to its events; stop or abort it), with the
- *   server statistics sampler (null without one), for presenters
+ *   server statistics sampler (null without one) and the workload's transaction types, for presenters
  * @returns {Promise<{ results: object, file: string|null, exitCode: number, run: import('./engine/run-handle.js').RunHandle }>}
  */
 export async function runBenchmark (planOrOptions, { log = silentLogger, env = process.env, onRun, onPhase = () => {} } = {}) {
@@ -80,7 +80,7 @@ export async function runBenchmark (planOrOptions, { log = silentLogger, env = p
       source: planSource({ plan, target, serverVersionNum: serverVersion.num, seed })
     })
     followRun(run, workload, sampler)
-    onRun?.(run, { sampler })
+    onRun?.(run, { sampler, types: workload.transactions.map((t) => t.name) })
     onPhase('running', { terminals: run.terminalCount, connections: run.poolSize })
     const outcome = await run.execute()
     if (outcome.client) {

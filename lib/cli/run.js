@@ -123,10 +123,10 @@ async function runInterruptibly (plan, { log, live, err = process.stderr }) {
         const line = phaseMessage(phase, info, plan)
         if (line) err.write(line)
       },
-      onRun (run, { sampler }) {
+      onRun (run, { sampler, types }) {
         currentRun = run
         progress = attachRunMessages(run, { progressS: plan.progressS, progressTimestamp: plan.progressTimestamp, rampUp: Boolean(plan.rampUp), err, log, sampler: plan.progressServer ? sampler : null })
-        live?.attach(run, sampler)
+        live?.attach(run, { types, sampler })
       }
     })
     const outcome = await Promise.race([running, beforeStart])

@@ -5,7 +5,7 @@
 import { mkdir, access } from 'node:fs/promises'
 import { randomUUID, randomInt } from 'node:crypto'
 import os from 'node:os'
-import { join } from 'node:path'
+import { join, dirname, resolve } from 'node:path'
 import yargs from 'yargs'
 import { hideBin } from 'yargs/helpers'
 import { PgloadError } from '../errors.js'
@@ -22,6 +22,8 @@ import { newSweepDocument, readSweepDocument, writeSweepDocument, SWEEP_FILE, RU
 import { sizeAxis } from '../sweep/axes.js'
 import { cellTable } from '../sweep/format.js'
 import { runSweep } from '../sweep/session.js'
+import { startSweepLive } from '../live/sweep-live.js'
+import { liveOptions } from '../plan/live-options.js'
 
 const workloadModules = await Promise.all(workloadNames.map((n) => loadWorkload(n)))
 
@@ -42,8 +44,13 @@ const SWEEP_MEANING = {
   scale: { describe: 'scales to load and run, a comma list: 1,10,100 (each loaded once, ascending)' },
   warehouses: { type: 'string', describe: 'tpcc: warehouses to load and run, a comma list: 10,50 (each loaded once, ascending)' },
   label: { describe: 'name of the sweep; each run is named by it and its cell' },
-  store: { describe: 'store the sweep, its runs and its cells in the results database at the end, interrupted or not (docs/results-database.md)' }
+  store: { describe: 'store the sweep, its runs and its cells in the results database at the end, interrupted or not (docs/results-database.md)' },
+  dashboard: { describe: 'serve one live dashboard for the whole sweep at HOST:PORT: where it is, the current run\'s charts, the cells done so far, then the sweep\'s report [default address: 127.0.0.1:5665]' },
+  'dashboard-out': { describe: 'with --dashboard: also save the final page (the sweep\'s report) to this HTML file' },
+  metrics: { describe: 'serve Prometheus metrics of the current run (labelled with its cell) and of the sweep at http://HOST:PORT/metrics (docs/live.md)' }
 }
+/** Options of watching the sweep, not of its definition: a resumed sweep may use other addresses. */
+const LIVE_KEYS = ['dashboard', 'dashboardOut', 'metrics']
 /** `pgload run`'s options that print something and run nothing: not a sweep's. */
 const LISTINGS = ['V', 'show-script']
 /**
@@ -54,6 +61,8 @@ const LISTINGS = ['V', 'show-script']
 const REACH = ['url', 'host', 'port', 'username', 'dbname', 'restartCommand', 'resultsUrl', 'store']
 const NOT_RECORDED = new Set(['--url', '--host', '--port', '--username', '--dbname', '-h', '-p', '-U', '-d', '--restart-command', '--results-url', '--resume', '--dir', '--log-file'])
 const NOT_RECORDED_SWITCHES = new Set(['--verbose', '--json', '--store', '--no-store'])
+/** Not recorded either, with a value only when one follows (yargs reads them so): --dashboard [HOST:PORT]. */
+const NOT_RECORDED_OPTIONAL = new Set(['--dashboard', '--dashboard-out', '--metrics'])
 
 export const command = 'sweep [workload..]'
 export const describe = 'Run a workload over a grid of scales, clients and rates, each cell repeated: pgload sweep tpcb --scale 1,10 --clients 1,2,4'
@@ -83,17 +92,37 @@ export function builder (y) {
 export async function handler (argv) {
   const { createLogger } = await import('../log.js')
   const args = hideBin(process.argv).slice(1)
-  const sweep = argv.resume !== undefined ? await resumedSweep(argv, args) : await newSweep(argv, args)
-  await sweepCommand(sweep, { log: createLogger(argv), json: Boolean(argv.json) })
+  let live = null
+  // the dashboard and the metrics endpoint are bound once the options are checked, before the
+  // sweep's directory is made or any server is reached: a busy port stops here
+  const bind = async () => { live = await startSweepLive(sweepLiveOptions(argv)) }
+  try {
+    const sweep = argv.resume !== undefined ? await resumedSweep(argv, args, { bind }) : await newSweep(argv, args, { bind })
+    live?.setDoc(sweep.doc)
+    await sweepCommand(sweep, { log: createLogger(argv), json: Boolean(argv.json), live })
+  } finally {
+    await live?.close()
+  }
+}
+
+/**
+ * --dashboard, --dashboard-out and --metrics, checked as `pgload run` checks them.
+ * @param {any} argv
+ * @returns {import('../live/sweep-live.js').SweepLiveOptions}
+ */
+export function sweepLiveOptions (argv) {
+  const { dashboard, dashboardOut, metrics } = liveOptions((k) => argv[k])
+  return { dashboard, dashboardOut, metrics }
 }
 
 /**
  * Run a sweep's missing runs, then print its cells. Ctrl-C once lets the current run finish its
  * grace (it is kept, as interrupted), twice stops it at once; either way no other run starts.
  * @param {{ spec: import('../sweep/spec.js').SweepSpec, dir: string, doc: Record<string, any> }} sweep
- * @param {{ log?: any, json?: boolean, out?: { write(s: string): any }, err?: { write(s: string): any }, env?: Record<string, string|undefined> }} [opts]
+ * @param {{ log?: any, json?: boolean, out?: { write(s: string): any }, err?: { write(s: string): any }, env?: Record<string, string|undefined>,
+ *   live?: import('../live/sweep-live.js').SweepLive|null }} [opts] live: the sweep's dashboard and metrics, bound already
  */
-export async function sweepCommand (sweep, { log, json = false, out = process.stdout, err = process.stderr, env = process.env } = {}) {
+export async function sweepCommand (sweep, { log, json = false, out = process.stdout, err = process.stderr, env = process.env, live = null } = {}) {
   const { spec, dir, doc } = sweep
   const axis = sizeAxis(spec.workload)
   const loadSize = (size, { signal }) => initCommand({ workload: spec.workload, url: spec.common.url, env, options: { [axis]: size, force: true }, stderr: loadOutput(err, `${axis} ${size}`), log, signal })
@@ -103,6 +132,7 @@ export async function sweepCommand (sweep, { log, json = false, out = process.st
     log,
     env,
     err,
+    live,
     onRunner (runner) {
       trap = trapInterrupts(({ count }) => {
         if (count > 1) err.write('\npgload sweep: stopping at once\n')
@@ -112,6 +142,7 @@ export async function sweepCommand (sweep, { log, json = false, out = process.st
       })
     }
   }).finally(() => trap?.release())
+  if (live) await finishLive(live, { dir, doc, err })
   out.write(json ? JSON.stringify(doc, null, 1) + '\n' : cellTable(doc))
   const done = doc.runs.filter((r) => r.status === 'done').length
   err.write(`pgload sweep: ${done} of ${doc.runs.length} runs done; the sweep document is ${join(dir, SWEEP_FILE)}\n`)
@@ -123,6 +154,19 @@ export async function sweepCommand (sweep, { log, json = false, out = process.st
   if (outcome.error) throw Object.assign(outcome.error, { hint: outcome.error.hint ?? `once it is fixed, ${resume} runs what is missing` })
   const failed = doc.runs.filter((r) => r.status === 'failed').length
   if (failed) throw new PgloadError(`${failed} run${failed === 1 ? '' : 's'} of the sweep failed (see the document); the cells cover the others`, { code: 'RUN_ABORTED', exitCode: 2, hint: `${resume} runs them again` })
+}
+
+/** The sweep's report to the dashboard's pages and to --dashboard-out; a failure there is a warning. */
+async function finishLive (live, { dir, doc, err }) {
+  try {
+    const { sweepReportHtml } = await import('../report/sweep/render.js')
+    const out = live.options.dashboardOut
+    const html = sweepReportHtml(doc, { source: join(dir, SWEEP_FILE), htmlDir: out ? dirname(resolve(out)) : undefined })
+    const saved = await live.finish(html)
+    if (saved) err.write(`pgload sweep: dashboard report written to ${saved}\n`)
+  } catch (e) {
+    err.write(`pgload: warning: the dashboard's final report was not made: ${e.message}\n`)
+  }
 }
 
 /**
@@ -143,13 +187,15 @@ async function storeFinishedSweep (file, { resultsUrl, env, log, err }) {
  * A new sweep: checked in full, its directory made and its document written (every run pending).
  * @param {any} argv
  * @param {string[]} args the arguments after `sweep`
+ * @param {{ bind?: () => Promise<void> }} [opts] bind: called once everything is checked, before the directory is made
  */
-export async function newSweep (argv, args) {
+export async function newSweep (argv, args, { bind } = {}) {
   const spec = await specFromArgv(argv, args)
   const dir = parseOutputPath(argv.dir, '--dir', 'directory') ?? defaultSweepDir(spec.name)
   if (await exists(join(dir, SWEEP_FILE))) {
     throw new PgloadError(`--dir ${dir} already holds a sweep`, { code: 'BAD_OPTION', hint: `continue it with pgload sweep --resume ${dir}, or give another --dir` })
   }
+  await bind?.()
   try {
     await mkdir(join(dir, RUNS_DIR), { recursive: true })
   } catch (err) {
@@ -177,11 +223,12 @@ export async function newSweep (argv, args) {
 
 /**
  * The sweep in DIR, to be finished: its own arguments give its runs; options given besides
- * the server's address must be the same sweep's.
+ * the server's address (and the live addresses) must be the same sweep's.
  * @param {any} argv
  * @param {string[]} args the arguments after `sweep`
+ * @param {{ bind?: () => Promise<void> }} [opts] bind: called once everything is checked
  */
-export async function resumedSweep (argv, args) {
+export async function resumedSweep (argv, args, { bind } = {}) {
   const dir = parseOutputPath(argv.resume, '--resume', 'directory')
   if (argv.dir !== undefined) throw new PgloadError('--dir goes with a new sweep; --resume DIR continues the one in DIR', { code: 'BAD_OPTION' })
   const doc = await readSweepDocument(dir)
@@ -203,6 +250,8 @@ export async function resumedSweep (argv, args) {
       })
     }
   }
+  sweepLiveOptions(argv)
+  await bind?.()
   return { spec, dir, doc }
 }
 
@@ -213,6 +262,9 @@ async function specFromArgv (argv, args, command) {
   }
   const input = await planInputFromArgv(argv, { rawArgs: ['sweep', ...args], command: command ?? recordedCommand(['sweep', ...recordedArgs(args)]) })
   input.url = connectionUrl(argv)
+  // the sweep serves them itself (sweepLiveOptions), once for all its runs: not each run's, not recorded
+  sweepLiveOptions(argv)
+  for (const k of LIVE_KEYS) delete input[k]
   const checks = { afterValues: () => refuseOptions(argv) }
   return sweepSpec(input, { repeat: argv.repeat, checks })
 }
@@ -249,6 +301,10 @@ export function recordedArgs (args) {
     if (a === '--') { out.push(...args.slice(i)); break }
     const name = a.startsWith('--') ? a.split('=')[0] : a.slice(0, 2)
     if (NOT_RECORDED_SWITCHES.has(a)) continue
+    if (NOT_RECORDED_OPTIONAL.has(name)) {
+      if (!a.includes('=') && i + 1 < args.length && !args[i + 1].startsWith('-')) i++
+      continue
+    }
     if (NOT_RECORDED.has(name)) {
       const joined = a.startsWith('--') ? a.includes('=') : a.length > 2
       if (!joined) i++ // the value is the next argument

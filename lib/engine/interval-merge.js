@@ -88,6 +88,10 @@ export class IntervalMerge {
       for (const [name, c] of Object.entries(e.types)) {
         const t = types[name] ??= { count: 0, failed: 0, skipped: 0, retries: 0 }
         t.count += c.count; t.failed += c.failed; t.skipped += c.skipped; t.retries += c.retries
+        if (c.errors) {
+          t.errors ??= {}
+          for (const [kind, n] of Object.entries(c.errors)) t.errors[kind] = (t.errors[kind] ?? 0) + n
+        }
       }
       elapsedS = Math.max(elapsedS, e.elapsedS)
       lengthS = Math.max(lengthS, e.lengthS)

@@ -70,6 +70,10 @@
  * @property {number} failed failed after their tries (any SQLSTATE)
  * @property {number} skipped skipped (--latency-limit with --rate)
  * @property {number} retries retries spent by the transactions that ended in the interval
+ * @property {Record<string, number>} [errors] only when failed > 0: the interval's failures by
+ *   kind (SQLSTATE, or pgload's code such as a client-side error's), summing to `failed`. The
+ *   recorder's per-type counts for the outcome, differenced at the interval's close (nothing per
+ *   transaction); worker threads' are summed by the main thread
  */
 
 /**

@@ -7,14 +7,16 @@ import { LiveDocument } from './live-document.js'
 import { Dashboard } from './dashboard.js'
 import { RunMetrics } from './run-metrics.js'
 import { MetricsEndpoint } from './metrics-endpoint.js'
-import { followRunEvents, runShape, typeTotals } from './run-events.js'
+import { followRunEvents, runShape } from './run-events.js'
 import { finalReportHtml } from './dashboard-page.js'
 import { formatListenAddress, isLoopback } from '../options/listen-address.js'
 import { writeFileAtomic } from '../atomic-write.js'
 
 /**
  * @typedef {object} LiveView
- * @property {(run: any, sampler?: any) => void} attach follow a run (and its server sampler)
+ * @property {(run: import('../engine/run-handle.js').RunHandle, with?: { types?: string[], sampler?: any }) => void} attach
+ *   follow a run through its handle; types: the workload's transaction names (the caller knows
+ *   them), sampler: the server statistics sampler
  * @property {(results: any) => Promise<string|null>} finish the final report to the pages open, and
  *   to --dashboard-out; resolves with that file, or null
  * @property {() => Promise<void>} close stop serving
@@ -54,34 +56,13 @@ export async function startLive (plan, { err = process.stderr, now = () => new D
     if (!isLoopback(plan.metrics.host)) err.write(`pgload: the metrics endpoint listens on ${plan.metrics.host}, not only this machine\n`)
   }
   let unfollow = () => {}
-  let unsample = () => {}
   return {
     urls,
-    attach (run, sampler = null) {
-      const shape = runShape(run)
-      live.setShape(shape)
-      metrics?.setShape(shape)
-      if (sampler) {
-        live.setSampler(sampler)
-        if (metrics) unsample = sampler.onSample((entry, s) => metrics.addServerSample(entry, s))
-      }
-      unfollow = followRunEvents(run, {
-        warmup (e) {
-          live.addWarmup(e)
-          metrics?.addWarmup(e)
-          dashboard?.changed()
-        },
-        interval (e) {
-          live.addInterval(e)
-          metrics?.addInterval(e, typeTotals(run))
-          // the ragged last interval: the final report follows at once
-          if (!e.final) dashboard?.changed()
-        }
-      })
+    attach (run, extras = {}) {
+      unfollow = followLiveRun(run, { live, metrics, dashboard }, extras)
     },
     async finish (results) {
       unfollow()
-      unsample()
       live.finish()
       metrics?.finish()
       if (!dashboard) return null
@@ -92,8 +73,50 @@ export async function startLive (plan, { err = process.stderr, now = () => new D
     },
     async close () {
       unfollow()
-      unsample()
       await Promise.all([dashboard?.close(), endpoint?.close()])
     }
   }
+}
+
+/**
+ * Feed one run's events (and its server sampler's readings) to a live document, the metrics and
+ * the dashboard; returns the unsubscribe. The same for a run and for each run of a sweep.
+ * @param {import('../engine/run-handle.js').RunHandle} run
+ * @param {{ live: LiveDocument, metrics: RunMetrics|null, dashboard: Dashboard|null }} to
+ * @param {{ types?: string[], sampler?: any }} [extras]
+ * @returns {() => void}
+ */
+export function followLiveRun (run, { live, metrics, dashboard }, { types = [], sampler = null } = {}) {
+  const shape = runShape(run, types)
+  live.setShape(shape)
+  metrics?.setShape(shape)
+  let unsample = () => {}
+  if (sampler) {
+    live.setSampler(sampler)
+    if (metrics) unsample = sampler.onSample((entry, s) => metrics.addServerSample(entry, s))
+  }
+  const unfollow = followRunEvents(run, {
+    warmup (e) {
+      live.addWarmup(e)
+      metrics?.addWarmup(e)
+      dashboard?.changed()
+    },
+    interval (e) {
+      live.addInterval(e)
+      metrics?.addInterval(e)
+      // the ragged last interval: the final report (or a sweep's next run) follows at once
+      if (!e.final) dashboard?.changed()
+    },
+    stage (e) {
+      live.setStage(e)
+      dashboard?.changed()
+    },
+    status (s) {
+      if (s.state !== 'stopping' && s.state !== 'aborting') return
+      live.setStatus(s)
+      dashboard?.changed()
+    },
+    finished () { metrics?.finish() }
+  })
+  return () => { unfollow(); unsample() }
 }

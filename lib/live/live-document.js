@@ -22,14 +22,25 @@ export class LiveDocument {
     this.phase = 'starting' // starting | warm-up | running | finished
     this.warmup = null
     this.load = { activeConnections: 0, waiting: 0 }
-    /** @type {Map<string, { count: number, failed: number, hist: any, pending: string[] }>} */
+    /** the run's state and why, as its 'status' events say (null: not started) */
+    this.status = null
+    /** @type {Map<string, { count: number, failed: number, retries: number, hist: any, pending: string[], latencyMs: any }>} */
     this.types = new Map()
     this.failed = 0
+    this.retries = 0
     this.sampler = null
+    /** @type {import('../engine/run-handle.js').StageEvent|null} the stage of the load profile under way */
+    this.stage = null
     this.version = 0
   }
 
-  /** @param {ReturnType<import('./run-events.js').runShape>} shape */
+  /** @param {import('../engine/run-handle.js').StageEvent} e a stage of --stages or --clients-stages begins */
+  setStage (e) {
+    this.stage = e
+    this.version++
+  }
+
+  /** @param {import('./run-events.js').RunShape} shape */
   setShape (shape) {
     this.shape = shape
     for (const name of shape.types) this.typeOf(name)
@@ -38,28 +49,40 @@ export class LiveDocument {
   /** The server statistics sampler whose series and events the charts show (or null). */
   setSampler (sampler) { this.sampler = sampler }
 
-  /** @param {{ elapsedS: number, warmupS: number, activeConnections: number, waiting: number }} e */
+  /** @param {import('../engine/run-handle.js').WarmupEvent} e */
   addWarmup (e) {
     this.phase = 'warm-up'
     this.warmup = { elapsedS: e.elapsedS, warmupS: e.warmupS }
-    this.load = { activeConnections: e.activeConnections, waiting: e.waiting }
+    this.load = { activeConnections: e.connections.active, waiting: e.connections.waiting }
     this.version++
   }
 
-  /** @param {import('./run-events.js').LiveInterval} e */
+  /** @param {import('../engine/run-handle.js').IntervalEvent} e */
   addInterval (e) {
     const { histograms, lagHistogram, queueHistogram, ...entry } = e.interval
     this.intervals.push(entry)
-    for (const [name, n] of Object.entries(entry.count ?? {})) this.typeOf(name).count += n
+    for (const [name, c] of Object.entries(e.types)) {
+      const t = this.typeOf(name)
+      t.count += c.count
+      t.failed += c.failed
+      t.retries += c.retries
+      this.failed += c.failed
+      this.retries += c.retries
+    }
     for (const [name, encoded] of Object.entries(histograms ?? {})) {
       const t = this.typeOf(name)
       t.pending.push(encoded)
       if (t.pending.length >= MERGE_BATCH) mergePending(t)
     }
-    this.failed += entry.failed ?? 0
     this.elapsedS = e.elapsedS
     this.phase = e.final ? this.phase : 'running'
-    this.load = { activeConnections: e.activeConnections, waiting: e.waiting }
+    this.load = { activeConnections: e.connections.active, waiting: e.connections.waiting }
+    this.version++
+  }
+
+  /** @param {import('../engine/run-handle.js').RunStatus} status a change of the run's state */
+  setStatus (status) {
+    this.status = { state: status.state, reason: status.reason }
     this.version++
   }
 
@@ -77,17 +100,24 @@ export class LiveDocument {
 
   /**
    * The document so far, in the results document's shape as far as the charts read it.
+   * @param {{ histograms?: boolean }} [opts] histograms: false leaves out each type's merged
+   *   histogram (null), and gives the latency figures as they were when last merged
    * @returns {any}
    */
-  document () {
+  document ({ histograms = true } = {}) {
     const transactions = {}
     for (const [name, t] of this.types) {
-      mergePending(t)
+      if (histograms) {
+        mergePending(t)
+        t.latencyMs = latencySummaryMs(t.hist)
+      }
       transactions[name] = {
         count: t.count,
+        failed: t.failed,
+        retries: t.retries,
         tps: this.elapsedS > 0 ? round3(t.count / this.elapsedS) : null,
-        latencyMs: latencySummaryMs(t.hist),
-        histogram: t.hist.totalCount > 0 ? encodeHistogram(t.hist) : null
+        latencyMs: t.latencyMs ?? latencySummaryMs(t.hist),
+        histogram: histograms && t.hist.totalCount > 0 ? encodeHistogram(t.hist) : null
       }
     }
     const s = this.sampler
@@ -109,7 +139,7 @@ export class LiveDocument {
   typeOf (name) {
     let t = this.types.get(name)
     if (!t) {
-      t = { count: 0, hist: createHistogram(), pending: [] }
+      t = { count: 0, failed: 0, retries: 0, hist: createHistogram(), pending: [], latencyMs: null }
       this.types.set(name, t)
     }
     return t

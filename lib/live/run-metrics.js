@@ -32,8 +32,8 @@ export class RunMetrics {
     const counter = (name, help, labelNames = []) => new client.Counter({ name, help, labelNames, registers })
     const gauge = (name, help, labelNames = []) => new client.Gauge({ name, help, labelNames, registers })
     this.transactions = counter('pgload_transactions_total', 'Transactions committed (expected rollbacks included), by type', ['type'])
-    this.failures = counter('pgload_failures_total', 'Failed transactions by type and kind (SQLSTATE or pgload code); with worker threads type and kind are "all"', ['type', 'kind'])
-    this.retries = counter('pgload_retries_total', 'Retries spent on serialization failures and deadlocks, by type (one thread only)', ['type'])
+    this.failures = counter('pgload_failures_total', 'Failed transactions by type and kind (SQLSTATE or pgload code)', ['type', 'kind'])
+    this.retries = counter('pgload_retries_total', 'Retries spent on serialization failures and deadlocks, by type', ['type'])
     this.latency = new BucketHistogram({ name: 'pgload_latency_seconds', help: 'Transaction latency from the intended start, by type; buckets 10 % apart', labelNames: ['type'], buckets: LATENCY_BUCKETS_S, registers })
     this.lag = new BucketHistogram({ name: 'pgload_schedule_lag_seconds', help: 'Schedule lag (start behind the intended start), all types; buckets 10 % apart', labelNames: [], buckets: LATENCY_BUCKETS_S, registers })
     this.terminals = gauge('pgload_terminals', 'Terminals (clients) of the run')
@@ -55,11 +55,10 @@ export class RunMetrics {
     this.backends = gauge('pgload_server_backends', 'Backends of the database by state at the last sample', ['state'])
     this.lastSampleT = 0
     this.checkpointsSeen = 0
-    this.failedSeen = new Map()
     this.measuring.set(0)
   }
 
-  /** @param {ReturnType<import('./run-events.js').runShape>} shape */
+  /** @param {import('./run-events.js').RunShape} shape */
   setShape (shape) {
     this.terminals.set(shape.terminals)
     this.connections.set(shape.connections)
@@ -72,34 +71,31 @@ export class RunMetrics {
   }
 
   /**
-   * One closed interval.
-   * @param {import('./run-events.js').LiveInterval} e
-   * @param {ReturnType<import('./run-events.js').typeTotals>} totals failures and retries per type so far, when known
+   * One closed interval (the run handle's 'interval' payload, the same with worker threads).
+   * @param {import('../engine/run-handle.js').IntervalEvent} e
    */
-  addInterval (e, totals) {
+  addInterval (e) {
     const iv = e.interval
-    for (const [type, n] of Object.entries(iv.count ?? {})) if (n > 0) this.transactions.inc({ type }, n)
+    for (const [type, c] of Object.entries(e.types)) {
+      if (c.count > 0) this.transactions.inc({ type }, c.count)
+      if (c.retries > 0) this.retries.inc({ type }, c.retries)
+      if (c.failed > 0) for (const [kind, n] of Object.entries(c.errors ?? { unknown: c.failed })) this.failures.inc({ type, kind }, n)
+    }
     for (const [type, encoded] of Object.entries(iv.histograms ?? {})) this.latency.addHdr({ type }, decodeHistogram(encoded))
     if (iv.lagHistogram) this.lag.addHdr({}, decodeHistogram(iv.lagHistogram))
-    if (totals) {
-      for (const [type, t] of totals) {
-        this.advance(`retries ${type}`, t.retries, (d) => this.retries.inc({ type }, d))
-        for (const [kind, n] of t.errors) this.advance(`failed ${type} ${kind}`, n, (d) => this.failures.inc({ type, kind }, d))
-      }
-    } else if (iv.failed > 0) {
-      this.failures.inc({ type: 'all', kind: 'all' }, iv.failed)
-    }
-    this.inUse.set(e.activeConnections)
-    this.waiting.set(e.waiting)
+    this.loadAt(e.connections)
     this.elapsed.set(e.elapsedS)
     this.measuring.set(e.final ? 0 : 1)
     if (this.durationS) this.progress.set(Math.min(1, e.elapsedS / this.durationS))
   }
 
-  /** @param {{ elapsedS: number, activeConnections: number, waiting: number }} e a warm-up tick */
-  addWarmup (e) {
-    this.inUse.set(e.activeConnections)
-    this.waiting.set(e.waiting)
+  /** @param {import('../engine/run-handle.js').WarmupEvent} e a warm-up interval passed */
+  addWarmup (e) { this.loadAt(e.connections) }
+
+  /** @param {import('../engine/run-handle.js').ConnectionUse} c */
+  loadAt (c) {
+    this.inUse.set(c.active)
+    this.waiting.set(c.waiting)
   }
 
   /**
@@ -129,11 +125,4 @@ export class RunMetrics {
   text () { return this.registry.metrics() }
 
   get contentType () { return this.registry.contentType }
-
-  // a cumulative count read from the run, turned into counter increments
-  advance (key, total, inc) {
-    const seen = this.failedSeen.get(key) ?? 0
-    if (total > seen) inc(total - seen)
-    this.failedSeen.set(key, Math.max(seen, total))
-  }
 }

@@ -61,6 +61,8 @@ export class TypeStats {
     this.sumSqUs = 0
     /** @type {Map<string, number>} failures by SQLSTATE (or pgload code) */
     this.errors = new Map()
+    /** @type {Map<string, number>} `errors` as the last interval with a failure closed them */
+    this.errorsClosed = new Map()
     this.keyingSumUs = 0
     this.keyingN = 0
     this.thinkSumUs = 0
@@ -70,6 +72,21 @@ export class TypeStats {
     this.intervalSkipped = 0
     this.intervalRetries = 0
   }
+}
+
+/**
+ * A type's failures by kind in the interval closing: its counts since the last interval that had
+ * a failure. Done at the close, and only for an interval with failures: nothing per transaction.
+ * @param {TypeStats} t
+ * @returns {Record<string, number>}
+ */
+function intervalErrors (t) {
+  const out = {}
+  for (const [code, n] of t.errors) {
+    const d = n - (t.errorsClosed.get(code) ?? 0)
+    if (d > 0) { out[code] = d; t.errorsClosed.set(code, n) }
+  }
+  return out
 }
 
 export class Recorder {
@@ -233,7 +250,10 @@ export class Recorder {
       total += t.intervalCount
       failed += t.intervalFailed
       skipped += t.intervalSkipped
-      if (byType) byType[t.name] = { count: t.intervalCount, failed: t.intervalFailed, skipped: t.intervalSkipped, retries: t.intervalRetries }
+      if (byType) {
+        byType[t.name] = { count: t.intervalCount, failed: t.intervalFailed, skipped: t.intervalSkipped, retries: t.intervalRetries }
+        if (t.intervalFailed > 0) byType[t.name].errors = intervalErrors(t)
+      }
       if (t.intervalHist.totalCount > 0) {
         histograms[t.name] = encodeHistogram(t.intervalHist)
         addInto(t.hist, t.intervalHist)

@@ -17,12 +17,14 @@ import { silentLogger } from '../log.js'
  * @param {{ spec: import('./spec.js').SweepSpec, dir: string, doc: Record<string, any> }} sweep
  * @param {{ loadSize: (size: number, opts: { signal: AbortSignal }) => Promise<any>, log?: any,
  *   env?: Record<string, string|undefined>, err?: { write(s: string): any, isTTY?: boolean },
- *   onRunner?: (runner: SweepRunner) => void, runBenchmark?: Function, prepareRun?: Function }} opts
- *   loadSize: load the workload's tables at a size; onRunner: told the runner (to interrupt it)
+ *   onRunner?: (runner: SweepRunner) => void, runBenchmark?: Function, prepareRun?: Function,
+ *   live?: { event(name: string, info: any, plan?: any): void, attach(run: any, extras: any): void, runEnded(): void }|null }} opts
+ *   loadSize: load the workload's tables at a size; onRunner: told the runner (to interrupt it);
+ *   live: the sweep's dashboard and metrics (lib/live/sweep-live.js), told the runner's events and each run
  * @returns {Promise<{ interrupted: boolean, ran: number, error: Error|null }>} error: a run that
  *   could not be run at all stopped the sweep (the document records it)
  */
-export async function runSweep ({ spec, dir, doc }, { loadSize, log = silentLogger, env = process.env, err = process.stderr, onRunner, runBenchmark, prepareRun = realPrepareRun }) {
+export async function runSweep ({ spec, dir, doc }, { loadSize, log = silentLogger, env = process.env, err = process.stderr, onRunner, runBenchmark, prepareRun = realPrepareRun, live = null }) {
   runBenchmark ??= (await import('../benchmark.js')).runBenchmark
   if (doc.runs.every((r) => r.status === 'done')) return { interrupted: false, ran: 0, error: null }
   const server = await holdServer(spec.common.url, { env, log, err })
@@ -42,8 +44,9 @@ export async function runSweep ({ spec, dir, doc }, { loadSize, log = silentLogg
       return plan
     },
     prepareRun: (plan) => prepareRun(plan, { env, log }),
-    runBenchmark: (plan, hooks) => quietRun(runBenchmark, plan, hooks, { err, log }),
+    runBenchmark: (plan, hooks) => quietRun(runBenchmark, plan, hooks, { err, log, live }),
     onEvent (name, info) {
+      live?.event(name, info, info.run ? plans.get(info.run.order) : undefined)
       if (name === 'load') err.write(`pgload sweep: loading ${axis} ${info.size} for its ${info.runs} run${info.runs === 1 ? '' : 's'}\n`)
       if (name === 'start') err.write(startLine(info, plans.get(info.run.order), axis))
       if (name === 'done') err.write(doneLine(info))
@@ -78,17 +81,19 @@ async function holdServer (url, { env, log, err }) {
 }
 
 /** runBenchmark with the run's warnings and --progress lines, without its set-up chatter. */
-async function quietRun (runBenchmark, plan, hooks, { err, log }) {
+async function quietRun (runBenchmark, plan, hooks, { err, log, live }) {
   let progress = null
   try {
     return await runBenchmark(plan, {
       ...hooks,
-      onRun (run) {
+      onRun (run, extras) {
         progress = attachRunMessages(run, { progressS: plan.progressS, progressTimestamp: plan.progressTimestamp, rampUp: Boolean(plan.rampUp), err, log })
-        hooks.onRun?.(run)
+        live?.attach(run, extras ?? {})
+        hooks.onRun?.(run, extras)
       }
     })
   } finally {
     progress?.close()
+    live?.runEnded()
   }
 }

@@ -1,4 +1,4 @@
-// `pgload sweep` refuses bad lists and options with one line and exit 1 before anything runs:
+// `pgload sweep` refuses bad lists and options (and a live address it cannot bind) with one line and exit 1 before anything runs:
 // no server is reached (none is given or started here) and no directory is made.
 
 import { test, after } from 'node:test'
@@ -6,6 +6,7 @@ import assert from 'node:assert/strict'
 import { mkdtempSync, rmSync, existsSync, mkdirSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import net from 'node:net'
 import { runCli } from '../helpers/cli.js'
 
 const tmp = mkdtempSync(join(tmpdir(), 'pgload-sweep-cli-'))
@@ -23,6 +24,8 @@ const CASES = [
   [['tpcb', '--clients', '1,2', '--repeat', '0'], 'pgload: --repeat must be an integer >= 1, got "0"'],
   [['tpcb', '--clients', '1,2', '--out', 'x.json'], 'pgload: --out does not go with sweep: each run\'s results go to DIR/runs/ (--dir DIR)'],
   [['tpcb', '--clients', '1,2', '--shard-timeout', '5s'], 'pgload: --shard-timeout does not go with sweep: a sweep runs its cells one after the other on one machine'],
+  [['tpcb', '--clients', '1,2', '--dashboard-out', 'x.html'], 'pgload: --dashboard-out goes with --dashboard: it saves the page the dashboard shows at the end'],
+  [['tpcb', '--clients', '1,2', '--metrics', 'nonsense'], 'pgload: --metrics needs HOST:PORT (e.g. 127.0.0.1:5665, 0.0.0.0:9464, [::1]:5665), got "nonsense"'],
   [['tpcb', '--clients', '1,2', '-L', '5'], 'pgload: --latency-limit needs --rate: the limit is measured against the schedule that --rate sets'],
   [['tpcb', '-i'], 'pgload: -i/--initialize is an initialization option: it cannot be used in benchmarking mode']
 ]
@@ -39,6 +42,24 @@ for (const [args, line] of CASES) {
     assert.equal(existsSync(env.PGLOAD_HOME), false, 'no server started')
   })
 }
+
+test('sweep --dashboard on a port in use: one line, exit 1, before the directory is made or a server started', async () => {
+  const busy = net.createServer()
+  await new Promise((resolve) => busy.listen(0, '127.0.0.1', resolve))
+  try {
+    const port = busy.address().port
+    const dir = join(tmp, 'busy')
+    for (const flag of ['--dashboard', '--metrics']) {
+      const r = await runCli(['sweep', 'tpcb', '--clients', '1,2', '--dir', dir, flag, `127.0.0.1:${port}`], { env })
+      assert.equal(r.code, 1, r.stderr)
+      assert.equal(r.stderr, `pgload: ${flag} 127.0.0.1:${port}: cannot listen: the port is in use\n`)
+      assert.equal(existsSync(dir), false, 'no directory made')
+      assert.equal(existsSync(env.PGLOAD_HOME), false, 'no server started')
+    }
+  } finally {
+    await new Promise((resolve) => busy.close(resolve))
+  }
+})
 
 test('--resume of a directory without a sweep, and a new sweep into one that holds a sweep', async () => {
   let r = await runCli(['sweep', '--resume', join(tmp, 'nothing')], { env })

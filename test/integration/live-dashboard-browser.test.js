@@ -1,6 +1,7 @@
 // The live dashboard in a real headless Chromium: open the page of a running `pgload run` at
 // second 2, see the report's charts render without console errors and gain points as the run
-// goes on, then see the final report (the page `pgload report` writes) when it ends; the page and
+// goes on (one full update, then only the changes), a second page opened later hold the same
+// rows in its views, then see the final report (the page `pgload report` writes) when it ends; the page and
 // its events carry no password. Needs /usr/bin/chromium.
 
 import { test, before, after } from 'node:test'
@@ -71,6 +72,28 @@ test('the dashboard of a running pgload run: charts render, gain points, then th
     await page.waitForFunction((n) => window.pgloadLive?.points > n, first.points + 1, { timeout: 20_000 })
     const later = await page.evaluate(() => ({ ...window.pgloadLive, marks: document.querySelectorAll('#pgload-charts svg .role-mark').length }))
     assert.ok(later.points > first.points + 1, `${first.points} -> ${later.points} points`)
+    // after the first full update, the page got only the changes, inserted into its views
+    assert.equal(later.full, 1, JSON.stringify(later))
+    assert.ok(later.deltas >= 1, JSON.stringify(later))
+    // a page opened now receives everything so far at once, and holds what the first one holds
+    const second = await browser.newPage({ viewport: { width: 1200, height: 900 } })
+    second.on('pageerror', (e) => problems.push(`pageerror (second page): ${e.message}`))
+    await second.goto(url)
+    await second.waitForFunction(() => window.pgloadLive?.updates >= 1 && window.pgloadLive.charts >= 3, null, { timeout: 20_000 })
+    const v = await second.evaluate(() => window.pgloadLive.version)
+    await page.waitForFunction((n) => window.pgloadLive.version >= n, v, { timeout: 20_000 })
+    await second.waitForFunction((n) => window.pgloadLive.version >= n, v, { timeout: 20_000 })
+    // read both between two updates (one a second)
+    let rows1, rows2
+    for (let i = 0; i < 10; i++) {
+      [rows1, rows2] = await Promise.all([page, second].map((p) => p.evaluate(() => ({ version: window.pgloadLive.version, rows: window.pgloadLive.rows() }))))
+      if (rows1.version === rows2.version) break
+      await sleep(200)
+    }
+    assert.equal(rows1.version, rows2.version)
+    assert.deepEqual(rows1.rows, rows2.rows)
+    assert.ok(rows1.rows.find((c) => c.name === 'throughput').throughput >= later.points, JSON.stringify(rows1.rows))
+    await second.close()
     const html = await page.content()
     assert.doesNotMatch(html, new RegExp(new URL(server.url).password || 'no-password-in-url'))
     // the run ends: the page becomes the final report

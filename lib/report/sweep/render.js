@@ -90,11 +90,30 @@ export async function renderSweepReport (sweep, opts = {}) {
     }
   }
   if (formats.includes('html')) {
-    const best = bestCells(sweep, shape, { p99LimitMs: opts.p99LimitMs ?? null })
-    const sweepDir = opts.source ? dirname(resolve(opts.source)) : undefined
-    const html = buildSweepHtml(sweep, shape, built, { best, missing, source: opts.source, sweepDir, htmlDir: dirname(htmlFile) })
+    const html = sweepHtml(sweep, shape, built, { ...opts, missing, htmlDir: dirname(htmlFile) })
     await writeFileAtomic(htmlFile, html)
     written.push(htmlFile)
   }
   return written
+}
+
+/**
+ * The HTML report of a sweep as text (what renderSweepReport writes as its HTML file): the live
+ * dashboard of a sweep shows it when the sweep ends.
+ * @param {any} sweep a sweep document (checked here)
+ * @param {{ p99LimitMs?: number|null, logScale?: boolean, source?: string, htmlDir?: string }} [opts]
+ *   source: the sweep document's path; htmlDir: where the page will be, its run files linked relative to it
+ * @returns {string}
+ */
+export function sweepReportHtml (sweep, opts = {}) {
+  ensureValidSweep(sweep, opts.source ?? 'sweep')
+  const shape = sweepShape(sweep)
+  const built = buildSweepCharts(sweep, shape, { logScale: opts.logScale ?? false })
+  return sweepHtml(sweep, shape, built, { ...opts, missing: missingCells(sweep, shape) })
+}
+
+function sweepHtml (sweep, shape, built, { p99LimitMs = null, source, missing, htmlDir }) {
+  const best = bestCells(sweep, shape, { p99LimitMs })
+  const sweepDir = source ? dirname(resolve(source)) : undefined
+  return buildSweepHtml(sweep, shape, built, { best, missing, source, sweepDir, htmlDir })
 }

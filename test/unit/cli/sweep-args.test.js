@@ -10,6 +10,13 @@ test('a sweep records its arguments without the server\'s address, its directory
   assert.deepEqual(recordedArgs(['tpcb', '--cold', '--restart-command', 'PGPASSWORD=x ssh db restart', '-c', '1,2']), ['tpcb', '--cold', '-c', '1,2'])
 })
 
+test('the live options are not recorded: --dashboard with or without its address, --dashboard-out, --metrics', () => {
+  assert.deepEqual(recordedArgs(['tpcb', '--dashboard', '-c', '1,2', '--metrics', '127.0.0.1:9464']), ['tpcb', '-c', '1,2'])
+  assert.deepEqual(recordedArgs(['--dashboard', '0.0.0.0:5665', '--dashboard-out', 'x.html', 'tpcb', '--scale', '1,2']), ['tpcb', '--scale', '1,2'])
+  assert.deepEqual(recordedArgs(['tpcb', '--dashboard=127.0.0.1:0', '--metrics=127.0.0.1:0', '-T', '2']), ['tpcb', '-T', '2'])
+  assert.deepEqual(recordedArgs(['tpcb', '-c', '1,2', '--dashboard']), ['tpcb', '-c', '1,2'])
+})
+
 test('the default directory is named after the time and the workload', () => {
   assert.equal(defaultSweepDir('tpcb', new Date('2026-11-25T14:55:10.123Z')), 'pgload-sweeps/20261125T145510Z-tpcb')
   assert.equal(defaultSweepDir('dir/my.sql a.sql@2', new Date('2026-11-25T14:55:10Z')), 'pgload-sweeps/20261125T145510Z-dir_my.sql_a.sql_2')

@@ -53,6 +53,46 @@ test('the check finds what it is for', () => {
   ].join('\n')), [])
 })
 
+// What a presenter of a run may read of it: the run handle's members (lib/engine/run-handle.js)
+const HANDLE = new Set(['on', 'off', 'once', 'removeListener', 'status', 'settings', 'terminalCount', 'poolSize',
+  'execute', 'stop', 'abort', 'terminalStates', 'progressText'])
+const MEMBER = /(?<![\w.])(?:this\.)?run\??\.(\w+)/g
+
+/**
+ * The lines of a presenter's source that read a run's members other than the handle's.
+ * @param {string} text
+ * @returns {{ line: number, text: string }[]}
+ */
+export function beyondHandle (text) {
+  const found = []
+  text.split('\n').forEach((line, i) => {
+    const code = line.replace(/\/\/.*$/, '').replace(/^\s*\*.*$/, '')
+    for (const m of code.matchAll(MEMBER)) if (!HANDLE.has(m[1])) found.push({ line: i + 1, text: line.trim() })
+  })
+  return found
+}
+
+test('the presenters\' check finds a run\'s members beyond the handle', () => {
+  assert.equal(beyondHandle('  const types = run.recorder?.types').length, 1)
+  assert.equal(beyondHandle('    durationS: run.opts?.durationS ?? null,').length, 1)
+  assert.equal(beyondHandle('    types: (run.workload?.transactions ?? []).map((t) => t.name)').length, 1)
+  assert.deepEqual(beyondHandle([
+    "run.on('interval', (e) => {})",
+    'const s = run.settings',
+    'terminals: run.terminalCount,',
+    ' * @param {any} run the run.recorder is not read',
+    '// run.opts in a comment'
+  ].join('\n')), [])
+})
+
+test('the live view (lib/live) reads a run through its handle only', async () => {
+  const hits = []
+  for await (const path of sources(join(ROOT, 'lib/live'))) {
+    for (const h of beyondHandle(await readFile(path, 'utf8'))) hits.push(`${relative(ROOT, path)}:${h.line}: ${h.text}`)
+  }
+  assert.deepEqual(hits, [])
+})
+
 test('no module outside lib/engine/run.js and threaded-run.js reaches into a run', async () => {
   const hits = []
   for (const room of ['lib', 'bench', 'bin', 'workloads']) {

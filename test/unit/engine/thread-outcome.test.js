@@ -116,3 +116,16 @@ test('unfinished waits merged from worker threads: the exact mean of all, within
   assert.equal(merged.summary.unfinishedWaitMs.max, expected.max)
   assert.equal(expected.mean, Math.round((17_319_350 + 17_320_990 + 17_320_000 + 5_000) / 4) / 1000)
 })
+
+test('the merged interval sums the workers\' failures by kind per type', () => {
+  const ticks = []
+  const merge = new IntervalMerge(2, 1, (t) => ticks.push(t))
+  const at = (types) => ({ index: 0, elapsedS: 1, lengthS: 1, final: false, interval: { t: 1, lengthS: 1, count: {}, histograms: {} }, types, connections: { size: 1, active: 0, waiting: 0 }, terminals: null })
+  merge.add(0, at({ a: { count: 1, failed: 3, skipped: 0, retries: 4, errors: { 40001: 2, 23505: 1 } }, b: { count: 2, failed: 0, skipped: 0, retries: 0 } }))
+  merge.add(1, at({ a: { count: 0, failed: 1, skipped: 0, retries: 2, errors: { 40001: 1 } }, b: { count: 1, failed: 1, skipped: 0, retries: 0, errors: { '40P01': 1 } } }))
+  assert.equal(ticks.length, 1)
+  assert.deepEqual(ticks[0].types, {
+    a: { count: 1, failed: 4, skipped: 0, retries: 6, errors: { 40001: 3, 23505: 1 } },
+    b: { count: 3, failed: 1, skipped: 0, retries: 0, errors: { '40P01': 1 } }
+  })
+})

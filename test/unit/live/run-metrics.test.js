@@ -11,19 +11,21 @@ import { createHistogram, recordUs } from '../../../lib/metrics/histogram.js'
 
 const labels = { run_id: 'r1', label: 'night', shard: '', workload: 'tpcb' }
 
-/** An interval entry of two types from a real recorder. */
-function intervalEntry () {
+/** An interval of two types from a real recorder, as the run handle's 'interval' event carries it. */
+function intervalEvent () {
   const rec = new Recorder(['a', 'b'])
   for (let i = 0; i < 100; i++) rec.ok(0, 1000 + i * 10, 5, 0)
   for (let i = 0; i < 10; i++) rec.ok(1, 50_000, 0, 0)
   rec.failed(1, '40001')
-  return rec.closeInterval(1, 1)
+  const types = {}
+  const interval = rec.closeInterval(1, 1, types)
+  return { index: 0, elapsedS: 1, lengthS: 1, final: false, interval, types, connections: { size: 2, active: 2, waiting: 1 }, terminals: { total: 4 } }
 }
 
 async function served () {
   const m = new RunMetrics(labels)
   m.setShape({ terminals: 4, connections: 2, durationS: 10, warmupS: 0, types: ['a', 'b'] })
-  m.addInterval({ elapsedS: 1, interval: intervalEntry(), activeConnections: 2, waiting: 1, final: false }, null)
+  m.addInterval(intervalEvent())
   m.addServerSample({ t: 1, xactCommitPerS: 110, xactRollbackPerS: 1, walBytesPerS: 1e6, blksReadPerS: 3, blksHitPerS: 300, backends: { active: 2, idle: 1 } }, { events: [{ kind: 'checkpoint-end', t: 0.5 }] })
   return m.text()
 }
@@ -33,7 +35,7 @@ test('one interval as Prometheus text: counters per type, histograms, gauges, se
   const line = (re) => text.split('\n').find((l) => re.test(l))
   assert.match(line(/^pgload_transactions_total\{type="a"/), /run_id="r1",label="night",shard="",workload="tpcb"\} 100$/)
   assert.match(line(/^pgload_transactions_total\{type="b"/), / 10$/)
-  assert.match(line(/^pgload_failures_total/), /type="all",kind="all".* 1$/)
+  assert.match(line(/^pgload_failures_total/), /type="b",kind="40001".* 1$/)
   assert.match(line(/^pgload_latency_seconds_count\{type="a"/), / 100$/)
   assert.match(line(/^pgload_latency_seconds_bucket\{type="a",le="\+Inf"/), / 100$/)
   assert.match(line(/^pgload_connections_in_use/), / 2$/)

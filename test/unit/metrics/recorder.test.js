@@ -155,3 +155,26 @@ test('unfinished waits: mean and stddev from the exact waits, never outside min.
   const sd = Math.sqrt(waitsUs.reduce((a, b) => a + (b - mean) ** 2, 0) / waitsUs.length)
   assert.ok(Math.abs(w.stddev - sd / 1000) < 0.001, `stddev ${w.stddev} is the waits' ${sd / 1000}`)
 })
+
+test('an interval\'s failures by kind per type, differenced at its close: only with failures, summing to failed', () => {
+  const r = new Recorder(['a', 'b'])
+  r.failed(1, '40001')
+  r.failed(1, '40001')
+  r.failed(1, '23505')
+  r.ok(0, 1000, 0, 0, false)
+  const first = {}
+  r.closeInterval(1, 1, first)
+  assert.deepEqual(first.b.errors, { 40001: 2, 23505: 1 })
+  assert.equal(first.a.errors, undefined)
+  r.failed(1, '40001')
+  r.failed(0, 'CLIENT_ERROR')
+  const second = {}
+  r.closeInterval(2, 1, second)
+  assert.deepEqual(second.b.errors, { 40001: 1 })
+  assert.deepEqual(second.a.errors, { CLIENT_ERROR: 1 })
+  const third = {}
+  r.closeInterval(3, 1, third)
+  assert.equal(third.b.errors, undefined)
+  // the outcome's totals stay whole
+  assert.deepEqual(r.summarize(3).transactions.b.errors, { 40001: 3, 23505: 1 })
+})
