@@ -3,9 +3,8 @@
 // once, before anything connects; each error is one line naming the flag.
 
 import { PgloadError } from '../errors.js'
-import { parseDurationS, parseNumber, parseInteger } from '../options/parse.js'
+import { parseDurationS, parseNumber, parseInteger, parsePercent } from '../options/parse.js'
 import { parseThreshold } from '../compare/thresholds/parser.js'
-import { parsePercent } from '../cli/compare.js'
 
 /** Defaults of `pgload capacity`, each with its unit. */
 export const CAPACITY_DEFAULTS = Object.freeze({

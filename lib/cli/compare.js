@@ -4,26 +4,13 @@
 import { appendFile } from 'node:fs/promises'
 import { PgloadError } from '../errors.js'
 import { loadResults } from '../compare/input.js'
-import { parseOutputPath } from '../options/parse.js'
+import { parseOutputPath, parsePercent } from '../options/parse.js'
 import { compareRuns, COMPARE_DEFAULTS } from '../compare/verdict.js'
 import { formatCompareText, formatCompareMarkdown } from '../compare/format.js'
 import { shownValue } from '../options/shown.js'
 
 /** Exit code when --fail-on-regression is given and a regression was found (k6's threshold code). */
 export const REGRESSION_EXIT_CODE = 99
-
-/**
- * Parse a percentage option: `2`, `2%` or `0.5` (all percent).
- * @param {unknown} v
- * @param {string} flag
- * @returns {number|undefined} a fraction (0.02 for 2 %)
- */
-export function parsePercent (v, flag) {
-  if (v === undefined) return undefined
-  const m = /^\s*(\d+(?:\.\d+)?)\s*%?\s*$/.exec(String(v))
-  if (!m) throw new PgloadError(`${flag} must be a percentage such as 2 or 2%, got ${shownValue(v)}`)
-  return Number(m[1]) / 100
-}
 
 function positiveInt (v, flag) {
   if (v === undefined) return undefined

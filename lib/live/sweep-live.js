@@ -170,7 +170,7 @@ export class SweepLive {
 class SweepMetrics {
   constructor () {
     this.doc = null
-    this.run = null
+    this.runMetrics = null
     const r = this.registry = new client.Registry()
     const gauge = (name, help) => new client.Gauge({ name, help, registers: [r] })
     this.runs = gauge('pgload_sweep_runs', 'Runs the sweep plans in all')
@@ -194,11 +194,11 @@ class SweepMetrics {
   }
 
   /** @param {RunMetrics|null} metrics */
-  follow (metrics) { this.run = metrics }
+  follow (metrics) { this.runMetrics = metrics }
 
   async text () {
     const own = await this.registry.metrics()
-    return this.run ? `${own}\n${await this.run.text()}` : own
+    return this.runMetrics ? `${own}\n${await this.runMetrics.text()}` : own
   }
 
   get contentType () { return this.registry.contentType }

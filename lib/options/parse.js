@@ -66,3 +66,16 @@ export function parseOutputPath (value, flag, kind = 'file') {
   }
   return value
 }
+
+/**
+ * Parse a percentage option: `2`, `2%` or `0.5` (all percent).
+ * @param {unknown} v
+ * @param {string} flag
+ * @returns {number|undefined} a fraction (0.02 for 2 %)
+ */
+export function parsePercent (v, flag) {
+  if (v === undefined) return undefined
+  const m = /^\s*(\d+(?:\.\d+)?)\s*%?\s*$/.exec(String(v))
+  if (!m) throw new PgloadError(`${flag} must be a percentage such as 2 or 2%, got ${shownValue(v)}`)
+  return Number(m[1]) / 100
+}
