@@ -136,3 +136,32 @@ test('helpers: middle row by name, other warehouse, cents, terminal binding, poo
   assert.equal(defaultConnections(10, false, 1), 10)
   assert.equal(defaultConnections(1000, false, 100), 64)
 })
+
+test('toCents reads a price digit by digit, as Number reads the text, without making substrings', () => {
+  // the rule as text: the sign, the whole part and the first two decimals, each as Number reads it
+  const byText = (s) => {
+    const neg = s[0] === '-'
+    const [i, f = '0'] = (neg ? s.slice(1) : s).split('.')
+    const c = Number(i) * 100 + Number((f + '00').slice(0, 2))
+    return neg ? -c : c
+  }
+  const texts = ['12.34', '-10.00', '7.5', '0', '5', '.5', '-.05', '123', '1.2345', '', '-0.00', '99999.99',
+    '+1.5', ' 1.5', '1e2', '1.5.3', '1.x', '-', '.', '0.07', '100000']
+  for (const s of texts) assert.ok(Object.is(toCents(s), byText(s)), `${JSON.stringify(s)}: ${toCents(s)} against ${byText(s)}`)
+  for (let k = 0; k < 2000; k++) {
+    const s = ((k * 7919) % 1000000 / 100).toFixed(2)
+    assert.equal(toCents(s), byText(s), s)
+  }
+  // V8 interns every two-character substring (a string-table lookup per New-Order line's price)
+  const { split, slice } = String.prototype
+  const refuse = () => { throw new Error('substring made') }
+  String.prototype.split = refuse // eslint-disable-line no-extend-native
+  String.prototype.slice = refuse // eslint-disable-line no-extend-native
+  try {
+    assert.equal(toCents('12.34'), 1234)
+    assert.equal(toCents('-3.5'), -350)
+  } finally {
+    String.prototype.split = split // eslint-disable-line no-extend-native
+    String.prototype.slice = slice // eslint-disable-line no-extend-native
+  }
+})
