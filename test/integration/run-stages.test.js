@@ -102,3 +102,14 @@ test('--clients-stages on two shards: pgload merge merges the stages exactly', a
   assert.ok(docs[1].stages[1].summary.transactions > 0)
   assertStagesAddUp(merged)
 })
+
+test('--ramp: the terminals start evenly over it, so the first second carries about half of a full one', async () => {
+  // 4 terminals over 2 s start at 0, 0.5, 1 and 1.5 s: 1.5 terminal-seconds in the first second
+  // against 4 once all run (the third); without --ramp all 4 start at once
+  const out = join(dir, 'ramp.json')
+  const r = await runCli(['run', script, '--url', server.url, '-c', '4', '--ramp', '2s', '-T', '4', '-n', '-o', out])
+  assert.equal(r.code, 0, r.stderr)
+  const counts = read(out).intervals.map((iv) => Object.values(iv.count).reduce((a, b) => a + b, 0))
+  assert.ok(counts[2] > 0 && counts[0] < 0.6 * counts[2], `per second: ${counts.join(', ')}`)
+  assert.ok(counts[1] > counts[0], `per second: ${counts.join(', ')}`)
+})

@@ -30,7 +30,7 @@ after(async () => {
 })
 
 test('the dashboard of a running sweep: the run counter advances, the cells done grow, then the sweep report', { skip, timeout: 120_000 }, async () => {
-  const child = spawn(process.execPath, [BIN, 'sweep', 'tpcb', '-S', '--scale', '1', '--clients', '1,2', '--repeat', '1', '-T', '4', '--rate', '200',
+  const child = spawn(process.execPath, [BIN, 'sweep', 'tpcb', '-S', '--scale', '1', '--clients', '1,2', '--repeat', '1', '-T', '6', '--rate', '200',
     '--url', server.url, '--dir', join(dir, 'sweep'), '--dashboard', '127.0.0.1:0'], { stdio: ['ignore', 'pipe', 'pipe'] })
   let stderr = ''
   const exited = new Promise((resolve) => child.on('close', (code) => resolve(code)))
