@@ -7,14 +7,14 @@
 import { test, before, after } from 'node:test'
 import assert from 'node:assert/strict'
 import { spawn } from 'node:child_process'
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { getTestServer } from '../helpers/server.js'
 import { runCli, BIN } from '../helpers/cli.js'
+import { chromiumSkip, launchChromium } from '../helpers/chromium.js'
 
-const CHROMIUM = process.env.PGLOAD_CHROMIUM ?? '/usr/bin/chromium'
-const skip = existsSync(CHROMIUM) ? false : `no Chromium at ${CHROMIUM} (apt-get install chromium)`
+const skip = chromiumSkip
 const dir = mkdtempSync(join(tmpdir(), 'pgload-live-'))
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms))
 let server
@@ -25,8 +25,7 @@ before(async () => {
   server = await getTestServer()
   const r = await runCli(['init', 'tpcb', '--scale', '1', '--force', '--url', server.url])
   assert.equal(r.code, 0, r.stderr)
-  const { chromium } = await import('playwright-core')
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-dev-shm-usage'] })
+  browser = await launchChromium()
 })
 after(async () => {
   await browser?.close()

@@ -3,15 +3,15 @@
 
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { readFileSync, mkdtempSync, existsSync, statSync, rmSync } from 'node:fs'
+import { readFileSync, mkdtempSync, statSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, basename } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { writeHtmlReport } from '../../lib/report/render-report.js'
+import { chromiumSkip, launchChromium } from '../helpers/chromium.js'
 
-const CHROMIUM = process.env.PGLOAD_CHROMIUM ?? '/usr/bin/chromium'
 const fixture = (name) => JSON.parse(readFileSync(new URL(`../fixtures/results/${name}`, import.meta.url), 'utf8'))
-const skip = existsSync(CHROMIUM) ? false : `no Chromium at ${CHROMIUM} (apt-get install chromium)`
+const skip = chromiumSkip
 // Screenshots go to a temporary directory, removed at the end unless PGLOAD_KEEP_SHOTS is set
 // (then it stays for a look, and its path is printed as a diagnostic).
 const shots = mkdtempSync(join(tmpdir(), 'pgload-report-shots-'))
@@ -19,8 +19,7 @@ const shots = mkdtempSync(join(tmpdir(), 'pgload-report-shots-'))
 let browser
 test.before(async () => {
   if (skip) return
-  const { chromium } = await import('playwright-core')
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-dev-shm-usage'] })
+  browser = await launchChromium()
 })
 test.after(async () => {
   await browser?.close()

@@ -4,22 +4,21 @@
 
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { mkdtempSync, existsSync, rmSync, statSync } from 'node:fs'
+import { mkdtempSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { writeHtmlReport } from '../../lib/report/render-report.js'
 import { stagedResults } from '../helpers/staged-results.js'
+import { chromiumSkip, launchChromium } from '../helpers/chromium.js'
 
-const CHROMIUM = process.env.PGLOAD_CHROMIUM ?? '/usr/bin/chromium'
-const skip = existsSync(CHROMIUM) ? false : `no Chromium at ${CHROMIUM} (apt-get install chromium)`
+const skip = chromiumSkip
 const shots = mkdtempSync(join(tmpdir(), 'pgload-stage-shots-'))
 
 let browser
 test.before(async () => {
   if (skip) return
-  const { chromium } = await import('playwright-core')
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-dev-shm-usage'] })
+  browser = await launchChromium()
 })
 test.after(async () => {
   await browser?.close()

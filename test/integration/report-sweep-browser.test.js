@@ -4,23 +4,22 @@
 
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { mkdtempSync, existsSync, statSync, rmSync } from 'node:fs'
+import { mkdtempSync, statSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { renderSweepReport } from '../../lib/report/sweep/render.js'
 import { loadSweep, withFailedCell, asTpcc, asRateSweep, SWEEP_FILE } from '../fixtures/sweep/variants.js'
+import { chromiumSkip, launchChromium } from '../helpers/chromium.js'
 
-const CHROMIUM = process.env.PGLOAD_CHROMIUM ?? '/usr/bin/chromium'
-const skip = existsSync(CHROMIUM) ? false : `no Chromium at ${CHROMIUM} (apt-get install chromium)`
+const skip = chromiumSkip
 // Screenshots go to a temporary directory, removed at the end unless PGLOAD_KEEP_SHOTS is set.
 const shots = mkdtempSync(join(tmpdir(), 'pgload-sweep-shots-'))
 
 let browser
 test.before(async () => {
   if (skip) return
-  const { chromium } = await import('playwright-core')
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-dev-shm-usage'] })
+  browser = await launchChromium()
 })
 test.after(async () => {
   await browser?.close()

@@ -3,15 +3,15 @@
 
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs'
+import { mkdtempSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { writeHistoryChart } from '../../lib/store/history-chart.js'
 import { formatHistory } from '../../lib/store/history.js'
+import { chromiumSkip, launchChromium } from '../helpers/chromium.js'
 
-const CHROMIUM = process.env.PGLOAD_CHROMIUM ?? '/usr/bin/chromium'
-const skip = existsSync(CHROMIUM) ? false : `no Chromium at ${CHROMIUM} (apt-get install chromium)`
+const skip = chromiumSkip
 const dir = mkdtempSync(join(tmpdir(), 'pgload-history-shots-'))
 
 // two labels over eight days, one run a day each
@@ -24,8 +24,7 @@ const runs = Array.from({ length: 16 }, (_, i) => {
 test('the history chart renders in Chromium', { skip, timeout: 60_000 }, async (t) => {
   const file = join(dir, 'history.html')
   await writeHistoryChart(runs, 'p99', file, { table: formatHistory(runs, 'p99') })
-  const { chromium } = await import('playwright-core')
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-dev-shm-usage'] })
+  const browser = await launchChromium()
   try {
     const page = await browser.newPage({ viewport: { width: 1000, height: 800 } })
     const problems = []
@@ -66,8 +65,7 @@ test('history chart of runs minutes apart, of two set-ups: tick labels all diffe
   const mixed = setups.map(([scale, clients], i) => ({ runId: i + 1, startTime: at(i * 25), label: null, workload: 'tpcb', clients, scale, connections: clients, rate: null, protocol: 'prepared', jobs: 1, scripts: null, workloadOptions: null, tps: 900, p50: 1, p99: 5, max: 9, value: 500 + 100 * i }))
   const file = join(d, 'ticks.html')
   await writeHistoryChart(mixed, 'tps', file)
-  const { chromium } = await import('playwright-core')
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-dev-shm-usage'] })
+  const browser = await launchChromium()
   try {
     const page = await browser.newPage({ viewport: { width: 1000, height: 800 } })
     await page.goto(pathToFileURL(file).href)

@@ -6,14 +6,14 @@
 import { test, before, after } from 'node:test'
 import assert from 'node:assert/strict'
 import { spawn } from 'node:child_process'
-import { existsSync, mkdtempSync, rmSync } from 'node:fs'
+import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { getTestServer } from '../helpers/server.js'
 import { BIN } from '../helpers/cli.js'
+import { chromiumSkip, launchChromium } from '../helpers/chromium.js'
 
-const CHROMIUM = process.env.PGLOAD_CHROMIUM ?? '/usr/bin/chromium'
-const skip = existsSync(CHROMIUM) ? false : `no Chromium at ${CHROMIUM} (apt-get install chromium)`
+const skip = chromiumSkip
 const dir = mkdtempSync(join(tmpdir(), 'pgload-sweep-live-browser-'))
 let server
 let browser
@@ -21,8 +21,7 @@ let browser
 before(async () => {
   if (skip) return
   server = await getTestServer()
-  const { chromium } = await import('playwright-core')
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-dev-shm-usage'] })
+  browser = await launchChromium()
 })
 after(async () => {
   await browser?.close()
