@@ -59,8 +59,8 @@ test('capacity of 4 connections each sleeping 10 ms (at most 400 tps, as a close
     const reference = JSON.parse(readFileSync(closedOut, 'utf8')).summary.tps
     assert.ok(reference <= 408, `a closed loop of 4 x 10 ms cannot exceed 400 tps: ${reference}`)
     const out = join(dir, 'capacity.json')
-    const r = await runCli(['capacity', join(dir, 'sleep.sql'), '--url', url, '--until', 'p(99) < 1s', '--clients', '4',
-      '--step', '2s', '--settle', '1s', '--start-rate', '100', '--precision', '5', '--no-vacuum', '-o', out], { timeoutMs: 110_000 })
+    const r = await runCli(['capacity', join(dir, 'sleep.sql'), '--url', url, '--until', 'p(99) < 100ms', '--clients', '4',
+      '--step', '4s', '--settle', '1s', '--start-rate', '100', '--precision', '5', '--no-vacuum', '-o', out], { timeoutMs: 110_000 })
     assert.equal(r.code, 0, r.stderr)
     const doc = JSON.parse(readFileSync(out, 'utf8'))
     const { answer, steps } = doc.capacity
