@@ -6,20 +6,14 @@ import assert from 'node:assert/strict'
 import { mkdtempSync, writeFileSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { runCli } from '../helpers/cli.js'
+import { runCli, assertOneLineError } from '../helpers/cli.js'
 import { getTestServer } from '../helpers/server.js'
 
 // nothing listens there: a bad option must be refused before the connection is tried
 const UNREACHABLE = 'postgres://nobody@127.0.0.1:1/none'
 
-function assertOneLineError (r, pattern) {
-  assert.equal(r.code, 1, `exit code ${r.code}; stderr: ${r.stderr}`)
-  const all = r.stderr.trim().split('\n')
-  const hintAt = all.findIndex((l) => l.startsWith('hint: '))
-  const lines = hintAt < 0 ? all : all.slice(0, hintAt)
-  assert.equal(lines.length, 1, `expected one line, got:\n${r.stderr}`)
-  assert.match(lines[0], /^pgload: /)
-  assert.match(lines[0], pattern)
+function assertRefusedBeforeConnecting (r, pattern) {
+  assertOneLineError(r, pattern)
   assert.doesNotMatch(r.stderr, /could not connect|ECONNREFUSED/)
 }
 
@@ -41,7 +35,7 @@ const bad = [
 for (const [args, pattern] of bad) {
   test(`capacity ${args.join(' ')}: one line, exit 1, no connection`, async () => {
     const r = await runCli(['capacity', 'tpcb', '--url', UNREACHABLE, ...args], { timeoutMs: 30_000 })
-    assertOneLineError(r, pattern)
+    assertRefusedBeforeConnecting(r, pattern)
   })
 }
 

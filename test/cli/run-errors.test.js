@@ -5,21 +5,10 @@ import assert from 'node:assert/strict'
 import { mkdtempSync, writeFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { runCli } from '../helpers/cli.js'
+import { runCli, assertOneLineError } from '../helpers/cli.js'
 import { getTestServer } from '../helpers/server.js'
 
 const UNREACHABLE = 'postgres://nobody@127.0.0.1:1/none'
-
-/** Exit 1 and a single `pgload:` line (then an optional hint), no stack trace. */
-function assertOneLineError (r, pattern) {
-  assert.equal(r.code, 1, `exit code ${r.code}; stderr: ${r.stderr}`)
-  const all = r.stderr.trim().split('\n')
-  const hintAt = all.findIndex((l) => l.startsWith('hint: '))
-  const lines = hintAt < 0 ? all : all.slice(0, hintAt)
-  assert.equal(lines.length, 1, `expected one line, got:\n${r.stderr}`)
-  assert.match(lines[0], /^pgload: /)
-  assert.match(lines[0], pattern)
-}
 
 const cases = [
   [['run', 'tpcx'], /unknown workload "tpcx": valid workloads are tpcb, tpcc/],

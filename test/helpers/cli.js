@@ -1,5 +1,6 @@
 // Spawn bin/pgload.js and collect its exit code and output.
 
+import assert from 'node:assert/strict'
 import { spawn } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 
@@ -55,4 +56,19 @@ function withoutPgVariables (env) {
  */
 export function runCli (args, opts = {}) {
   return runNode(BIN, args, { cleanEnv: withoutPgVariables, ...opts })
+}
+
+/**
+ * Exit 1 and a single `pgload:` line matching `pattern` (then an optional hint), no stack trace.
+ * @param {{ code: number|null, stderr: string }} r
+ * @param {RegExp} pattern
+ */
+export function assertOneLineError (r, pattern) {
+  assert.equal(r.code, 1, `exit code ${r.code}; stderr: ${r.stderr}`)
+  const all = r.stderr.trim().split('\n')
+  const hintAt = all.findIndex((l) => l.startsWith('hint: '))
+  const lines = hintAt < 0 ? all : all.slice(0, hintAt)
+  assert.equal(lines.length, 1, `expected one line, got:\n${r.stderr}`)
+  assert.match(lines[0], /^pgload: /)
+  assert.match(lines[0], pattern)
 }
