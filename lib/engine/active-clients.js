@@ -53,9 +53,10 @@ export class ActiveClients {
       if (!s.ramp || s.from === s.to) {
         if (s.to >= need) t = from
       } else {
-        // the active number at t: from + (to - from) * (t - start) / length
-        const atT = (x) => s.from + (s.to - s.from) * (x - s.startUs) / (s.endUs - s.startUs)
-        if (atT(from) >= need - 1e-9) t = from
+        // the active number at `from`: from + (to - from) * (t - start) / length (no closure: this
+        // runs once per transaction of a ramping stage)
+        const activeAtFrom = s.from + (s.to - s.from) * (from - s.startUs) / (s.endUs - s.startUs)
+        if (activeAtFrom >= need - 1e-9) t = from
         else if (s.to > s.from && s.to >= need) t = s.startUs + (need - s.from) / (s.to - s.from) * (s.endUs - s.startUs)
       }
       if (t < s.endUs) return t
