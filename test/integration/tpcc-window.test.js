@@ -64,7 +64,8 @@ test('spec-paced (waits x0.05): a default ramp-up, printed, with progress lines;
     assert.match(l, new RegExp(`tps, tpmC \\d+\\.\\d \\(last \\d+ s\\), lat .*, terminals: ${states}`))
     assert.doesNotMatch(l, /active conns/)
   }
-  assert.ok(lines.includes('TPC-C, 1 warehouse, 10 terminals, spec-paced (waits x0.05); measured 6 s after a 3 s ramp-up'), lines.join('\n'))
+  // as above, the window ends with the last transaction: a loaded machine may print 6.1 s
+  assert.ok(lines.some((l) => /^TPC-C, 1 warehouse, 10 terminals, spec-paced \(waits x0\.05\); measured 6(\.\d)? s after a 3 s ramp-up$/.test(l)), lines.join('\n'))
   const c = doc.tpcc
   // a few dozen New-Orders: the two counts may differ by the one in flight at each edge
   assert.ok(Math.abs(c.nopm - c.tpmC) <= 2 * 60 / c.measuredS + 1e-9, `NOPM ${c.nopm} vs tpmC ${c.tpmC}`)
