@@ -5,8 +5,9 @@
 // find ReadyForQuery and ErrorResponse: no rows decoded, no script interpreter, no statistics.
 // What pgload loses against pgbench beyond this floor is pgload's own; what the floor loses is
 // the runtime's.
-// Prints one JSON line: { tps, transactions, errors, cpuUsPerTxn, userUsPerTxn, systemUsPerTxn }.
-// Usage: node bench/node-floor-worker.js <select-only|tpcb-like|simple-update> <clients> <seconds> <url>
+// It also runs vs-peers' point select (`SELECT c FROM sbtest1 WHERE id = $1`, id in 1..rows).
+// Prints one JSON line: { tps, transactions, errors, cpuUs, cpuUsPerTxn, userUsPerTxn, systemUsPerTxn }.
+// Usage: node bench/node-floor-worker.js <select-only|tpcb-like|simple-update|point-select> <clients> <seconds> <url> [rows]
 
 import { openLeanConnection } from '../lib/db/lean-connection.js'
 import { connectSocket } from '../lib/db/connect-socket.js'
@@ -16,7 +17,7 @@ import { applyDriverV8Flags } from '../lib/engine/v8-flags.js'
 
 applyDriverV8Flags() // the runtime settings of pgload's command line
 
-const [builtin, clientArg, secArg, url] = process.argv.slice(2)
+const [builtin, clientArg, secArg, url, rowsArg] = process.argv.slice(2)
 const clients = Number(clientArg)
 const seconds = Number(secArg)
 const target = resolveTarget({ url })
@@ -31,12 +32,13 @@ const SCRIPTS = {
     ['UPDATE pgbench_tellers SET tbalance = tbalance + $1 WHERE tid = $2', 'delta', 'tid'],
     ['UPDATE pgbench_branches SET bbalance = bbalance + $1 WHERE bid = $2', 'delta', 'bid'],
     HISTORY_INSERT, ['END']],
-  'simple-update': [['BEGIN'], ACCOUNTS_UPDATE, ACCOUNTS_SELECT, HISTORY_INSERT, ['END']]
+  'simple-update': [['BEGIN'], ACCOUNTS_UPDATE, ACCOUNTS_SELECT, HISTORY_INSERT, ['END']],
+  'point-select': [['SELECT c FROM sbtest1 WHERE id = $1', 'id']]
 }
-const VAR = { aid: 0, bid: 1, tid: 2, delta: 3 }
+const VAR = { aid: 0, bid: 1, tid: 2, delta: 3, id: 4 }
 const script = SCRIPTS[builtin]
-if (!script || !(clients >= 1) || !(seconds > 0)) {
-  process.stderr.write('usage: node bench/node-floor-worker.js <select-only|tpcb-like|simple-update> <clients> <seconds> <url>\n')
+if (!script || !(clients >= 1) || !(seconds > 0) || (builtin === 'point-select' && !(Number(rowsArg) >= 1))) {
+  process.stderr.write('usage: node bench/node-floor-worker.js <select-only|tpcb-like|simple-update|point-select> <clients> <seconds> <url> [rows]\n')
   process.exit(1)
 }
 const statements = script.map(([text]) => defineStatement(text))
@@ -54,9 +56,11 @@ async function openClient () {
 const clientsOpen = await Promise.all(Array.from({ length: clients }, openClient))
 const conns = clientsOpen.map((c) => c.conn)
 const setup = conns[0]
-const scale = Number((await setup.simpleQuery('select count(*) from pgbench_branches')).rows[0][0])
+const pointSelect = builtin === 'point-select'
+const rows = pointSelect ? Number(rowsArg) : 0
+const scale = pointSelect ? 0 : Number((await setup.simpleQuery('select count(*) from pgbench_branches')).rows[0][0])
 // pgbench's housekeeping before a run, as pgbench and pgload do it
-for (const sql of ['vacuum pgbench_branches', 'vacuum pgbench_tellers', 'truncate pgbench_history']) await setup.simpleQuery(sql)
+if (!pointSelect) for (const sql of ['vacuum pgbench_branches', 'vacuum pgbench_tellers', 'truncate pgbench_history']) await setup.simpleQuery(sql)
 for (const c of conns) for (const s of statements) await c.prepare(s)
 
 const random = (lo, hi) => lo + Math.floor(Math.random() * (hi - lo + 1))
@@ -72,7 +76,7 @@ const finished = new Promise((resolve) => { finish = resolve })
 /** One client: its socket, its variables and where it is in the script. */
 function startClient ({ transport: out }) {
   const names = statements.map((s) => Buffer.from(s.name + '\0'))
-  const vars = new Int32Array(4)
+  const vars = new Int32Array(5)
   let buf = Buffer.allocUnsafe(BUF_BYTES)
   const views = []
   let step = 0
@@ -81,7 +85,9 @@ function startClient ({ transport: out }) {
   let headerLen = 0
 
   function send () {
-    if (step === 0) {
+    if (step === 0 && pointSelect) {
+      vars[VAR.id] = random(1, rows)
+    } else if (step === 0) {
       vars[VAR.aid] = random(1, 100000 * scale)
       vars[VAR.bid] = random(1, scale)
       vars[VAR.tid] = random(1, 10 * scale)
@@ -179,6 +185,8 @@ process.stdout.write(JSON.stringify({
   tps: round1(transactions / elapsedS),
   transactions,
   errors,
+  cpuUs: cpu.user + cpu.system,
+  userUs: cpu.user,
   cpuUsPerTxn: round1((cpu.user + cpu.system) / transactions),
   userUsPerTxn: round1(cpu.user / transactions),
   systemUsPerTxn: round1(cpu.system / transactions)

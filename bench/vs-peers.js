@@ -24,6 +24,7 @@ import { PgloadError } from '../lib/errors.js'
 import { readResults } from '../lib/results/read.js'
 
 const PGLOAD = fileURLToPath(new URL('../bin/pgload.js', import.meta.url))
+const FLOOR = fileURLToPath(new URL('./node-floor-worker.js', import.meta.url))
 
 // Defaults, with units.
 const DEFAULTS = {
@@ -38,7 +39,7 @@ const WORKLOADS = ['point-select', 'tpcb-like']
 // pgload -j 2 against the best peer's tps (at least), and against pgbench's client CPU per
 // transaction at the same -j (at most)
 const TPS_TARGET = 1.0
-const CPU_TARGET = 1.3
+const CPU_TARGET = 1.1
 
 /** @param {string[]} argv @param {{ out: (s: string) => void, err: (s: string) => void }} io */
 export async function main (argv, io) {
@@ -51,6 +52,7 @@ export async function main (argv, io) {
     rows: { type: 'string', default: String(DEFAULTS.rows) },
     scale: { type: 'string', default: String(DEFAULTS.scale) },
     smoke: { type: 'boolean', default: false },
+    floor: { type: 'boolean', default: false }, // also run the Node.js floor with one and two loops
     json: { type: 'boolean', default: false }
   })
   if (spawnSync('pgbench', ['--version']).status !== 0) throw new PgloadError('pgbench is not installed (needed on PATH for vs-peers)')
@@ -76,7 +78,7 @@ export async function main (argv, io) {
     const samples = cases.map(() => [])
     for (let round = 0; round < rounds; round++) {
       for (const [i, [workload, c]] of cases.entries()) {
-        const runners = runnersOf(workload, sysbench)
+        const runners = runnersOf(workload, sysbench, a.floor)
         const order = runners.map((_, k) => runners[(k + i + round) % runners.length])
         const r = {}
         for (const who of order) {
@@ -87,7 +89,7 @@ export async function main (argv, io) {
         samples[i].push(r)
       }
     }
-    const rows = cases.map(([workload, c], i) => summarizeCase(workload, c, samples[i], runnersOf(workload, sysbench)))
+    const rows = cases.map(([workload, c], i) => summarizeCase(workload, c, samples[i], runnersOf(workload, sysbench, a.floor)))
     if (a.json) io.out(JSON.stringify({ durationS, rounds, rows }, null, 1) + '\n')
     else printTables(io, rows, rounds)
   } finally {
@@ -98,9 +100,10 @@ export async function main (argv, io) {
 }
 
 /** The runners of a workload, in their base order. */
-function runnersOf (workload, sysbench) {
+function runnersOf (workload, sysbench, floor) {
   const runners = ['pgbench -j 1', 'pgbench -j 2', 'pgload -j 1', 'pgload -j 2']
   if (workload === 'point-select' && sysbench) runners.push('sysbench')
+  if (floor) runners.push('floor -j 1', 'floor -j 2')
   return runners
 }
 
@@ -124,6 +127,7 @@ async function runOne (who, { server, workload, clients, durationS, data, out })
   const jobs = who.endsWith('-j 2') ? 2 : 1
   if (who.startsWith('pgbench')) return runPgbench(server, { workload, clients, jobs, durationS, data })
   if (who.startsWith('pgload')) return runPgload(server, { workload, clients, jobs, durationS, data, out })
+  if (who.startsWith('floor')) return runFloor(server, { workload, clients, jobs, durationS, data })
   return runSysbench(server, { clients, durationS, data })
 }
 
@@ -164,6 +168,26 @@ async function runSysbench (server, { clients, durationS, data }) {
   return perTxn(Number(m[2]), Number(m[1]), r)
 }
 
+/**
+ * The Node.js floor (node-floor-worker.js): `jobs` processes at once, the clients split between
+ * them; one loop each, so `-j 2` here is two processes, which share less than two threads would.
+ * CPU is each process's own over its run (as pgload's), summed.
+ */
+async function runFloor (server, { workload, clients, jobs, durationS, data }) {
+  const builtin = workload === 'tpcb-like' ? 'tpcb-like' : 'point-select'
+  const shares = Array.from({ length: jobs }, (_, k) => Math.floor(clients / jobs) + (k < clients % jobs ? 1 : 0))
+  const runs = await Promise.all(shares.map(async (n) => {
+    const r = await runMeasured(process.execPath, [FLOOR, builtin, String(n), String(durationS), server.url, String(data.rows)], { timeoutMs: (durationS + 120) * 1000 })
+    if (r.code !== 0) throw new Error(`node-floor-worker ${builtin} -c ${n} failed (${r.code}): ${r.stderr.trim().split('\n').pop()}`)
+    const f = JSON.parse(r.stdout.trim().split('\n').pop())
+    if (f.errors > 0) throw new Error(`node-floor-worker ${builtin} -c ${n}: ${f.errors} statement(s) failed`)
+    return f
+  }))
+  const sum = (k) => runs.reduce((a, f) => a + f[k], 0)
+  const txns = sum('transactions')
+  return { tps: sum('tps'), cpuUsPerTxn: sum('cpuUs') / txns, userUsPerTxn: sum('userUs') / txns, systemUsPerTxn: (sum('cpuUs') - sum('userUs')) / txns }
+}
+
 /** CPU per transaction from the kernel's account of the child (bash `times`). */
 function perTxn (tps, txns, r) {
   return { tps, cpuUsPerTxn: r.cpuUs / txns, userUsPerTxn: r.userUs / txns, systemUsPerTxn: r.systemUs / txns }
@@ -185,12 +209,19 @@ function summarizeCase (workload, clients, rounds, runners) {
     }
   }
   // Per round: pgload -j 2 against that round's best peer, and against pgbench -j 2's CPU.
-  const peers = runners.filter((w) => !w.startsWith('pgload'))
+  const peers = runners.filter((w) => !w.startsWith('pgload') && !w.startsWith('floor'))
   const tpsRatios = rounds.map((r) => r['pgload -j 2'].tps / Math.max(...peers.map((p) => r[p].tps)))
   const cpuRatios = rounds.map((r) => r['pgload -j 2'].cpuUsPerTxn / r['pgbench -j 2'].cpuUsPerTxn)
   row.bestPeer = peers.reduce((best, p) => row.runners[p].tps > row.runners[best].tps ? p : best)
   row.tpsVerdict = { target: TPS_TARGET, ...targetVerdict(tpsRatios, TPS_TARGET, 'atLeast') }
   row.cpuVerdict = { target: CPU_TARGET, ...targetVerdict(cpuRatios, CPU_TARGET, 'atMost') }
+  if (runners.includes('floor -j 2')) {
+    // the same ratios for the floor: whether a Node.js client of one loop per core can meet them here
+    row.floor = {
+      tpsRatio: median(rounds.map((r) => r['floor -j 2'].tps / Math.max(...peers.map((p) => r[p].tps)))),
+      cpuRatio: median(rounds.map((r) => r['floor -j 2'].cpuUsPerTxn / r['pgbench -j 2'].cpuUsPerTxn))
+    }
+  }
   return row
 }
 
@@ -210,8 +241,14 @@ function printTables (io, rows, rounds) {
       const c = x.cpuVerdict
       return [x.workload, x.clients, x.bestPeer, fix(t.median, 2), interval(t), `>= ${t.target}`, t.verdict, fix(c.median, 2), interval(c), `<= ${c.target}`, c.verdict]
     })) + '\n')
+  const floors = rows.filter((x) => x.floor)
+  if (floors.length > 0) {
+    io.out('\n' + formatTable(['workload', 'clients', 'floor -j 2 tps ratio', 'floor -j 2 cpu ratio'],
+      floors.map((x) => [x.workload, x.clients, fix(x.floor.tpsRatio, 2), fix(x.floor.cpuRatio, 2)])) + '\n')
+  }
   io.out(`medians of ${rounds} interleaved round(s); tps range: the lowest and highest round\n`)
   io.out('tps ratio: pgload -j 2 over the best peer of the same round; cpu ratio: pgload -j 2 over pgbench -j 2, client CPU per transaction\n')
-  io.out('cpu: pgbench and sysbench from the kernel (bash `times` of the child, start-up included); pgload from its results file (process.cpuUsage over the run, all threads)\n')
+  io.out('cpu: pgbench and sysbench from the kernel (bash `times` of the child, start-up included); pgload and the floor from their own account (process.cpuUsage over the run, all threads)\n')
+  if (rows.some((x) => 'floor -j 1' in x.runners)) io.out('floor: the Node.js floor (bench/node-floor-worker.js), the same statements from a minimal Node client, one loop per process; not a peer: what the runtime allows here\n')
   io.out('interval: the median ratio\'s distribution-free confidence interval over the rounds; met or missed only when the whole interval is on one side of the target\n')
 }
