@@ -127,22 +127,24 @@ test('warmup --smoke prints the first two seconds of pgbench and pgload by quart
   assert.match(text.stdout, /throughput lost in the first 2 s/)
 })
 
-test('vs-peers --smoke runs pgload -j 1 and -j 2, pgbench -j 1 and -j 2 (and sysbench where installed) on both workloads, with verdicts', { skip: hasPgbench ? false : 'pgbench is not installed', timeout: 180_000 }, async () => {
+test('vs-peers --smoke --floor runs pgload -j 1 and -j 2, pgbench -j 1 and -j 2 (and sysbench where installed) and the Node.js floor on both workloads, with verdicts', { skip: hasPgbench ? false : 'pgbench is not installed', timeout: 180_000 }, async () => {
   const { url } = await getTestServer()
   const hasSysbench = spawnSync('sysbench', ['--version']).status === 0
   try {
-    const r = await bench(['vs-peers', '--smoke', '--url', url, '--json'])
+    const r = await bench(['vs-peers', '--smoke', '--floor', '--url', url, '--json'])
     assert.equal(r.code, 0, r.stderr)
     const out = JSON.parse(r.stdout)
     assert.deepEqual(out.rows.map((x) => [x.workload, x.clients]), [['point-select', 2], ['tpcb-like', 2]])
-    const expected = ['pgbench -j 1', 'pgbench -j 2', 'pgload -j 1', 'pgload -j 2']
+    const expected = ['pgbench -j 1', 'pgbench -j 2', 'pgload -j 1', 'pgload -j 2', 'floor -j 1', 'floor -j 2']
     assert.deepEqual(Object.keys(out.rows[0].runners).sort(), [...expected, ...(hasSysbench ? ['sysbench'] : [])].sort())
-    assert.deepEqual(Object.keys(out.rows[1].runners).sort(), expected, 'sysbench has no tpcb-like')
+    assert.deepEqual(Object.keys(out.rows[1].runners).sort(), expected.sort(), 'sysbench has no tpcb-like')
     if (!hasSysbench) assert.match(r.stderr, /sysbench is not installed/)
     for (const x of out.rows) {
       for (const v of Object.values(x.runners)) assert.ok(v.tps > 0 && v.cpuUsPerTxn > 0, JSON.stringify(x))
       assert.ok(x.tpsVerdict.median > 0 && x.cpuVerdict.median > 0)
       assert.equal(x.tpsVerdict.verdict, 'within noise', 'one round decides nothing')
+      assert.ok(x.floor.tpsRatio > 0 && x.floor.cpuRatio > 0, JSON.stringify(x.floor))
+      assert.notEqual(x.bestPeer.split(' ')[0], 'floor', 'the floor is not a peer')
     }
   } finally {
     const conn = await openConnection(resolveTarget({ url }), { protocol: 'simple' })
