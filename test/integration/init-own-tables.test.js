@@ -7,7 +7,7 @@ import assert from 'node:assert/strict'
 import { readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { getTestServer } from '../helpers/server.js'
+import { scratchDatabase } from '../helpers/scratch-database.js'
 import { runCli } from '../helpers/cli.js'
 import { openConnection } from '../../lib/db/connection.js'
 import { initCommand } from '../../lib/cli/init.js'
@@ -16,8 +16,7 @@ const DB = `pgload_own_tables_${process.pid}`
 const OUT = join(tmpdir(), `pgload-own-tables-${process.pid}.json`) // never written: the runs are refused
 const PGBENCH = ['pgbench_accounts', 'pgbench_branches', 'pgbench_history', 'pgbench_tellers']
 const TPCC = ['warehouse', 'district', 'customer', 'history', 'new_order', 'orders', 'order_line', 'item', 'stock', 'pgload_tpcc_meta']
-let server
-let admin
+const scratch = scratchDatabase(DB)
 let conn
 let url
 
@@ -54,19 +53,14 @@ const PGBENCH_DDL = `
   insert into pgbench_accounts values (1, 1, 0, '');`
 
 before(async () => {
-  server = await getTestServer()
-  admin = await openConnection(server.target)
-  await admin.simpleQuery(`drop database if exists ${DB}`)
-  await admin.simpleQuery(`create database ${DB}`)
-  const c = server.target.config
-  url = `postgres://${encodeURIComponent(c.user)}:${encodeURIComponent(c.password ?? '')}@${c.host}:${c.port}/${DB}`
-  conn = await openConnection({ ...server.target, config: { ...c, database: DB } })
+  await scratch.create()
+  url = scratch.url
+  conn = await openConnection(scratch.target)
 })
 
 after(async () => {
   await conn?.close()
-  await admin?.simpleQuery(`drop database if exists ${DB}`)
-  await admin?.close()
+  await scratch.drop()
   rmSync(OUT, { force: true })
 })
 

@@ -7,30 +7,24 @@ import assert from 'node:assert/strict'
 import { mkdtempSync, rmSync, readFileSync, statSync, existsSync, readdirSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { getTestServer } from '../helpers/server.js'
+import { scratchDatabase } from '../helpers/scratch-database.js'
 import { runCli } from '../helpers/cli.js'
-import { openConnection } from '../../lib/db/connection.js'
 import { readResults } from '../../lib/results/read.js'
 
 const DB = `pgload_sweep_${process.pid}`
 const KILL_AFTER = 5 // runs done in the document when the sweep is killed
-let admin
+const scratch = scratchDatabase(DB)
 let url
 let tmp
 
 before(async () => {
-  const server = await getTestServer()
-  admin = await openConnection(server.target)
-  await admin.simpleQuery(`drop database if exists ${DB}`)
-  await admin.simpleQuery(`create database ${DB}`)
-  const c = server.target.config
-  url = `postgres://${encodeURIComponent(c.user)}:${encodeURIComponent(c.password ?? '')}@${c.host}:${c.port}/${DB}`
+  await scratch.create()
+  url = scratch.url
   tmp = mkdtempSync(join(tmpdir(), 'pgload-sweep-'))
 })
 
 after(async () => {
-  await admin?.simpleQuery(`drop database if exists ${DB} with (force)`)
-  await admin?.close()
+  await scratch.drop()
   if (tmp) rmSync(tmp, { recursive: true, force: true })
 })
 

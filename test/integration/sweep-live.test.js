@@ -9,28 +9,22 @@ import net from 'node:net'
 import { mkdtempSync, rmSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { getTestServer } from '../helpers/server.js'
+import { scratchDatabase } from '../helpers/scratch-database.js'
 import { runCli } from '../helpers/cli.js'
-import { openConnection } from '../../lib/db/connection.js'
 
 const DB = `pgload_sweep_live_${process.pid}`
-let admin
+const scratch = scratchDatabase(DB)
 let url
 let tmp
 
 before(async () => {
-  const server = await getTestServer()
-  admin = await openConnection(server.target)
-  await admin.simpleQuery(`drop database if exists ${DB}`)
-  await admin.simpleQuery(`create database ${DB}`)
-  const c = server.target.config
-  url = `postgres://${encodeURIComponent(c.user)}:${encodeURIComponent(c.password ?? '')}@${c.host}:${c.port}/${DB}`
+  await scratch.create()
+  url = scratch.url
   tmp = mkdtempSync(join(tmpdir(), 'pgload-sweep-live-'))
 })
 
 after(async () => {
-  await admin?.simpleQuery(`drop database if exists ${DB} with (force)`)
-  await admin?.close()
+  await scratch.drop()
   if (tmp) rmSync(tmp, { recursive: true, force: true })
 })
 
