@@ -412,7 +412,9 @@ export class Run extends EventEmitter {
     clearTimeout(this._tickTimer)
     const now = this.endUs
     if (this.measureStartUs === undefined || now <= this.measureStartUs) return
-    this.context.arrivals?.settle(Math.min(now, this.deadlineUs))
+    // arrivals never served (still waiting, or held by a terminal that stopped) are dropped, in
+    // the last interval
+    this.context.arrivals?.end(Math.min(now, this.deadlineUs))
     // The last partial interval, so every measured transaction is in the series.
     const closed = this.recorder.intervals.length * this.settings.intervalUs
     const partialUs = (now - this.measureStartUs) - closed

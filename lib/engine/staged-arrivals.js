@@ -16,7 +16,7 @@ export class StagedArrivals {
    * @param {number} share this part's fraction of the arrivals (its terminals / the run's)
    * @param {import('../random/prng.js').Prng} random the part's arrival stream
    * @param {{ dropped(): void, arrived(): void }} recorder counts the arrivals of the measured
-   *   window (when admitted, dropped, or taken by a free terminal) and the drops
+   *   window (when admitted or dropped, or, taken by a free terminal, once due) and the drops
    */
   constructor (profile, share, random, recorder) {
     const n = profile.stages.length + 1 // the warm-up before the first stage, then the stages
@@ -34,6 +34,11 @@ export class StagedArrivals {
     this._ring = new Float64Array(Math.min(Math.max(this._cap, 1), 1024))
     this._head = 0
     this._size = 0
+    // arrivals a free terminal holds, not due yet (in order): counted, and let go, when due
+    this._early = new Float64Array(16)
+    this._earlyHead = 0
+    this._earlySize = 0
+    this._abandoned = [] // held by a terminal that stopped first (only as the run stops)
     this._seg = 0
     this._sum = 0 // the unit-rate process: expected arrivals at the next arrival
     this._pendingUs = Infinity
@@ -131,10 +136,25 @@ export class StagedArrivals {
       return t
     }
     const t = this._pendingUs
-    if (t >= this._measureStartUs && t < this._deadlineUs) this._recorder.arrived()
+    // one not due yet is held by the terminal, and counted when it is due, in its interval
+    if (t > nowUs && t < this._deadlineUs) this._pushEarly(t)
+    else if (t >= this._measureStartUs && t < this._deadlineUs) this._recorder.arrived()
     if (t !== Infinity) this._lastUs = t
     this._pendingUs = this._draw()
     return t
+  }
+
+  /**
+   * Whether a free terminal should wait rather than take an arrival at nowUs: none is waiting,
+   * and the next to come is already held by another free terminal. A terminal holds an arrival
+   * from when it takes it until it is due; at most one does, so a rate changed meanwhile
+   * (changeRate) moves every arrival after it.
+   * @param {number} nowUs
+   * @returns {boolean}
+   */
+  mustWait (nowUs) {
+    this.settle(nowUs)
+    return this._size === 0 && this._earlySize > 0 && this._pendingUs > nowUs && this._pendingUs < this._deadlineUs
   }
 
   /**
@@ -142,6 +162,12 @@ export class StagedArrivals {
    * @param {number} nowUs
    */
   settle (nowUs) {
+    while (this._earlySize > 0 && this._early[this._earlyHead] <= nowUs) {
+      const t = this._early[this._earlyHead]
+      this._earlyHead = (this._earlyHead + 1) % this._early.length
+      this._earlySize--
+      if (t >= this._measureStartUs) this._recorder.arrived()
+    }
     while (this._pendingUs <= nowUs && this._pendingUs < this._deadlineUs) {
       const measured = this._pendingUs >= this._measureStartUs
       this._lastUs = this._pendingUs
@@ -157,7 +183,8 @@ export class StagedArrivals {
 
   /**
    * Drop every arrival waiting for a terminal (counted as dropped): a new stage that must not
-   * inherit the backlog of the one before (`pgload capacity` after a step the server could not hold).
+   * inherit the backlog of the one before (`pgload capacity` after a step the server could not
+   * hold), and at the run's end those no terminal served.
    * @returns {number} the arrivals dropped
    */
   dropWaiting () {
@@ -171,6 +198,30 @@ export class StagedArrivals {
     return n
   }
 
+  /**
+   * A terminal stopped without serving the arrival it held (the run is stopping).
+   * @param {number} t the arrival
+   */
+  abandon (t) {
+    if (t < this._deadlineUs) this._abandoned.push(t)
+  }
+
+  /**
+   * The run's end: every arrival due by endUs counted, and those never served (waiting for a
+   * terminal, or held by one that stopped) dropped.
+   * @param {number} endUs
+   */
+  end (endUs) {
+    this.settle(endUs)
+    for (const t of this._abandoned) {
+      if (t > endUs) continue
+      this.dropped++
+      if (t >= this._measureStartUs) this._recorder.dropped()
+    }
+    this._abandoned.length = 0
+    this.dropWaiting()
+  }
+
   /** Arrivals waiting for a terminal now. */
   get waiting () { return this._size }
 
@@ -178,6 +229,18 @@ export class StagedArrivals {
     if (this._size === this._ring.length) this._grow()
     this._ring[(this._head + this._size) % this._ring.length] = t
     this._size++
+  }
+
+  _pushEarly (t) {
+    if (this._earlySize === this._early.length) {
+      const old = this._early
+      const ring = new Float64Array(old.length * 2)
+      for (let i = 0; i < this._earlySize; i++) ring[i] = old[(this._earlyHead + i) % old.length]
+      this._early = ring
+      this._earlyHead = 0
+    }
+    this._early[(this._earlyHead + this._earlySize) % this._early.length] = t
+    this._earlySize++
   }
 
   _grow () {

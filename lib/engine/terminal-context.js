@@ -62,7 +62,10 @@ export class TerminalContext {
     this.openModel = this.rateIntervalUs > 0 || profile?.kind === 'rate'
     /** --stages: this part's arrivals and their bounded queue; null otherwise */
     this.arrivals = null
+    /** --stages: free terminals waiting while another holds the next arrival; null otherwise */
+    this.parked = null
     if (profile?.kind === 'rate') {
+      this.parked = []
       const share = settings.range ? settings.range.count / settings.terminals : 1
       const arrivals = this.arrivals = new StagedArrivals(profile, share, random.throttle, recorder)
       this.nextArrivalUs = () => arrivals.take(this.nowUs())

@@ -20,6 +20,7 @@ const PH_QUEUED = 5 // waiting for a pooled connection
 const PH_RUNNING = 6 // a transaction is running
 const PH_DONE = 7
 const PH_PAUSED = 8 // --clients-stages: not among the active terminals now
+const PH_PARKED = 9 // --stages: free, while another free terminal holds the next arrival
 
 /**
  * Terminals by state, for the progress line: one pass over them, when a line is printed.
@@ -144,7 +145,8 @@ export class Terminal {
         }
         case PH_FIRST:
         case PH_THINK:
-        case PH_PAUSED: return this._next()
+        case PH_PAUSED:
+        case PH_PARKED: return this._next()
         case PH_ARRIVAL: return this._arrived()
         case PH_KEYING: return this._keyed()
         default: // queued for a connection, or done: nothing to wake
@@ -169,6 +171,13 @@ export class Terminal {
     const limit = c.transactionsPerClient
     if (c.stopping || (limit > 0 && this.transactions >= limit)) return this._finish()
     if (c.activeClients !== null && this._paused(nowUs ?? c.nowUs())) return
+    if (c.parked !== null && c.arrivals.mustWait(nowUs ?? c.nowUs())) {
+      // one free terminal holds the next arrival; the others wait for it to come, so that a
+      // rate changed meanwhile (pgload capacity) applies to every later arrival
+      this.phase = PH_PARKED
+      c.parked.push(this)
+      return
+    }
     this._type = c.chooseType(this)
     const tt = c.types[this._type]
     this._keyingUs = 0
@@ -215,7 +224,10 @@ export class Terminal {
   /** --rate: the scheduled arrival has come; skip slots already later than --latency-limit. */
   _arrived () {
     const c = this.context
-    if (c.stopping) return this._finish()
+    if (c.stopping) {
+      c.arrivals?.abandon(this._scheduledUs)
+      return this._finish()
+    }
     const limit = c.transactionsPerClient
     let scheduled = this._scheduledUs
     let now = c.nowUs()
@@ -230,6 +242,8 @@ export class Terminal {
     }
     this._scheduledUs = scheduled
     if (now < scheduled) return this._sleep(PH_ARRIVAL, scheduled)
+    // --stages: the next arrival is for a parked terminal to hold (or to take, when it has come)
+    if (c.parked !== null && c.parked.length > 0) c.scheduler.add(now, c.parked.pop())
     this._intendedUs = scheduled
     this._lagUs = now - scheduled
     this._readyUs = -1

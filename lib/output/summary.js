@@ -55,7 +55,7 @@ export function formatSummary (results, { description } = {}) {
     lines.push(`total number of retries: ${s.retries}`)
   }
   if (opts.rate && opts.latencyLimitMs) lines.push(`number of transactions skipped: ${s.skipped} (${pct(s.skipped, all)}%)`)
-  if (s.dropped > 0) lines.push(`number of dropped arrivals: ${s.dropped} (no terminal free and --max-queue arrivals already waiting)`)
+  if (s.dropped > 0) lines.push(`number of dropped arrivals: ${s.dropped} (never served: --max-queue arrivals were already waiting for a terminal, or the run ended first)`)
   if (opts.latencyLimitMs) lines.push(`number of transactions above the ${opts.latencyLimitMs.toFixed(1)} ms latency limit: ${s.late}/${s.transactions} (${pct(s.late, s.transactions)}%)`)
   if (s.rollbacks > 0 && !results.tpcc) lines.push(`number of expected rollbacks: ${s.rollbacks} (${pct(s.rollbacks, all)}%)`) // TPC-C: in its block, labelled
   if (s.transactions > 0) {

@@ -51,6 +51,19 @@ test('nextStage: the rate changes at an interval edge; each rate a stage, the st
   }
 })
 
+test('many free terminals: arrivals are counted when due, and a new rate applies at once, not after the arrivals they would have held', async () => {
+  const server = fakeServer()
+  // 200 free terminals at 50 arrivals/s: had each held the next arrival, they would hold 4 s of them
+  const run = newRun(workload(), { openConnection: server.open, clients: 200, stages: [{ durationS: 3, target: 50, ramp: false }], durationS: 3, maxQueue: 1000, rate: 50, intervalS: 0.5, seed: 7n })
+  run.on('interval', (e) => { if (e.index === 1) run.nextStage(400) })
+  const outcome = await run.execute()
+  const st = outcome.stages
+  for (const [s, expected] of [[st[0], 50], [st[1], 800]]) {
+    assert.ok(Math.abs(s.summary.arrivals - expected) < 5 * Math.sqrt(expected) + 5, `stage ${s.index}: ${s.summary.arrivals} arrivals, ${expected} expected`)
+  }
+  assert.equal(outcome.summary.arrivals, outcome.summary.transactions + outcome.summary.failed + outcome.summary.dropped)
+})
+
 test('a run that fails after its pool opened closes its connections and rejects', async () => {
   const server = fakeServer()
   const run = newRun(workload(), { openConnection: server.open, clients: 3, durationS: 5, seed: 1n })

@@ -40,6 +40,35 @@ test('a part takes its share of the rate', () => {
   assert.ok(Math.abs(n - 2500) < 200, `${n} arrivals for a quarter of 10,000`)
 })
 
+test('an arrival a free terminal takes before it is due is counted when it is due, not when taken', () => {
+  const profile = stageProfile({ stages: stages([[10, 100, false]]), rate: 100, maxQueue: 5 })
+  const rec = counter()
+  const a = new StagedArrivals(profile, 1, Prng.fromSeed(21), rec)
+  a.begin(0, 0, 10e6)
+  // three idle terminals reserve the next three arrivals at time 0: none has come yet
+  const due = [a.take(0), a.take(0), a.take(0)]
+  assert.ok(due[0] > 0 && due[1] >= due[0] && due[2] >= due[1])
+  assert.equal(rec.arrivals, 0, 'nothing has arrived at time 0')
+  a.settle(due[1])
+  assert.equal(rec.arrivals, 2, 'the first two are due by then')
+  a.settle(due[2])
+  assert.equal(rec.arrivals, 3)
+  assert.equal(a.waiting, 0)
+})
+
+test('arrivals still waiting when the run ends are dropped, and counted so', () => {
+  const profile = stageProfile({ stages: stages([[1, 1000, false]]), rate: 1000, maxQueue: 100 })
+  const rec = counter()
+  const a = new StagedArrivals(profile, 1, Prng.fromSeed(5), rec)
+  a.begin(0, 0, 1e6)
+  a.settle(50_000) // about 50 came, no terminal free
+  const waiting = a.waiting
+  assert.ok(waiting > 20 && waiting <= 100, `${waiting} waiting`)
+  assert.equal(a.dropWaiting(), waiting)
+  assert.equal(rec.drops, waiting)
+  assert.equal(rec.arrivals, waiting, 'every arrival is served or dropped')
+})
+
 test('arrivals no terminal took wait in a FIFO of --max-queue; past it they are dropped and counted', () => {
   const profile = stageProfile({ stages: stages([[1, 1000]]), rate: 1000, maxQueue: 5 })
   const rec = counter()
