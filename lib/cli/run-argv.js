@@ -156,6 +156,15 @@ export function connectionUrl (argv, { check = true } = {}) {
   return parts.map(([k, v]) => `${k}='${String(v).replace(/[\\']/g, (c) => '\\' + c)}'`).join(' ')
 }
 
+// pgbench's init-only options that `pgload init tpcb` takes as well
+const INIT_TAKES = new Set(['fillfactor', 'foreign-keys', 'unlogged-tables'])
+
+function initHint (name) {
+  if (name === 'initialize') return 'pgbench -i is pgload init tpcb'
+  if (INIT_TAKES.has(name)) return 'give it to pgload init tpcb'
+  return 'pgload init tpcb does not take it either: it loads pgbench\'s default layout'
+}
+
 /**
  * pgbench's init-only options ("cannot be used in benchmarking mode") and what pgload does not
  * have; pgbench checks them after the values (resolvePlan's afterValues).
@@ -168,7 +177,7 @@ export function refuseOptions (argv) {
     const camel = name.replace(/-([a-z])/g, (_, c) => c.toUpperCase())
     if (argv[camel] === undefined) continue
     const flag = INIT_ONLY[name].alias ? `-${INIT_ONLY[name].alias}/--${name}` : `--${name}`
-    throw new PgloadError(`${flag} is an initialization option: it cannot be used in benchmarking mode`, { code: 'BAD_OPTION', hint: name === 'initialize' ? 'pgbench -i is pgload init tpcb' : 'give it to pgload init tpcb' })
+    throw new PgloadError(`${flag} is an initialization option: it cannot be used in benchmarking mode`, { code: 'BAD_OPTION', hint: initHint(name) })
   }
   for (const [name, { reason }] of Object.entries(UNSUPPORTED)) if (argv[name] !== undefined) throw new PgloadError(reason, { code: 'BAD_OPTION' })
 }

@@ -54,3 +54,18 @@ test('init-only options are refused after the values are checked, as pgbench doe
   await assert.rejects(runPlanFromArgv({ workload: ['tpcb'], clients: '0', initialize: true }), { message: '--clients must be an integer >= 1, got "0"' })
   await assert.rejects(runPlanFromArgv({ workload: ['tpcb'], initialize: true, duration: '5', transactions: '5' }), { message: /^-i\/--initialize is an initialization option/ })
 })
+
+test('an init-only option\'s hint sends it to pgload init tpcb only where init takes it', async () => {
+  const { refuseOptions } = await import('../../../lib/cli/run-argv.js')
+  const { INIT_ONLY } = await import('../../../lib/cli/run-options.js')
+  const tpcb = (await import('../../../workloads/tpcb/index.js')).default
+  const takes = new Set(Object.keys(tpcb.initOptions))
+  for (const name of Object.keys(INIT_ONLY).filter((n) => n !== 'initialize')) {
+    const camel = name.replace(/-([a-z])/g, (_, c) => c.toUpperCase())
+    const value = INIT_ONLY[name].type === 'boolean' ? true : '50'
+    assert.throws(() => refuseOptions({ [camel]: value }), (err) => {
+      assert.equal(err.hint, takes.has(name) ? 'give it to pgload init tpcb' : 'pgload init tpcb does not take it either: it loads pgbench\'s default layout', name)
+      return true
+    })
+  }
+})
