@@ -113,6 +113,9 @@ export async function resolvePlan (input, { config, readStdin, checks = {} } = {
     scripts
   }
   // Values first, then combinations, in pgbench's order (it checks values while parsing).
+  if (module.fixedTerminals && opt('clients') !== undefined) {
+    throw new PgloadError(`-c/--clients does not apply to ${name}: it drives ${module.fixedTerminals.what}`, { code: 'BAD_OPTION', hint: module.fixedTerminals.hint })
+  }
   plan.clients = opt('clients') === undefined ? DEFAULTS.clients : parseInteger(opt('clients'), '--clients', { min: 1 })
   Object.assign(plan, runLength(opt))
   Object.assign(plan, profileLength(opt, plan, input.durationS ?? config?.durationS))

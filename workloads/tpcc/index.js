@@ -24,6 +24,11 @@ export default {
   },
   // The run plan's defaults this workload overrides (lib/plan/defaults.js): TPC-C runs for a time.
   runDefaults: { durationS: DEFAULTS.runDurationS },
+  // its terminals come from the warehouses, never from --clients
+  fixedTerminals: {
+    what: `${DEFAULTS.terminalsPerWarehouse} terminals per warehouse`,
+    hint: `--warehouses N drives ${DEFAULTS.terminalsPerWarehouse} N terminals; --connections sets the connections they share`
+  },
   runOptions: {
     warehouses: { alias: 'w', type: 'number', describe: 'tpcc: warehouses to drive, 10 terminals each [default: all loaded]' },
     wait: { type: 'boolean', describe: 'tpcc: keying and think times of the spec (--no-wait: none, unpaced) [default: true]' },

@@ -44,9 +44,9 @@ test('TPC-C supplies its own default: a 60 s run instead of ten transactions per
 })
 
 test('precedence: input > config > workload defaults > DEFAULTS; the run length comes from one layer', async () => {
-  const config = { clients: 4, durationS: 30, rate: 100 }
-  const p = await resolvePlan({ workload: 'tpcc', clients: '8' }, { config })
-  assert.equal(p.clients, 8, 'input over config')
+  const config = { durationS: 30, rate: 100 }
+  const p = await resolvePlan({ workload: 'tpcc' }, { config })
+  assert.equal((await resolvePlan({ workload: 'tpcb', clients: '8' }, { config: { ...config, clients: 4 } })).clients, 8, 'input over config')
   assert.equal(p.durationS, 30, 'config over the workload default')
   assert.equal(p.rate, 100)
   assert.equal(p.protocol, DEFAULTS.protocol, 'DEFAULTS last')
@@ -185,3 +185,13 @@ for (const [input, message] of ERRORS) {
     })
   })
 }
+
+test('a workload with its own number of terminals (tpcc) refuses --clients, given or from a config, in one line', async () => {
+  for (const [input, config] of [[{ workload: 'tpcc', clients: '4' }, undefined], [{ workload: 'tpcc' }, { clients: 4 }]]) {
+    await assert.rejects(resolvePlan(input, { config }), (err) => {
+      assert.equal(err.message, '-c/--clients does not apply to tpcc: it drives 10 terminals per warehouse')
+      assert.equal(err.hint, '--warehouses N drives 10 N terminals; --connections sets the connections they share')
+      return true
+    })
+  }
+})
