@@ -7,7 +7,7 @@ import { TOOL_VERSION } from '../lib/version.js'
 import { commands } from '../lib/cli/index.js'
 import { applyDriverV8Flags } from '../lib/engine/v8-flags.js'
 import { joinNegativeValues } from '../lib/cli/negative-values.js'
-import { cutLongWords } from '../lib/options/shown.js'
+import { cutLongWords, unknownOptionsOnce } from '../lib/options/shown.js'
 
 applyDriverV8Flags() // before any run's hot path is optimized (lib/engine/v8-flags.js)
 
@@ -49,7 +49,7 @@ const cli = yargs(argv)
   .wrap(Math.min(110, process.stdout.columns || 100))
   .fail((msg, err, y) => {
     if (err) throw err
-    const e = new Error(cutLongWords(`${msg}`))
+    const e = new Error(cutLongWords(unknownOptionsOnce(`${msg}`)))
     e.name = 'YError'
     e.hint = 'see pgload --help'
     throw e

@@ -36,10 +36,10 @@ export function builder (y) {
   y.option('start-rate', { type: 'string', describe: `arrivals per second of the first step [default: ${d.startRate}]` })
   y.option('growth', { type: 'string', describe: `factor between steps until one fails [default: ${d.growth}]` })
   y.option('precision', { type: 'string', describe: `percent: stop bisecting when the rate that failed is within this of the rate that held [default: ${pct(d.precision)}]` })
-  y.option('behind', { type: 'string', describe: `percent: a step fails when it achieves less than its offered rate by more than this [default: ${pct(d.behindMargin)}]` })
+  y.option('behind', { type: 'string', describe: `percent: a step fails when it completes fewer transactions than the arrivals that came in its measured part by more than this [default: ${pct(d.behindMargin)}]` })
   y.option('max-rate', { type: 'string', describe: 'no step above this rate [default: none]' })
   y.option('max-steps', { type: 'string', describe: `no more steps than this [default: ${d.maxSteps}]` })
-  for (const [name, def] of Object.entries(TAKEN)) y.option(name, def)
+  for (const [name, def] of Object.entries(TAKEN)) y.option(name, name === 'max-queue' ? { ...def, describe: 'arrivals that may wait for a free terminal; more are dropped and counted [default: 1000]' } : def)
   // refused with a reason (capacityFromArgv), under their run names and aliases
   for (const name of REFUSED) y.option(name, { ...RUN_OPTIONS[name], type: 'string', hidden: true })
   for (const mod of workloadModules) {
