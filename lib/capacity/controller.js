@@ -90,8 +90,10 @@ export class CapacityController extends EventEmitter {
     // each step starts from an empty queue: a step after one the server could not hold would
     // otherwise be judged on that step's backlog
     const stage = this.run.nextStage(next.rate, { dropWaiting: true })
-    this.current = { index: step.index + 1, stage: stage.index, phase: next.phase, offeredRate: next.rate, startS: e.elapsedS, from: null }
-    this.emit('rate', { rate: next.rate, step: this.current.index, atS: e.elapsedS })
+    // the interval edge, in whole microseconds (elapsedS is a sum of interval lengths)
+    const startS = Math.round(e.elapsedS * 1e6) / 1e6
+    this.current = { index: step.index + 1, stage: stage.index, phase: next.phase, offeredRate: next.rate, startS, from: null }
+    this.emit('rate', { rate: next.rate, step: this.current.index, atS: startS })
   }
 
   /** @param {string|null} why */

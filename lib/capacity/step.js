@@ -60,9 +60,9 @@ export function judgeStep (view, step, { until, behindMargin }) {
     stage: step.stage ?? step.index - 1,
     phase: step.phase,
     offeredRate: step.offeredRate,
-    startS: step.startS,
-    fromS: step.fromS,
-    toS: step.toS,
+    startS: micro(step.startS),
+    fromS: micro(step.fromS),
+    toS: micro(step.toS),
     achievedRate: Math.round(achievedRate * 100) / 100,
     transactions: s.transactions,
     failed: s.failed,
@@ -88,6 +88,9 @@ export function driverSaturated (d) {
   const runnable = typeof d.onCpuShare === 'number' && typeof d.cpuWaitShare === 'number' ? d.onCpuShare + d.cpuWaitShare : null
   return (d.eventLoopUtilization ?? 0) > DRIVER_SATURATED || (runnable !== null && runnable >= DRIVER_SATURATED)
 }
+
+// seconds in whole microseconds: sums of interval and step lengths carry float noise
+const micro = (s) => Math.round(s * 1e6) / 1e6
 
 /** @param {number} share */
 export function percent (share) {

@@ -109,7 +109,7 @@ export const describe = 'Check a results file against thresholds (k6 syntax), fo
 export function builder (y) {
   return y
     .positional('file', { describe: 'results file of the run to check', type: 'string' })
-    .option('threshold', { type: 'string', array: true, describe: "repeatable: [metric[{txn:name}]:] agg [window] op value, e.g. 'p(99) < 50ms', 'tps > -5%', 'p(99)[30s] < 80ms'" })
+    .option('threshold', { type: 'string', array: true, describe: "repeatable: [stage(N):] [metric[{txn:name}]:] agg [window] op value, e.g. 'p(99) < 50ms', 'tps > -5%', 'p(99)[30s] < 80ms', 'stage(2): p(99) < 20ms'" })
     .option('baseline', { type: 'string', describe: 'what relative thresholds (+10%, -5%) refer to: a results file, or stored:LABEL[:N], the median of the last N (default 5) stored runs with that label' })
     .option('results-url', { type: 'string', describe: 'with --baseline stored:..., the results database [default: pgload_results on the embedded server]' })
     .option('allow-empty', { type: 'boolean', describe: 'pass thresholds whose metric has no data (default: they fail)' })
