@@ -22,15 +22,16 @@ export class RollingCount {
   }
 
   /**
-   * Events per minute over the whole seconds before nowS: the last `windowS` of them, or those
-   * since fromS when that is later (the run started less than a window ago).
+   * Events per minute over the whole seconds before nowS: the last `windowS` of them, or the
+   * whole seconds since fromS when that is later (the run started less than a window ago); a
+   * window of 0 before the first whole second, never a rate over a fraction of one.
    * @param {number} nowS
    * @param {number} fromS
    * @returns {{ perMinute: number, windowS: number }}
    */
   perMinute (nowS, fromS) {
     const end = Math.floor(nowS)
-    const start = Math.max(end - this.windowS, fromS)
+    const start = Math.max(end - this.windowS, Math.ceil(fromS))
     const windowS = end - start
     if (windowS <= 0) return { perMinute: 0, windowS: 0 }
     let n = 0

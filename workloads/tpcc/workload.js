@@ -200,7 +200,7 @@ export async function createTpccWorkload (ctx, opts) {
     progressText (sinceStartS) {
       const nowS = (performance.timeOrigin + performance.now()) / 1000
       const r = newOrderCommits.perMinute(nowS, nowS - sinceStartS)
-      return `tpmC ${r.perMinute.toFixed(1)} (last ${Math.round(r.windowS)} s)`
+      return r.windowS > 0 ? `tpmC ${r.perMinute.toFixed(1)} (last ${r.windowS} s)` : null
     },
     async prepare (conn, runOptions) {
       db = conn

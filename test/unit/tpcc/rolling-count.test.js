@@ -14,4 +14,8 @@ test('events per minute over the last whole seconds, or since the start when tha
   c.add(1200.2)
   assert.deepEqual(c.perMinute(1201.1, 0), { perMinute: 1, windowS: 60 })
   assert.deepEqual(new RollingCount(60).perMinute(5.5, 5.2), { perMinute: 0, windowS: 0 })
+  // started 1.2 s ago, at 1098.3: no whole second since, so no rate over the 0.7 s before 1099
+  assert.deepEqual(c.perMinute(1099.5, 1098.3), { perMinute: 0, windowS: 0 })
+  // 2.2 s ago: the one whole second since
+  assert.deepEqual(c.perMinute(1100.5, 1098.3), { perMinute: 180, windowS: 1 })
 })
