@@ -2,47 +2,13 @@
 // It borrows a pooled connection only while a transaction runs.
 
 import { ClientAbortError, classifySqlState } from '../errors.js'
+import { PH_IDLE, PH_FIRST, PH_ARRIVAL, PH_KEYING, PH_THINK, PH_QUEUED, PH_RUNNING, PH_DONE, PH_PAUSED, PH_PARKED } from './terminal-phases.js'
 
 const OK = 0
 const ROLLED_BACK = 1
 const FAILED = 2
 const UNKNOWN = 3 // the connection was lost after COMMIT was sent, before any reply
 const CANCELLED = 4 // recorded when it was cancelled (cancelTransaction): nothing more to record
-
-// Where a terminal is in its cycle. Sleeping phases hold no promise: the scheduler wakes the
-// terminal itself, so 100,000 thinking terminals allocate nothing while they wait.
-const PH_IDLE = 0
-const PH_FIRST = 1 // the staggered first wait of a paced terminal
-const PH_ARRIVAL = 2 // --rate: waiting for the scheduled arrival
-const PH_KEYING = 3 // TPC-C keying time before the transaction
-const PH_THINK = 4 // think time after the transaction
-const PH_QUEUED = 5 // waiting for a pooled connection
-const PH_RUNNING = 6 // a transaction is running
-const PH_DONE = 7
-const PH_PAUSED = 8 // --clients-stages: not among the active terminals now
-const PH_PARKED = 9 // --stages: free, while another free terminal holds the next arrival
-
-/**
- * Terminals by state, for the progress line: one pass over them, when a line is printed.
- * The staggered first wait counts as thinking (the terminal has not keyed yet).
- * @param {ArrayLike<Terminal>} terminals
- * @returns {{ keying: number, thinking: number, running: number, waiting: number, finished: number, paused: number }}
- *   running: in a transaction; waiting: for a pooled connection; finished: done with the run;
- *   paused: outside the active terminals of --clients-stages
- */
-export function countStates (terminals) {
-  let keying = 0; let thinking = 0; let running = 0; let waiting = 0; let finished = 0; let paused = 0
-  for (let i = 0; i < terminals.length; i++) {
-    const p = terminals[i].phase
-    if (p === PH_KEYING) keying++
-    else if (p === PH_PAUSED) paused++
-    else if (p === PH_THINK || p === PH_FIRST) thinking++
-    else if (p === PH_RUNNING) running++
-    else if (p === PH_QUEUED) waiting++
-    else if (p === PH_DONE) finished++
-  }
-  return { keying, thinking, running, waiting, finished, paused }
-}
 
 export class Terminal {
   /**
