@@ -128,8 +128,9 @@ export const RUN_CHARTS = [
       if (opts.logScale) useLog(spec.layer.find((l) => l.data.name === 'stagePoints' && l.mark.type === 'line').encoding.y.scale)
       if (!doc.capacity?.steps) return
       spec.title.text = 'Latency against offered rate'
-      spec.title.subtitle = 'one point per capacity step: p50 and p99 of its measured part against the rate offered; labels: step number' +
-        (d.stageLimits.length ? '; dashed red: the --until limit' : '') + (d.stageAnswer.length ? '; dotted green: the capacity found' : '')
+      // two lines: one would set the chart's width to its own
+      spec.title.subtitle = ['one point per capacity step: p50 and p99 of its measured part against the rate offered',
+        'labels: step number' + (d.stageLimits.length ? '; dashed red: the --until limit' : '') + (d.stageAnswer.length ? '; dotted green: the capacity found' : '')]
       spec.layer.find((l) => l.data.name === 'stagePoints' && l.mark.type === 'line').encoding.x.title = 'offered rate (arrivals per second)'
     }
   },

@@ -36,6 +36,8 @@ test('latency against achieved throughput per stage; a capacity document: agains
   assert.deepEqual(c.answer, [{ x: 100, label: 'capacity 100/s' }])
   const chart = buildCharts({ runs: [{ doc, label: 'a', slug: 'a' }] }).charts.find((x) => x.id === 'stage-latency')
   assert.equal(chart.spec.title.text, 'Latency against offered rate')
+  // lines short enough not to widen the chart beyond its plot (one line of 170 characters did)
+  assert.ok(Array.isArray(chart.spec.title.subtitle) && chart.spec.title.subtitle.every((l) => l.length <= 100), JSON.stringify(chart.spec.title.subtitle))
 })
 
 test('a run without stages has no stage chart and no stage bands', () => {
