@@ -8,7 +8,7 @@ import { test, before, after } from 'node:test'
 import assert from 'node:assert/strict'
 import { spawn } from 'node:child_process'
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import net from 'node:net'
+import { freePort } from '../helpers/free-port.js'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { getTestServer } from '../helpers/server.js'
@@ -21,14 +21,6 @@ const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms))
 let server
 let prom
 let promUrl
-
-async function freePort () {
-  const s = net.createServer()
-  await new Promise((resolve) => s.listen(0, '127.0.0.1', resolve))
-  const { port } = s.address()
-  await new Promise((resolve) => s.close(resolve))
-  return port
-}
 
 async function query (q, time) {
   const u = new URL('/api/v1/query', promUrl)

@@ -6,7 +6,7 @@ import { test, before, after } from 'node:test'
 import assert from 'node:assert/strict'
 import { spawn } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import net from 'node:net'
+import { freePort } from '../helpers/free-port.js'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { getTestServer } from '../helpers/server.js'
@@ -22,14 +22,6 @@ before(async () => {
   writeFileSync(join(dir, 'retry.sql'), "DO $$ BEGIN RAISE EXCEPTION 'conflict' USING ERRCODE = '40001'; END $$;\n")
 })
 after(() => rmSync(dir, { recursive: true, force: true }))
-
-async function freePort () {
-  const s = net.createServer()
-  await new Promise((resolve) => s.listen(0, '127.0.0.1', resolve))
-  const { port } = s.address()
-  await new Promise((resolve) => s.close(resolve))
-  return port
-}
 
 /** The value of one series in a Prometheus text, 0 when absent. */
 function valueOf (text, name, labels) {

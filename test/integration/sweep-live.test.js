@@ -5,7 +5,7 @@
 
 import { test, before, after } from 'node:test'
 import assert from 'node:assert/strict'
-import net from 'node:net'
+import { freePort } from '../helpers/free-port.js'
 import { mkdtempSync, rmSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -27,14 +27,6 @@ after(async () => {
   await scratch.drop()
   if (tmp) rmSync(tmp, { recursive: true, force: true })
 })
-
-async function freePort () {
-  const s = net.createServer()
-  await new Promise((resolve) => s.listen(0, '127.0.0.1', resolve))
-  const { port } = s.address()
-  await new Promise((resolve) => s.close(resolve))
-  return port
-}
 
 /** Read a server-sent events stream to its end: every event as { name, data }. */
 async function readEvents (address) {
