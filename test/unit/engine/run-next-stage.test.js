@@ -5,26 +5,7 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { newRun } from './test-settings.js'
-
-function fakeServer () {
-  const server = { opened: 0, conns: [] }
-  server.open = async () => {
-    server.opened++
-    const conn = {
-      backendPid: 1000 + server.opened,
-      broken: false,
-      closed: false,
-      transactionStatus: 'I',
-      async prepare () {},
-      async execute () { await new Promise((resolve) => setTimeout(resolve, 1)); return { command: 'SELECT', rowCount: 1, fields: ['x'], rows: [['1']] } },
-      async simpleQuery () { return conn.execute() },
-      async close () { conn.closed = true }
-    }
-    server.conns.push(conn)
-    return conn
-  }
-  return server
-}
+import { fakeServer } from './fake-server.js'
 
 const workload = () => ({ name: 'fake', transactions: [{ name: 'q', weight: 1, async run (ctx) { await ctx.conn.execute() } }] })
 

@@ -1,33 +1,9 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { newRun } from './test-settings.js'
+import { fakeServer } from './fake-server.js'
 import { compileScript } from '../../../lib/script/compile.js'
 import { scriptWorkload } from '../../../lib/script/workload.js'
-
-/** A connection that answers after a short delay, until the fake server "goes away". */
-function fakeServer () {
-  const server = { up: true, opened: 0 }
-  server.open = async () => {
-    if (!server.up) { const e = new Error('connect ECONNREFUSED'); e.code = 'ECONNREFUSED'; throw e }
-    server.opened++
-    const conn = {
-      backendPid: 1000 + server.opened,
-      broken: false,
-      closed: false,
-      transactionStatus: 'I',
-      async prepare () {},
-      async execute () {
-        await new Promise((resolve) => setTimeout(resolve, 1))
-        if (!server.up) { conn.broken = true; const e = new Error('connection lost'); e.code = 'CONNECTION_LOST'; throw e }
-        return { command: 'SELECT', rowCount: 1, fields: ['x'], rows: [['1']] }
-      },
-      async simpleQuery () { return conn.execute() },
-      async close () { conn.closed = true }
-    }
-    return conn
-  }
-  return server
-}
 
 function workload () {
   return { name: 'fake', transactions: [{ name: 'q', weight: 1, async run (ctx) { await ctx.conn.execute() } }] }
