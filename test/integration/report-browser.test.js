@@ -3,28 +3,17 @@
 
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { readFileSync, mkdtempSync, statSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { readFileSync, statSync } from 'node:fs'
 import { join, basename } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { writeHtmlReport } from '../../lib/report/render-report.js'
-import { chromiumSkip, launchChromium } from '../helpers/chromium.js'
+import { chromiumSkip, chromiumForFile } from '../helpers/chromium.js'
 
 const fixture = (name) => JSON.parse(readFileSync(new URL(`../fixtures/results/${name}`, import.meta.url), 'utf8'))
 const skip = chromiumSkip
 // Screenshots go to a temporary directory, removed at the end unless PGLOAD_KEEP_SHOTS is set
 // (then it stays for a look, and its path is printed as a diagnostic).
-const shots = mkdtempSync(join(tmpdir(), 'pgload-report-shots-'))
-
-let browser
-test.before(async () => {
-  if (skip) return
-  browser = await launchChromium()
-})
-test.after(async () => {
-  await browser?.close()
-  if (!process.env.PGLOAD_KEEP_SHOTS) rmSync(shots, { recursive: true, force: true })
-})
+const { shots, newPage } = chromiumForFile('pgload-report-shots-')
 
 /** A TPC-B run whose sampler saw no checkpoint or autovacuum (empty marker layers). */
 function quietRun () {
@@ -38,7 +27,7 @@ for (const set of [['tpcb-a.json'], ['tpcc.json'], ['tpcb-a.json', 'tpcb-b.json'
     const name = set.map((f) => basename(f, '.json')).join('+')
     const docs = set.map((f) => (f === 'quiet' ? quietRun() : fixture(f)))
     const file = await writeHtmlReport(docs, join(shots, `${name}.html`), { names: set.map((f) => basename(f, '.json')) })
-    const page = await browser.newPage({ viewport: { width: 1200, height: 900 } })
+    const page = await newPage({ viewport: { width: 1200, height: 900 } })
     const problems = []
     const requests = []
     page.on('console', (m) => { if (m.type() === 'error' || m.type() === 'warning') problems.push(`${m.type()}: ${m.text()}`) })
@@ -78,7 +67,7 @@ for (const set of [['tpcb-a.json'], ['tpcc.json'], ['tpcb-a.json', 'tpcb-b.json'
  * axis' title and domain) and the tick labels of each axis.
  */
 async function chartAxes (file) {
-  const page = await browser.newPage({ viewport: { width: 1200, height: 900 } })
+  const page = await newPage({ viewport: { width: 1200, height: 900 } })
   try {
     await page.goto(pathToFileURL(file).href)
     await page.waitForFunction(() => window.pgloadReport?.done === true, null, { timeout: 30_000 })

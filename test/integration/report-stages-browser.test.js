@@ -4,26 +4,15 @@
 
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { mkdtempSync, rmSync, statSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { statSync } from 'node:fs'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { writeHtmlReport } from '../../lib/report/render-report.js'
 import { stagedResults } from '../helpers/staged-results.js'
-import { chromiumSkip, launchChromium } from '../helpers/chromium.js'
+import { chromiumSkip, chromiumForFile } from '../helpers/chromium.js'
 
 const skip = chromiumSkip
-const shots = mkdtempSync(join(tmpdir(), 'pgload-stage-shots-'))
-
-let browser
-test.before(async () => {
-  if (skip) return
-  browser = await launchChromium()
-})
-test.after(async () => {
-  await browser?.close()
-  if (!process.env.PGLOAD_KEEP_SHOTS) rmSync(shots, { recursive: true, force: true })
-})
+const { shots, newPage } = chromiumForFile('pgload-stage-shots-')
 
 /** A capacity document: the staged run's stages as its steps, the last over a 60 ms p(99) limit. */
 function capacityResults () {
@@ -50,7 +39,7 @@ function capacityResults () {
 
 async function openReport (doc, name) {
   const file = await writeHtmlReport([doc], join(shots, `${name}.html`))
-  const page = await browser.newPage({ viewport: { width: 1200, height: 900 } })
+  const page = await newPage({ viewport: { width: 1200, height: 900 } })
   const problems = []
   page.on('console', (m) => { if (m.type() === 'error' || m.type() === 'warning') problems.push(`${m.type()}: ${m.text()}`) })
   page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`))

@@ -4,27 +4,16 @@
 
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { mkdtempSync, statSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { statSync } from 'node:fs'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { renderSweepReport } from '../../lib/report/sweep/render.js'
 import { loadSweep, withFailedCell, asTpcc, asRateSweep, SWEEP_FILE } from '../fixtures/sweep/variants.js'
-import { chromiumSkip, launchChromium } from '../helpers/chromium.js'
+import { chromiumSkip, chromiumForFile } from '../helpers/chromium.js'
 
 const skip = chromiumSkip
 // Screenshots go to a temporary directory, removed at the end unless PGLOAD_KEEP_SHOTS is set.
-const shots = mkdtempSync(join(tmpdir(), 'pgload-sweep-shots-'))
-
-let browser
-test.before(async () => {
-  if (skip) return
-  browser = await launchChromium()
-})
-test.after(async () => {
-  await browser?.close()
-  if (!process.env.PGLOAD_KEEP_SHOTS) rmSync(shots, { recursive: true, force: true })
-})
+const { shots, newPage } = chromiumForFile('pgload-sweep-shots-')
 
 /** What the page drew: per chart its marks, lines, whiskers and the boxes of its point labels. */
 function inspect () {
@@ -67,7 +56,7 @@ for (const [name, make, expected] of cases) {
   test(`sweep report (${name}) renders every chart in Chromium`, { skip, timeout: 60_000 }, async (t) => {
     const file = join(shots, `${name}.html`)
     await renderSweepReport(make(), { out: file, source: SWEEP_FILE, p99LimitMs: 10 })
-    const page = await browser.newPage({ viewport: { width: 1200, height: 900 } })
+    const page = await newPage({ viewport: { width: 1200, height: 900 } })
     const problems = []
     const requests = []
     page.on('console', (m) => { if (m.type() === 'error' || m.type() === 'warning') problems.push(`${m.type()}: ${m.text()}`) })
@@ -117,7 +106,7 @@ test('sweep report of clients 1 and 2 beside other tables: whole-number client t
   for (const c of sweep.cells) { c.tablesSizeBytes = c.cell.scale * 15_000_000; c.dbSizeBytes = 150_000_000 + c.tablesSizeBytes }
   const file = join(shots, 'clients-1-2.html')
   await renderSweepReport(sweep, { out: file, source: SWEEP_FILE })
-  const page = await browser.newPage({ viewport: { width: 1200, height: 900 } })
+  const page = await newPage({ viewport: { width: 1200, height: 900 } })
   await page.goto(pathToFileURL(file).href)
   await page.waitForFunction(() => window.pgloadReport?.done === true, null, { timeout: 30_000 })
   const seen = await page.evaluate(() => ({
