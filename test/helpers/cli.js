@@ -72,3 +72,26 @@ export function assertOneLineError (r, pattern) {
   assert.match(lines[0], /^pgload: /)
   assert.match(lines[0], pattern)
 }
+
+/**
+ * Start pgload with a dashboard: the child, its dashboard's URL once it prints it (rejected when
+ * pgload exits first), its exit with what it printed, and its output so far.
+ * @param {string[]} args
+ * @returns {{ child: import('node:child_process').ChildProcess, url: Promise<string>,
+ *   exited: Promise<{ code: number|null, stderr: string, stdout: string }>, output: { stderr: string, stdout: string } }}
+ */
+export function startWithDashboard (args) {
+  const child = spawn(process.execPath, [BIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'] })
+  const output = { stderr: '', stdout: '' }
+  child.stdout.on('data', (d) => { output.stdout += d })
+  const exited = new Promise((resolve) => child.on('close', (code) => resolve({ code, ...output })))
+  const url = new Promise((resolve, reject) => {
+    child.stderr.on('data', (d) => {
+      output.stderr += d
+      const m = /dashboard at (http:\S+)/.exec(output.stderr)
+      if (m) resolve(m[1])
+    })
+    exited.then(() => reject(new Error(`pgload exited before its dashboard: ${output.stderr}`)))
+  })
+  return { child, url, exited, output }
+}

@@ -6,12 +6,11 @@
 
 import { test, before, after } from 'node:test'
 import assert from 'node:assert/strict'
-import { spawn } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { getTestServer } from '../helpers/server.js'
-import { runCli, BIN } from '../helpers/cli.js'
+import { runCli, startWithDashboard } from '../helpers/cli.js'
 import { chromiumSkip, launchChromium } from '../helpers/chromium.js'
 
 const skip = chromiumSkip
@@ -32,28 +31,10 @@ after(async () => {
   rmSync(dir, { recursive: true, force: true })
 })
 
-/** Start `pgload run`; resolves the dashboard's URL from its announcement, and the exit. */
-function startRun (args) {
-  const child = spawn(process.execPath, [BIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'] })
-  let stderr = ''
-  let stdout = ''
-  child.stdout.on('data', (d) => { stdout += d })
-  const exited = new Promise((resolve) => child.on('close', (code) => resolve({ code, stderr, stdout })))
-  const url = new Promise((resolve, reject) => {
-    child.stderr.on('data', (d) => {
-      stderr += d
-      const m = /dashboard at (http:\S+)/.exec(stderr)
-      if (m) resolve(m[1])
-    })
-    exited.then(() => reject(new Error(`pgload exited before its dashboard: ${stderr}`)))
-  })
-  return { child, url, exited }
-}
-
 test('the dashboard of a running pgload run: charts render, gain points, then the final report', { skip, timeout: 120_000 }, async () => {
   const out = join(dir, 'run.json')
   const saved = join(dir, 'dashboard.html')
-  const run = startRun(['run', 'tpcb', '-S', '-c', '2', '-T', '8', '--rate', '300', '--url', server.url, '--out', out,
+  const run = startWithDashboard(['run', 'tpcb', '-S', '-c', '2', '-T', '8', '--rate', '300', '--url', server.url, '--out', out,
     '--dashboard', '127.0.0.1:0', '--dashboard-out', saved])
   try {
     const url = await run.url

@@ -5,12 +5,11 @@
 
 import { test, before, after } from 'node:test'
 import assert from 'node:assert/strict'
-import { spawn } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { getTestServer } from '../helpers/server.js'
-import { BIN } from '../helpers/cli.js'
+import { startWithDashboard } from '../helpers/cli.js'
 import { chromiumSkip, launchChromium } from '../helpers/chromium.js'
 
 const skip = chromiumSkip
@@ -29,18 +28,8 @@ after(async () => {
 })
 
 test('the dashboard of a running sweep: the run counter advances, the cells done grow, then the sweep report', { skip, timeout: 120_000 }, async () => {
-  const child = spawn(process.execPath, [BIN, 'sweep', 'tpcb', '-S', '--scale', '1', '--clients', '1,2', '--repeat', '1', '-T', '6', '--rate', '200',
-    '--url', server.url, '--dir', join(dir, 'sweep'), '--dashboard', '127.0.0.1:0'], { stdio: ['ignore', 'pipe', 'pipe'] })
-  let stderr = ''
-  const exited = new Promise((resolve) => child.on('close', (code) => resolve(code)))
-  const url = new Promise((resolve, reject) => {
-    child.stderr.on('data', (d) => {
-      stderr += d
-      const m = /dashboard at (http:\S+)/.exec(stderr)
-      if (m) resolve(m[1])
-    })
-    exited.then(() => reject(new Error(`pgload exited before its dashboard: ${stderr}`)))
-  })
+  const { child, url, exited, output } = startWithDashboard(['sweep', 'tpcb', '-S', '--scale', '1', '--clients', '1,2', '--repeat', '1', '-T', '6', '--rate', '200',
+    '--url', server.url, '--dir', join(dir, 'sweep'), '--dashboard', '127.0.0.1:0'])
   try {
     const page = await browser.newPage({ viewport: { width: 1200, height: 900 } })
     const problems = []
@@ -51,7 +40,7 @@ test('the dashboard of a running sweep: the run counter advances, the cells done
     const live = ([want, points]) => (document.getElementById('pgload-header')?.textContent ?? '').includes(want) && window.pgloadLive?.points >= points && window.pgloadLive.charts >= 3 * points
     const until = (want, points) => page.waitForFunction(live, [want, points], { timeout: 40_000 }).catch(async (err) => {
       const at = await page.evaluate(() => ({ header: document.getElementById('pgload-header')?.textContent, status: window.pgloadLive })).catch(() => null)
-      throw new Error(`${want}: ${err.message.split('\n')[0]}; the page: ${JSON.stringify(at)}; pgload: ${stderr}`)
+      throw new Error(`${want}: ${err.message.split('\n')[0]}; the page: ${JSON.stringify(at)}; pgload: ${output.stderr}`)
     })
     // the runs' order is shuffled (the sweep's order seed): either cell may come first
     await until('run 1 of 2: cell ', 1)
@@ -70,7 +59,7 @@ test('the dashboard of a running sweep: the run counter advances, the cells done
     assert.deepEqual(final.report.errors, [])
     assert.ok(final.svgs >= 2, JSON.stringify(final))
     assert.deepEqual(problems, [])
-    assert.equal(await exited, 0, stderr)
+    assert.equal((await exited).code, 0, output.stderr)
   } finally {
     child.kill('SIGKILL')
   }
