@@ -14,6 +14,18 @@ function targetWords (s) {
   return s.ramp && s.target.from !== s.target.to ? `${rate(s.target.from)}→${rate(s.target.to)}${unit}` : `${rate(s.target.to)}${unit}`
 }
 
+/** The words the report says instead of a time to steady state where the load varies on purpose. */
+export const STEADY_NOT_APPLICABLE = 'does not apply: the load changes from stage to stage on purpose'
+
+/**
+ * Whether a run varies its load on purpose (stages, a capacity search): then no time to steady
+ * state is judged, since the throughput is meant to move.
+ * @param {any} doc
+ */
+export function loadVaries (doc) {
+  return (Array.isArray(doc.stages) && doc.stages.length > 0) || Array.isArray(doc.capacity?.steps)
+}
+
 /**
  * One band per stage over the time it was measured (its planned end, or the run's end for the
  * last), shaded alternately, with its number and target.
