@@ -185,8 +185,10 @@ export const RUN_CHARTS = [
       if (typeof tpmC === 'number') {
         const eff = doc.tpcc?.efficiency
         const few = doc.tpcc ? fewEvents(committedNewOrders(doc), 'New-Orders', 'these') : null
-        const over = typeof eff === 'number' && eff > doc.tpcc?.efficiencyCeiling ? ` (above the ${doc.tpcc.efficiencyCeiling.toFixed(1)} % these waits allow on average, by chance)` : ''
-        summary.push({ tpmC, series: WHOLE_RUN, label: `whole run: tpmC ${tpmC.toLocaleString('en-US')}` + (typeof eff === 'number' ? ` · efficiency ${eff.toFixed(1)} %${over}` : '') + (few ? ` (${few})` : '') })
+        const over = typeof eff === 'number' && eff > doc.tpcc?.efficiencyCeiling ? `above the ${doc.tpcc.efficiencyCeiling.toFixed(1)} % these waits allow on average, by chance` : null
+        // a line each: one long line would reach past the plot's left edge into the axis
+        const label = [`whole run: tpmC ${tpmC.toLocaleString('en-US')}` + (typeof eff === 'number' ? ` · efficiency ${eff.toFixed(1)} %` : ''), over, few].filter(Boolean)
+        summary.push({ tpmC, series: WHOLE_RUN, label })
       }
       // The faint per-interval line first (drawn behind), then the rolling mean over it.
       const dt = intervalSeconds(doc)

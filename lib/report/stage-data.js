@@ -66,7 +66,7 @@ export function stageLatencyData (doc) {
     const limits = thresholdRows({ thresholds: steps[0].thresholds ?? [] })
     const a = doc.capacity.answer
     const answer = isNum(a?.rate) ? [{ x: a.rate, label: `capacity ${rate(a.rate)}/s` }] : []
-    return { points, limits, answer, capacity: true }
+    return { points: labelSides(points, limits), limits, answer, capacity: true }
   }
   const points = []
   for (const s of Array.isArray(doc.stages) ? doc.stages : []) {
@@ -75,5 +75,19 @@ export function stageLatencyData (doc) {
       if (isNum(ms) && ms > 0 && isNum(s.achievedTps)) points.push({ x: s.achievedTps, ms, stat, label: `${s.index + 1}`, tip: `stage ${s.index + 1}: ${targetWords(s)}, ${s.achievedTps} tps achieved` })
     }
   }
-  return { points, limits: thresholdRows(doc), answer: [], capacity: false }
+  const limits = thresholdRows(doc)
+  return { points: labelSides(points, limits), limits, answer: [], capacity: false }
+}
+
+/**
+ * Which side of its point each number goes: away from the nearest limit's dashed line, so that
+ * the line does not run through it (a point just under the limit gets its number below).
+ * @param {{ ms: number }[]} points
+ * @param {{ ms: number }[]} limits
+ */
+function labelSides (points, limits) {
+  return points.map((p) => {
+    const nearest = limits.reduce((best, l) => (best === null || Math.abs(l.ms - p.ms) < Math.abs(best.ms - p.ms) ? l : best), null)
+    return { ...p, above: nearest === null || p.ms >= nearest.ms }
+  })
 }
