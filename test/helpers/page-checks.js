@@ -1,7 +1,7 @@
 // What a person sees on a page pgload makes, checked in headless Chromium: nothing drawn past its
 // chart's box or the window, no template placeholder left in the text, no two labels drawn over
-// each other or over a legend, every legend entry drawn and naming a series of the data, every
-// mark a subtitle lists present. A screenshot of each page is kept under test-output/screenshots.
+// each other, over a legend or across a dashed marker, every legend entry drawn and naming a
+// series of the data, every mark a subtitle lists present. A screenshot of each page is kept under test-output/screenshots.
 
 import assert from 'node:assert/strict'
 import { mkdirSync } from 'node:fs'
@@ -77,6 +77,7 @@ function lookInPage () {
     const texts = []
     const legends = []
     const marks = []
+    const rules = [] // dashed rules: markers a label must not be drawn across
     let markId = 0
     const walk = (scene, ox, oy, legend) => {
       const id = markId++
@@ -89,10 +90,12 @@ function lookInPage () {
           continue
         }
         if (scene.role === 'legend-symbol' && legend) legend.symbols++
+        const b = item.bounds
+        const dashed = Array.isArray(item.strokeDash) ? item.strokeDash.length > 0 : Boolean(item.strokeDash)
+        if (scene.marktype === 'rule' && scene.role === 'mark' && dashed && b) rules.push({ x1: ox + b.x1, y1: oy + b.y1, x2: ox + b.x2, y2: oy + b.y2 })
         if (scene.marktype !== 'text') continue
         const text = [item.text ?? ''].flat().join('; ').trim()
         const hidden = item.opacity === 0 || item.fillOpacity === 0
-        const b = item.bounds
         const t = { mark: id, role: scene.role, text, hidden, x1: ox + b.x1, y1: oy + b.y1, x2: ox + b.x2, y2: oy + b.y2, legend }
         if (scene.role === 'legend-label' && legend) legend.labels.push(t)
         if (text && !hidden) texts.push(t)
@@ -111,6 +114,9 @@ function lookInPage () {
       for (const l of legends) {
         if (texts[i].legend !== l && cross(texts[i], l)) problems.push(`${name}: label "${texts[i].text}" overlaps a legend`)
       }
+      // a rule is a line: it crosses a label when it passes through the label's box at all
+      const across = (a, r) => Math.min(a.x2, r.x2) - Math.max(a.x1, r.x1) >= 0 && Math.min(a.y2, r.y2) - Math.max(a.y1, r.y1) > near
+      if (texts[i].role === 'mark' && rules.some((r) => across(texts[i], r))) problems.push(`${name}: label "${texts[i].text}" is drawn across a dashed marker`)
     }
     // Legend entries: drawn, with a size, and naming something in the data.
     const strings = new Set()
