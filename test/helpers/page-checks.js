@@ -77,9 +77,7 @@ function scenesInPage () {
       else if (v && typeof v === 'object' && depth < 4) for (const x of Object.values(v)) collect(x, depth + 1)
     }
     collect(view.getState({ data: vega.truthy, signals: vega.falsy, recurse: true }).data, 0)
-    let markId = 0
     const walk = (scene, ox, oy, legend) => {
-      const id = markId++
       const box = (b) => ({ x1: ox + b.x1, y1: oy + b.y1, x2: ox + b.x2, y2: oy + b.y2 })
       const items = (scene.items ?? []).filter((it) => it.opacity !== 0)
       if (scene.marktype !== 'group' && scene.role === 'mark' && items.length > 0) {
@@ -100,7 +98,7 @@ function scenesInPage () {
           out.rules.push(box(item.bounds))
         } else if (scene.marktype === 'text') {
           const text = [item.text ?? ''].flat().join('; ').trim()
-          const t = { mark: id, role: scene.role, text, hidden: item.opacity === 0 || item.fillOpacity === 0, legend: legend?.index ?? null, ...box(item.bounds) }
+          const t = { role: scene.role, text, hidden: item.opacity === 0 || item.fillOpacity === 0, legend: legend?.index ?? null, ...box(item.bounds) }
           if (scene.role === 'legend-label' && legend) legend.labels.push({ ...t, inData: strings.has(text) })
           if (text && !t.hidden) out.texts.push(t)
         }
@@ -129,14 +127,11 @@ const overlap = (a, b) => Math.min(a.x2, b.x2) - Math.max(a.x1, b.x1) > NEAR && 
 // a rule is a line: it crosses a label when it passes through the label's box at all
 const across = (a, r) => Math.min(a.x2, r.x2) - Math.max(a.x1, r.x1) >= 0 && Math.min(a.y2, r.y2) - Math.max(a.y1, r.y1) > NEAR
 
-/** Labels over labels (one axis' or legend's own are vega's to space), legends and dashed markers. */
+/** Labels over labels (an axis' tick labels too), over legends and across dashed markers. */
 function labelProblems ({ name, texts, legends, rules }) {
   const problems = []
   texts.forEach((a, i) => {
-    for (const b of texts.slice(i + 1)) {
-      if (a.mark === b.mark && a.role !== 'mark') continue
-      if (overlap(a, b)) problems.push(`${name}: label "${a.text}" overlaps label "${b.text}"`)
-    }
+    for (const b of texts.slice(i + 1)) if (overlap(a, b)) problems.push(`${name}: label "${a.text}" overlaps label "${b.text}"`)
     for (const l of legends) if (a.legend !== l.index && overlap(a, l)) problems.push(`${name}: label "${a.text}" overlaps a legend`)
     if (a.role === 'mark' && rules.some((r) => across(a, r))) problems.push(`${name}: label "${a.text}" is drawn across a dashed marker`)
   })
