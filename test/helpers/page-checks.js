@@ -184,12 +184,15 @@ function subtitleProblems ({ name, texts, marks }) {
  * @returns {Promise<{ problems: string[], shot: string }>}
  */
 export async function lookAtPage (page, name) {
-  const problems = sizeProblems(await page.evaluate(sizesInPage))
+  const sizes = await page.evaluate(sizesInPage)
+  const problems = sizeProblems(sizes)
   const text = await page.evaluate(() => document.body.innerText)
   for (const m of text.matchAll(/\{\{[^}]*\}\}|\$\{[^}]*\}/g)) problems.push(`placeholder in the page's text: ${m[0]}`)
-  for (const scene of await page.evaluate(scenesInPage)) {
-    problems.push(...labelProblems(scene), ...legendProblems(scene), ...subtitleProblems(scene))
-  }
+  const scenes = await page.evaluate(scenesInPage)
+  // every chart drawn is looked into (a page opened without keepVegaViews would pass unseen)
+  const drawn = sizes.charts.filter((c) => c.box !== null).length
+  if (scenes.length < drawn) problems.push(`${drawn} charts drawn, ${scenes.length} of them seen as Vega views`)
+  for (const scene of scenes) problems.push(...labelProblems(scene), ...legendProblems(scene), ...subtitleProblems(scene))
   mkdirSync(SCREENSHOTS, { recursive: true })
   const shot = join(SCREENSHOTS, `${name}.png`)
   await page.screenshot({ path: shot, fullPage: true })
