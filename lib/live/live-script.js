@@ -51,10 +51,11 @@ export const LIVE_SCRIPT = `<script>
     var spec = Object.assign({}, c.spec, { datasets: JSON.parse(JSON.stringify(c.datasets)) })
     try {
       c.result = await vegaEmbed(el, spec, opts)
-      el.className = 'chart'
+      // classList, not className: vega-embed's own classes size and place its actions menu
+      el.classList.remove('chart-error')
     } catch (err) {
       failed(err)
-      el.className = 'chart chart-error'
+      el.classList.add('chart-error')
       el.textContent = 'This chart could not be drawn: ' + (err && err.message || err)
     }
   }

@@ -14,7 +14,7 @@ import { rollingMean, effectiveWindowS, TPMC_WINDOW_S } from './rolling-mean.js'
 import { round3 } from '../format/round.js'
 import { fewEvents } from '../output/enough-data.js'
 import { committedNewOrders } from '../output/tpcc-summary.js'
-import { stageBands, stageLatencyData } from './stage-data.js'
+import { stageBands, stageLatencyData, loadVaries, STEADY_NOT_APPLICABLE } from './stage-data.js'
 
 const SPEC_DIR = new URL('../../reports/', import.meta.url)
 const specCache = new Map()
@@ -36,29 +36,37 @@ function spectrumDomain (rows) {
 }
 
 /**
- * The time-to-steady-state marker: one row, its label on the side of the rule with room.
- * @param {import('../metrics/steady-state.js').SteadyState} steady
- * @param {number} maxT
+ * The time-to-steady-state marker: one row (none where the load varies on purpose).
+ * @param {import('../metrics/steady-state.js').SteadyState|null} steady
  */
-function steadyStateRows (steady, maxT) {
-  if (steady.timeS === null) return []
+function steadyStateRows (steady) {
+  if (steady?.timeS == null) return []
   const tps = Math.round(steady.medianTps).toLocaleString('en-US')
-  const label = `steady from ${steady.timeS} s (±${Math.round(steady.band * 100)} % of ${tps} tps)`
-  return [{ t: steady.timeS, label, align: steady.timeS > maxT * 0.55 ? 'right' : 'left' }]
+  return [{ t: steady.timeS, label: `steady from ${steady.timeS} s (±${Math.round(steady.band * 100)} % of ${tps} tps)` }]
 }
 
 /** The steady-state band (median ± band) from the time to steady state to the end. */
 function steadyBandRows (steady, maxT) {
-  if (steady.timeS === null) return []
+  if (steady?.timeS == null) return []
   const lo = round3(steady.medianTps * (1 - steady.band))
   const hi = round3(steady.medianTps * (1 + steady.band))
   return [{ t: steady.timeS, t2: Math.max(steady.timeS, maxT), lo, hi, label: `${Math.round(lo)}-${Math.round(hi)} tps` }]
 }
 
+/** A run's time to steady state, or null where its load varies on purpose. */
+const judgedSteadyState = (doc) => (loadVaries(doc) ? null : steadyStateOf(doc))
+
+/** "shaded: checkpoint" where the chart has a checkpoint span, else nothing. */
+const checkpointNote = (d) => (d.checkpoints.length > 0 ? '; shaded: checkpoint' : '')
+
 function useLog (scale) {
   scale.type = 'log'
   delete scale.zero
 }
+
+/** The dashed line of the whole run's tpmC on the TPC-C chart: its name in the legend, its colour. */
+const WHOLE_RUN = 'whole-run tpmC'
+const WHOLE_RUN_COLOUR = '#e45756'
 
 /**
  * Per-run charts in report order. `applies(doc)`, when given, says whether this kind of run
@@ -73,14 +81,18 @@ export const RUN_CHARTS = [
       const throughput = throughputRows(doc)
       const { checkpoints, instants, markers } = markerSets(doc)
       const maxT = Math.max(0, ...throughput.map((r) => r.t), ...markers.map((m) => m.t2))
-      const steady = steadyStateOf(doc)
+      const steady = judgedSteadyState(doc)
+      const steadyState = steadyStateRows(steady)
+      // the steady-state label shares the strip above the plot with the events' labels
+      const { labels } = layoutMarkerLabels([...steadyState.map((r) => ({ ...r, kind: 'steady' })), ...markers], maxT)
       return {
         throughput,
         stages: stageBands(doc),
         checkpoints,
         instants,
-        markerLabels: layoutMarkerLabels(markers, maxT).labels,
-        steadyState: steadyStateRows(steady, maxT),
+        markerLabels: labels.filter((l) => l.kind !== 'steady'),
+        steadyState,
+        steadyLabel: labels.filter((l) => l.kind === 'steady'),
         // The band is in total transactions per second: drawn only where one line is the total.
         steadyBand: new Set(throughput.map((r) => r.type)).size === 1 ? steadyBandRows(steady, maxT) : []
       }
@@ -88,10 +100,17 @@ export const RUN_CHARTS = [
     skip: (d) => (d.throughput.length === 0 ? 'no interval series (intervals) in the results' : null),
     tune: (spec, d, opts, doc) => {
       const lines = [spec.title.subtitle].flat()
+      // the marks the chart has, and only those
+      const kinds = [...new Set(d.instants.map((m) => m.kind))]
+      const drawn = [d.checkpoints.length > 0 && 'shaded: checkpoint', kinds.length > 0 && `dashed: ${kinds.join(' or ')}`,
+        d.steadyState.length > 0 && 'green: time to steady state (all types)'].filter(Boolean)
+      if (drawn.length > 0) lines.push(drawn.join(', '))
       const hidden = d.checkpoints.length + d.instants.length - d.markerLabels.reduce((n, l) => n + l.count, 0)
       if (hidden > 0) lines.push(`${hidden} more event${hidden === 1 ? '' : 's'} without a label: hover the lines`)
-      const steady = steadyStateOf(doc)
-      if (steady.timeS === null) lines.push(`no steady state: ${steady.reason}`)
+      const steady = judgedSteadyState(doc)
+      if (steady === null) lines.push(`time to steady state: ${STEADY_NOT_APPLICABLE}`)
+      else if (steady.timeS === null) lines.push(`no steady state: ${steady.reason}`)
+      else if (d.steadyLabel.length === 0) lines.push(`steady from ${steady.timeS} s: no room for its label`)
       spec.title.subtitle = lines
     }
   },
@@ -100,7 +119,10 @@ export const RUN_CHARTS = [
     title: 'Latency over time',
     data: (doc) => ({ latency: latencyRows(doc), stages: stageBands(doc), checkpoints: markerSets(doc).checkpoints }),
     skip: (d) => (d.latency.length === 0 ? 'no per-interval latency in the results' : null),
-    tune: (spec, d, opts) => { if (opts.logScale) useLog(spec.layer.find((l) => l.data.name === 'latency').encoding.y.scale) }
+    tune: (spec, d, opts) => {
+      spec.title.subtitle += checkpointNote(d)
+      if (opts.logScale) useLog(spec.layer.find((l) => l.data.name === 'latency').encoding.y.scale)
+    }
   },
   {
     id: 'percentile-spectrum',
@@ -146,6 +168,7 @@ export const RUN_CHARTS = [
     data: (doc) => ({ server: serverRows(doc), stages: stageBands(doc), checkpoints: markerSets(doc).checkpoints }),
     skip: (d) => (d.server.length === 0 ? 'no server statistics series (serverStats.series)' : null),
     tune: (spec, d) => {
+      spec.title.subtitle += checkpointNote(d)
       const panels = new Set(d.server.map((r) => r.panel))
       spec.vconcat = spec.vconcat.filter((v) => panels.has(v.name))
     }
@@ -162,7 +185,10 @@ export const RUN_CHARTS = [
       if (typeof tpmC === 'number') {
         const eff = doc.tpcc?.efficiency
         const few = doc.tpcc ? fewEvents(committedNewOrders(doc), 'New-Orders', 'these') : null
-        summary.push({ tpmC, label: `tpmC ${tpmC.toLocaleString('en-US')}` + (typeof eff === 'number' ? ` · efficiency ${eff.toFixed(1)} %` : '') + (few ? ` (${few})` : '') })
+        const over = typeof eff === 'number' && eff > doc.tpcc?.efficiencyCeiling ? `above the ${doc.tpcc.efficiencyCeiling.toFixed(1)} % these waits allow on average, by chance` : null
+        // a line each: one long line would reach past the plot's left edge into the axis
+        const label = [`whole run: tpmC ${tpmC.toLocaleString('en-US')}` + (typeof eff === 'number' ? ` · efficiency ${eff.toFixed(1)} %` : ''), over, few].filter(Boolean)
+        summary.push({ tpmC, series: WHOLE_RUN, label })
       }
       // The faint per-interval line first (drawn behind), then the rolling mean over it.
       const dt = intervalSeconds(doc)
@@ -177,9 +203,18 @@ export const RUN_CHARTS = [
       // The legend and subtitle state the window and the interval the lines stand for.
       const names = [...new Set(d.tpmcLines.map((r) => r.series))]
       const { encoding } = spec.vconcat[0].layer.find((l) => l.data.name === 'tpmcLines')
-      encoding.color.scale.domain = names
+      // the dashed whole-run line has its legend entry beside the two lines
+      const whole = d.tpccSummary.length > 0 ? [WHOLE_RUN] : []
+      encoding.color.scale.domain = [...names, ...whole]
+      encoding.color.scale.range = [...encoding.color.scale.range.slice(0, names.length), ...whole.map(() => WHOLE_RUN_COLOUR)]
       encoding.strokeWidth.scale.domain = names
-      if (names[1]) spec.title.subtitle[0] = `tpmC: centred ${names[1]} (bold) over the tpmC ${names[0]} (faint); dashed: whole-run tpmC`
+      const dashed = whole.length ? `; dashed: ${WHOLE_RUN}` : ''
+      spec.title.subtitle[0] = names[1] ? `tpmC: centred ${names[1]} (bold) over the tpmC ${names[0]} (faint)${dashed}` : `tpmC per interval${dashed}`
+      // the legend of the response times names only the verdicts there are
+      const status = spec.vconcat[1].layer.find((l) => l.encoding.color?.field === 'status').encoding.color.scale
+      const present = status.domain.map((v, i) => [v, status.range[i]]).filter(([v]) => d.responseTime.some((r) => r.status === v))
+      status.domain = present.map(([v]) => v)
+      status.range = present.map(([, c]) => c)
     },
     // Only TPC-C runs have these charts: another workload's report does not mention them.
     applies: (doc) => doc.run.workload === 'tpcc' || Boolean(doc.tpcc),
@@ -200,8 +235,8 @@ export const COMPARE_CHART = {
     const compareSpectrum = []
     const compareSteady = []
     for (const { doc, label } of runs) {
-      const steady = steadyStateOf(doc)
-      compareSteady.push(...(steady.timeS === null ? [] : [{ run: label, t: steady.timeS, label: `${steady.timeS} s` }]))
+      const steady = judgedSteadyState(doc)
+      compareSteady.push(...(steady?.timeS == null ? [] : [{ run: label, t: steady.timeS, label: `${steady.timeS} s` }]))
       const dt = intervalSeconds(doc)
       for (const iv of timeIntervals(doc)) {
         const n = Object.values(iv.count ?? {}).reduce((a, v) => a + (typeof v === 'number' ? v : 0), 0)

@@ -4,11 +4,12 @@
 import { escapeHtml as h } from './escape.js'
 import { transactionTypes } from './datasets.js'
 import { steadyStateOf } from '../metrics/steady-state.js'
+import { loadVaries, STEADY_NOT_APPLICABLE } from './stage-data.js'
 import { clientCpuFact } from '../output/client-cpu.js'
 import { afterLoadText } from '../output/server-summary.js'
 import { formatPerTransaction } from '../output/per-transaction.js'
 import { fewEvents } from '../output/enough-data.js'
-import { committedNewOrders } from '../output/tpcc-summary.js'
+import { committedNewOrders, efficiencyCeilingText } from '../output/tpcc-summary.js'
 
 /** Settings shown first when the results list them, because they shape most benchmarks. */
 const KEY_SETTINGS = [
@@ -106,7 +107,7 @@ function deltasTable (deltas) {
 function tpccBlock (doc) {
   const tpcc = doc.tpcc
   if (!tpcc || typeof tpcc !== 'object') return ''
-  const pairs = [['tpmC', fmt(tpcc.tpmC)], ['NOPM', fmt(tpcc.nopm)], ['efficiency', isNum(tpcc.efficiency) ? `${fmt(tpcc.efficiency, 1)} %` : undefined], ['warehouses', tpcc.warehouses]]
+  const pairs = [['tpmC', fmt(tpcc.tpmC)], ['NOPM', fmt(tpcc.nopm)], ['efficiency', isNum(tpcc.efficiency) ? `${fmt(tpcc.efficiency, 1)} %` + (isNum(tpcc.efficiencyCeiling) ? `; ${efficiencyCeilingText(tpcc).replace(/(\d)%/g, '$1 %')}` : '') : undefined], ['warehouses', tpcc.warehouses]]
   const few = fewEvents(committedNewOrders(doc), 'New-Orders committed in the window', 'tpmC, NOPM and efficiency')
   if (few) pairs.push(['note', few])
   const rt = Object.entries(tpcc.responseTime ?? {}).map(([type, r]) => [type, fmt(r.p90Ms), fmt(r.limitMs), responseVerdict(r, doc.transactions?.[type]?.count)])
@@ -230,7 +231,7 @@ export function runHeaderHtml (doc, label) {
     ['pgload', doc.tool ? `${doc.tool.version ?? ''} on Node.js ${doc.tool.node ?? ''}` : undefined],
     ['label', run.label],
     ['throughput', isNum(doc.summary?.tps) ? `${fmt(doc.summary.tps, 1)} tps` : undefined],
-    ['time to steady state', steadyFact(steadyStateOf(doc))],
+    ['time to steady state', loadVaries(doc) ? STEADY_NOT_APPLICABLE : steadyFact(steadyStateOf(doc))],
     ['client', clientFact(doc)]
   ])
   const options = Object.entries(run.options ?? {}).map(([k, v]) => [k, typeof v === 'object' ? JSON.stringify(v) : String(v)])

@@ -1,6 +1,7 @@
-// Text labels of server events (autovacuum, checkpoints) on a time chart, laid out so that no
-// two overlap: repeats of one event close together become one "×n" label, the rest are stacked
-// in a few rows, and what still does not fit is left to the marks' tooltips.
+// Text labels of server events (autovacuum, checkpoints) and of the time to steady state on a
+// time chart, laid out in a strip above the plot, where they cover neither the data nor the
+// stage numbers: repeats of one event close together become one "×n" label, the rest are
+// stacked in a few rows, and what still does not fit is left to the marks' tooltips.
 
 /** Layout constants of the label rows (pixels, at the specs' 10 px label font). */
 export const LABEL_LAYOUT = {
@@ -8,20 +9,25 @@ export const LABEL_LAYOUT = {
   charPx: 6.2, // an upper bound of one character's width at 10 px (vega estimates without a canvas)
   gapPx: 8, // free space between two labels of a row
   rowPx: 12, // distance between rows
-  topPx: 2, // first row's distance from the top of the plot
+  topPx: 3, // the lowest row's baseline above the plot
   rows: 3 // at most this many rows of labels
 }
 
 /**
- * The x domain vega draws is "nice": it may end up to a tick step past the data. Positions are
- * estimated on this larger extent so that labels are never closer than estimated.
+ * The x domain vega draws is "nice": it may end up to a tick step past the data. A label's
+ * place is known only between the two ends, and it is kept clear of others at both.
  */
 const NICE_SLACK = 1.25
 
 /**
- * @typedef {{ t: number, label: string, kind?: string }} Marker
- * @typedef {{ t: number, label: string, count: number, row: number, y: number, align: 'left'|'right' }} MarkerLabel
+ * @typedef {{ t: number, label: string, kind?: string }} Marker kind 'steady' (the time to
+ *   steady state) is placed first, then checkpoints, then the rest
+ * @typedef {{ t: number, label: string, kind?: string, count: number, row: number, y: number, align: 'left'|'right' }} MarkerLabel
+ *   y: pixels from the top of the plot (negative: above it), for the label's baseline
  */
+
+const RANK = { steady: 0, checkpoint: 1 }
+const rank = (m) => RANK[m.kind] ?? 2
 
 /**
  * Lay out marker labels over a time axis from 0 to `maxT` seconds.
@@ -32,33 +38,38 @@ const NICE_SLACK = 1.25
  */
 export function layoutMarkerLabels (markers, maxT, layout = {}) {
   const L = { ...LABEL_LAYOUT, ...layout }
-  const pxPerS = L.chartWidthPx / (Math.max(maxT, 1e-9) * NICE_SLACK)
+  const pxPerS = L.chartWidthPx / Math.max(maxT, 1e-9)
   const widthPx = (text) => text.length * L.charPx
-  // Checkpoint spans are few and matter most: their labels take their places first.
-  const byKind = (a, b) => (a.kind === 'checkpoint' ? 0 : 1) - (b.kind === 'checkpoint' ? 0 : 1) || a.t - b.t
-  const clusters = mergeRepeats([...markers].sort((a, b) => a.t - b.t), pxPerS, widthPx).sort(byKind)
+  const byRank = (a, b) => rank(a) - rank(b) || a.t - b.t
+  const clusters = mergeRepeats([...markers].sort((a, b) => a.t - b.t), pxPerS / NICE_SLACK, widthPx).sort(byRank)
   const rows = []
   const labels = []
   let unlabelled = 0
   for (const c of clusters) {
     const text = c.count > 1 ? `${c.label} ×${c.count}` : c.label
-    // A label that would run past the right edge ends at its marker instead.
-    const x = c.t * pxPerS
-    const right = x + 3 + widthPx(text) > L.chartWidthPx
-    const from = right ? x - 3 - widthPx(text) : x
-    const to = right ? x : x + 3 + widthPx(text)
-    const free = (taken) => taken.every(([a, b]) => to + L.gapPx <= a || from >= b + L.gapPx)
+    const span = extent(c.t * pxPerS / NICE_SLACK, c.t * pxPerS, widthPx(text), L.chartWidthPx)
+    const free = (taken) => span !== null && taken.every(([a, b]) => span.to + L.gapPx <= a || span.from >= b + L.gapPx)
     let row = rows.findIndex(free)
-    if (row === -1 && rows.length < L.rows) row = rows.push([]) - 1
+    if (row === -1 && span !== null && rows.length < L.rows) row = rows.push([]) - 1
     if (row === -1) {
       unlabelled += c.count
       continue
     }
-    rows[row].push([from, to])
-    labels.push({ t: c.t, label: text, count: c.count, row, y: L.topPx + row * L.rowPx, align: right ? 'right' : 'left' })
+    rows[row].push([span.from, span.to])
+    labels.push({ t: c.t, label: text, kind: c.kind, count: c.count, row, y: -(L.topPx + row * L.rowPx), align: span.align })
   }
   labels.sort((a, b) => a.t - b.t)
   return { labels, unlabelled }
+}
+
+/**
+ * Where a label may lie whose marker is between `lo` and `hi` pixels: beginning at its marker,
+ * or, when it would run past the right edge, ending there; null when it fits neither way.
+ */
+function extent (lo, hi, width, chartWidth) {
+  if (hi + 3 + width <= chartWidth) return { from: lo, to: hi + 3 + width, align: 'left' }
+  if (lo - 3 - width >= 0) return { from: lo - 3 - width, to: hi, align: 'right' }
+  return null
 }
 
 /**

@@ -14,6 +14,18 @@ function targetWords (s) {
   return s.ramp && s.target.from !== s.target.to ? `${rate(s.target.from)}→${rate(s.target.to)}${unit}` : `${rate(s.target.to)}${unit}`
 }
 
+/** The words the report says instead of a time to steady state where the load varies on purpose. */
+export const STEADY_NOT_APPLICABLE = 'does not apply: the load changes from stage to stage on purpose'
+
+/**
+ * Whether a run varies its load on purpose (stages, a capacity search): then no time to steady
+ * state is judged, since the throughput is meant to move.
+ * @param {any} doc
+ */
+export function loadVaries (doc) {
+  return (Array.isArray(doc.stages) && doc.stages.length > 0) || Array.isArray(doc.capacity?.steps)
+}
+
 /**
  * One band per stage over the time it was measured (its planned end, or the run's end for the
  * last), shaded alternately, with its number and target.
@@ -54,7 +66,7 @@ export function stageLatencyData (doc) {
     const limits = thresholdRows({ thresholds: steps[0].thresholds ?? [] })
     const a = doc.capacity.answer
     const answer = isNum(a?.rate) ? [{ x: a.rate, label: `capacity ${rate(a.rate)}/s` }] : []
-    return { points, limits, answer, capacity: true }
+    return { points: labelSides(points, limits), limits, answer, capacity: true }
   }
   const points = []
   for (const s of Array.isArray(doc.stages) ? doc.stages : []) {
@@ -63,5 +75,19 @@ export function stageLatencyData (doc) {
       if (isNum(ms) && ms > 0 && isNum(s.achievedTps)) points.push({ x: s.achievedTps, ms, stat, label: `${s.index + 1}`, tip: `stage ${s.index + 1}: ${targetWords(s)}, ${s.achievedTps} tps achieved` })
     }
   }
-  return { points, limits: thresholdRows(doc), answer: [], capacity: false }
+  const limits = thresholdRows(doc)
+  return { points: labelSides(points, limits), limits, answer: [], capacity: false }
+}
+
+/**
+ * Which side of its point each number goes: away from the nearest limit's dashed line, so that
+ * the line does not run through it (a point just under the limit gets its number below).
+ * @param {{ ms: number }[]} points
+ * @param {{ ms: number }[]} limits
+ */
+function labelSides (points, limits) {
+  return points.map((p) => {
+    const nearest = limits.reduce((best, l) => (best === null || Math.abs(l.ms - p.ms) < Math.abs(best.ms - p.ms) ? l : best), null)
+    return { ...p, above: nearest === null || p.ms >= nearest.ms }
+  })
 }

@@ -20,7 +20,8 @@ const TEMPLATE = new URL('../../reports/report.html', import.meta.url)
 export const HISTORY_FORMATS = ['.html', '.svg', '.png']
 
 /**
- * The Vega-Lite spec of a metric's trend.
+ * The Vega-Lite spec of a metric's trend: one chart, or one per workload when the runs are of
+ * several (a TPC-C p99 and a pgbench one are not figures of one scale, as in `pgload report`).
  * @param {import('./history.js').HistoryRun[]} runs
  * @param {string} metric
  * @returns {any}
@@ -30,14 +31,28 @@ export function historySpec (runs, metric) {
   const spec = loadSpec('history')
   const unit = m.unit && m.unit !== m.title ? ` (${m.unit})` : ''
   spec.title = { ...spec.title, text: `History: ${m.title}` }
-  spec.encoding.y.title = `${m.title}${unit}`
   const series = trendNames(runs)
   const drawn = runs.map((r, i) => ({ r, series: series[i] })).filter(({ r }) => r.value !== null && r.startTime !== null)
-  spec.datasets = {
-    runs: drawn.map(({ r, series }) => ({ runId: r.runId, startTime: r.startTime, value: r.value, workload: r.workload, series }))
+  const rows = drawn.map(({ r, series }) => ({ runId: r.runId, startTime: r.startTime, value: r.value, workload: r.workload, series }))
+  const axis = timeAxis(drawn.map(({ r }) => Date.parse(r.startTime)))
+  const workloads = [...new Set(rows.map((r) => r.workload))]
+  const { $schema, description, title, ...chart } = spec
+  const panel = (workload) => {
+    const p = structuredClone(chart)
+    p.encoding.y.title = `${workload ? `${workload}: ` : ''}${m.title}${unit}`
+    Object.assign(p.encoding.x.axis, axis)
+    if (workload) p.transform = [{ filter: { field: 'workload', equal: workload } }]
+    return p
   }
-  Object.assign(spec.encoding.x.axis, timeAxis(drawn.map(({ r }) => Date.parse(r.startTime))))
-  return spec
+  if (workloads.length <= 1) return { $schema, description, title, ...panel(null), datasets: { runs: rows } }
+  return {
+    $schema,
+    description,
+    title: { ...title, subtitle: [`one chart per workload, each on its own scale; ${title.subtitle}`] },
+    datasets: { runs: rows },
+    vconcat: workloads.map(panel),
+    resolve: { scale: { x: 'shared', y: 'independent', color: 'independent' } }
+  }
 }
 
 // Tick intervals, finest first, with the label format that tells their ticks apart.
@@ -134,7 +149,8 @@ function historyHtml (spec, table) {
     header: table ? `<h2>Runs</h2>\n<pre>${h(table)}</pre>` : '',
     charts: `<div class="chart" id="chart-0" role="img" aria-label="${h(spec.title.text)}"></div>`,
     specs: jsonForScript([inline]),
-    scripts: bundles.map((b) => `<script data-lib="${h(b.name)}@${h(b.version)}">\n${b.code}\n</script>`).join('\n')
+    scripts: bundles.map((b) => `<script data-lib="${h(b.name)}@${h(b.version)}">\n${b.code}\n</script>`).join('\n'),
+    live: ''
   }
   return fill(readFileSync(TEMPLATE, 'utf8'), values)
 }

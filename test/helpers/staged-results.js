@@ -36,3 +36,26 @@ export function stagedResults ({ bounds = [0, 3, 6], targets = [100, 200, 300] }
   })
   return doc
 }
+
+/** A capacity document: the staged run's stages as its steps, the last over a 60 ms p(99) limit. */
+export function capacityResults () {
+  const doc = stagedResults({ bounds: [0, 3, 6], targets: [100, 200, 400] })
+  const limitMs = 60
+  const steps = doc.stages.map((s, i) => {
+    const p99 = s.summary.latencyMs.p99
+    const held = p99 < limitMs
+    return {
+      index: i + 1,
+      stage: i,
+      phase: 'geometric',
+      offeredRate: s.target.to,
+      achievedRate: s.summary.tps,
+      latencyMs: { p50: s.summary.latencyMs.p50, p90: s.summary.latencyMs.p90, p99, max: s.summary.latencyMs.max },
+      thresholds: [{ expr: `p(99) < ${limitMs}ms`, pass: held, actual: p99, limit: limitMs, unit: 'ms', kind: 'time' }],
+      held
+    }
+  })
+  const best = steps.filter(s => s.held).at(-1)
+  doc.capacity = { until: [`p(99) < ${limitMs}ms`], steps, answer: { limit: 'server', rate: best?.offeredRate ?? null, line: 'capacity' } }
+  return doc
+}

@@ -1,7 +1,8 @@
 // The live dashboard in a real headless Chromium: open the page of a running `pgload run` at
 // second 2, see the report's charts render without console errors and gain points as the run
 // goes on (one full update, then only the changes), a second page opened later hold the same
-// rows in its views, then see the final report (the page `pgload report` writes) when it ends; the page and
+// rows in its views, then see the final report (the page `pgload report` writes) when it ends, both looked at as a
+// person looks (test/helpers/page-checks.js); the page and
 // its events carry no password. Needs /usr/bin/chromium.
 
 import { test, before, after } from 'node:test'
@@ -12,6 +13,7 @@ import { join } from 'node:path'
 import { getTestServer } from '../helpers/server.js'
 import { runCli, startWithDashboard } from '../helpers/cli.js'
 import { chromiumSkip, launchChromium } from '../helpers/chromium.js'
+import { keepVegaViews, assertPageLooksRight } from '../helpers/page-checks.js'
 
 const skip = chromiumSkip
 const dir = mkdtempSync(join(tmpdir(), 'pgload-live-'))
@@ -43,8 +45,10 @@ test('the dashboard of a running pgload run: charts render, gain points, then th
     const problems = []
     page.on('console', (m) => { if (m.type() === 'error' || m.type() === 'warning') problems.push(`${m.type()}: ${m.text()}`) })
     page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`))
+    await keepVegaViews(page)
     await page.goto(url)
     await page.waitForFunction(() => window.pgloadLive?.updates >= 1 && window.pgloadLive.charts >= 3, null, { timeout: 20_000 })
+    await assertPageLooksRight(page, 'dashboard-running')
     const first = await page.evaluate(() => ({ ...window.pgloadLive, svgs: document.querySelectorAll('#pgload-charts svg').length }))
     assert.ok(first.points >= 1, JSON.stringify(first))
     assert.ok(first.svgs >= 3, `charts drawn: ${first.svgs}`)
@@ -79,6 +83,7 @@ test('the dashboard of a running pgload run: charts render, gain points, then th
     // the run ends: the page becomes the final report
     await page.waitForFunction(() => window.pgloadLive?.final === true && window.pgloadReport?.done === true, null, { timeout: 40_000 })
     const final = await page.evaluate(() => ({ title: document.title, report: window.pgloadReport, svgs: document.querySelectorAll('.chart svg').length }))
+    await assertPageLooksRight(page, 'dashboard-final')
     assert.match(final.title, /^pgload report: tpcb/)
     assert.deepEqual(final.report.errors, [])
     assert.ok(final.report.rendered >= 4 && final.svgs >= 4, JSON.stringify(final))

@@ -1,4 +1,4 @@
-// Server event labels on the throughput chart: stacked, thinned and never overlapping.
+// Server event labels on the throughput chart: above the plot, stacked, thinned and never overlapping.
 
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
@@ -31,12 +31,14 @@ test('labels of one row never overlap, at most three rows, and every event is co
   assert.equal(labels.reduce((n, l) => n + l.count, 0) + unlabelled, 25)
   assert.ok(labels.some((l) => l.label === 'checkpoint'), 'the checkpoint keeps its label')
   assert.ok(labels.some((l) => / ×[2-9]$/.test(l.label)), 'repeats of one table close together become one label')
-  const pxPerS = LABEL_LAYOUT.chartWidthPx / (30 * 1.25)
+  // where vega may draw the marker: between the data's end and a nice domain a quarter longer
+  const lo = (t) => t * LABEL_LAYOUT.chartWidthPx / (30 * 1.25)
+  const hi = (t) => t * LABEL_LAYOUT.chartWidthPx / 30
   const extent = (l) => {
     const w = l.label.length * LABEL_LAYOUT.charPx + 3
-    const x = l.t * pxPerS
-    return l.align === 'right' ? [x - w, x] : [x, x + w]
+    return l.align === 'right' ? [lo(l.t) - w, hi(l.t)] : [lo(l.t), hi(l.t) + w]
   }
+  assert.ok(labels.every((l) => l.y < 0), 'labels above the plot, clear of the data')
   for (const a of labels) {
     for (const b of labels) {
       if (a === b || a.row !== b.row) continue
@@ -50,6 +52,17 @@ test('labels of one row never overlap, at most three rows, and every event is co
 test('a label near the right edge ends at its marker instead of running off the chart', () => {
   const { labels } = layoutMarkerLabels([{ t: 29.5, kind: 'autovacuum', label: 'autovacuum pgbench_accounts' }], 30)
   assert.equal(labels[0].align, 'right')
+  // at 26 s of 30 it fits only where the axis runs to 37.5 s; where it ends at 30 s it would
+  // run into the legend: it ends at its marker
+  const at26 = layoutMarkerLabels([{ t: 26, kind: 'autovacuum', label: 'autovacuum pgbench_tellers' }], 30).labels
+  assert.equal(at26[0].align, 'right')
+})
+
+test('the time to steady state takes its place first; every label gets a row above the plot', () => {
+  const markers = [{ t: 5, kind: 'autovacuum', label: 'autovacuum pgbench_accounts' }, { t: 6, kind: 'steady', label: 'steady from 6 s (±10 % of 500 tps)' }]
+  const { labels } = layoutMarkerLabels(markers, 30)
+  assert.deepEqual(labels.map((l) => [l.kind, l.row]), [['autovacuum', 1], ['steady', 0]])
+  assert.deepEqual(labels.map((l) => l.y), [-(LABEL_LAYOUT.topPx + LABEL_LAYOUT.rowPx), -LABEL_LAYOUT.topPx])
 })
 
 test('the rendered throughput chart of a busy run has no overlapping event labels', async () => {

@@ -49,3 +49,15 @@ test('a run without stages has no stage chart and no stage bands', () => {
   const tput = charts.find((c) => c.id === 'throughput')
   assert.equal(tput.spec.layer.some((l) => l.data.name === 'stages'), false)
 })
+
+test('each step\'s number goes on the side of its point away from the nearest limit\'s dashed line', async () => {
+  const { capacityResults } = await import('../../helpers/staged-results.js')
+  const doc = capacityResults() // limit 60 ms
+  const p99 = doc.capacity.steps.map((s) => s.latencyMs.p99)
+  const { points } = stageLatencyData(doc)
+  const sides = points.filter((p) => p.stat === 'p99').map((p) => p.above)
+  assert.deepEqual(sides, p99.map((ms) => ms >= 60), `p99 ${p99.join(', ')} ms`)
+  assert.ok(sides.includes(false) && sides.includes(true), 'the fixture has points on both sides')
+  // without a limit, every number above its point
+  assert.ok(stageLatencyData(stagedResults()).points.every((p) => p.above))
+})

@@ -24,7 +24,9 @@ function warmingRun () {
 
 test('the throughput chart marks the time to steady state with a rule, a label and its band', async () => {
   const { spec } = chart(warmingRun(), 'throughput')
-  assert.deepEqual(spec.datasets.steadyState, [{ t: 8, label: 'steady from 8 s (±10 % of 600 tps)', align: 'left' }])
+  assert.deepEqual(spec.datasets.steadyState, [{ t: 8, label: 'steady from 8 s (±10 % of 600 tps)' }])
+  // its label above the plot (negative y), clear of the data and the event markers
+  assert.deepEqual(spec.datasets.steadyLabel.map(({ t, label, y, align }) => [t, label, y < 0, align]), [[8, 'steady from 8 s (±10 % of 600 tps)', true, 'left']])
   assert.deepEqual(spec.datasets.steadyBand.map(({ t, t2, lo, hi }) => [t, t2, lo, hi]), [[8, 30, 540, 660]])
   const { svg } = await renderSvg(spec)
   assert.ok(svg.includes('>steady from 8 s (±10 % of 600 tps)</text>'))
@@ -56,7 +58,10 @@ test('TPC-C tpmC: a 30 s rolling mean drawn bold over the faint per-interval lin
   const names = [...new Set(lines.map((r) => r.series))]
   assert.deepEqual(names, ['per 1 s interval', '30 s rolling mean'])
   const enc = spec.vconcat[0].layer[0].encoding
-  assert.deepEqual(enc.color.scale.domain, names)
+  // the dashed whole-run line is in the legend too, in its own colour
+  assert.deepEqual(enc.color.scale.domain, [...names, 'whole-run tpmC'])
+  assert.equal(enc.color.scale.range.length, 3)
+  assert.deepEqual(spec.datasets.tpccSummary.map((r) => r.series), ['whole-run tpmC'])
   assert.deepEqual(enc.strokeWidth.scale.range, [1, 2.6], 'faint per-interval line, bold mean')
   assert.match(spec.title.subtitle[0], /centred 30 s rolling mean/)
   // The mean is smoother than the per-interval values: a smaller spread over the run.
@@ -85,4 +90,39 @@ test('the HTML run header gives the label and the time to steady state', async (
   const html = runHeaderHtml(doc, null)
   assert.match(html, /<dt>label<\/dt><dd>cold cache<\/dd>/)
   assert.match(html, /<dt>time to steady state<\/dt><dd>8 s \(then within ±10 % of 600 tps\)<\/dd>/)
+})
+
+test('a staged or capacity run: no time to steady state judged, the chart and the header say it does not apply', async () => {
+  const { stagedResults, capacityResults } = await import('../../helpers/staged-results.js')
+  const { runHeaderHtml } = await import('../../../lib/report/header.js')
+  for (const doc of [stagedResults(), capacityResults()]) {
+    const { spec } = chart(doc, 'throughput')
+    assert.deepEqual(spec.datasets.steadyState, [])
+    assert.ok(spec.title.subtitle.includes('time to steady state: does not apply: the load changes from stage to stage on purpose'), JSON.stringify(spec.title.subtitle))
+    assert.ok(!spec.title.subtitle.some((l) => /no steady state|green: time to steady state/.test(l)), JSON.stringify(spec.title.subtitle))
+    assert.match(runHeaderHtml(doc, null), /<dt>time to steady state<\/dt><dd>does not apply: the load changes from stage to stage on purpose<\/dd>/)
+  }
+})
+
+test('the time charts\' subtitles list only the marks drawn: no checkpoint or autovacuum where the run had none', () => {
+  const doc = warmingRun()
+  const charts = buildCharts(labelRuns([doc])).charts
+  for (const c of charts.filter((x) => ['throughput', 'latency-over-time', 'server-activity'].includes(x.id))) {
+    const text = [c.spec.title.subtitle].flat().join(' | ')
+    assert.doesNotMatch(text, /shaded: checkpoint|dashed: autovacuum/, `${c.id}: ${text}`)
+  }
+  const busy = fixture('results/tpcb-a.json')
+  const lines = chart(busy, 'throughput').spec.title.subtitle
+  assert.ok(lines.includes('shaded: checkpoint, dashed: autovacuum'), JSON.stringify(lines))
+  assert.match(chart(busy, 'latency-over-time').spec.title.subtitle, /; shaded: checkpoint$/)
+})
+
+test('TPC-C: the response-time legend names only the verdicts there are; the efficiency above its ceiling says so', () => {
+  const doc = fixture('results/recorded-tpcc-short.json')
+  doc.tpcc.efficiency = 101.1
+  const { spec } = chart(doc, 'tpcc')
+  const status = spec.vconcat[1].layer.find((l) => l.encoding.color?.field === 'status').encoding.color.scale
+  assert.deepEqual(status.domain, ['within limit'])
+  assert.deepEqual(status.range, ['#2ca02c'])
+  assert.deepEqual(spec.datasets.tpccSummary[0].label.slice(0, 2), ['whole run: tpmC 12 · efficiency 101.1 %', 'above the 98.0 % these waits allow on average, by chance'])
 })

@@ -31,7 +31,18 @@ test('the chart spec: one point per run, series by label (the set-up without one
   const spec = historySpec(runs, 'p999')
   assert.deepEqual(spec.datasets.runs.map((r) => [r.runId, r.value, r.series]), [[1, 19.279, 'main'], [2, 115.455, 'tpcc 10 warehouses, 100 clients']])
   assert.equal(spec.title.text, 'History: p99.9 latency')
-  assert.equal(spec.encoding.y.title, 'p99.9 latency (ms)')
+  assert.equal(historySpec(runs.slice(0, 1), 'p999').encoding.y.title, 'p99.9 latency (ms)')
+})
+
+test('runs of two workloads: one chart each, on its own scale, never one axis for both', () => {
+  const spec = historySpec(runs, 'p99')
+  assert.equal(spec.encoding, undefined, 'no single chart')
+  assert.deepEqual(spec.vconcat.map((p) => [p.encoding.y.title, p.transform]), [
+    ['tpcb: p99 latency (ms)', [{ filter: { field: 'workload', equal: 'tpcb' } }]],
+    ['tpcc: p99 latency (ms)', [{ filter: { field: 'workload', equal: 'tpcc' } }]]
+  ])
+  assert.equal(spec.resolve.scale.y, 'independent')
+  assert.match(spec.title.subtitle[0], /^one chart per workload/)
 })
 
 test('the chart file format comes from its extension', () => {
@@ -46,6 +57,8 @@ test('the filled chart spec compiles without warnings and renders the runs', asy
   vl.compile(historySpec(runs, 'tps'), { logger })
   assert.deepEqual(warnings, [])
   const { renderSvg } = await import('../../../lib/report/svg.js')
+  vl.compile(historySpec(runs.slice(0, 1), 'tps'), { logger })
+  assert.deepEqual(warnings, [])
   const { svg } = await renderSvg(historySpec(runs, 'tps'))
   assert.match(svg, /History: throughput/)
   assert.equal((svg.match(/<path[^>]*aria-roledescription="point"/g) ?? []).length, 2)
