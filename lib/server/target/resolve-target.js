@@ -134,11 +134,20 @@ export function displayUrl (c) {
 /**
  * Parse a libpq connection string: URI (`postgres://` / `postgresql://`) or `key=value ...`.
  * @param {string} s
+ * @param {string} [flag] the option that gave it, named in an error
  * @returns {{ host?: string, hostaddr?: string, port?: string, database?: string, user?: string, password?: string,
  *   sslmode?: string, sslrootcert?: string, connectTimeout?: string, options?: string }}
  */
-export function parseConnectionString (s) {
-  const text = String(s).trim()
+export function parseConnectionString (s, flag = '--url') {
+  try {
+    return parseText(String(s).trim())
+  } catch (err) {
+    if (flag === '--url' || !(err instanceof PgloadError)) throw err
+    throw new PgloadError(err.message.replace(/^--url\b/, flag), { code: err.code, hint: err.hint, cause: err })
+  }
+}
+
+function parseText (text) {
   if (/^postgres(ql)?:\/\//i.test(text)) return parseUri(text)
   if (/^[A-Za-z_]+\s*=/.test(text)) return parseKeyValue(text)
   throw new PgloadError(`--url must be a postgres:// URI or key=value pairs, got ${shownValue(redact(text))}`)
@@ -152,14 +161,23 @@ function parseUri (text) {
     throw new PgloadError(`--url is not a valid URI: ${redact(text)}`)
   }
   const out = {}
-  if (u.hostname) out.host = decodeURIComponent(u.hostname.replace(/^\[|\]$/g, ''))
+  if (u.hostname) out.host = percentDecoded(u.hostname.replace(/^\[|\]$/g, ''), 'host')
   if (u.port) out.port = u.port
-  if (u.username) out.user = decodeURIComponent(u.username)
-  if (u.password) out.password = decodeURIComponent(u.password)
-  const db = decodeURIComponent(u.pathname.replace(/^\//, ''))
+  if (u.username) out.user = percentDecoded(u.username, 'user name')
+  if (u.password) out.password = percentDecoded(u.password, 'password')
+  const db = percentDecoded(u.pathname.replace(/^\//, ''), 'database name')
   if (db) out.database = db
   for (const [k, v] of u.searchParams) setKeyword(out, k, v)
   return out
+}
+
+// A URI part as text; a malformed escape names the part, never its value (it may be the password).
+function percentDecoded (part, what) {
+  try {
+    return decodeURIComponent(part)
+  } catch {
+    throw new PgloadError(`--url: the ${what} has a malformed percent-escape (% must be followed by two hex digits)`, { hint: 'write a literal % as %25' })
+  }
 }
 
 function parseKeyValue (text) {
