@@ -6,6 +6,7 @@ import { homedir, userInfo } from 'node:os'
 import { join } from 'node:path'
 import { PgloadError } from '../../errors.js'
 import { shownValue } from '../../options/shown.js'
+import { explainSslError } from './ssl-errors.js'
 
 /** @typedef {import('../../db/connection.js').Target} Target */
 
@@ -84,9 +85,10 @@ function buildTarget (p, env, source) {
     user,
     password,
     ssl: sslConfig(p.sslmode, p.sslrootcert),
-    // given: the lean connection negotiates SSL itself, as libpq (prefer falls back to plain);
-    // not given: plain, so that its reads go to its own buffer instead of through a stream
+    // given: both drivers attempt SSL as libpq (lib/db/ssl-fallback.js); not given: plain, so
+    // that the lean connection reads into a buffer of its own instead of through a stream
     ...(p.sslmode === undefined ? {} : { sslmode: p.sslmode }),
+    ...(p.sslrootcert ? { sslrootcert: p.sslrootcert } : {}), // named in a certificate error
     application_name: 'pgload'
   }
   const timeout = p.connectTimeout === undefined ? DEFAULTS.connectTimeoutS : Number(p.connectTimeout)
@@ -95,9 +97,9 @@ function buildTarget (p, env, source) {
   return { config, display: displayUrl(config), embedded: false }
 }
 
-// For node-postgres (--driver pg), which cannot fall back from SSL to plain as libpq's default
-// `prefer` does: prefer/allow connect without SSL; require encrypts without checking the
-// certificate (libpq). The lean connection reads `sslmode` instead and falls back as libpq does.
+// The node-postgres `ssl` option the target records: both drivers read `sslmode` when it is
+// given and make libpq's attempts (lib/db/ssl-fallback.js); without it, no SSL. verify-ca and
+// verify-full keep the CA (sslrootcert) and the host name check given here.
 function sslConfig (mode, rootcert) {
   switch (mode ?? 'prefer') {
     case 'disable': case 'allow': case 'prefer':
@@ -276,6 +278,8 @@ export function explainConnectError (err, target) {
   const where = `${c.host ?? '?'}:${c.port ?? '?'}`
   const code = err?.code
   const mk = (message, hint) => new PgloadError(message, { code: 'CONNECT', hint, cause: err })
+  const ssl = explainSslError(err, c, where)
+  if (ssl) return mk(ssl.message, ssl.hint)
   if (code === 'ECONNREFUSED') {
     return mk(`cannot connect to PostgreSQL at ${where}: connection refused`, 'is the server running and accepting TCP connections on that port? (--url, PGHOST, PGPORT)')
   }
