@@ -46,6 +46,8 @@ test('a handler that throws or rejects: 500, and the next request is served', as
     assert.ok(late === 200 || Number.isNaN(late), `got ${late}`)
     assert.equal(await get('//'), 400)
     assert.equal(await get('http://example.com/'), 400)
+    // what Node cannot parse gets its own answer, and the server goes on
+    assert.equal(await statusOf(port, '\x00\x01 not http\r\n\r\n'), 400)
     assert.equal(await get('/'), 200)
   } finally {
     await new Promise((resolve) => server.close(resolve))
