@@ -6,6 +6,8 @@ import copyStreams from 'pg-copy-streams'
 import { statementCommit, textCommit, COMMIT_NONE, COMMIT_EXPLICIT } from './commit-point.js'
 import { cancelAndDestroy } from './cancel-request.js'
 import { installedConnector } from './connector.js'
+import { sslModeOf } from './ssl-negotiation.js'
+import { connectWithSslFallback } from './ssl-fallback.js'
 
 /** @typedef {{ id: number, name: string, text: string }} Statement */
 /** @typedef {{ command: string, rowCount: number, fields: string[], rows: (string|null)[][] }} Result */
@@ -293,21 +295,35 @@ export class PgConnection {
  */
 export async function openConnection (target, { applicationName = 'pgload', protocol = 'prepared', connectTimeoutMs } = {}) {
   if (installedConnector() !== null) return installedConnector()(target, { applicationName, protocol, connectTimeoutMs }) // connector.js
-  const client = new pg.Client({
-    ...target.config,
-    application_name: applicationName,
-    // the target's connect_timeout (URL or PGCONNECT_TIMEOUT) unless the caller insists
-    connectionTimeoutMillis: connectTimeoutMs ?? target.config.connectionTimeoutMillis ?? 10000
-  })
-  client.on('error', () => {}) // surfaced through the failing query instead
-  try {
-    await client.connect()
-  } catch (err) {
-    // node-postgres leaves the socket open after some failures (no password for SASL, a client
-    // error during authentication) until the server's authentication_timeout closes it, and an
-    // open socket keeps the process alive: release it at once, whatever the reason.
-    client.connection?.stream?.destroy()
-    throw err
+  const { sslmode, ...config } = target.config
+  const open = async (mode) => {
+    const client = new pg.Client({
+      ...config,
+      ssl: pgSsl(mode, config.ssl),
+      application_name: applicationName,
+      // the target's connect_timeout (URL or PGCONNECT_TIMEOUT) unless the caller insists
+      connectionTimeoutMillis: connectTimeoutMs ?? config.connectionTimeoutMillis ?? 10000
+    })
+    client.on('error', () => {}) // surfaced through the failing query instead
+    try {
+      await client.connect()
+    } catch (err) {
+      // node-postgres leaves the socket open after some failures (no password for SASL, a client
+      // error during authentication) until the server's authentication_timeout closes it, and an
+      // open socket keeps the process alive: release it at once, whatever the reason.
+      client.connection?.stream?.destroy()
+      throw err
+    }
+    return new PgConnection(client, protocol)
   }
-  return new PgConnection(client, protocol)
+  return connectWithSslFallback(sslModeOf(target.config), open)
+}
+
+// node-postgres' ssl option for one attempt: it has no `prefer` of its own (an 'N' to its
+// SSLRequest fails the attempt, and ssl-fallback.js makes the plain one); `prefer` and `require`
+// encrypt without checking the certificate, as libpq; verify-ca and verify-full keep the target's.
+function pgSsl (mode, ssl) {
+  if (mode === 'disable') return false
+  if (mode === 'prefer' || mode === 'require') return { ...(typeof ssl === 'object' && ssl !== null ? ssl : {}), rejectUnauthorized: false }
+  return ssl
 }

@@ -3,13 +3,13 @@
 // (connect-socket.js, startup.js), statements written by MessageWriter and parsed by
 // ResponseParser into the ResponseReader, COPY FROM STDIN, cancel requests.
 
-import { DatabaseError } from 'pg-protocol'
 import { inlineParameters, protocolConstant } from './connection.js'
 import { MessageWriter, bindPrefix, bindExecuteConstant } from './message-writer.js'
 import { ResponseParser } from './response-parser.js'
 import { statementCommit, textCommit, COMMIT_NONE, COMMIT_IMPLICIT, COMMIT_EXPLICIT } from './commit-point.js'
 import { sendCancelRequest } from './cancel-request.js'
 import { sslModeOf, terminated } from './ssl-negotiation.js'
+import { connectWithSslFallback } from './ssl-fallback.js'
 import { startSession } from './connect-socket.js'
 import { installedConnector } from './connector.js'
 import { CopyInStream, CopyGate } from './copy-in.js'
@@ -396,7 +396,7 @@ const TERMINATE = Buffer.from([0x58, 0, 0, 0, 4])
 
 /**
  * Open a lean connection to a target (same signature as `openConnection`): the target's
- * sslmode (libpq's meaning; `allow` retries with SSL when the server refuses plain), its
+ * sslmode (libpq's meaning, second attempt included: ssl-fallback.js), its
  * connect_timeout for the whole start-up unless the caller gives one. `connect` chooses the
  * transport (default: a socket, connect-socket.js); without it, a connector installed in this
  * thread (connector.js) opens the connection instead.
@@ -417,10 +417,5 @@ export async function openLeanConnection (target, opts = {}) {
     await conn._start(config, { mode: m, applicationName, timeoutMs, connect })
     return conn
   }
-  try {
-    return await open(mode === 'allow' ? 'disable' : mode)
-  } catch (err) {
-    if (mode !== 'allow' || !(err instanceof DatabaseError)) throw err
-    return open('require')
-  }
+  return connectWithSslFallback(mode, open)
 }

@@ -2,8 +2,8 @@
 // full update at once to a page that just connected, then at most one per interval with only
 // what changed, the final report at the end), GET /report.html the final report once there is one.
 
-import http from 'node:http'
 import { listen, closeServer } from './listen.js'
+import { guardedServer, requestPath } from './request-guard.js'
 import { liveState, livePageHtml } from './dashboard-page.js'
 import { liveDelta, fullUpdate } from './live-delta.js'
 
@@ -24,7 +24,7 @@ export class Dashboard {
     this.state = null
     this.fullText = null // the full update of `state`, as SSE text
     this.reportHtml = null
-    this.server = http.createServer((req, res) => this.handle(req, res))
+    this.server = guardedServer((req, res) => this.handle(req, res))
     this.keepalive = null
   }
 
@@ -100,7 +100,7 @@ export class Dashboard {
   }
 
   handle (req, res) {
-    const path = new URL(req.url ?? '/', 'http://x').pathname
+    const path = requestPath(req)
     if (req.method !== 'GET' && req.method !== 'HEAD') return send(res, 405, 'text/plain', 'GET only\n')
     if (path === '/' || path === '/index.html') {
       return send(res, 200, 'text/html; charset=utf-8', this.reportHtml ?? livePageHtml(this.live, this.banner()))

@@ -1,14 +1,14 @@
 // The HTTP server of --metrics: GET /metrics in the Prometheus text format, nothing else.
 
-import http from 'node:http'
 import { listen, closeServer } from './listen.js'
+import { guardedServer, requestPath } from './request-guard.js'
 
 export class MetricsEndpoint {
   /** @param {import('./run-metrics.js').RunMetrics} metrics */
   constructor (metrics) {
     this.metrics = metrics
     this.scrapes = 0
-    this.server = http.createServer((req, res) => { this.handle(req, res) })
+    this.server = guardedServer((req, res) => this.handle(req, res))
   }
 
   /**
@@ -21,7 +21,7 @@ export class MetricsEndpoint {
   }
 
   async handle (req, res) {
-    const path = new URL(req.url ?? '/', 'http://x').pathname
+    const path = requestPath(req)
     if (path !== '/metrics') {
       res.writeHead(404, { 'content-type': 'text/plain' })
       return res.end('pgload serves /metrics\n')

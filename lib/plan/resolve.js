@@ -6,7 +6,7 @@ import { parseDurationS, parseInteger, parseNumber, parseOutputPath } from '../o
 import { parseDistribution } from '../options/distribution.js'
 import { parseRandomSeed, seedAsInt64 } from '../random/seeding.js'
 import { PROTOCOLS } from '../db/connection.js'
-import { redact } from '../server/target/resolve-target.js'
+import { parseConnectionString, redact } from '../server/target/resolve-target.js'
 import { loadWorkload, workloadNames } from '../../workloads/index.js'
 import { DEFAULTS, precedence } from './defaults.js'
 import { loadScripts, checkScripts } from './scripts.js'
@@ -316,6 +316,8 @@ function resultsStore (opt) {
   const resultsUrl = opt('resultsUrl')
   if (resultsUrl !== undefined && (typeof resultsUrl !== 'string' || resultsUrl.trim() === '')) throw bad(`--results-url needs a connection string, got ${shownValue(resultsUrl)}`)
   if (resultsUrl !== undefined && !store) throw bad('--results-url goes with --store: it says where the run is stored')
+  // malformed: said before the run, not after it
+  if (resultsUrl !== undefined) parseConnectionString(resultsUrl, '--results-url')
   return { store, resultsUrl }
 }
 

@@ -80,7 +80,7 @@ function resultsTarget (url, env) {
     return resolveTarget({ url, env: { ...env, PGDATABASE: named ?? RESULTS_DATABASE } })
   } catch (err) {
     // the parser names --url, the flag of the tested server
-    if (err instanceof PgloadError) throw new PgloadError(err.message.replace(/^--url\b/, '--results-url'), { code: 'BAD_OPTION', cause: err })
+    if (err instanceof PgloadError) throw new PgloadError(err.message.replace(/^--url\b/, '--results-url'), { code: 'BAD_OPTION', hint: err.hint, cause: err })
     throw err
   }
 }

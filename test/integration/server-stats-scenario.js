@@ -27,7 +27,8 @@ function run (file, args, ids) {
 
 /**
  * Start a cluster from `bin` in a temp dir on a free 127.0.0.1 port (as the postgres OS user when
- * root), with pg_stat_statements preloaded. Returns its target and a stop() that removes it.
+ * root), with pg_stat_statements preloaded. Returns its target, data directory, the OS user it runs as
+ * (ids, for files written into it) and a stop() that removes it.
  * @param {string} bin
  */
 export async function startLocalCluster (bin) {
@@ -75,6 +76,8 @@ export async function startLocalCluster (bin) {
   return {
     target,
     logFile,
+    dataDir,
+    ids,
     async stop () {
       if (stopped) return
       await run(join(bin, 'pg_ctl'), ['stop', '-D', dataDir, '-m', 'fast', '-w', '-t', '60'], ids)

@@ -14,14 +14,18 @@ const IDLE_CHECKPOINTER_WAITS = new Set(['CheckpointerMain', 'CheckpointerShutdo
  * A lost connection as the sampler says it: the driver flags a statement sent outside a
  * transaction block that was never answered as a commit of unknown outcome, which is true of a
  * workload's transaction but says nothing useful of a reading: it commits nothing of the run's.
+ * The driver's error is left out of the cause chain too (logs print the chain's messages).
  * @param {any} err
+ * @param {boolean} [abandoned] the sampler gave up on the server (it did not answer in time)
  * @returns {any} err, or a CONNECTION_LOST error without the outcome
  */
-export function readingError (err) {
+export function readingError (err, abandoned = false) {
   if (err?.code !== 'CONNECTION_LOST' || !err.outcomeUnknown) return err
-  const e = new Error(`connection to server lost: ${err.cause?.message ?? err.cause ?? 'closed'} (a statistics query was not answered)`)
+  const reason = err.cause ?? new Error('closed')
+  const e = new Error(abandoned
+    ? 'a statistics query was not answered in time: its connection was closed'
+    : `connection to server lost: ${reason.message ?? reason} (a statistics query was not answered)`, { cause: reason })
   e.code = 'CONNECTION_LOST'
-  e.cause = err
   return e
 }
 
@@ -84,7 +88,7 @@ export class StatsReader {
       return r
     } catch (err) {
       if (err.code !== 'CONNECTION_LOST') this.own.rollbacks++
-      throw readingError(err)
+      throw readingError(err, this.abandoned)
     }
   }
 

@@ -6,6 +6,7 @@ import { homedir, userInfo } from 'node:os'
 import { join } from 'node:path'
 import { PgloadError } from '../../errors.js'
 import { shownValue } from '../../options/shown.js'
+import { explainSslError } from './ssl-errors.js'
 
 /** @typedef {import('../../db/connection.js').Target} Target */
 
@@ -84,9 +85,10 @@ function buildTarget (p, env, source) {
     user,
     password,
     ssl: sslConfig(p.sslmode, p.sslrootcert),
-    // given: the lean connection negotiates SSL itself, as libpq (prefer falls back to plain);
-    // not given: plain, so that its reads go to its own buffer instead of through a stream
+    // given: both drivers attempt SSL as libpq (lib/db/ssl-fallback.js); not given: plain, so
+    // that the lean connection reads into a buffer of its own instead of through a stream
     ...(p.sslmode === undefined ? {} : { sslmode: p.sslmode }),
+    ...(p.sslrootcert ? { sslrootcert: p.sslrootcert } : {}), // named in a certificate error
     application_name: 'pgload'
   }
   const timeout = p.connectTimeout === undefined ? DEFAULTS.connectTimeoutS : Number(p.connectTimeout)
@@ -95,9 +97,9 @@ function buildTarget (p, env, source) {
   return { config, display: displayUrl(config), embedded: false }
 }
 
-// For node-postgres (--driver pg), which cannot fall back from SSL to plain as libpq's default
-// `prefer` does: prefer/allow connect without SSL; require encrypts without checking the
-// certificate (libpq). The lean connection reads `sslmode` instead and falls back as libpq does.
+// The node-postgres `ssl` option the target records: both drivers read `sslmode` when it is
+// given and make libpq's attempts (lib/db/ssl-fallback.js); without it, no SSL. verify-ca and
+// verify-full keep the CA (sslrootcert) and the host name check given here.
 function sslConfig (mode, rootcert) {
   switch (mode ?? 'prefer') {
     case 'disable': case 'allow': case 'prefer':
@@ -134,11 +136,20 @@ export function displayUrl (c) {
 /**
  * Parse a libpq connection string: URI (`postgres://` / `postgresql://`) or `key=value ...`.
  * @param {string} s
+ * @param {string} [flag] the option that gave it, named in an error
  * @returns {{ host?: string, hostaddr?: string, port?: string, database?: string, user?: string, password?: string,
  *   sslmode?: string, sslrootcert?: string, connectTimeout?: string, options?: string }}
  */
-export function parseConnectionString (s) {
-  const text = String(s).trim()
+export function parseConnectionString (s, flag = '--url') {
+  try {
+    return parseText(String(s).trim())
+  } catch (err) {
+    if (flag === '--url' || !(err instanceof PgloadError)) throw err
+    throw new PgloadError(err.message.replace(/^--url\b/, flag), { code: err.code, hint: err.hint, cause: err })
+  }
+}
+
+function parseText (text) {
   if (/^postgres(ql)?:\/\//i.test(text)) return parseUri(text)
   if (/^[A-Za-z_]+\s*=/.test(text)) return parseKeyValue(text)
   throw new PgloadError(`--url must be a postgres:// URI or key=value pairs, got ${shownValue(redact(text))}`)
@@ -152,14 +163,23 @@ function parseUri (text) {
     throw new PgloadError(`--url is not a valid URI: ${redact(text)}`)
   }
   const out = {}
-  if (u.hostname) out.host = decodeURIComponent(u.hostname.replace(/^\[|\]$/g, ''))
+  if (u.hostname) out.host = percentDecoded(u.hostname.replace(/^\[|\]$/g, ''), 'host')
   if (u.port) out.port = u.port
-  if (u.username) out.user = decodeURIComponent(u.username)
-  if (u.password) out.password = decodeURIComponent(u.password)
-  const db = decodeURIComponent(u.pathname.replace(/^\//, ''))
+  if (u.username) out.user = percentDecoded(u.username, 'user name')
+  if (u.password) out.password = percentDecoded(u.password, 'password')
+  const db = percentDecoded(u.pathname.replace(/^\//, ''), 'database name')
   if (db) out.database = db
   for (const [k, v] of u.searchParams) setKeyword(out, k, v)
   return out
+}
+
+// A URI part as text; a malformed escape names the part, never its value (it may be the password).
+function percentDecoded (part, what) {
+  try {
+    return decodeURIComponent(part)
+  } catch {
+    throw new PgloadError(`--url: the ${what} has a malformed percent-escape (% must be followed by two hex digits)`, { hint: 'write a literal % as %25' })
+  }
 }
 
 function parseKeyValue (text) {
@@ -258,6 +278,8 @@ export function explainConnectError (err, target) {
   const where = `${c.host ?? '?'}:${c.port ?? '?'}`
   const code = err?.code
   const mk = (message, hint) => new PgloadError(message, { code: 'CONNECT', hint, cause: err })
+  const ssl = explainSslError(err, c, where)
+  if (ssl) return mk(ssl.message, ssl.hint)
   if (code === 'ECONNREFUSED') {
     return mk(`cannot connect to PostgreSQL at ${where}: connection refused`, 'is the server running and accepting TCP connections on that port? (--url, PGHOST, PGPORT)')
   }
