@@ -234,6 +234,7 @@ const stage = refine(object({
   offeredTps: amountOrNull,
   achievedTps: amountOrNull,
   dropped: count,
+  countedBy: refine(text, (v) => v === 'arrival' ? null : `expected 'arrival', got ${describe(v)}`),
   summary,
   transactions: mapOf(transaction)
 }, { required: ['index', 'kind', 'startS', 'endS', 'lengthS', 'target', 'summary', 'transactions'] }), (s) => {

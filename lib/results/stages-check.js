@@ -8,6 +8,7 @@ import { round3 } from '../format/round.js'
 
 // lengths are rounded to the millisecond from bounds and a window that are rounded too
 const LENGTH_ROUNDING_S = 0.002
+const OUTCOMES = ['transactions', 'failed', 'skipped', 'dropped', 'unfinished', 'outcomeUnknown']
 const ADDED = ['transactions', ...SUMMED, 'dropped', 'arrivals']
 
 /**
@@ -21,6 +22,7 @@ export function checkStages (stages, summary, durationS) {
     checkLength(s, path, i === stages.length - 1, durationS)
     checkWindow(s.summary, s.transactions, s.lengthS, path)
     checkRate(`${path}.achievedTps`, s.achievedTps, s.summary.transactions, s.lengthS, { over: `${path}.lengthS` })
+    if (s.kind === 'rate' && s.countedBy === 'arrival') checkArrivals(s.summary, `${path}.summary`)
   })
   if (stages.length === 0) return
   for (const key of ADDED) {
@@ -41,5 +43,18 @@ function checkLength (s, path, last, durationS) {
     if (Math.abs(s.lengthS - expected) > LENGTH_ROUNDING_S) {
       throw mismatch(`${path}.lengthS`, s.lengthS, `the last stage starts at ${s.startS} s and the run's window (run.durationS) ends at ${durationS} s: ${round3(expected)} s`)
     }
+  }
+}
+
+/**
+ * Every arrival of a rate stage counted by arrival has one outcome: arrivals = transactions +
+ * failed + skipped + dropped + unfinished + outcome unknown, exactly.
+ * @param {any} summary a stage's summary @param {string} path
+ */
+function checkArrivals (summary, path) {
+  if (!OUTCOMES.every((k) => isNumber(summary[k])) || !isNumber(summary.arrivals)) return
+  const sum = OUTCOMES.reduce((a, k) => a + summary[k], 0)
+  if (sum !== summary.arrivals) {
+    throw mismatch(`${path}.arrivals`, summary.arrivals, `its outcomes add up to ${sum} (${OUTCOMES.map((k) => `${k} ${summary[k]}`).join(', ')})`)
   }
 }
