@@ -1,14 +1,15 @@
 // The answer of `pgload capacity` from its steps: the highest offered rate that held, the step
 // above it that did not, and whether the server or the client was the limit; and its one line.
 
-import { percent } from './step.js'
+import { percent, failedWords } from './step.js'
 
 const grouped = (v) => Math.round(v).toLocaleString('en-US')
 const ms = (v) => v === null || v === undefined ? '-' : `${Number(v.toPrecision(3))} ms`
 
 /**
  * @typedef {object} CapacityAnswer
- * @property {'server'|'client'|'none-held'|'none-failed'} limit what bounded the answer
+ * @property {'server'|'client'|'failures'|'none-held'|'none-failed'} limit what bounded the answer
+ *   (failures: the step above failed with failed transactions, which say nothing of capacity)
  * @property {number|null} rate the highest offered rate that held (arrivals per second)
  * @property {number|null} achievedRate what that step achieved
  * @property {number|null} heldStep its step index
@@ -37,6 +38,16 @@ export function capacityAnswer (steps, { stopped = null } = {}) {
       ...base,
       limit: 'client',
       line: `capacity: not found: ${lower}at ${grouped(sat.offeredRate)} tps the client was the limit, not the server (${driverWords(sat.driver)}): give pgload more CPU (another machine, or fewer processes on this one)${tail}`
+    }
+  }
+  // failed transactions (a restart, lost connections) spoil the step's latency: not the server's capacity
+  const failing = next
+  if (failing?.failed > 0) {
+    const lower = best ? `the server sustained at least ${grouped(best.offeredRate)} tps with ${figure(best)}; ` : ''
+    return {
+      ...base,
+      limit: 'failures',
+      line: `capacity: not found: ${lower}at ${grouped(failing.offeredRate)} tps ${failedWords(failing.failed, failing.failedMost)}, so its ${figure(failing)} says nothing of the server's capacity: run again when the server is stable${tail}`
     }
   }
   if (best === null) {

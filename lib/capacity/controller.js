@@ -51,6 +51,8 @@ export class CapacityController extends EventEmitter {
     this.reading = reading
     // the types come from the intervals' histograms
     this.doc = { run: { options: { intervalS: settings.intervalS } }, intervals: [] }
+    // each interval's failures by SQLSTATE (the intervals of the results keep only their number)
+    this.intervalErrors = new WeakMap()
     /** @type {import('./step.js').StepRecord[]} */
     this.steps = []
     this.search = startSearch()
@@ -68,6 +70,7 @@ export class CapacityController extends EventEmitter {
   onInterval (e) {
     if (e.final || this.done) return
     this.doc.intervals.push(e.interval)
+    this.intervalErrors.set(e.interval, failuresOf(e.types))
     const cur = this.current
     const fromS = cur.startS + this.settings.settleS
     const toS = fromS + this.settings.stepS
@@ -79,7 +82,9 @@ export class CapacityController extends EventEmitter {
     const scheduled = within.every((iv) => typeof iv.arrivals === 'number') ? within.reduce((n, iv) => n + iv.arrivals, 0) : null
     const dropped = within.reduce((n, iv) => n + (iv.dropped ?? 0), 0)
     const view = windowDocument(this.doc, within, { fromS, toS })
-    const step = judgeStep(view, { ...cur, fromS, toS, dropped, scheduled, driver }, this.settings)
+    const errors = {}
+    for (const iv of within) for (const [code, n] of Object.entries(this.intervalErrors.get(iv) ?? {})) errors[code] = (errors[code] ?? 0) + n
+    const step = judgeStep(view, { ...cur, fromS, toS, dropped, scheduled, driver, errors }, this.settings)
     this.steps.push(step)
     this.search = recordStep(this.search, step.offeredRate, step.held)
     const next = step.driver.saturated && !step.held
@@ -103,4 +108,15 @@ export class CapacityController extends EventEmitter {
     this.emit('done', this.done)
     this.run.stop('capacity-found')
   }
+}
+
+/**
+ * An interval's failures by SQLSTATE over its transaction types.
+ * @param {Record<string, import('../engine/run-handle.js').IntervalTypeCounts>|undefined} types
+ * @returns {Record<string, number>}
+ */
+function failuresOf (types) {
+  const out = {}
+  for (const t of Object.values(types ?? {})) for (const [code, n] of Object.entries(t.errors ?? {})) out[code] = (out[code] ?? 0) + n
+  return out
 }

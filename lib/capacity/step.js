@@ -4,12 +4,21 @@
 
 import { evaluateThresholds } from '../compare/thresholds/evaluate.js'
 import { DRIVER_SATURATED } from '../output/summary.js'
+import { classifySqlState } from '../errors.js'
 
 /**
  * @typedef {object} DriverShares the driver thread over the step's measured part
  * @property {number|null} onCpuShare
  * @property {number|null} cpuWaitShare
  * @property {number|null} eventLoopUtilization
+ */
+
+/**
+ * @typedef {object} FailedKind
+ * @property {string} code the SQLSTATE (or CONNECTION_LOST) most of a step's failures had
+ * @property {number} count how many had it
+ * @property {'connection'|'retry'|'other'} kind lost connections, serialization failures and
+ *   deadlocks, or any other error
  */
 
 /**
@@ -24,6 +33,7 @@ import { DRIVER_SATURATED } from '../output/summary.js'
  * @property {number} achievedRate transactions completed per second in the measured part
  * @property {number} transactions
  * @property {number} failed
+ * @property {FailedKind|null} failedMost the commonest cause of the failures, null without any
  * @property {number} dropped arrivals dropped in the measured part (--max-queue were already waiting)
  * @property {number|null} scheduled the arrivals that came in the measured part (served, waiting or dropped)
  * @property {number} behind 1 - completed / scheduled (negative when ahead)
@@ -39,8 +49,8 @@ import { DRIVER_SATURATED } from '../output/summary.js'
  * Judge one step from its measured part.
  * @param {object} view the step's measured part as a results-like document (windowDocument)
  * @param {{ index: number, stage?: number, phase: 'geometric'|'bisection', offeredRate: number, startS: number, fromS: number, toS: number,
- *   dropped: number, scheduled?: number|null, driver: DriverShares }} step scheduled: the arrivals
- *   that came in the measured part (else the offered rate's)
+ *   dropped: number, scheduled?: number|null, driver: DriverShares, errors?: Record<string, number> }} step scheduled: the arrivals
+ *   that came in the measured part (else the offered rate's); errors: its failures by SQLSTATE
  * @param {{ until: import('../compare/thresholds/parser.js').Threshold[], behindMargin: number }} rules
  * @returns {StepRecord}
  */
@@ -54,6 +64,9 @@ export function judgeStep (view, step, { until, behindMargin }) {
   const thresholds = evaluateThresholds(view, until)
   const why = thresholds.filter(t => !t.pass).map(t => `${t.expr}: ${t.reason}`)
   if (behind > behindMargin) why.push(`fell behind by ${percent(behind)} (more than ${percent(behindMargin)})`)
+  const failedMost = commonestFailure(step.errors ?? s.errors)
+  // failures come first: a step with lost connections failed for them, not for its latency
+  if (why.length > 0 && s.failed > 0) why.unshift(failedWords(s.failed, failedMost))
   const saturated = driverSaturated(step.driver)
   return {
     index: step.index,
@@ -66,6 +79,7 @@ export function judgeStep (view, step, { until, behindMargin }) {
     achievedRate: Math.round(achievedRate * 100) / 100,
     transactions: s.transactions,
     failed: s.failed,
+    failedMost,
     dropped: step.dropped,
     scheduled: step.scheduled === null || step.scheduled === undefined ? null : Math.round(step.scheduled),
     behind: Math.round(behind * 10000) / 10000,
@@ -87,6 +101,32 @@ export function driverSaturated (d) {
   if (!d) return false
   const runnable = typeof d.onCpuShare === 'number' && typeof d.cpuWaitShare === 'number' ? d.onCpuShare + d.cpuWaitShare : null
   return (d.eventLoopUtilization ?? 0) > DRIVER_SATURATED || (runnable !== null && runnable >= DRIVER_SATURATED)
+}
+
+/**
+ * The SQLSTATE most failures of a step had.
+ * @param {Record<string, number>|undefined} errors by SQLSTATE
+ * @returns {FailedKind|null}
+ */
+export function commonestFailure (errors) {
+  let most = null
+  for (const [code, count] of Object.entries(errors ?? {})) {
+    if (count > 0 && (most === null || count > most.count)) most = { code, count, kind: classifySqlState(code) }
+  }
+  return most
+}
+
+const KIND_WORDS = { connection: 'lost connections', retry: 'serialization failures and deadlocks', other: 'errors' }
+
+/**
+ * `12 transactions failed (mostly lost connections: 57P01)`.
+ * @param {number} failed
+ * @param {FailedKind|null} most
+ */
+export function failedWords (failed, most) {
+  const n = `${failed.toLocaleString('en-US')} transaction${failed === 1 ? '' : 's'} failed`
+  if (!most) return n
+  return `${n} (${most.count === failed ? '' : 'mostly '}${KIND_WORDS[most.kind]}: ${most.code})`
 }
 
 // seconds in whole microseconds: sums of interval and step lengths carry float noise

@@ -70,7 +70,7 @@ export class Run extends EventEmitter {
     /** @type {import('../plan/profile.js').StageProfile|null} */
     this.profile = profile
     this.recorder = new Recorder(types.map((t) => t.name), { latencyLimitUs: settings.latencyLimitUs, countsDrops: profile?.kind === 'rate' })
-    if (profile) this.recorder.stageWindows = new StageWindows(profile.kind, profile.stages)
+    if (profile) this.recorder.stageWindows = new StageWindows(profile.kind, profile.stages, types.map((t) => t.name))
     this.scheduler = new Scheduler({ nowUs: this.nowUs })
     this.pool = this._createPool(workload.statements ?? [])
     this.context = new TerminalContext({
@@ -136,8 +136,8 @@ export class Run extends EventEmitter {
     }
     stages[current] = Object.freeze({ ...open, endUs: edgeUs })
     stages.push(Object.freeze({ startUs: edgeUs, endUs: open.endUs, from: ratePerS, to: ratePerS, ramp: false }))
-    windows.close(this.recorder, edgeUs / 1e6, false)
-    windows.begin(this.recorder)
+    windows.close(edgeUs / 1e6, false)
+    windows.begin()
     this.context.arrivals.changeRate(this.measureStartUs + edgeUs, ratePerS)
     if (dropWaiting) this.context.arrivals.dropWaiting()
     const stage = stageEvent(profile, current + 1)
@@ -356,8 +356,8 @@ export class Run extends EventEmitter {
     // a stage that another follows ends with its last interval; the last stage ends with the run
     const next = final ? -1 : stageAfterInterval(profile, index, this.settings.intervalUs)
     if (next > 0) {
-      this.recorder.stageWindows.close(this.recorder, elapsedS, false)
-      this.recorder.stageWindows.begin(this.recorder)
+      this.recorder.stageWindows.close(elapsedS, false)
+      this.recorder.stageWindows.begin()
     }
     /** @type {import('./run-handle.js').IntervalEvent} */
     const e = {
@@ -404,7 +404,7 @@ export class Run extends EventEmitter {
     this.emit('measuring')
     const stages = this.recorder.stageWindows
     if (stages !== null) {
-      stages.begin(this.recorder)
+      stages.begin()
       this.emit('stage', stageEvent(this.profile, 0))
     }
   }
@@ -426,7 +426,7 @@ export class Run extends EventEmitter {
     const stages = this.recorder.stageWindows
     if (stages !== null && stages.current >= 0) {
       // the last stage reached holds the rest of the run (the grace; all of it when stopped early)
-      stages.close(this.recorder, Math.max(0, (this.endUs ?? this.nowUs()) - this.measureStartUs) / 1e6, true)
+      stages.close(Math.max(0, (this.endUs ?? this.nowUs()) - this.measureStartUs) / 1e6, true)
     }
     return runOutcome({
       recorder: this.recorder,

@@ -15,8 +15,10 @@ export class StagedArrivals {
    * @param {import('../plan/profile.js').StageProfile} profile whole-run targets
    * @param {number} share this part's fraction of the arrivals (its terminals / the run's)
    * @param {import('../random/prng.js').Prng} random the part's arrival stream
-   * @param {{ dropped(): void, arrived(): void }} recorder counts the arrivals of the measured
-   *   window (when admitted or dropped, or, taken by a free terminal, once due) and the drops
+   * @param {{ dropped(stage?: number): void, arrived(stage?: number): void, stageAt?: (relUs: number) => number }} recorder
+   *   counts the arrivals of the measured window (when admitted or dropped, or, taken by a free
+   *   terminal, once due) and the drops, each in the stage it arrived in (stageAt, on the measured
+   *   clock: decided once per arrival, when it is first seen)
    */
   constructor (profile, share, random, recorder) {
     const n = profile.stages.length + 1 // the warm-up before the first stage, then the stages
@@ -32,13 +34,18 @@ export class StagedArrivals {
     const whole = profile.maxQueue
     this._cap = whole > 0 ? Math.max(1, Math.round(whole * share)) : 0
     this._ring = new Float64Array(Math.min(Math.max(this._cap, 1), 1024))
+    this._ringStage = new Int32Array(this._ring.length) // each waiting arrival's stage
     this._head = 0
     this._size = 0
     // arrivals a free terminal holds, not due yet (in order): counted, and let go, when due
     this._early = new Float64Array(16)
+    this._earlyStage = new Int32Array(16)
     this._earlyHead = 0
     this._earlySize = 0
-    this._abandoned = [] // held by a terminal that stopped first (only as the run stops)
+    this._abandoned = [] // held by a terminal that stopped first (only as the run stops): arrival, stage
+    this._stageAt = typeof recorder.stageAt === 'function' ? (relUs) => recorder.stageAt(relUs) : () => -1
+    /** the stage of the arrival take() returned last (-1: before the measured window) */
+    this.lastStage = -1
     this._seg = 0
     this._sum = 0 // the unit-rate process: expected arrivals at the next arrival
     this._pendingUs = Infinity
@@ -131,14 +138,16 @@ export class StagedArrivals {
     this.settle(nowUs)
     if (this._size > 0) {
       const t = this._ring[this._head]
+      this.lastStage = this._ringStage[this._head]
       this._head = (this._head + 1) % this._ring.length
       this._size--
       return t
     }
     const t = this._pendingUs
+    const stage = this.lastStage = this._stageOf(t)
     // one not due yet is held by the terminal, and counted when it is due, in its interval
-    if (t > nowUs && t < this._deadlineUs) this._pushEarly(t)
-    else if (t >= this._measureStartUs && t < this._deadlineUs) this._recorder.arrived()
+    if (t > nowUs && t < this._deadlineUs) this._pushEarly(t, stage)
+    else if (t >= this._measureStartUs && t < this._deadlineUs) this._recorder.arrived(stage)
     if (t !== Infinity) this._lastUs = t
     this._pendingUs = this._draw()
     return t
@@ -164,18 +173,20 @@ export class StagedArrivals {
   settle (nowUs) {
     while (this._earlySize > 0 && this._early[this._earlyHead] <= nowUs) {
       const t = this._early[this._earlyHead]
+      const stage = this._earlyStage[this._earlyHead]
       this._earlyHead = (this._earlyHead + 1) % this._early.length
       this._earlySize--
-      if (t >= this._measureStartUs) this._recorder.arrived()
+      if (t >= this._measureStartUs) this._recorder.arrived(stage)
     }
     while (this._pendingUs <= nowUs && this._pendingUs < this._deadlineUs) {
       const measured = this._pendingUs >= this._measureStartUs
+      const stage = this._stageOf(this._pendingUs)
       this._lastUs = this._pendingUs
-      if (measured) this._recorder.arrived()
-      if (this._size < this._cap) this._push(this._pendingUs)
+      if (measured) this._recorder.arrived(stage)
+      if (this._size < this._cap) this._push(this._pendingUs, stage)
       else {
         this.dropped++
-        if (measured) this._recorder.dropped()
+        if (measured) this._recorder.dropped(stage)
       }
       this._pendingUs = this._draw()
     }
@@ -191,7 +202,8 @@ export class StagedArrivals {
     const n = this._size
     for (let i = 0; i < n; i++) {
       this.dropped++
-      if (this._ring[(this._head + i) % this._ring.length] >= this._measureStartUs) this._recorder.dropped()
+      const at = (this._head + i) % this._ring.length
+      if (this._ring[at] >= this._measureStartUs) this._recorder.dropped(this._ringStage[at])
     }
     this._head = 0
     this._size = 0
@@ -201,9 +213,10 @@ export class StagedArrivals {
   /**
    * A terminal stopped without serving the arrival it held (the run is stopping).
    * @param {number} t the arrival
+   * @param {number} [stage] its stage (lastStage when the terminal took it)
    */
-  abandon (t) {
-    if (t < this._deadlineUs) this._abandoned.push(t)
+  abandon (t, stage = this._stageOf(t)) {
+    if (t < this._deadlineUs) this._abandoned.push(t, stage)
   }
 
   /**
@@ -213,10 +226,12 @@ export class StagedArrivals {
    */
   end (endUs) {
     this.settle(endUs)
-    for (const t of this._abandoned) {
+    const abandoned = this._abandoned
+    for (let i = 0; i < abandoned.length; i += 2) {
+      const t = abandoned[i]
       if (t > endUs) continue
       this.dropped++
-      if (t >= this._measureStartUs) this._recorder.dropped()
+      if (t >= this._measureStartUs) this._recorder.dropped(abandoned[i + 1])
     }
     this._abandoned.length = 0
     this.dropWaiting()
@@ -225,29 +240,50 @@ export class StagedArrivals {
   /** Arrivals waiting for a terminal now. */
   get waiting () { return this._size }
 
-  _push (t) {
+  /** The stage of an arrival at t (monotonic us), -1 outside the measured window. */
+  _stageOf (t) {
+    return t >= this._measureStartUs && t < this._deadlineUs ? this._stageAt(t - this._measureStartUs) : -1
+  }
+
+  _push (t, stage) {
     if (this._size === this._ring.length) this._grow()
-    this._ring[(this._head + this._size) % this._ring.length] = t
+    const at = (this._head + this._size) % this._ring.length
+    this._ring[at] = t
+    this._ringStage[at] = stage
     this._size++
   }
 
-  _pushEarly (t) {
+  _pushEarly (t, stage) {
     if (this._earlySize === this._early.length) {
       const old = this._early
+      const oldStage = this._earlyStage
       const ring = new Float64Array(old.length * 2)
-      for (let i = 0; i < this._earlySize; i++) ring[i] = old[(this._earlyHead + i) % old.length]
+      const stages = new Int32Array(old.length * 2)
+      for (let i = 0; i < this._earlySize; i++) {
+        ring[i] = old[(this._earlyHead + i) % old.length]
+        stages[i] = oldStage[(this._earlyHead + i) % old.length]
+      }
       this._early = ring
+      this._earlyStage = stages
       this._earlyHead = 0
     }
-    this._early[(this._earlyHead + this._earlySize) % this._early.length] = t
+    const at = (this._earlyHead + this._earlySize) % this._early.length
+    this._early[at] = t
+    this._earlyStage[at] = stage
     this._earlySize++
   }
 
   _grow () {
     const old = this._ring
+    const oldStage = this._ringStage
     const ring = new Float64Array(Math.min(old.length * 2, this._cap))
-    for (let i = 0; i < this._size; i++) ring[i] = old[(this._head + i) % old.length]
+    const stages = new Int32Array(ring.length)
+    for (let i = 0; i < this._size; i++) {
+      ring[i] = old[(this._head + i) % old.length]
+      stages[i] = oldStage[(this._head + i) % old.length]
+    }
     this._ring = ring
+    this._ringStage = stages
     this._head = 0
   }
 

@@ -3,6 +3,7 @@
 
 import { ClientAbortError, classifySqlState } from '../errors.js'
 import { PH_IDLE, PH_FIRST, PH_ARRIVAL, PH_KEYING, PH_THINK, PH_QUEUED, PH_RUNNING, PH_DONE, PH_PAUSED, PH_PARKED } from './terminal-phases.js'
+import { NO_STAGE } from '../metrics/stage-windows.js'
 
 const OK = 0
 const ROLLED_BACK = 1
@@ -37,6 +38,9 @@ export class Terminal {
     this._type = 0
     this._intendedUs = 0
     this._scheduledUs = 0
+    // --stages, --clients-stages: the stage the transaction arrived in (-1: before the measured
+    // window), which its outcome counts in; NO_STAGE in a run without stages
+    this._stage = NO_STAGE
     this._readyUs = -1
     this._lagUs = 0
     this._keyingUs = 0
@@ -150,6 +154,7 @@ export class Terminal {
     if (c.openModel) {
       // Open model: the intended start is the scheduled arrival (coordinated omission corrected).
       this._scheduledUs = c.nextArrivalUs()
+      if (c.arrivals !== null) this._stage = c.arrivals.lastStage
       if (this._scheduledUs >= c.deadlineUs) return this._finish()
       if (c.nowUs() < this._scheduledUs) return this._sleep(PH_ARRIVAL, this._scheduledUs)
       return this._arrived()
@@ -191,7 +196,7 @@ export class Terminal {
   _arrived () {
     const c = this.context
     if (c.stopping) {
-      c.arrivals?.abandon(this._scheduledUs)
+      c.arrivals?.abandon(this._scheduledUs, this._stage)
       return this._finish()
     }
     const limit = c.transactionsPerClient
@@ -200,9 +205,11 @@ export class Terminal {
     while (c.latencyLimitUs > 0 && now - scheduled > c.latencyLimitUs) {
       // Already hopeless: skip the slot, as pgbench -L does.
       this.transactions++
-      if (scheduled >= c.measureStartUs && !c.expired) c.recorder.skipped(this._type)
+      // a staged arrival's skip counts in its stage, as its arrival did
+      if (this._stage === NO_STAGE ? scheduled >= c.measureStartUs && !c.expired : this._stage >= 0) c.recorder.skipped(this._type, this._stage)
       if (limit > 0 && this.transactions >= limit) return this._finish()
       scheduled = c.nextArrivalUs()
+      if (c.arrivals !== null) this._stage = c.arrivals.lastStage
       if (scheduled >= c.deadlineUs) return this._finish()
       now = c.nowUs()
     }
@@ -229,6 +236,8 @@ export class Terminal {
   /** @param {number} nowUs */
   _acquire (nowUs) {
     const c = this.context
+    // --clients-stages: a transaction arrives at its intended start
+    if (c.activeClients !== null) this._stage = c.recorder.stageAt(this._intendedUs - c.measureStartUs)
     const conn = c.pool.tryAcquire()
     if (conn !== null) {
       this._queueUs = 0 // no wait: no clock reading needed
@@ -352,15 +361,18 @@ export class Terminal {
     const type = this._type
     const rec = c.recorder
     const latencyUs = endUs - this._intendedUs
+    const stage = this._stage
+    // in a staged run a transaction counts when it arrived in the measured window, in its stage
+    const counted = stage === NO_STAGE ? endUs >= c.measureStartUs : stage >= 0
     if (status === -1) {
-      if (this._completedBeforeAbort && endUs >= c.measureStartUs) rec.ok(type, latencyUs, this._lagUs, this._queueUs, false)
+      if (this._completedBeforeAbort && counted) rec.ok(type, latencyUs, this._lagUs, this._queueUs, false, stage)
       return this._finish() // the terminal aborted
     }
-    if (endUs >= c.measureStartUs && !c.aborting && status !== CANCELLED) {
-      if (status === FAILED) rec.failed(type, this._failCode)
-      else if (status === UNKNOWN) rec.outcomeUnknown(type)
-      else rec.ok(type, latencyUs, this._lagUs, this._queueUs, status === ROLLED_BACK)
-      if (this._retries > 0) rec.retriedTimes(type, this._retries)
+    if (counted && !c.aborting && status !== CANCELLED) {
+      if (status === FAILED) rec.failed(type, this._failCode, stage)
+      else if (status === UNKNOWN) rec.outcomeUnknown(type, stage)
+      else rec.ok(type, latencyUs, this._lagUs, this._queueUs, status === ROLLED_BACK, stage)
+      if (this._retries > 0) rec.retriedTimes(type, this._retries, stage)
     }
     const tt = c.types[type]
     if (c.hasTransactionEnd && status !== CANCELLED) c.reportTransaction(this, tt.name, status === OK ? 'ok' : status === ROLLED_BACK ? 'rollback' : 'failed', latencyUs, this._lagUs, this._retries + 1, status === UNKNOWN ? 'CONNECTION_LOST' : this._failCode, this._intendedUs, endUs)
@@ -393,11 +405,12 @@ export class Terminal {
     const conn = this.conn
     const type = this._type
     this._cancelled = true
-    if (nowUs >= c.measureStartUs) {
+    const stage = this._stage
+    if (stage === NO_STAGE ? nowUs >= c.measureStartUs : stage >= 0) {
       const rec = c.recorder
-      if (conn?.commitInFlight === true) rec.outcomeUnknown(type)
-      else if (reason === 'timeout') rec.failed(type, 'TRANSACTION_TIMEOUT')
-      else rec.unfinished(type, nowUs - this._intendedUs)
+      if (conn?.commitInFlight === true) rec.outcomeUnknown(type, stage)
+      else if (reason === 'timeout') rec.failed(type, 'TRANSACTION_TIMEOUT', stage)
+      else rec.unfinished(type, nowUs - this._intendedUs, stage)
     }
     if (conn !== null) c.events.cancelConnection(conn, reason === 'abort')
     if (reason === 'timeout') return true

@@ -5,6 +5,7 @@
 import { addInto, createHistogram, recordUs, encodeHistogram, latencySummaryMs } from './histogram.js'
 import { ratePerS, latencyFiguresMs, intervalLatencyMs, intervalTailMs } from './figures.js'
 import { round3 } from '../format/round.js'
+import { OutcomeCounts } from './outcome-counts.js'
 
 /**
  * The cumulative histogram including the interval still open: itself when that interval is
@@ -39,28 +40,14 @@ function withOpen (cumulative, open) {
  */
 
 /** Counters and histograms of one transaction type. */
-export class TypeStats {
+export class TypeStats extends OutcomeCounts {
   /** @param {string} name */
   constructor (name) {
+    super()
     this.name = name
     /** all closed intervals (see Recorder.summarize for the open one) */
     this.hist = createHistogram()
     this.intervalHist = createHistogram()
-    this.count = 0
-    this.failed = 0
-    this.skipped = 0
-    this.rollbacks = 0
-    this.retries = 0
-    this.retried = 0
-    this.late = 0
-    /** cancelled after the end-of-run grace (or by Ctrl-C twice), before COMMIT was sent */
-    this.unfinished = 0
-    /** the connection was lost (or cancelled) after COMMIT was sent, before any reply */
-    this.outcomeUnknown = 0
-    this.sumUs = 0
-    this.sumSqUs = 0
-    /** @type {Map<string, number>} failures by SQLSTATE (or pgload code) */
-    this.errors = new Map()
     /** @type {Map<string, number>} `errors` as the last interval with a failure closed them */
     this.errorsClosed = new Map()
     this.keyingSumUs = 0
@@ -134,15 +121,18 @@ export class Recorder {
    * @param {number} lagUs schedule lag
    * @param {number} queueUs wait for a pooled connection
    * @param {boolean} rolledBack
+   * @param {number} [stage] the stage it arrived in (StageWindows.stageAt), none when absent or < 0
    */
-  ok (type, latencyUs, lagUs, queueUs, rolledBack) {
+  ok (type, latencyUs, lagUs, queueUs, rolledBack, stage = -1) {
     const t = this.types[type]
     t.count++
     t.intervalCount++
     if (rolledBack) t.rollbacks++
     t.sumUs += latencyUs
     t.sumSqUs += latencyUs * latencyUs
-    if (this.latencyLimitUs > 0 && latencyUs > this.latencyLimitUs) t.late++
+    const late = this.latencyLimitUs > 0 && latencyUs > this.latencyLimitUs
+    if (late) t.late++
+    if (stage >= 0) this.stageWindows.tally(stage).ok(type, latencyUs, lagUs, queueUs, rolledBack, late)
     recordUs(t.intervalHist, latencyUs)
     if (lagUs < 1) this.intervalLagUnder1++
     else recordUs(this.intervalLag, lagUs)
@@ -150,16 +140,33 @@ export class Recorder {
     else recordUs(this.intervalQueue, queueUs)
   }
 
-  /** An arrival of --stages dropped: its queue was full. */
-  dropped () {
+  /**
+   * An arrival of --stages dropped: its queue was full, or no terminal served it.
+   * @param {number} [stage] the stage it arrived in
+   */
+  dropped (stage = -1) {
     this.droppedCount++
     this.intervalDropped++
+    if (stage >= 0) this.stageWindows.tally(stage).dropped++
   }
 
-  /** An arrival of --stages came (served, queued or dropped). */
-  arrived () {
+  /**
+   * An arrival of --stages came (served, queued or dropped).
+   * @param {number} [stage] the stage it arrived in
+   */
+  arrived (stage = -1) {
     this.arrivalsCount++
     this.intervalArrivals++
+    if (stage >= 0) this.stageWindows.tally(stage).arrivals++
+  }
+
+  /**
+   * The stage a transaction or arrival at `relUs` on the measured clock belongs to: -1 before the
+   * measured window or in a run without stages.
+   * @param {number} relUs
+   */
+  stageAt (relUs) {
+    return this.stageWindows === null ? -1 : this.stageWindows.stageAt(relUs)
   }
 
   /** The open interval's histograms brought up to date (what summarize reads). */
@@ -181,44 +188,55 @@ export class Recorder {
    * A failed transaction (no latency recorded, as pgbench).
    * @param {number} type
    * @param {string} code SQLSTATE or pgload error code
+   * @param {number} [stage]
    */
-  failed (type, code) {
+  failed (type, code, stage = -1) {
     const t = this.types[type]
     t.failed++
     t.intervalFailed++
     t.errors.set(code, (t.errors.get(code) ?? 0) + 1)
+    if (stage >= 0) this.stageWindows.tally(stage).failed(type, code)
   }
 
   /**
    * A transaction cancelled before it could commit (the grace after the run's end was over).
    * @param {number} type
    * @param {number} waitedUs from its intended start to the cancel
+   * @param {number} [stage]
    */
-  unfinished (type, waitedUs) {
+  unfinished (type, waitedUs, stage = -1) {
     this.types[type].unfinished++
+    if (stage >= 0) this.stageWindows.tally(stage).types[type].unfinished++
     recordUs(this.unfinishedWait, waitedUs)
     this.unfinishedWaitSumUs += waitedUs
     this.unfinishedWaitSumSqUs += waitedUs * waitedUs
   }
 
-  /** @param {number} type a transaction whose COMMIT was sent and never answered */
-  outcomeUnknown (type) {
+  /** @param {number} type a transaction whose COMMIT was sent and never answered @param {number} [stage] */
+  outcomeUnknown (type, stage = -1) {
     this.types[type].outcomeUnknown++
+    if (stage >= 0) this.stageWindows.tally(stage).types[type].outcomeUnknown++
   }
 
-  /** @param {number} type */
-  skipped (type) {
+  /** @param {number} type @param {number} [stage] */
+  skipped (type, stage = -1) {
     const t = this.types[type]
     t.skipped++
     t.intervalSkipped++
+    if (stage >= 0) this.stageWindows.tally(stage).types[type].skipped++
   }
 
-  /** @param {number} type @param {number} n retries spent by one transaction */
-  retriedTimes (type, n) {
+  /** @param {number} type @param {number} n retries spent by one transaction @param {number} [stage] */
+  retriedTimes (type, n, stage = -1) {
     const t = this.types[type]
     t.retries += n
     t.intervalRetries += n
     t.retried++
+    if (stage >= 0) {
+      const s = this.stageWindows.tally(stage).types[type]
+      s.retries += n
+      s.retried++
+    }
   }
 
   /** @param {number} type @param {number} keyingUs @param {number} thinkUs */
@@ -243,8 +261,6 @@ export class Recorder {
     let failed = 0
     let skipped = 0
     let total = 0
-    // the stage open takes the interval's histograms before they are reset
-    if (this.stageWindows !== null) this.stageWindows.addInterval(this)
     for (const t of this.types) {
       count[t.name] = t.intervalCount
       total += t.intervalCount

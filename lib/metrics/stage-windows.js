@@ -1,10 +1,10 @@
 // The stages of a run as windows of its measured window (--stages, --clients-stages): each stage
-// holds whole intervals, so its histograms are the sums of its intervals' and its counters the
-// differences of the run's counters at its bounds; the stages add up to the run exactly.
+// holds the transactions that arrived in it, whenever they ended, so that its arrivals and their
+// outcomes reconcile exactly, and every transaction of the run is in one stage: the stages add
+// up to the run exactly.
 // docs/results-format.md, "stages[]", is the contract; the typedefs below are its shape.
 
-import { addInto, createHistogram, encodeHistogram, latencySummaryMs } from './histogram.js'
-import { ratePerS, latencyFiguresMs } from './figures.js'
+import { StageTally } from './stage-tally.js'
 import { round3 } from '../format/round.js'
 
 /**
@@ -27,6 +27,7 @@ import { round3 } from '../format/round.js'
  * @property {number|null} offeredTps rate: the mean target over the measured window; clients: null
  * @property {number|null} achievedTps summary.transactions / lengthS
  * @property {number} dropped arrivals refused because the queue was full (--max-queue)
+ * @property {'arrival'} countedBy each transaction counts in the stage it arrived in
  * @property {StageSummary} summary
  * @property {Record<string, StageTypeEntry>} transactions
  */
@@ -71,86 +72,98 @@ import { round3 } from '../format/round.js'
  * @property {boolean} ramp
  */
 
-const COUNTERS = ['count', 'failed', 'skipped', 'rollbacks', 'retries', 'retried', 'late', 'unfinished', 'outcomeUnknown', 'sumUs', 'sumSqUs']
+/** The no-stage mark of a transaction in a run without stages. */
+export const NO_STAGE = -2
 
-/** Counters of one type at a stage's start, to subtract at its end. */
-function snapshot (t) {
-  const s = {}
-  for (const k of COUNTERS) s[k] = t[k]
-  s.errors = new Map(t.errors)
-  return s
-}
-
-/** The stages of one recorder: the open one accumulates each interval as it closes. */
+/**
+ * The stages of one recorder. Each transaction counts in the stage it arrived in (its intended
+ * start: the scheduled arrival of a rate stage), as its latency is measured from it, so that in
+ * each stage every arrival has its outcome; the stage open (begun, not yet closed) only says
+ * where the clock is, for the stage bounds the run moves (nextStage).
+ */
 export class StageWindows {
   /**
    * @param {'rate'|'clients'} kind
-   * @param {StageBounds[]} stages
+   * @param {StageBounds[]} stages the run's own list (nextStage changes it)
+   * @param {string[]} typeNames
    */
-  constructor (kind, stages) {
+  constructor (kind, stages, typeNames) {
     this.kind = kind
     this.stages = stages
-    /** @type {StageEntry[]} the stages closed */
+    this.typeNames = typeNames
+    /** @type {StageEntry[]} every stage reached, once the run has ended */
     this.entries = []
-    this._open = null
+    /** @type {StageTally[]} by stage index, made as stages are reached */
+    this.tallies = []
+    /** @type {number[]} the measured length of each stage closed, seconds */
+    this.lengthsS = []
+    this._open = -1
+    this._hint = 0
   }
 
   /** The stage open now, or -1 (before the measured window, or every stage closed). */
-  get current () { return this._open === null ? -1 : this.entries.length }
+  get current () { return this._open }
 
   /**
-   * Open the next stage: its counters start from the recorder's now.
-   * @param {import('./recorder.js').Recorder} rec
+   * The stage a transaction that arrived `relUs` after the measured window opened belongs to:
+   * -1 before it (the warm-up), the last stage after the last bound (the grace).
+   * @param {number} relUs
+   * @returns {number}
    */
-  begin (rec) {
-    this._open = {
-      types: rec.types.map((t) => ({ hist: createHistogram(), start: snapshot(t) })),
-      lag: createHistogram(),
-      queue: createHistogram(),
-      droppedStart: rec.droppedCount,
-      arrivalsStart: rec.arrivalsCount
-    }
+  stageAt (relUs) {
+    if (relUs < 0) return -1
+    const s = this.stages
+    let i = this._hint < s.length ? this._hint : s.length - 1
+    while (i > 0 && relUs < s[i].startUs) i--
+    while (i < s.length - 1 && relUs >= s[i].endUs) i++
+    this._hint = i
+    return i
   }
 
   /**
-   * An interval closed (Recorder.closeInterval, before it resets the interval's histograms).
-   * @param {import('./recorder.js').Recorder} rec
+   * The tally of stage `i` (made on its first outcome or arrival).
+   * @param {number} i
+   * @returns {StageTally}
    */
-  addInterval (rec) {
-    const o = this._open
-    if (o === null) return
-    for (let i = 0; i < rec.types.length; i++) {
-      const h = rec.types[i].intervalHist
-      if (h.totalCount > 0) addInto(o.types[i].hist, h)
-    }
-    if (rec.intervalLag.totalCount > 0) addInto(o.lag, rec.intervalLag)
-    if (rec.intervalQueue.totalCount > 0) addInto(o.queue, rec.intervalQueue)
+  tally (i) {
+    while (this.tallies.length <= i) this.tallies.push(new StageTally(this.typeNames.length))
+    return this.tallies[i]
+  }
+
+  /** Open the next stage. */
+  begin () {
+    this._open = this.lengthsS.length
+    this.tally(this._open)
   }
 
   /**
-   * Close the open stage. `final`: the run ended; what the open interval holds counts too.
-   * @param {import('./recorder.js').Recorder} rec
+   * Close the open stage; `final`: the run ended, and every stage reached gets its entry.
    * @param {number} measuredS the run's measured window so far (its end for the last stage)
    * @param {boolean} final
-   * @returns {StageEntry}
+   * @returns {StageEntry|null} the entry of every stage, once final
    */
-  close (rec, measuredS, final) {
-    const o = this._open
-    this._open = null
-    if (final) {
-      // the interval still open (the run's last, when too short to close) belongs to the last stage
-      rec.settleOpen()
-      this._open = o
-      this.addInterval(rec)
-      this._open = null
-    }
-    const index = this.entries.length
+  close (measuredS, final) {
+    const index = this._open
+    this._open = -1
+    if (index < 0) return null
     const b = this.stages[index]
     const startS = b.startUs / 1e6
     const endS = b.endUs / 1e6
-    const lengthS = round3(Math.max(0, (final ? measuredS : Math.min(endS, measuredS)) - startS))
-    const body = stageTotals(rec, o, lengthS)
-    const entry = {
+    this.lengthsS.push(round3(Math.max(0, (final ? measuredS : Math.min(endS, measuredS)) - startS)))
+    if (!final) return null
+    for (let i = 0; i < this.lengthsS.length; i++) this.entries.push(this._entry(i))
+    // outcomes of transactions that arrived in a stage never reached: none (the last stage holds the rest)
+    return this.entries[this.entries.length - 1]
+  }
+
+  /** @param {number} index @returns {StageEntry} */
+  _entry (index) {
+    const b = this.stages[index]
+    const startS = b.startUs / 1e6
+    const endS = b.endUs / 1e6
+    const lengthS = this.lengthsS[index]
+    const body = this.tally(index).entryBody(this.typeNames, lengthS)
+    return {
       index,
       kind: this.kind,
       startS: round3(startS),
@@ -161,10 +174,9 @@ export class StageWindows {
       offeredTps: this.kind === 'rate' ? round3(meanTarget(b, Math.min(endS, startS + lengthS) - startS)) : null,
       achievedTps: body.summary.tps,
       dropped: body.summary.dropped,
+      countedBy: 'arrival',
       ...body
     }
-    this.entries.push(entry)
-    return entry
   }
 }
 
@@ -177,66 +189,6 @@ export function meanTarget (b, seconds) {
   if (!(seconds > 0) || !(lengthS > 0)) return b.from
   const reached = b.ramp ? b.from + (b.to - b.from) * Math.min(1, seconds / lengthS) : b.to
   return b.ramp ? (b.from + reached) / 2 : b.to
-}
-
-/** The stage's summary and transactions from its histograms and counter differences. */
-function stageTotals (rec, o, lengthS) {
-  const transactions = {}
-  const errors = {}
-  const all = createHistogram()
-  const sum = { count: 0, failed: 0, skipped: 0, retried: 0, retries: 0, late: 0, rollbacks: 0, unfinished: 0, outcomeUnknown: 0, sumUs: 0, sumSqUs: 0 }
-  rec.types.forEach((t, i) => {
-    const { hist, start } = o.types[i]
-    const d = {}
-    for (const k of COUNTERS) d[k] = t[k] - start[k]
-    const typeErrors = {}
-    for (const [code, n] of t.errors) {
-      const v = n - (start.errors.get(code) ?? 0)
-      if (v > 0) { typeErrors[code] = v; errors[code] = (errors[code] ?? 0) + v }
-    }
-    transactions[t.name] = {
-      count: d.count,
-      failed: d.failed,
-      skipped: d.skipped,
-      rollbacks: d.rollbacks,
-      retries: d.retries,
-      retried: d.retried,
-      late: d.late,
-      unfinished: d.unfinished,
-      outcomeUnknown: d.outcomeUnknown,
-      tps: ratePerS(d.count, lengthS),
-      latencyMs: latencyFiguresMs(hist, d.sumUs, d.sumSqUs, d.count),
-      errors: typeErrors,
-      histogram: encodeHistogram(hist)
-    }
-    if (hist.totalCount > 0) addInto(all, hist)
-    for (const k of Object.keys(sum)) sum[k] += d[k]
-  })
-  const dropped = rec.droppedCount - o.droppedStart
-  const arrivals = rec.arrivalsCount - o.arrivalsStart
-  return {
-    summary: {
-      transactions: sum.count,
-      failed: sum.failed,
-      skipped: sum.skipped,
-      retried: sum.retried,
-      retries: sum.retries,
-      late: sum.late,
-      rollbacks: sum.rollbacks,
-      unfinished: sum.unfinished,
-      outcomeUnknown: sum.outcomeUnknown,
-      dropped,
-      arrivals,
-      tps: ratePerS(sum.count, lengthS),
-      latencyMs: latencyFiguresMs(all, sum.sumUs, sum.sumSqUs, sum.count),
-      lagMs: latencySummaryMs(o.lag),
-      queueMs: latencySummaryMs(o.queue),
-      errors,
-      lagHistogram: encodeHistogram(o.lag),
-      queueHistogram: encodeHistogram(o.queue)
-    },
-    transactions
-  }
 }
 
 /**

@@ -53,6 +53,8 @@ function mergeStage (entries, typeOrder) {
     offeredTps: first.kind === 'rate' ? round3(meanTarget(bounds, Math.min(first.endS, first.startS + lengthS) - first.startS)) : null,
     achievedTps: summary.tps,
     dropped: summary.dropped ?? 0,
+    // partitions written before stages counted by arrival have no countedBy: neither has the merge
+    ...(entries.every((e) => e.countedBy === 'arrival') ? { countedBy: 'arrival' } : {}),
     summary,
     transactions
   }

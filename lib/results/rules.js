@@ -15,6 +15,20 @@ export class FieldProblem extends Error {
   }
 }
 
+/**
+ * A figure that contradicts what it is derived from, as one line naming both values:
+ * `summary.tps is 1e+308, but 5288 transactions over 3 s give 1762.667`.
+ * @param {string} path
+ * @param {unknown} stated the figure as written
+ * @param {string} why what it derives from, and what that gives
+ * @returns {FieldProblem}
+ */
+export function mismatch (path, stated, why) {
+  const problem = new FieldProblem(path, `is ${describe(stated)}, but ${why}`)
+  problem.message = `${path} is ${describe(stated)}, but ${why}`
+  return problem
+}
+
 /** @typedef {(value: any, path: string) => void} Rule throws FieldProblem */
 
 const IDENTIFIER = /^[A-Za-z_$][\w$-]*$/

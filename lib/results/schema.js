@@ -6,6 +6,7 @@ import { PgloadError } from '../errors.js'
 import { inspectHistogram } from './histogram-check.js'
 import { FieldProblem, number, string, boolean, either, object, mapOf, arrayOf, refine, describe, memberPath } from './rules.js'
 import { round3 } from '../format/round.js'
+import { checkDerived } from './derived-check.js'
 
 /** The results schema version this build writes and reads. */
 export const SCHEMA_VERSION = 1
@@ -233,6 +234,7 @@ const stage = refine(object({
   offeredTps: amountOrNull,
   achievedTps: amountOrNull,
   dropped: count,
+  countedBy: refine(text, (v) => v === 'arrival' ? null : `expected 'arrival', got ${describe(v)}`),
   summary,
   transactions: mapOf(transaction)
 }, { required: ['index', 'kind', 'startS', 'endS', 'lengthS', 'target', 'summary', 'transactions'] }), (s) => {
@@ -309,6 +311,7 @@ export function validateResults (doc, source = 'results') {
       throw new FieldProblem('schemaVersion', `this pgload reads version ${SCHEMA_VERSION}, got ${describe(doc.schemaVersion)}`)
     }
     document(doc, '')
+    checkDerived(doc)
   } catch (err) {
     if (!(err instanceof FieldProblem)) throw err
     throw new PgloadError(`${source}: ${err.message}`, { code: RESULTS_INVALID })

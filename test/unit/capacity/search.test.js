@@ -2,6 +2,7 @@ import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { startSearch, recordStep, nextRate, roundRate } from '../../../lib/capacity/search.js'
 import { capacityAnswer } from '../../../lib/capacity/answer.js'
+import { stepRecord } from './step-record.js'
 
 const S = { startRate: 100, growth: 2, precision: 0.1, maxRate: Infinity, maxSteps: 20 }
 
@@ -42,19 +43,7 @@ test('rates are rounded to three significant digits', () => {
   assert.equal(roundRate(0.4), 1)
 })
 
-const step = (index, offeredRate, held, extra = {}) => ({
-  index,
-  offeredRate,
-  held,
-  achievedRate: offeredRate,
-  behind: held ? 0 : 0.06,
-  dropped: 0,
-  latencyMs: { p50: 1, p90: 2, p99: held ? 17.9 : 41.2, max: 50 },
-  thresholds: [{ expr: 'p(99) < 20ms', pass: held, kind: 'time', actual: held ? 17.9 : 41.2, reason: held ? null : 'x' }],
-  why: held ? [] : ['x'],
-  driver: { saturated: false },
-  ...extra
-})
+const step = stepRecord
 
 test('the answer line names the rate that held and the step above it', () => {
   const a = capacityAnswer([step(1, 2000, true), step(2, 4000, true), step(3, 8000, false), step(4, 4180, true), step(5, 4600, false)])

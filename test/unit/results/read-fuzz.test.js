@@ -50,12 +50,16 @@ function assertDecodes (doc, where) {
 function assertNamesField (err, file, keys, where) {
   assert.ok(err.message.startsWith(`${file}: `), `${where}: names the file: ${err.message}`)
   if (!keys) return
-  const named = err.message.slice(file.length + 2).split(': ')[0]
+  const rest = err.message.slice(file.length + 2)
+  const named = /^(\S+?)(?:: | is )/.exec(rest)?.[1] ?? rest.split(': ')[0]
   const touched = pathText(keys)
   const related = (a, b) => a === b || a.startsWith(`${b}.`) || a.startsWith(`${b}[`)
-  // a damaged count is named as the count its histogram contradicts
+  // a damaged count is named as the count its histogram contradicts, a damaged source as the
+  // figure derived from it, with the source's fields after "but"
   const contradicted = / values?, but (\S+) (is|adds up to) /.exec(err.message)?.[1]
-  const namesDamage = related(named, touched) || related(touched, named) || (contradicted && (related(contradicted, touched) || related(touched, contradicted)))
+  const sources = / is .*?, but (.*)$/.exec(rest)?.[1].match(/[A-Za-z_$][\w$-]*(?:\.[\w$-]+|\[[^\]]*\])*/g) ?? []
+  const namesDamage = related(named, touched) || related(touched, named) || (contradicted && (related(contradicted, touched) || related(touched, contradicted))) ||
+    sources.some((s) => related(s, touched) || related(touched, s))
   assert.ok(namesDamage, `${where}: names ${named}, the damage was at ${touched}: ${err.message}`)
 }
 

@@ -91,7 +91,14 @@ test('intervals: objects with a time, in order', async () => {
   await refused(damaged((d) => { d.intervals[4].lengthS = 3 }), 'intervals: interval 4 lasts 3 s but ends 1 s after interval 3')
   await refused(damaged((d) => { d.intervals[0].lengthS = 2 }), 'intervals: interval 0 lasts 2 s but ends 1 s after the start')
   // the last interval may be shorter, and lengths are rounded to milliseconds
-  const short = damaged((d) => { d.intervals[29].t = 29.4; d.intervals[29].lengthS = 0.405 })
+  const short = damaged((d) => {
+    d.intervals[29].t = 29.4
+    d.intervals[29].lengthS = 0.405
+    d.intervals[29].tps = Math.round(Object.values(d.intervals[29].count).reduce((a, n) => a + n, 0) / 0.405 * 1000) / 1000
+    // the run's window ends with its last interval, and its rates are over that window
+    d.run.durationS = 29.4
+    for (const t of [d.summary, ...Object.values(d.transactions)]) t.tps = Math.round((t.transactions ?? t.count) / 29.4 * 1000) / 1000
+  })
   assert.equal(validateResults(short, 'a.json').intervals[29].lengthS, 0.405)
   await refused(damaged((d) => { d.intervals[0].histograms = [] }), 'intervals[0].histograms: expected an object, got an array')
 })
@@ -204,6 +211,7 @@ test('a histogram that contradicts the count it stands for is refused, naming th
   // the same histograms with their counts: accepted
   await readResults(write(damaged((d) => {
     d.summary.lagHistogram = histogramOf(total)
+    d.summary.lagMs = { mean: 0.005, stddev: 0, min: 0.005, p50: 0.005, p90: 0.005, p95: 0.005, p99: 0.005, p999: 0.005, max: 0.005 }
     d.intervals[3].queueHistogram = histogramOf(ivTotal, 40)
   })))
 })
