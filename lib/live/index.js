@@ -102,6 +102,7 @@ export function followLiveRun (run, { live, metrics, dashboard, pusher = null },
     if (metrics) unsample = sampler.onSample((entry, s) => metrics.addServerSample(entry, s))
   }
   const unfollow = followRunEvents(run, {
+    started (e) { pusher?.start(e) },
     warmup (e) {
       live.addWarmup(e)
       metrics?.addWarmup(e)

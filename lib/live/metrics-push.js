@@ -69,24 +69,34 @@ export class MetricsPusher {
     this.ended = false
   }
 
-  /** The run starts: nothing is pushed before its first interval. */
-  start () {}
+  /**
+   * The run starts (its 'start' event): nothing is pushed before its first interval.
+   * @param {any} [info]
+   */
+  start (info) {}
 
-  /** An interval of the run closed (the run's 'interval' event): push the figures as they are now. */
-  interval () {
+  /**
+   * An interval of the run closed (the run's 'interval' event): push the figures as they are now.
+   * @param {any} [payload]
+   */
+  interval (payload) {
     this.figuresAtMs = this.now()
     this.push()
   }
 
-  /** A stage of the load profile begins: its figures come with the interval that closes it. */
-  stage () {}
+  /**
+   * A stage of the load profile begins: its figures come with the interval that closes it.
+   * @param {any} [payload]
+   */
+  stage (payload) {}
 
   /**
    * The run ended: the final push (the last interval and the gauges at rest). Resolves once it
    * is done or given up; never rejects.
+   * @param {any} [results]
    * @returns {Promise<void>}
    */
-  async end () {
+  async end (results) {
     if (this.ended) return
     this.ended = true
     this.figuresAtMs = this.now()
