@@ -39,14 +39,23 @@ export function timeSeriesOf (metrics, timestampMs) {
 }
 
 /**
- * A prometheus.WriteRequest { repeated TimeSeries timeseries = 1 } in protobuf.
+ * A prometheus.WriteRequest { repeated TimeSeries timeseries = 1 } in protobuf. Sizes are counted
+ * first and the message written into one buffer: a push is hundreds of series, and small buffers
+ * per field cost ten times the time.
  * @param {TimeSeries[]} series
  * @returns {Buffer}
  */
 export function encodeWriteRequest (series) {
-  const w = new ProtoWriter()
-  for (const s of series) w.message(1, encodeTimeSeries(s))
-  return w.finish()
+  const sizes = series.map(seriesSize)
+  let total = 0
+  for (const { size } of sizes) total += 1 + varintLength(size) + size
+  const w = { buf: Buffer.allocUnsafe(total), at: 0 }
+  for (let i = 0; i < series.length; i++) {
+    writeKey(w, 1, WIRE_LENGTH)
+    writeVarint(w, sizes[i].size)
+    writeSeries(w, series[i], sizes[i])
+  }
+  return w.buf
 }
 
 /**
@@ -56,20 +65,42 @@ export function encodeWriteRequest (series) {
  * @returns {Buffer}
  */
 export function encodeTimeSeries (s) {
-  const w = new ProtoWriter()
-  for (const [name, value] of s.labels) {
-    const label = new ProtoWriter()
-    label.string(1, name)
-    label.string(2, value)
-    w.message(1, label.finish())
+  const size = seriesSize(s)
+  const w = { buf: Buffer.allocUnsafe(size.size), at: 0 }
+  writeSeries(w, s, size)
+  return w.buf
+}
+
+/** The byte lengths of a series' labels and samples, and its own. */
+function seriesSize (s) {
+  const labels = s.labels.map(([name, value]) => {
+    const n = Buffer.byteLength(name)
+    const v = Buffer.byteLength(value)
+    return { n, v, size: 1 + varintLength(n) + n + 1 + varintLength(v) + v }
+  })
+  const samples = s.samples.map((x) => 1 + 8 + 1 + varintLength(x.timestampMs))
+  let size = 0
+  for (const l of labels) size += 1 + varintLength(l.size) + l.size
+  for (const n of samples) size += 1 + varintLength(n) + n
+  return { labels, samples, size }
+}
+
+function writeSeries (w, s, size) {
+  for (let i = 0; i < s.labels.length; i++) {
+    const l = size.labels[i]
+    writeKey(w, 1, WIRE_LENGTH)
+    writeVarint(w, l.size)
+    writeString(w, 1, s.labels[i][0], l.n)
+    writeString(w, 2, s.labels[i][1], l.v)
   }
-  for (const { value, timestampMs } of s.samples) {
-    const sample = new ProtoWriter()
-    sample.double(1, value)
-    sample.int64(2, timestampMs)
-    w.message(2, sample.finish())
+  for (let i = 0; i < s.samples.length; i++) {
+    writeKey(w, 2, WIRE_LENGTH)
+    writeVarint(w, size.samples[i])
+    writeKey(w, 1, WIRE_FIXED64)
+    w.at = w.buf.writeDoubleLE(s.samples[i].value, w.at)
+    writeKey(w, 2, WIRE_VARINT)
+    writeVarint(w, s.samples[i].timestampMs)
   }
-  return w.finish()
 }
 
 /**
@@ -107,44 +138,30 @@ export function remoteWriteBody (series) {
  * @returns {Buffer}
  */
 export function varint (n) {
-  if (!Number.isSafeInteger(n) || n < 0) throw new RangeError(`varint of ${n}`)
-  const bytes = []
-  while (n >= 0x80) {
-    bytes.push((n % 0x80) | 0x80)
-    n = Math.floor(n / 0x80)
-  }
-  bytes.push(n)
-  return Buffer.from(bytes)
+  const w = { buf: Buffer.allocUnsafe(varintLength(n)), at: 0 }
+  writeVarint(w, n)
+  return w.buf
 }
 
-/** Protobuf fields appended in order; finish() gives the message's bytes. */
-class ProtoWriter {
-  constructor () { this.parts = [] }
+function varintLength (n) {
+  if (!Number.isSafeInteger(n) || n < 0) throw new RangeError(`varint of ${n}`)
+  let len = 1
+  while (n >= 0x80) { n = Math.floor(n / 0x80); len++ }
+  return len
+}
 
-  key (field, wire) { this.parts.push(varint(field * 8 + wire)) }
-
-  /** @param {number} field @param {Uint8Array} bytes a nested message's */
-  message (field, bytes) {
-    this.key(field, WIRE_LENGTH)
-    this.parts.push(varint(bytes.length), bytes)
+function writeVarint (w, n) {
+  while (n >= 0x80) {
+    w.buf[w.at++] = (n % 0x80) | 0x80
+    n = Math.floor(n / 0x80)
   }
+  w.buf[w.at++] = n
+}
 
-  /** @param {number} field @param {string} text */
-  string (field, text) { this.message(field, Buffer.from(text, 'utf8')) }
+function writeKey (w, field, wire) { w.buf[w.at++] = field * 8 + wire }
 
-  /** @param {number} field @param {number} value */
-  double (field, value) {
-    this.key(field, WIRE_FIXED64)
-    const b = Buffer.alloc(8)
-    b.writeDoubleLE(value)
-    this.parts.push(b)
-  }
-
-  /** @param {number} field @param {number} value a non-negative integer (a Unix time in ms) */
-  int64 (field, value) {
-    this.key(field, WIRE_VARINT)
-    this.parts.push(varint(value))
-  }
-
-  finish () { return Buffer.concat(this.parts) }
+function writeString (w, field, text, bytes) {
+  writeKey(w, field, WIRE_LENGTH)
+  writeVarint(w, bytes)
+  w.at += w.buf.write(text, w.at, 'utf8')
 }
