@@ -66,6 +66,11 @@ export class MetricsPusher {
     this.inFlight = null
     /** a push was asked for while one was in flight */
     this.pending = false
+    /** @type {import('node:http').ClientRequest|null} the POST in flight */
+    this.request = null
+    /** performance.now() past which the end of the run waits for no push */
+    this.giveUpAt = undefined
+    this.closed = false
     this.ended = false
   }
 
@@ -92,7 +97,7 @@ export class MetricsPusher {
 
   /**
    * The run ended: the final push (the last interval and the gauges at rest). Resolves once it
-   * is done or given up; never rejects.
+   * is done, or at closeWaitMs from now (close() waits no longer); never rejects.
    * @param {any} [results]
    * @returns {Promise<void>}
    */
@@ -101,18 +106,20 @@ export class MetricsPusher {
     this.ended = true
     this.figuresAtMs = this.now()
     this.push()
-    await this.settled()
+    await this.settledWithin()
   }
 
   /**
-   * Wait (at most closeWaitMs) for the push in flight, then say how the pushes went if one failed.
+   * Wait for the push in flight, at most until closeWaitMs after end() (or now), then give it up
+   * and say how the pushes went if one failed.
    * @returns {Promise<void>}
    */
   async close () {
-    let timer
-    const bound = new Promise((resolve) => { timer = setTimeout(resolve, this.closeWaitMs); timer.unref() })
-    await Promise.race([this.settled(), bound])
-    clearTimeout(timer)
+    await this.settledWithin()
+    this.closed = true
+    this.pending = false
+    this.request?.destroy(new Error('given up at the end of the run'))
+    await this.settled()
     if (this.lastError) this.warn(`pgload: warning: --metrics-push: pushed ${this.pushed} of ${this.attempts} times to ${this.shownUrl}; last error: ${this.lastError}`)
     this.lastError = null
   }
@@ -122,8 +129,18 @@ export class MetricsPusher {
     while (this.inFlight) await this.inFlight
   }
 
+  /** settled(), or the end of the wait that the end of the run allows, whichever comes first. */
+  async settledWithin () {
+    this.giveUpAt ??= performance.now() + this.closeWaitMs
+    let timer
+    const bound = new Promise((resolve) => { timer = setTimeout(resolve, Math.max(0, this.giveUpAt - performance.now())); timer.unref() })
+    await Promise.race([this.settled(), bound])
+    clearTimeout(timer)
+  }
+
   /** Push now, or right after the push in flight. */
   push () {
+    if (this.closed) return
     if (this.inFlight) { this.pending = true; return }
     this.inFlight = this.pushOnce().finally(() => {
       this.inFlight = null
@@ -140,6 +157,7 @@ export class MetricsPusher {
     try {
       const series = []
       for (const r of this.registries()) if (r) series.push(...timeSeriesOf(await r.getMetricsAsJSON(), timestampMs))
+      if (this.closed) throw new Error('given up at the end of the run')
       await this.post(remoteWriteBody(series))
       this.pushed++
     } catch (err) {
@@ -156,21 +174,27 @@ export class MetricsPusher {
   post (body) {
     const lib = this.url.protocol === 'https:' ? https : http
     return new Promise((resolve, reject) => {
-      const req = lib.request(this.url, { method: 'POST', headers: { ...this.headers, 'content-length': body.length }, agent: false, timeout: this.timeoutMs })
-      const timer = setTimeout(() => req.destroy(new Error(`no answer within ${this.timeoutMs / 1000} s`)), this.timeoutMs)
+      const req = this.request = lib.request(this.url, { method: 'POST', headers: { ...this.headers, 'content-length': body.length }, agent: false, timeout: this.timeoutMs })
+      const late = () => req.destroy(new Error(`no answer within ${this.timeoutMs / 1000} s`))
+      const timer = setTimeout(late, this.timeoutMs)
       timer.unref()
-      req.on('timeout', () => req.destroy(new Error(`no answer within ${this.timeoutMs / 1000} s`)))
-      req.on('error', (err) => { clearTimeout(timer); reject(new Error(reasonOf(err))) })
+      const settle = (err) => {
+        clearTimeout(timer)
+        if (this.request === req) this.request = null
+        if (err) reject(err)
+        else resolve()
+      }
+      req.on('timeout', late)
+      req.on('error', (err) => settle(new Error(reasonOf(err))))
       req.on('response', (res) => {
         const chunks = []
         let size = 0
         res.on('data', (c) => { if (size < ERROR_BODY_BYTES) { chunks.push(c); size += c.length } })
-        res.on('error', (err) => { clearTimeout(timer); reject(new Error(reasonOf(err))) })
+        res.on('error', (err) => settle(new Error(reasonOf(err))))
         res.on('end', () => {
-          clearTimeout(timer)
-          if (res.statusCode >= 200 && res.statusCode < 300) return resolve()
+          if (res.statusCode >= 200 && res.statusCode < 300) return settle()
           const text = Buffer.concat(chunks).toString('utf8').slice(0, ERROR_BODY_BYTES).split('\n')[0].trim()
-          reject(new Error(`HTTP ${res.statusCode}${text ? `: ${text}` : ''}`))
+          settle(new Error(`HTTP ${res.statusCode}${text ? `: ${text}` : ''}`))
         })
       })
       req.end(body)

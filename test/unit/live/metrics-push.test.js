@@ -119,15 +119,21 @@ test('a receiver that does not answer: each push gives up after its timeout, clo
   assert.match(lines[1], /pushed 0 of 2 times/)
 })
 
-test('close() does not wait past its bound for a push in flight', async () => {
+test('the end of the run waits a bounded time for a receiver that does not answer, then gives the push up', async () => {
   const rx = await receiver(() => {})
   const { r } = registry()
-  const pusher = new MetricsPusher({ url: `http://127.0.0.1:${rx.port}/` }, { registries: () => [r], warn: () => {}, timeoutMs: 60_000, closeWaitMs: 100 })
+  const lines = []
+  const pusher = new MetricsPusher({ url: `http://127.0.0.1:${rx.port}/` }, { registries: () => [r], warn: (l) => lines.push(l), timeoutMs: 60_000, closeWaitMs: 100 })
   pusher.interval({})
   const started = Date.now()
+  await pusher.end({})
   await pusher.close()
   assert.ok(Date.now() - started < 30_000)
   assert.equal(pusher.pushed, 0)
+  assert.equal(pusher.request, null, 'no request left open')
+  assert.match(lines.at(-1), /pushed 0 of 1 times .*; last error: given up at the end of the run$/)
+  pusher.interval({})
+  assert.equal(pusher.inFlight, null, 'nothing is pushed after close')
 })
 
 test('a closed port: connection refused, said once', async () => {
