@@ -10,7 +10,7 @@ import { remoteWriteBody, timeSeriesOf } from './remote-write-encoding.js'
 
 /** ms a push may take before it counts as failed. */
 export const PUSH_TIMEOUT_MS = 5000
-/** ms close() waits for the last push. */
+/** ms the end of the run (end() and close() together) waits for the last push. */
 export const CLOSE_WAIT_MS = 5000
 // bytes of a receiver's error answer kept for the message
 const ERROR_BODY_BYTES = 512

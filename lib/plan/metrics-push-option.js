@@ -47,6 +47,12 @@ function pushUrl (given) {
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw bad(`--metrics-push: the URL must be http:// or https://, got ${url.protocol}//`, `a Prometheus receiver: ${example}`)
   if (!url.hostname) throw bad(`--metrics-push: the URL names no host, got ${shownValue(redact(given))}`)
+  try {
+    decodeURIComponent(url.username)
+    decodeURIComponent(url.password)
+  } catch {
+    throw bad('--metrics-push: the user or password in the URL is not valid percent-encoding', 'write % as %25')
+  }
   return given.trim()
 }
 

@@ -25,6 +25,7 @@ test('a malformed URL or another scheme is refused in one line naming the option
     return true
   })
   await assert.rejects(resolvePlan({ metricsPush: '' }), { message: /^--metrics-push needs the URL/ })
+  await assert.rejects(resolvePlan({ metricsPush: 'http://u:50%off@h/' }), { message: '--metrics-push: the user or password in the URL is not valid percent-encoding', hint: 'write % as %25' })
   await assert.rejects(resolvePlan({ metricsPush: true }), { message: /^--metrics-push needs the URL.*got true$/ })
 })
 
