@@ -1,8 +1,9 @@
-// Watching a sweep as it happens: one dashboard, one metrics endpoint and one metrics push for all
-// its runs, bound (the push: set up) before the first. The page shows where the sweep is (run and cell of how many, time left), the
-// current run's live charts (a fresh live document per run, the run dashboard's page machinery),
-// and the cells done so far; at the end, the sweep's report. The endpoint serves the current
-// run's metrics (a new registry per run, labelled with its cell) and the sweep's own gauges.
+// Watching a sweep as it happens: one dashboard, one metrics endpoint and one metrics push for
+// all its runs, set up before the first. The page shows where the sweep is (run and cell of how
+// many, time left), the current run's live charts (a fresh live document per run, the run
+// dashboard's page machinery), and the cells done so far; at the end, the sweep's report. The
+// endpoint serves (and the push sends) the current run's metrics (a new registry per run,
+// labelled with its cell) and the sweep's own gauges.
 
 import client from 'prom-client'
 import { LiveDocument } from './live-document.js'
