@@ -16,6 +16,7 @@ import { planSource } from './orchestration/thread-part.js'
 import { parseRandomSeed } from './random/seeding.js'
 import { runSeeds, workloadOptionsOf } from './plan/workload-options.js'
 import { resolvePlan, isPlan } from './plan/resolve.js'
+import { recordedMetricsPush } from './plan/metrics-push-option.js'
 import { engineSettings } from './plan/engine-settings.js'
 import { buildResults } from './results/build.js'
 import { writeResults, ensureWritable, defaultResultsPath } from './results/write.js'
@@ -247,6 +248,7 @@ async function readAfterRun (run, outcome, { workload, conn, sampler, log }) {
 function recordedPlan (plan) {
   const { planVersion, seedGiven, url, resultsUrl, ...options } = plan
   if (options.restartCommand !== undefined) options.restartCommand = redact(options.restartCommand)
+  if (options.metricsPush !== undefined) options.metricsPush = recordedMetricsPush(options.metricsPush)
   return options
 }
 

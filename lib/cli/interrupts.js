@@ -35,11 +35,28 @@ export function trapInterrupts (onInterrupt, { on = true } = {}) {
   }
 }
 
+/** Options whose value is a header that may carry a token: recorded as `Name: ***`. */
+const HEADER_OPTIONS = ['--metrics-push-header']
+
 /**
- * The command line for the record: `pgload` and its arguments, passwords redacted.
+ * The command line for the record: `pgload` and its arguments, passwords and header values redacted.
  * @param {string[]} args the arguments after the program name
  * @returns {string}
  */
 export function recordedCommand (args) {
-  return ['pgload', ...args].map(redact).join(' ')
+  const out = ['pgload']
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]
+    const joined = HEADER_OPTIONS.find((name) => a.startsWith(`${name}=`))
+    if (joined) out.push(`${joined}=${redactedHeader(a.slice(joined.length + 1))}`)
+    else if (HEADER_OPTIONS.includes(a) && i + 1 < args.length) out.push(a, redactedHeader(args[++i]))
+    else out.push(redact(a))
+  }
+  return out.join(' ')
+}
+
+/** `Name: value` as `Name: ***`. */
+function redactedHeader (text) {
+  const colon = text.indexOf(':')
+  return colon > 0 ? `${text.slice(0, colon)}: ***` : '***'
 }

@@ -19,12 +19,13 @@ const RENAMED = {
   grace: 'graceS',
   transactionTimeout: 'transactionTimeoutS',
   threshold: 'thresholds',
-  ramp: 'rampS'
+  ramp: 'rampS',
+  metricsPushHeader: 'metricsPushHeaders'
 }
 const SAME = ['url', 'clients', 'connections', 'rate', 'thinkTime', 'seed', 'protocol', 'driver', 'maxTries', 'exitOnAbort',
   'connect', 'verboseErrors', 'failuresDetailed', 'serverStats', 'out', 'label', 'jobs', 'progressTimestamp',
   'store', 'resultsUrl', 'shard', 'shards', 'runId', 'shardTimeout', 'cold', 'restartCommand', 'keepPageCache',
-  'dashboard', 'dashboardOut', 'metrics', 'progressServer', 'stages', 'clientsStages', 'maxQueue']
+  'dashboard', 'dashboardOut', 'metrics', 'metricsPush', 'progressServer', 'stages', 'clientsStages', 'maxQueue']
 
 /**
  * The plan input of `pgload run ARGS`.

@@ -68,6 +68,8 @@ export const RUN_OPTIONS = {
   dashboard: { type: 'string', describe: 'serve a live dashboard of the run (the report\'s charts, growing) at HOST:PORT, then the final report [default address: 127.0.0.1:5665]' },
   'dashboard-out': { type: 'string', describe: 'with --dashboard: also save the final page to this HTML file' },
   metrics: { type: 'string', describe: 'serve Prometheus metrics at http://HOST:PORT/metrics during the run (docs/live.md)' },
+  'metrics-push': { type: 'string', describe: 'push the same metrics to a Prometheus remote-write receiver at each interval and at the end: http://HOST:9090/api/v1/write (user:password@ for basic auth; docs/live.md)' },
+  'metrics-push-header': { type: 'string', describe: "with --metrics-push: a header sent with each push, 'Name: value' (repeatable), e.g. 'Authorization: Bearer TOKEN'" },
   'progress-timestamp': { type: 'boolean', describe: 'with --progress, show Unix time instead of the elapsed time' },
   'vacuum-all': { alias: 'v', type: 'boolean', describe: 'pgbench -v: also vacuum analyze pgbench_accounts before the run (ignored with -n, as pgbench does)' },
   V: { type: 'boolean', describe: 'print pgload\'s version and exit (pgbench -V)' }

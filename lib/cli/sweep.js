@@ -47,10 +47,11 @@ const SWEEP_MEANING = {
   store: { describe: 'store the sweep, its runs and its cells in the results database at the end, interrupted or not (docs/results-database.md)' },
   dashboard: { describe: 'serve one live dashboard for the whole sweep at HOST:PORT: where it is, the current run\'s charts, the cells done so far, then the sweep\'s report [default address: 127.0.0.1:5665]' },
   'dashboard-out': { describe: 'with --dashboard: also save the final page (the sweep\'s report) to this HTML file' },
-  metrics: { describe: 'serve Prometheus metrics of the current run (labelled with its cell) and of the sweep at http://HOST:PORT/metrics (docs/live.md)' }
+  metrics: { describe: 'serve Prometheus metrics of the current run (labelled with its cell) and of the sweep at http://HOST:PORT/metrics (docs/live.md)' },
+  'metrics-push': { describe: 'push the same metrics to a Prometheus remote-write receiver at each interval of each run and at the end: http://HOST:9090/api/v1/write (docs/live.md)' }
 }
 /** Options of watching the sweep, not of its definition: a resumed sweep may use other addresses. */
-const LIVE_KEYS = ['dashboard', 'dashboardOut', 'metrics']
+const LIVE_KEYS = ['dashboard', 'dashboardOut', 'metrics', 'metricsPush', 'metricsPushHeaders']
 /** `pgload run`'s options that print something and run nothing: not a sweep's. */
 const LISTINGS = ['V', 'show-script']
 /**
@@ -59,7 +60,8 @@ const LISTINGS = ['V', 'show-script']
  * the directory.
  */
 const REACH = ['url', 'host', 'port', 'username', 'dbname', 'restartCommand', 'resultsUrl', 'store']
-const NOT_RECORDED = new Set(['--url', '--host', '--port', '--username', '--dbname', '-h', '-p', '-U', '-d', '--restart-command', '--results-url', '--resume', '--dir', '--log-file'])
+const NOT_RECORDED = new Set(['--url', '--host', '--port', '--username', '--dbname', '-h', '-p', '-U', '-d', '--restart-command', '--results-url', '--resume', '--dir', '--log-file',
+  '--metrics-push', '--metrics-push-header'])
 const NOT_RECORDED_SWITCHES = new Set(['--verbose', '--json', '--store', '--no-store'])
 /** Not recorded either, with a value only when one follows (yargs reads them so): --dashboard [HOST:PORT]. */
 const NOT_RECORDED_OPTIONAL = new Set(['--dashboard', '--dashboard-out', '--metrics'])
@@ -106,13 +108,13 @@ export async function handler (argv) {
 }
 
 /**
- * --dashboard, --dashboard-out and --metrics, checked as `pgload run` checks them.
+ * --dashboard, --dashboard-out, --metrics and --metrics-push, checked as `pgload run` checks them.
  * @param {any} argv
  * @returns {import('../live/sweep-live.js').SweepLiveOptions}
  */
 export function sweepLiveOptions (argv) {
-  const { dashboard, dashboardOut, metrics } = liveOptions((k) => argv[k])
-  return { dashboard, dashboardOut, metrics }
+  const { dashboard, dashboardOut, metrics, metricsPush } = liveOptions((k) => k === 'metricsPushHeaders' ? argv.metricsPushHeader : argv[k])
+  return { dashboard, dashboardOut, metrics, metricsPush }
 }
 
 /**

@@ -1,12 +1,14 @@
-// Watching a run as it happens: the live dashboard (--dashboard) and the Prometheus endpoint
-// (--metrics). Both are bound before the run starts and subscribe to its events and to the
-// server sampler's readings; nothing here runs per transaction.
+// Watching a run as it happens: the live dashboard (--dashboard), the Prometheus endpoint
+// (--metrics) and the push to a remote-write receiver (--metrics-push). The servers are bound
+// before the run starts; all subscribe to its events and to the server sampler's readings;
+// nothing here runs per transaction.
 
 import { randomUUID } from 'node:crypto'
 import { LiveDocument } from './live-document.js'
 import { Dashboard } from './dashboard.js'
 import { RunMetrics } from './run-metrics.js'
 import { MetricsEndpoint } from './metrics-endpoint.js'
+import { MetricsPusher } from './metrics-push.js'
 import { followRunEvents, runShape } from './run-events.js'
 import { finalReportHtml } from './dashboard-page.js'
 import { formatListenAddress, isLoopback } from '../options/listen-address.js'
@@ -30,14 +32,15 @@ import { writeFileAtomic } from '../atomic-write.js'
  * @returns {Promise<LiveView|null>}
  */
 export async function startLive (plan, { err = process.stderr, now = () => new Date() } = {}) {
-  if (!plan.dashboard && !plan.metrics) return null
+  if (!plan.dashboard && !plan.metrics && !plan.metricsPush) return null
   const shard = plan.shard ? { index: plan.shard.index, count: plan.shard.count } : null
   const live = new LiveDocument({ workload: plan.resultName ?? plan.workload, label: plan.label ?? null, intervalS: plan.intervalS, startTime: now().toISOString(), shard })
   const dashboard = plan.dashboard ? new Dashboard(live) : null
-  const metrics = plan.metrics
+  const metrics = plan.metrics || plan.metricsPush
     ? new RunMetrics({ run_id: plan.shard?.runId ?? randomUUID().slice(0, 8), label: plan.label ?? '', shard: shard ? String(shard.index) : '', workload: live.meta.workload })
     : null
-  const endpoint = metrics ? new MetricsEndpoint(metrics) : null
+  const endpoint = plan.metrics ? new MetricsEndpoint(metrics) : null
+  const pusher = plan.metricsPush ? new MetricsPusher(plan.metricsPush, { registries: () => [metrics.registry], warn: (line) => err.write(`${line}\n`) }) : null
   const urls = {}
   try {
     if (dashboard) urls.dashboard = `http://${formatListenAddress(await dashboard.listen(plan.dashboard))}/`
@@ -55,16 +58,18 @@ export async function startLive (plan, { err = process.stderr, now = () => new D
     err.write(`pgload: Prometheus metrics at ${urls.metrics}\n`)
     if (!isLoopback(plan.metrics.host)) err.write(`pgload: the metrics endpoint listens on ${plan.metrics.host}, not only this machine\n`)
   }
+  if (pusher) err.write(`pgload: pushing metrics to ${pusher.shownUrl} at each interval and at the end\n`)
   let unfollow = () => {}
   return {
     urls,
     attach (run, extras = {}) {
-      unfollow = followLiveRun(run, { live, metrics, dashboard }, extras)
+      unfollow = followLiveRun(run, { live, metrics, dashboard, pusher }, extras)
     },
     async finish (results) {
       unfollow()
       live.finish()
       metrics?.finish()
+      await pusher?.end(results)
       if (!dashboard) return null
       const html = finalReportHtml(results)
       dashboard.finish(html)
@@ -73,20 +78,21 @@ export async function startLive (plan, { err = process.stderr, now = () => new D
     },
     async close () {
       unfollow()
-      await Promise.all([dashboard?.close(), endpoint?.close()])
+      await Promise.all([dashboard?.close(), endpoint?.close(), pusher?.close()])
     }
   }
 }
 
 /**
- * Feed one run's events (and its server sampler's readings) to a live document, the metrics and
- * the dashboard; returns the unsubscribe. The same for a run and for each run of a sweep.
+ * Feed one run's events (and its server sampler's readings) to a live document, the metrics,
+ * the dashboard and the metrics pusher; returns the unsubscribe. The same for a run and for each
+ * run of a sweep.
  * @param {import('../engine/run-handle.js').RunHandle} run
- * @param {{ live: LiveDocument, metrics: RunMetrics|null, dashboard: Dashboard|null }} to
+ * @param {{ live: LiveDocument, metrics: RunMetrics|null, dashboard: Dashboard|null, pusher?: MetricsPusher|null }} to
  * @param {{ types?: string[], sampler?: any }} [extras]
  * @returns {() => void}
  */
-export function followLiveRun (run, { live, metrics, dashboard }, { types = [], sampler = null } = {}) {
+export function followLiveRun (run, { live, metrics, dashboard, pusher = null }, { types = [], sampler = null } = {}) {
   const shape = runShape(run, types)
   live.setShape(shape)
   metrics?.setShape(shape)
@@ -96,6 +102,7 @@ export function followLiveRun (run, { live, metrics, dashboard }, { types = [], 
     if (metrics) unsample = sampler.onSample((entry, s) => metrics.addServerSample(entry, s))
   }
   const unfollow = followRunEvents(run, {
+    started (e) { pusher?.start(e) },
     warmup (e) {
       live.addWarmup(e)
       metrics?.addWarmup(e)
@@ -104,11 +111,13 @@ export function followLiveRun (run, { live, metrics, dashboard }, { types = [], 
     interval (e) {
       live.addInterval(e)
       metrics?.addInterval(e)
+      pusher?.interval(e)
       // the ragged last interval: the final report (or a sweep's next run) follows at once
       if (!e.final) dashboard?.changed()
     },
     stage (e) {
       live.setStage(e)
+      pusher?.stage(e)
       dashboard?.changed()
     },
     status (s) {

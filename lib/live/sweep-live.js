@@ -1,14 +1,16 @@
-// Watching a sweep as it happens: one dashboard and one metrics endpoint for all its runs, bound
-// before the first. The page shows where the sweep is (run and cell of how many, time left), the
-// current run's live charts (a fresh live document per run, the run dashboard's page machinery),
-// and the cells done so far; at the end, the sweep's report. The endpoint serves the current
-// run's metrics (a new registry per run, labelled with its cell) and the sweep's own gauges.
+// Watching a sweep as it happens: one dashboard, one metrics endpoint and one metrics push for
+// all its runs, set up before the first. The page shows where the sweep is (run and cell of how
+// many, time left), the current run's live charts (a fresh live document per run, the run
+// dashboard's page machinery), and the cells done so far; at the end, the sweep's report. The
+// endpoint serves (and the push sends) the current run's metrics (a new registry per run,
+// labelled with its cell) and the sweep's own gauges.
 
 import client from 'prom-client'
 import { LiveDocument } from './live-document.js'
 import { Dashboard } from './dashboard.js'
 import { RunMetrics } from './run-metrics.js'
 import { MetricsEndpoint } from './metrics-endpoint.js'
+import { MetricsPusher } from './metrics-push.js'
 import { followLiveRun } from './index.js'
 import { sweepBannerHtml } from './sweep-banner.js'
 import { formatListenAddress, isLoopback } from '../options/listen-address.js'
@@ -19,6 +21,7 @@ import { writeFileAtomic } from '../atomic-write.js'
  * @property {{ host: string, port: number }} [dashboard]
  * @property {string} [dashboardOut] save the final page (the sweep's report) here
  * @property {{ host: string, port: number }} [metrics]
+ * @property {import('./metrics-push.js').MetricsPushTarget} [metricsPush] push the endpoint's figures here at each interval
  */
 
 /**
@@ -30,8 +33,8 @@ import { writeFileAtomic } from '../atomic-write.js'
  * @returns {Promise<SweepLive|null>}
  */
 export async function startSweepLive (options, { err = process.stderr, now = () => new Date() } = {}) {
-  if (!options.dashboard && !options.metrics) return null
-  const view = new SweepLive(options, { now })
+  if (!options.dashboard && !options.metrics && !options.metricsPush) return null
+  const view = new SweepLive(options, { now, err })
   try {
     if (view.dashboard) view.urls.dashboard = `http://${formatListenAddress(await view.dashboard.listen(options.dashboard))}/`
     if (view.endpoint) view.urls.metrics = `http://${formatListenAddress(await view.endpoint.listen(options.metrics))}/metrics`
@@ -47,15 +50,16 @@ export async function startSweepLive (options, { err = process.stderr, now = () 
     err.write(`pgload: Prometheus metrics at ${view.urls.metrics} (the current run's, labelled with its cell)\n`)
     if (!isLoopback(options.metrics.host)) err.write(`pgload: the metrics endpoint listens on ${options.metrics.host}, not only this machine\n`)
   }
+  if (view.pusher) err.write(`pgload: pushing metrics to ${view.pusher.shownUrl} at each interval of each run and at the end\n`)
   return view
 }
 
 export class SweepLive {
   /**
    * @param {SweepLiveOptions} options
-   * @param {{ now: () => Date }} opts
+   * @param {{ now: () => Date, err?: { write(s: string): any } }} opts err: where the push's warnings go
    */
-  constructor (options, { now }) {
+  constructor (options, { now, err = process.stderr }) {
     this.options = options
     /** @type {Record<string, any>|null} the sweep document, read again at each update (its runs and cells) */
     this.doc = null
@@ -66,8 +70,11 @@ export class SweepLive {
     this.live = this.#liveDocument(null)
     this.unfollow = () => {}
     this.dashboard = options.dashboard ? new Dashboard(this.live, { banner: () => this.doc ? sweepBannerHtml(this.doc, this.at) : '' }) : null
-    this.sweepMetrics = options.metrics ? new SweepMetrics() : null
+    this.sweepMetrics = options.metrics || options.metricsPush ? new SweepMetrics() : null
     this.endpoint = options.metrics ? new MetricsEndpoint(this.sweepMetrics) : null
+    this.pusher = options.metricsPush
+      ? new MetricsPusher(options.metricsPush, { registries: () => this.sweepMetrics.registries(), warn: (line) => err.write(`${line}\n`) })
+      : null
   }
 
   /**
@@ -120,7 +127,7 @@ export class SweepLive {
       ? new RunMetrics({ run_id: `${this.doc.id.slice(0, 8)}-${(at.order ?? 0) + 1}`, label: this.doc.label ?? '', shard: '', workload: this.doc.workload, cell: at.text ?? '' })
       : null
     this.sweepMetrics?.follow(metrics)
-    this.unfollow = followLiveRun(run, { live: this.live, metrics, dashboard: this.dashboard }, extras)
+    this.unfollow = followLiveRun(run, { live: this.live, metrics, dashboard: this.dashboard, pusher: this.pusher }, extras)
   }
 
   /** The run ended (results written or not): its page stays until the next one begins. */
@@ -129,6 +136,8 @@ export class SweepLive {
     this.unfollow = () => {}
     this.live.finish()
     this.dashboard?.refresh()
+    // the run's gauges at rest and the sweep's count of runs done
+    this.pusher?.interval()
   }
 
   /**
@@ -141,6 +150,7 @@ export class SweepLive {
     this.runEnded()
     this.at = { phase: 'finished' }
     this.sweepMetrics?.at(this.at)
+    await this.pusher?.end()
     if (!this.dashboard) return null
     this.dashboard.finish(html)
     if (this.options.dashboardOut) await writeFileAtomic(this.options.dashboardOut, html)
@@ -149,7 +159,7 @@ export class SweepLive {
 
   async close () {
     this.unfollow()
-    await Promise.all([this.dashboard?.close(), this.endpoint?.close()])
+    await Promise.all([this.dashboard?.close(), this.endpoint?.close(), this.pusher?.close()])
   }
 
   #liveDocument (plan) {
@@ -195,6 +205,9 @@ class SweepMetrics {
 
   /** @param {RunMetrics|null} metrics */
   follow (metrics) { this.runMetrics = metrics }
+
+  /** The registries of what /metrics serves: the sweep's, then the current run's. */
+  registries () { return this.runMetrics ? [this.registry, this.runMetrics.registry] : [this.registry] }
 
   async text () {
     const own = await this.registry.metrics()

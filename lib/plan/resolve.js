@@ -26,7 +26,7 @@ const INPUT_KEYS = new Set(['workload', 'scripts', 'url', 'clients', 'connection
   'driver', 'maxTries', 'exitOnAbort', 'graceS', 'transactionTimeoutS', 'connect', 'verboseErrors', 'failuresDetailed',
   'serverStats', 'out', 'writeFile', 'label', 'thresholds', 'command', 'jobs', 'workloadOptions', 'store', 'resultsUrl',
   'shard', 'shards', 'shardIndex', 'runId', 'shardTimeout', 'cold', 'restartCommand', 'keepPageCache',
-  'dashboard', 'dashboardOut', 'metrics', 'progressServer', 'stages', 'clientsStages', 'maxQueue', 'rampS'])
+  'dashboard', 'dashboardOut', 'metrics', 'metricsPush', 'metricsPushHeaders', 'progressServer', 'stages', 'clientsStages', 'maxQueue', 'rampS'])
 /** Workload options of script runs (tpcb); a workload module adds its own `runOptions`. */
 const SCRIPT_OPTIONS = ['define', 'scale', 'noVacuum', 'vacuumAccounts', 'reportPerCommand', 'log', 'aggregateIntervalS', 'logPrefix', 'samplingRate']
 /** Keys a plan has that are not input. */
@@ -80,6 +80,7 @@ const bad = (message) => new PgloadError(message, { code: 'BAD_OPTION' })
  * @property {{ host: string, port: number }} [dashboard] serve the live dashboard here during the run (lib/live)
  * @property {string} [dashboardOut] with dashboard: save its final page to this file
  * @property {{ host: string, port: number }} [metrics] serve Prometheus metrics here during the run (lib/live)
+ * @property {import('./metrics-push-option.js').MetricsPush} [metricsPush] push them to this remote-write receiver at each interval (lib/live)
  * @property {boolean} progressServer the progress line's server part (--progress-server off: false)
  * @property {import('../options/stages.js').StageSpec[]} [stages] --stages: arrival rates (lib/plan/profile.js)
  * @property {import('../options/stages.js').StageSpec[]} [clientsStages] --clients-stages: active terminals

@@ -35,3 +35,9 @@ test('the recorded command line has no passwords', () => {
   assert.equal(recordedCommand(['run', '--url', "host=db password='a b' user=bob"]), 'pgload run --url host=db password=*** user=bob')
   assert.equal(recordedCommand(['ab', '--a', 'work_mem=4MB', '--', 'run', 'tpcb']), 'pgload ab --a work_mem=4MB -- run tpcb')
 })
+
+test('the command line on record hides --metrics-push\'s password and --metrics-push-header\'s values', () => {
+  assert.equal(recordedCommand(['run', '--metrics-push', 'http://u:pw@h:9090/api/v1/write', '--metrics-push-header', 'Authorization: Bearer tok', '--metrics-push-header=X-Scope-OrgID: team', '-c', '2']),
+    'pgload run --metrics-push http://u:***@h:9090/api/v1/write --metrics-push-header Authorization: *** --metrics-push-header=X-Scope-OrgID: *** -c 2')
+  assert.equal(recordedCommand(['run', '--metrics-push-header', 'tok']), 'pgload run --metrics-push-header ***')
+})

@@ -17,6 +17,11 @@ test('the live options are not recorded: --dashboard with or without its address
   assert.deepEqual(recordedArgs(['tpcb', '-c', '1,2', '--dashboard']), ['tpcb', '-c', '1,2'])
 })
 
+test('--metrics-push and its headers are not recorded: they may hold a password or a token', () => {
+  assert.deepEqual(recordedArgs(['tpcb', '--metrics-push', 'http://u:pw@h:9090/api/v1/write', '-c', '1,2', '--metrics-push-header', 'Authorization: Bearer t']), ['tpcb', '-c', '1,2'])
+  assert.deepEqual(recordedArgs(['tpcb', '--metrics-push=http://h/api/v1/write', '--metrics-push-header=A: b', '-T', '2']), ['tpcb', '-T', '2'])
+})
+
 test('the default directory is named after the time and the workload', () => {
   assert.equal(defaultSweepDir('tpcb', new Date('2026-11-25T14:55:10.123Z')), 'pgload-sweeps/20261125T145510Z-tpcb')
   assert.equal(defaultSweepDir('dir/my.sql a.sql@2', new Date('2026-11-25T14:55:10Z')), 'pgload-sweeps/20261125T145510Z-dir_my.sql_a.sql_2')
