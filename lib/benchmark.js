@@ -4,15 +4,16 @@
 
 import os from 'node:os'
 import { openConnection } from './db/connection.js'
-import { openLeanConnection } from './db/lean-connection.js'
 import { connectTarget } from './server/target/connect-target.js'
-import { embeddedPaths, pgloadHome } from './server/embedded/embedded-server.js'
+import { embeddedPaths, pgloadHome } from './server/embedded/home.js'
 import { PgloadError } from './errors.js'
-import { explainConnectError, redact } from './server/target/resolve-target.js'
+import { redact } from './server/target/resolve-target.js'
 import { coldRestartMethod, coldStart } from './server/cold/cold-start.js'
 import { closeWithin } from './db/close-within.js'
 import { createRun } from './engine/create-run.js'
+import { afterRunLimit, closeAfterRunMs } from './engine/after-run.js'
 import { planSource } from './orchestration/thread-part.js'
+import { runConnectionOpener } from './orchestration/run-connections.js'
 import { parseRandomSeed } from './random/seeding.js'
 import { runSeeds, workloadOptionsOf } from './plan/workload-options.js'
 import { resolvePlan, isPlan } from './plan/resolve.js'
@@ -113,11 +114,10 @@ export async function runBenchmark (planOrOptions, { log = silentLogger, env = p
   } finally {
     if (barrier) await barrier.close()
     if (sampler) sampler.abandon()
-    const status = run?.status
-    const stalled = status?.cancelled.grace > 0
+    const closeMs = closeAfterRunMs(run?.status)
     // after a cold start, the set-up connection is a new one
-    if (conn !== session.conn) await closeWithin(conn, status?.hurried ? 0 : stalled ? 250 : 1000)
-    await session.release({ timeoutMs: status?.hurried ? 0 : stalled ? 250 : undefined })
+    if (conn !== session.conn) await closeWithin(conn, closeMs)
+    await session.release({ timeoutMs: closeMs })
   }
 }
 
@@ -132,18 +132,6 @@ async function startCold (restart, { plan, conn, target, env, onPhase }) {
   const started = await coldStart(restart, { conn, target, env, keepPageCache: plan.keepPageCache })
   onPhase('cold', started.cold)
   return started
-}
-
-/** How the run opens its connections: the chosen driver, a refusal explained in one line. */
-function runConnectionOpener (plan, target) {
-  const open = plan.driver === 'pg' ? openConnection : openLeanConnection
-  return async () => {
-    try {
-      return await open(target, { protocol: plan.protocol })
-    } catch (err) {
-      throw explainConnectError(err, target)
-    }
-  }
 }
 
 /** What follows the run as it goes: the workload's counters and the server statistics sampler. */
@@ -250,36 +238,6 @@ function recordedPlan (plan) {
   if (options.restartCommand !== undefined) options.restartCommand = redact(options.restartCommand)
   if (options.metricsPush !== undefined) options.metricsPush = recordedMetricsPush(options.metricsPush)
   return options
-}
-
-// ms the server readings after the run may take, when it answers (afterRun, the final statistics)
-const AFTER_RUN_MS = 30_000
-// ms when transactions had to be cancelled: the server may not be answering at all
-const AFTER_STALL_MS = 1500
-
-/**
- * The bound on what is read from the server after the run: `within(promise, onLate)` settles
- * with the promise, or with null past the bound or at Ctrl-C twice (then onLate() runs).
- */
-function afterRunLimit (run, stalled) {
-  let hurry
-  const hurried = new Promise((resolve) => { hurry = resolve })
-  if (run.status.hurried) hurry()
-  const onStatus = (s) => { if (s.hurried) hurry() }
-  run.on('status', onStatus)
-  let timer
-  const late = new Promise((resolve) => { timer = setTimeout(resolve, stalled ? AFTER_STALL_MS : AFTER_RUN_MS).unref() })
-  const LATE = Symbol('late')
-  return {
-    async within (promise, onLate) {
-      promise.catch(() => {}) // settles later, once abandoned
-      const first = await Promise.race([promise, late.then(() => LATE), hurried.then(() => LATE)])
-      if (first !== LATE) return first
-      onLate()
-      return null
-    },
-    done () { clearTimeout(timer); run.off('status', onStatus) }
-  }
 }
 
 /**

@@ -1,20 +1,19 @@
 // The Connection interface (docs/architecture.md) spoken directly on a transport of its own
 // (transport.js: a socket by default), from the first byte: start-up and authentication
-// (connect-socket.js, startup.js), statements written by MessageWriter and parsed by
-// ResponseParser into the ResponseReader, COPY FROM STDIN, cancel requests.
+// (connect-socket.js, startup.js), requests written by its RequestWriter (request-writer.js), their
+// replies parsed by ResponseParser into the ResponseReader, COPY FROM STDIN, cancel requests.
 
 import { inlineParameters, protocolConstant } from './connection.js'
-import { MessageWriter, bindPrefix, bindExecuteConstant } from './message-writer.js'
+import { RequestWriter } from './request-writer.js'
 import { ResponseParser } from './response-parser.js'
-import { statementCommit, textCommit, COMMIT_NONE, COMMIT_IMPLICIT, COMMIT_EXPLICIT } from './commit-point.js'
+import { statementCommit, textCommit } from './commit-point.js'
 import { sendCancelRequest } from './cancel-request.js'
 import { sslModeOf, terminated } from './ssl-negotiation.js'
 import { connectWithSslFallback } from './ssl-fallback.js'
 import { startSession } from './connect-socket.js'
 import { installedConnector } from './connector.js'
 import { CopyInStream, CopyGate } from './copy-in.js'
-import { StatementEntry } from './statement-entry.js'
-import { ResponseReader, connectionLost, OP_EXEC, OP_SIMPLE, OP_PREPARE, OP_PIPELINE, OP_COPY, STMT_NEW, STMT_SENT } from './response-reader.js'
+import { ResponseReader, connectionLost, OP_EXEC, OP_SIMPLE, OP_PREPARE, OP_PIPELINE, OP_COPY, STMT_NEW } from './response-reader.js'
 
 /** @typedef {import('./connection.js').Statement} Statement */
 /** @typedef {import('./connection.js').Result} Result */
@@ -34,15 +33,14 @@ export class LeanConnection {
     this.closed = false
     /** @type {import('./transport.js').Transport|null} the way to the server, once started */
     this._transport = null
-    this._writer = new MessageWriter()
+    this._requests = new RequestWriter(this.protocol)
+    this._writer = this._requests.writer
     /** @type {((notice: any) => void) | null} server NOTICE/WARNING messages */
     this.onNotice = null
     // The reader, the parser and the transport see the connection only through its side.
     this._side = new ConnectionSide(this)
     this._reader = new ResponseReader(this._side)
     this._parser = new ResponseParser(this._reader, this._side)
-    /** @type {(StatementEntry|undefined)[]} by statement id */
-    this._entries = []
     // The backend's key for cancel requests, and where to send them.
     this._pid = 0
     this._secretKey = 0
@@ -145,16 +143,12 @@ export class LeanConnection {
   /** @param {Statement} stmt @returns {Promise<void>} */
   prepare (stmt) {
     if (this.protocol !== 'prepared') return Promise.resolve()
-    const e = this._entry(stmt)
+    const e = this._requests.entry(stmt)
     if (e.state !== STMT_NEW) return Promise.resolve()
     if (this._gone()) return this._lostPromise()
     const op = this._op(OP_PREPARE)
     op.entry = e
-    e.state = STMT_SENT
-    const w = this._writer
-    w.parse(e.name, e.text)
-    w.describe(0x53, e.name)
-    w.sync()
+    this._requests.prepare(e)
     return this._send(op)
   }
 
@@ -168,7 +162,7 @@ export class LeanConnection {
     if (this._gone()) return this._lostPromise()
     const op = this._op(OP_EXEC)
     op.commit = statementCommit(stmt, this._reader.transactionStatus)
-    return this._send(op, this._writeExecute(op, stmt, values))
+    return this._send(op, this._requests.execute(op, stmt, values))
   }
 
   /**
@@ -191,7 +185,7 @@ export class LeanConnection {
     op.receiver = receiver
     op.keepRows = rows
     op.commit = statementCommit(stmt, this._reader.transactionStatus)
-    this._send(op, this._writeExecute(op, stmt, values))
+    this._send(op, this._requests.execute(op, stmt, values))
   }
 
   /**
@@ -205,7 +199,7 @@ export class LeanConnection {
     if (this._gone()) return this._lostPromise()
     const op = this._op(OP_EXEC)
     op.commit = textCommit(text, this._reader.transactionStatus)
-    this._writeUnnamed(text, values, true)
+    this._requests.unnamed(text, values, true)
     return this._send(op)
   }
 
@@ -218,25 +212,7 @@ export class LeanConnection {
   runPipeline (batches) {
     if (this._gone()) return this._lostPromise()
     const op = this._op(OP_PIPELINE)
-    const named = this.protocol === 'prepared'
-    op.batches = batches
-    op.entries = named ? [] : null
-    // Settled only as a whole: it may commit if it starts outside a block or holds a COMMIT.
-    op.commit = this._reader.transactionStatus === 'I' ? COMMIT_IMPLICIT : COMMIT_NONE
-    for (const batch of batches) {
-      for (let i = 0; i < batch.length; i++) {
-        const { stmt, values = [] } = batch[i]
-        if (statementCommit(stmt, 'T') === COMMIT_EXPLICIT) op.commit = COMMIT_IMPLICIT
-        if (named) {
-          const e = this._entries[stmt.id] ?? this._entry(stmt)
-          op.entries.push(e)
-          this._writeNamed(e, values, false)
-        } else {
-          this._writeUnnamed(stmt.text, values, false)
-        }
-      }
-      this._writer.sync()
-    }
+    this._requests.pipeline(op, batches, this._reader.transactionStatus)
     return this._send(op)
   }
 
@@ -267,48 +243,6 @@ export class LeanConnection {
   }
 
   // ---- internals ----
-
-  _entry (stmt) {
-    let e = this._entries[stmt.id]
-    if (e === undefined) {
-      e = new StatementEntry(stmt)
-      this._entries[stmt.id] = e
-    }
-    return e
-  }
-
-  // One statement for execute/executeTo, per the protocol (prepared or extended), with its Sync:
-  // written into the writer (returns null), or, for a prepared statement without parameters
-  // (BEGIN, END), the entry's constant message, which no writer work has to rebuild.
-  _writeExecute (op, stmt, values) {
-    if (this.protocol === 'prepared') {
-      const e = this._entries[stmt.id] ?? this._entry(stmt)
-      op.entry = e
-      if (values.length === 0 && e.state !== STMT_NEW && e.fields !== undefined) {
-        if (e.constant === null) e.constant = bindExecuteConstant(e.prefix)
-        return e.constant
-      }
-      this._writeNamed(e, values, true)
-    } else {
-      this._writeUnnamed(stmt.text, values, true)
-    }
-    return null
-  }
-
-  // Parse once per connection (with a Describe to learn the field names), then Bind/Execute.
-  _writeNamed (e, values, sync) {
-    const w = this._writer
-    if (e.state === STMT_NEW) {
-      w.parse(e.name, e.text)
-      e.state = STMT_SENT
-    }
-    w.bindExecute(e.prefix, values, e.fields === undefined, sync)
-  }
-
-  _writeUnnamed (text, values, sync) {
-    this._writer.parse('', text)
-    this._writer.bindExecute(UNNAMED_PREFIX, values, true, sync)
-  }
 
   _op (kind) {
     const op = this._reader.acquire(kind)
@@ -359,13 +293,6 @@ export class LeanConnection {
     this._writer.query(stream.sql)
     this._write(op, this._writer.take(), true)
   }
-
-  // After DEALLOCATE ALL / DISCARD ALL every statement must be parsed again.
-  _forgetStatements () {
-    for (const e of this._entries) {
-      if (e !== undefined) { e.state = STMT_NEW; e.fields = undefined }
-    }
-  }
 }
 
 /**
@@ -377,7 +304,7 @@ class ConnectionSide {
   /** @param {LeanConnection} conn */
   constructor (conn) { this.conn = conn }
 
-  forgetStatements () { this.conn._forgetStatements() }
+  forgetStatements () { this.conn._requests.forgetStatements() }
   refuseCopy (message) { this.conn._copyFail(message) }
   copyOver () { this.conn._copy.over() }
   idle () { this.conn._copy.idle() }
@@ -391,7 +318,6 @@ class ConnectionSide {
   onError (err) { this.conn._reader.socketError ??= err }
 }
 
-const UNNAMED_PREFIX = bindPrefix('')
 const TERMINATE = Buffer.from([0x58, 0, 0, 0, 4])
 
 /**

@@ -2,15 +2,13 @@
 // runs; waiters queue FIFO in a ring buffer (O(1), no Array#shift).
 
 import { closeWithin } from '../db/close-within.js'
+import { CLOSE_MS } from './after-run.js'
 
 /** @typedef {import('../db/connection.js').PgConnection} Connection */
 
 const DEAD = { close: async () => {} }
 // How many backend pids of connections closed during the run are remembered (see closedPids).
 const RECENT_PIDS = 64
-// ms a connection's polite close (Terminate) may take before its socket is destroyed: a stalled
-// server must not hold the end of the run
-const CLOSE_MS = 1000
 
 export class ConnectionPool {
   /**

@@ -10,6 +10,7 @@ import { sendableError } from './thread-messages.js'
 import { receivedSettings } from '../plan/engine-settings.js'
 import { threadCpu, threadCpuSince } from './thread-cpu.js'
 import { silentLogger } from '../log.js'
+import { afterRunLimit } from './after-run.js'
 
 // events of the Run passed on as they are (their errors made sendable)
 const FORWARDED = ['notice', 'terminal-aborted', 'server-lost', 'transaction-error', 'connection-error', 'retryable-error', 'prepare-error', 'cancelled']
@@ -36,37 +37,28 @@ async function main () {
       return epochUs === null ? undefined : epochUs - performance.timeOrigin * 1000
     }
   })
-  let hurry
-  const hurried = new Promise((resolve) => { hurry = resolve })
   parentPort.on('message', (m) => {
     if (m.t === 'go') go(m.epochUs)
     else if (m.t === 'stop') { run.stop(m.reason); go(null) } else if (m.t === 'abort') {
       run.abort(m.reason)
       go(null)
-      if (run.status.hurried) hurry(null)
     }
   })
   const cpu = wireEvents(run)
   const outcome = await run.execute()
-  const sections = await partSections(built.workload, run, hurried)
+  const sections = await partSections(built.workload, run)
   post({ t: 'done', outcome, exact: run.recorder.exactSums(), thread: threadFigures(run, outcome, cpu.start), sections })
 }
 
-// ms the workload's own figures may take after the run (TPC-C drains its deferred deliveries),
-// as the main thread's afterRun: a short while when transactions had to be cancelled
-const SECTIONS_MS = 30_000
-const SECTIONS_STALLED_MS = 1500
-
-/** The workload's own sections of this part, bounded; none after Ctrl-C twice. */
-async function partSections (workload, run, hurried) {
+/** The workload's own sections of this part, bounded as the main thread's afterRun; none after Ctrl-C twice. */
+async function partSections (workload, run) {
   const status = run.status
   if (!workload.partSections || status.hurried) return null
-  let timer
-  const late = new Promise((resolve) => { timer = setTimeout(resolve, status.cancelled.grace > 0 ? SECTIONS_STALLED_MS : SECTIONS_MS, null) })
+  const limit = afterRunLimit(run, status.cancelled.grace > 0)
   try {
-    return await Promise.race([workload.partSections(), late, hurried])
+    return await limit.within(workload.partSections())
   } finally {
-    clearTimeout(timer)
+    limit.done()
   }
 }
 

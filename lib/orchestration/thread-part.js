@@ -7,8 +7,7 @@
 
 import { loadWorkload } from '../../workloads/index.js'
 import { openConnection } from '../db/connection.js'
-import { openLeanConnection } from '../db/lean-connection.js'
-import { explainConnectError } from '../server/target/resolve-target.js'
+import { runConnectionOpener } from './run-connections.js'
 import { runSeeds, workloadOptionsOf } from '../plan/workload-options.js'
 
 const THREAD_PART = import.meta.url
@@ -54,16 +53,9 @@ export async function buildPart ({ plan, target: sent, serverVersionNum, seed },
     // could wait for a server that no longer answers
     await conn.close().catch(() => {})
   }
-  const open = plan.driver === 'pg' ? openConnection : openLeanConnection
   return {
     workload,
-    async openConnection () {
-      try {
-        return await open(target, { protocol: plan.protocol })
-      } catch (err) {
-        throw explainConnectError(err, target)
-      }
-    },
+    openConnection: runConnectionOpener(plan, target),
     // the generators do not cross threads: derived here as on the main thread
     seeds
   }

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { resolveTarget } from '../../lib/server/target/resolve-target.js'
 import { pidAlive } from '../../lib/server/embedded/home-lock.js'
-import { targetFor } from '../../lib/server/embedded/embedded-server.js'
+import { targetFor } from '../../lib/server/embedded/running-server.js'
 import {
   binaries, serverUser, giveToServerUser, freePort, generatePassword,
   initCluster, startCluster, stopClusterSync

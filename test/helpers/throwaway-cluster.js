@@ -4,7 +4,7 @@
 import { mkdtempSync, rmSync, chmodSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { targetFor } from '../../lib/server/embedded/embedded-server.js'
+import { targetFor } from '../../lib/server/embedded/running-server.js'
 import { binaries, serverUser, giveToServerUser, freePort, generatePassword, initCluster, startCluster, stopCluster, stopClusterSync } from '../../lib/server/embedded/cluster.js'
 
 /**

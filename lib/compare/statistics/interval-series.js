@@ -1,8 +1,8 @@
 // Per-interval latency histograms of one run as sparse count vectors on a shared value grid, so
 // that windows and bootstrap resamples merge by adding counts (never by averaging percentiles).
 
-import { inflateSync } from 'node:zlib'
-import { decodeHistogram, createHistogram, SIGNIFICANT_DIGITS, HIGHEST_US } from '../../metrics/histogram.js'
+import { decodeHistogram, createHistogram } from '../../metrics/histogram.js'
+import { readEncodedCounts } from '../../metrics/encoded-histogram.js'
 
 /**
  * A grid of histogram bucket values (microseconds, highest equivalent value) shared by series.
@@ -42,56 +42,30 @@ export class ValueGrid {
   }
 }
 
-const V2_COMPRESSED_COOKIE = 0x1c849304 // HdrHistogram V2 compressed encoding (low nibble: word size)
-const HEADER_BYTES = 40 // cookie, payload length, index offset, digits, lowest, highest, ratio
 let template = null
 let valueOfIndex = null
 
 /**
  * The non-zero buckets of an encoded histogram as (value, count) pairs, read straight from the
- * encoding: a decoded histogram would allocate and scan its whole counts array (about 23,000
- * entries; 1.2 ms per interval histogram, most of a long compare).
+ * encoding (lib/metrics/encoded-histogram.js): a decoded histogram would allocate and scan its
+ * whole counts array (about 23,000 entries; 1.2 ms per interval histogram, most of a long
+ * compare). An encoding that reader refuses is decoded by hdr-histogram-js instead.
  * @param {string} encoded
  * @returns {{ values: Float64Array, counts: Float64Array, total: number }} values: highest equivalent, in us
  */
 export function decodeSparse (encoded) {
-  const buf = Buffer.from(encoded, 'base64')
-  const raw = (buf.length >= 8 && (buf.readInt32BE(0) & ~0xf0) === V2_COMPRESSED_COOKIE)
-    ? inflateSync(buf.subarray(8, 8 + buf.readInt32BE(4)))
-    : null
-  const sameLayout = raw && raw.length >= HEADER_BYTES && raw.readInt32BE(12) === SIGNIFICANT_DIGITS &&
-    Number(raw.readBigInt64BE(16)) === 1 && Number(raw.readBigInt64BE(24)) <= HIGHEST_US
-  if (!sameLayout) return sparseViaHistogram(encoded)
   template ??= createHistogram()
   valueOfIndex ??= new Float64Array(template.countsArrayLength).fill(-1)
-  const end = HEADER_BYTES + raw.readInt32BE(4)
   const values = []
   const counts = []
-  let total = 0
-  let index = 0
-  let pos = HEADER_BYTES
-  while (pos < end) {
-    // ZigZag LEB128 (up to 9 bytes): negative words are runs of empty buckets.
-    let v = 0
-    let scale = 1
-    let b
-    do {
-      b = raw[pos++]
-      v += (b & 0x7f) * scale
-      scale *= 128
-    } while (b & 0x80 && pos < end)
-    const word = v % 2 === 0 ? v / 2 : -(v + 1) / 2
-    if (word < 0) { index -= word; continue }
-    if (word > 0) {
-      let value = valueOfIndex[index]
-      if (value < 0) value = valueOfIndex[index] = template.highestEquivalentValue(template.valueFromIndex(index))
-      values.push(value)
-      counts.push(word)
-      total += word
-    }
-    index++
-  }
-  return { values: Float64Array.from(values), counts: Float64Array.from(counts), total }
+  const read = readEncodedCounts(encoded, (index, count) => {
+    let value = valueOfIndex[index]
+    if (value < 0) value = valueOfIndex[index] = template.highestEquivalentValue(template.valueFromIndex(index))
+    values.push(value)
+    counts.push(count)
+  })
+  if (read.problem !== null) return sparseViaHistogram(encoded)
+  return { values: Float64Array.from(values), counts: Float64Array.from(counts), total: read.totalCount }
 }
 
 function sparseViaHistogram (encoded) {

@@ -1,78 +1,25 @@
 // The embedded PostgreSQL for real use: one cluster per user in a cache directory, initialised
 // once, started detached on a free loopback port, reused by later commands until stopped.
 //
-// Where it lives (the "pgload home"):
-//   $PGLOAD_HOME if set, else $XDG_CACHE_HOME/pgload, else ~/.cache/pgload.
-//   As root with neither variable set: ~postgres/.cache/pgload, because the server runs as the
-//   `postgres` OS user and must reach its data directory (root's home is private).
-// Contents:
-//   pg<major>/     the data directory (initdb'd once; data survives between commands)
-//   pgpass         the superuser password in .pgpass format, mode 0600 (PGPASSFILE=<it> psql ...)
-//   server.json    state of the running server (server-state.js): { pid, port, dataDir, startedAt, owner, keep, users }:
-//                  owner is the pid of the pgload that started (or adopted) it, keep whether it
-//                  stays up after the pgload commands end (`pgload server start`), users the
-//                  commands using a server that is not kept (server-users.js): the last to end
-//                  stops it, whether it started it or not
-//   server.log     the server's log (pg_ctl -l)
-//   lock           held while a command starts or stops the server
+// Its home, where the data directory, password and state live: home.js.
 //
 // A server that is not kept and whose users are all gone was left by a pgload that was killed: it
 // is "orphaned". The next command adopts it (same data directory and password, so it is the same
 // server) and stops it when done, as if it had started it; see adoptOrphan().
 
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises'
+import { rm } from 'node:fs/promises'
 import { existsSync } from 'node:fs'
-import { homedir, userInfo } from 'node:os'
-import { dirname, join } from 'node:path'
-import { spawnSync } from 'node:child_process'
+import { join } from 'node:path'
 import { PgloadError } from '../../errors.js'
-import { openConnection } from '../../db/connection.js'
-import { displayUrl } from '../target/resolve-target.js'
 import { acquireLock } from './home-lock.js'
-import { readState, writeState, newUser, liveUsers, withUser, withoutUser } from './server-state.js'
-import {
-  binaries, serverUser, giveToServerUser, freePort, generatePassword,
-  initCluster, startCluster, stopCluster, clusterPid, SERVER_OS_USER
-} from './cluster.js'
+import { readState, writeState, newUser, withUser, withoutUser } from './server-state.js'
+import { serverUser, freePort, generatePassword, initCluster, startCluster, stopCluster, clusterPid } from './cluster.js'
+import { pgloadHome, embeddedPaths, prepareHome, writePgpass, readPassword } from './home.js'
+import { targetFor, runningServer, serverVersion, otherClients } from './running-server.js'
 
-const SUPERUSER = 'postgres'
-const DATABASE = 'postgres'
 // postgresql.conf additions at initdb: room for the "few hundred connections" of DESIGN.md.
 const SERVER_SETTINGS = { max_connections: 300 }
 const silentLog = { info () {}, debug () {}, warn () {}, error () {} }
-const CLOSING_CLIENTS_WAIT_MS = 2000 // how long backends of commands that just ended may take to exit
-
-/**
- * The pgload home directory (see the top of this file).
- * @param {{ env?: Record<string, string|undefined> }} [opts]
- * @returns {string}
- */
-export function pgloadHome ({ env = process.env } = {}) {
-  if (env.PGLOAD_HOME) return env.PGLOAD_HOME
-  if (env.XDG_CACHE_HOME) return join(env.XDG_CACHE_HOME, 'pgload')
-  if (userInfo().uid === 0) {
-    const r = spawnSync('getent', ['passwd', SERVER_OS_USER], { encoding: 'utf8' })
-    const home = r.status === 0 ? r.stdout.split(':')[5] : undefined
-    if (home && home.startsWith('/')) return join(home, '.cache', 'pgload')
-  }
-  return join(env.HOME || homedir(), '.cache', 'pgload')
-}
-
-/**
- * Files of the embedded server under a home directory.
- * @param {string} home
- */
-export async function embeddedPaths (home) {
-  const { major } = await binaries()
-  return {
-    home,
-    dataDir: join(home, `pg${major}`),
-    pgpass: join(home, 'pgpass'),
-    state: join(home, 'server.json'),
-    log: join(home, 'server.log'),
-    lock: join(home, 'lock')
-  }
-}
 
 /**
  * Use the embedded server: reuse a running one, or start one (initialising it the first time).
@@ -224,80 +171,6 @@ export async function serverStatus ({ env = process.env } = {}) {
   }
 }
 
-/**
- * The Target of the embedded server on a port.
- * @param {number} port
- * @param {string} password
- * @returns {import('../../db/connection.js').Target}
- */
-export function targetFor (port, password) {
-  const config = { host: '127.0.0.1', port, user: SUPERUSER, database: DATABASE, password, ssl: false, application_name: 'pgload' }
-  return { config, display: displayUrl(config), embedded: true }
-}
-
-/** The directories from `first` down to `last` (both included), as mkdir -p created them. */
-function createdChain (first, last) {
-  const chain = [last]
-  for (let dir = dirname(last); dir.length >= first.length && dir !== dirname(dir); dir = dirname(dir)) chain.unshift(dir)
-  return chain
-}
-
-async function prepareHome (paths, ids) {
-  try {
-    const firstCreated = await mkdir(paths.home, { recursive: true, mode: 0o700 })
-    // The server user must reach its data directory inside the home: it gets the home and every
-    // directory created on the way to it (as root, ~postgres/.cache may not exist yet).
-    if (ids.uid !== undefined) {
-      const created = firstCreated ? createdChain(firstCreated, paths.home) : [paths.home]
-      for (const dir of created) await giveToServerUser(dir, ids)
-      if (!created.includes(paths.home)) await giveToServerUser(paths.home, ids)
-    }
-  } catch (err) {
-    throw new PgloadError(`cannot create the pgload home ${paths.home}: ${err.code ?? err.message}`, {
-      code: 'EMBEDDED_HOME', hint: 'set PGLOAD_HOME to a writable directory', cause: err
-    })
-  }
-  if (ids.uid !== undefined) {
-    const r = spawnSync('test', ['-w', paths.home, '-a', '-x', paths.home], { uid: ids.uid, gid: ids.gid })
-    if (r.status !== 0) {
-      throw new PgloadError(`the '${SERVER_OS_USER}' OS user that runs the embedded server cannot reach ${paths.home}`, {
-        code: 'EMBEDDED_HOME', hint: `set PGLOAD_HOME to a directory ${SERVER_OS_USER} can reach (e.g. under /var/tmp)`
-      })
-    }
-  }
-}
-
-// The running server of this home, or null: postmaster alive (pg_ctl status) and connectable.
-async function runningServer (paths, ids) {
-  if (!existsSync(join(paths.dataDir, 'PG_VERSION'))) return null
-  const pid = await clusterPid({ dataDir: paths.dataDir, ids })
-  if (!pid) return null
-  const password = await readPassword(paths)
-  // postmaster.pid line 4 is the port; the state file may be missing after a crash.
-  const lines = (await readFile(join(paths.dataDir, 'postmaster.pid'), 'utf8').catch(() => '')).split('\n')
-  const port = Number(lines[3])
-  if (!Number.isInteger(port) || port <= 0) return null
-  let version
-  try {
-    const conn = await openConnection(targetFor(port, password), { connectTimeoutMs: 5000 })
-    try {
-      version = (await conn.simpleQuery("select current_setting('server_version')")).rows[0][0]
-    } finally {
-      await conn.close()
-    }
-  } catch (err) {
-    // An error answer (too many connections, say) comes from a server at work, perhaps for
-    // another pgload: never taken for one that does not answer, which is stopped and restarted.
-    if (typeof err?.severity === 'string') return { pid, port, refused: err }
-    return null
-  }
-  const state = await readState(paths, pid)
-  // A server with no owner on record (started by an older pgload, or by hand) is never orphaned.
-  const users = state.keep === false ? [...new Set(liveUsers(state).map((u) => u.pid))] : []
-  const orphaned = state.keep === false && Number.isInteger(state.owner) && users.length === 0
-  return { pid, port, password, version, startedAt: state.startedAt, owner: state.owner, keep: state.keep, users, orphaned }
-}
-
 // The orphan becomes this command's: the same data directory and password (it answered with
 // them), so it is the server this command would start, minus the start. Stopping it instead would
 // also cut off another pgload that reused it meanwhile; stop() still leaves it to those.
@@ -352,52 +225,4 @@ async function startServerLocked (paths, ids, { keep, user }, log) {
       if (!err.portInUse || attempt >= 3) throw err
     }
   }
-}
-
-async function serverVersion (target) {
-  const conn = await openConnection(target, { connectTimeoutMs: 5000 })
-  try {
-    return (await conn.simpleQuery("select current_setting('server_version')")).rows[0][0]
-  } finally {
-    await conn.close()
-  }
-}
-
-// Clients connected other than this one; the backends of commands that just ended may take a
-// moment to exit, so a count above zero is looked at again for a short while.
-async function otherClients (target) {
-  try {
-    const conn = await openConnection(target, { connectTimeoutMs: 5000 })
-    try {
-      const deadline = performance.now() + CLOSING_CLIENTS_WAIT_MS
-      for (;;) {
-        const r = await conn.simpleQuery("select count(*) from pg_stat_activity where backend_type = 'client backend' and pid <> pg_backend_pid()")
-        const n = Number(r.rows[0][0])
-        if (n === 0 || performance.now() > deadline) return n
-        await new Promise((resolve) => setTimeout(resolve, 100))
-      }
-    } finally {
-      await conn.close()
-    }
-  } catch {
-    return 0
-  }
-}
-
-async function writePgpass (file, password) {
-  const esc = (s) => s.replace(/([\\:])/g, '\\$1')
-  await writeFile(file, `127.0.0.1:*:*:${SUPERUSER}:${esc(password)}\n`, { mode: 0o600 })
-}
-
-async function readPassword (paths) {
-  let text
-  try {
-    text = await readFile(paths.pgpass, 'utf8')
-  } catch {
-    throw new PgloadError(`the embedded server's password file ${paths.pgpass} is missing`, {
-      code: 'EMBEDDED_STATE', hint: `stop the server (pgload server stop) and remove ${paths.dataDir} to start afresh`
-    })
-  }
-  const line = text.split('\n')[0]
-  return line.slice(line.indexOf(`:${SUPERUSER}:`) + SUPERUSER.length + 2).replace(/\\(.)/g, '$1')
 }

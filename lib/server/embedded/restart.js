@@ -6,7 +6,7 @@ import { join } from 'node:path'
 import { PgloadError } from '../../errors.js'
 import { acquireLock } from './home-lock.js'
 import { serverUser, clusterPid, stopCluster, startCluster } from './cluster.js'
-import { embeddedPaths, pgloadHome } from './embedded-server.js'
+import { embeddedPaths, pgloadHome } from './home.js'
 import { readState, writeState } from './server-state.js'
 
 /**

@@ -1,8 +1,9 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { readFileSync } from 'node:fs'
+import { deflateSync } from 'node:zlib'
 import { decodeSparse, ValueGrid, SparseAccumulator, sparseFromEncoded } from '../../../../lib/compare/statistics/interval-series.js'
-import { createHistogram, recordUs, encodeHistogram, decodeHistogram } from '../../../../lib/metrics/histogram.js'
+import { createHistogram, recordUs, encodeHistogram, decodeHistogram, COUNTS_ARRAY_LENGTH } from '../../../../lib/metrics/histogram.js'
 
 function bucketsOf (encoded) {
   const h = decodeHistogram(encoded)
@@ -51,4 +52,26 @@ test('an accumulator reads percentiles as HdrHistogram does; a coarse grid stays
     assert.ok(rel >= -0.001 && rel <= 0.006, `p${p}: ${rel}`)
   }
   assert.ok(coarse.values.length < exact.values.length / 2)
+})
+
+test('decodeSparse gives no bucket without its value when the counts run past the last bucket', () => {
+  const raw = Buffer.alloc(40 + 4)
+  raw.writeInt32BE(0x1c849303 | 0x10, 0)
+  raw.writeInt32BE(4, 4)
+  raw.writeInt32BE(3, 12)
+  raw.writeBigInt64BE(1n, 16)
+  raw.writeBigInt64BE(3_600_000_000n, 24)
+  raw.writeDoubleBE(1, 32)
+  // ZigZag LEB128: a run of COUNTS_ARRAY_LENGTH empty buckets, then a count of 1 past the last
+  let v = 2 * COUNTS_ARRAY_LENGTH - 1
+  let pos = 40
+  while (v >= 128) { raw[pos++] = (v & 0x7f) | 0x80; v = Math.floor(v / 128) }
+  raw[pos++] = v
+  raw[pos++] = 2
+  raw.writeInt32BE(pos - 40, 4)
+  const z = deflateSync(raw.subarray(0, pos))
+  const encoded = Buffer.concat([Buffer.from([0x1c, 0x84, 0x93, 0x14]), Buffer.alloc(4), z])
+  encoded.writeInt32BE(z.length, 4)
+  const d = decodeSparse(encoded.toString('base64'))
+  assert.ok([...d.values].every((x) => Number.isFinite(x)), `values ${[...d.values]}`)
 })

@@ -4,7 +4,7 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { userInfo } from 'node:os'
-import { pgloadHome, embeddedPaths } from '../../../../lib/server/embedded/embedded-server.js'
+import { pgloadHome, embeddedPaths } from '../../../../lib/server/embedded/home.js'
 
 test('PGLOAD_HOME wins, then XDG_CACHE_HOME, then the home directory', () => {
   assert.equal(pgloadHome({ env: { PGLOAD_HOME: '/x/pgl', XDG_CACHE_HOME: '/y', HOME: '/h' } }), '/x/pgl')
