@@ -1,6 +1,7 @@
 // `pgload report <results..>`: charts of one or several results files, or of one sweep document,
 // as HTML, SVG and PNG.
 
+import { statSync } from 'node:fs'
 import { basename, dirname, extname } from 'node:path'
 import { PgloadError } from '../errors.js'
 import { readResults, RESULTS_INVALID } from '../results/read.js'
@@ -70,10 +71,34 @@ function besideResults (files) {
   return { outDir: dirname(files[0]), htmlName: files.length === 1 ? `${stem}.html` : REPORT_DEFAULTS.htmlName }
 }
 
+/** The file names --out takes; any other extension would silently become a directory's name. */
+const OUT_EXTENSIONS = ['.html', '.svg', '.png']
+
+/**
+ * --out is a directory, or a file with one of OUT_EXTENSIONS: `-o out.pdf` or `-o out.htm` is
+ * refused, not made a directory of that name (an existing directory, or a name ending in /, is one).
+ * @param {string|undefined} out
+ */
+function checkOutName (out) {
+  if (out === undefined || /[/\\]$/.test(out)) return
+  const ext = extname(out).toLowerCase()
+  if (ext === '' || OUT_EXTENSIONS.includes(ext) || isDirectory(out)) return
+  throw new PgloadError(`--out ${out}: ${ext} is not a report format; give a file ending in ${OUT_EXTENSIONS.join(', ')}, or a directory`, { code: 'USAGE' })
+}
+
+function isDirectory (path) {
+  try {
+    return statSync(path).isDirectory()
+  } catch {
+    return false
+  }
+}
+
 /** @param {any} argv */
 export async function handler (argv) {
   const files = argv.results
   const outDir = parseOutputPath(argv.out, '--out', 'directory')
+  checkOutName(outDir)
   const inputs = []
   for (const file of files) inputs.push(await readInput(file))
   const sweepAt = inputs.findIndex((i) => 'sweep' in i)
