@@ -93,10 +93,10 @@ export async function handler (argv) {
       }
     })
     out.write(answer.line + '\n')
-    err.write(`results written to ${file}\n`)
+    err.write(`pgload: results written to ${file}\n`)
     if (argv.report) {
       const { writeHtmlReport } = await import('../report/index.js')
-      err.write(`report written to ${await writeHtmlReport(results, file.replace(/\.json$/, '') + '.html')}\n`)
+      err.write(`pgload: report written to ${await writeHtmlReport(results, file.replace(/\.json$/, '') + '.html')}\n`)
     }
     if (plan.store) {
       const { storeWrittenFiles } = await import('./store.js')

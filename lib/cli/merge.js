@@ -39,7 +39,7 @@ export async function handler (argv) {
   await ensureWritable(out)
   await writeResults(out, merged)
   process.stdout.write(mergedLine(merged))
-  process.stderr.write(`results written to ${out}\n`)
+  process.stderr.write(`pgload: results written to ${out}\n`)
 }
 
 /** `merged 4 shards of run pgload-...: 12345 transactions, 2057.5 tps, p99 3.210 ms; start skew 0.412 ms` */

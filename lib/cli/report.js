@@ -121,7 +121,7 @@ export async function handler (argv) {
   for (const file of written) console.log(file)
   if (argv.verbose) {
     const parts = Object.entries(timings).map(([k, v]) => `${k} ${Math.round(v)} ms`).join(', ')
-    console.error(`report: ${written.length} files in ${Math.round(performance.now() - t0)} ms (${parts})`)
+    console.error(`pgload: report: ${written.length} files in ${Math.round(performance.now() - t0)} ms (${parts})`)
   }
 }
 

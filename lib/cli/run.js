@@ -50,7 +50,7 @@ export const runCommand = {
     try {
       const outcome = await runInterruptibly(plan, { log, live })
       const saved = await live?.finish(outcome.results)
-      if (saved) process.stderr.write(`dashboard report written to ${saved}\n`)
+      if (saved) process.stderr.write(`pgload: dashboard report written to ${saved}\n`)
       await writeRunOutput(argv, plan, outcome, { log })
       // every file is written before the wait: a kill during it loses nothing
       if (live?.urls.dashboard) await keepServing(keepS, { url: live.urls.dashboard })
@@ -64,11 +64,11 @@ export const runCommand = {
 /** The summary (or the document with --json), the results file's place, --report and --store. */
 async function writeRunOutput (argv, plan, { results, file }, { log }) {
   process.stdout.write(formatRunOutput(results, { json: argv.json }))
-  if (file) process.stderr.write(`results written to ${file}\n`)
+  if (file) process.stderr.write(`pgload: results written to ${file}\n`)
   if (argv.report && file) {
     const { writeHtmlReport } = await import('../report/index.js')
     const html = await writeHtmlReport(results, file.replace(/\.json$/, '') + '.html')
-    process.stderr.write(`report written to ${html}\n`)
+    process.stderr.write(`pgload: report written to ${html}\n`)
   }
   if (plan.store && file) {
     const { storeWrittenFiles } = await import('./store.js')

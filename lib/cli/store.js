@@ -68,7 +68,7 @@ export async function storeWrittenFiles (files, plan, { err = process.stderr, en
       resultsUrl: plan.resultsUrl ?? null,
       env,
       log,
-      onFile: (o) => 'error' in o ? warn(storedLine(o)) : err.write(`results ${o.status} in the results database (run ${o.runId})\n`)
+      onFile: (o) => 'error' in o ? warn(storedLine(o)) : err.write(`pgload: results ${o.status} in the results database (run ${o.runId})\n`)
     })
     return outcomes.every((o) => !('error' in o))
   } catch (e) {

@@ -125,7 +125,7 @@ test('run --store stores the run after writing its file; a store that fails is a
   const out = join(dir, 'stored-run.json')
   const r = await runCli(['run', script, '-T', '1s', '--url', server.url, '--label', 'cli-run', '-o', out, '--store', '--results-url', db.url])
   assert.equal(r.code, 0, r.stderr)
-  assert.match(r.stderr, /results written to .*stored-run\.json\nresults stored in the results database \(run \d+\)\n/)
+  assert.match(r.stderr, /^pgload: results written to .*stored-run\.json\npgload: results stored in the results database \(run \d+\)\n/m)
   const doc = JSON.parse(readFileSync(out, 'utf8'))
   assert.equal(doc.run.options.resultsUrl, undefined) // the address (and its password) is not recorded
   const { rows } = await db.query("select transactions, label from pgload.runs where label = 'cli-run'")
