@@ -10,6 +10,7 @@ import { renderReport, REPORT_DEFAULTS } from '../report/render-report.js'
 import { readSweepIfAny } from '../report/sweep/read.js'
 import { renderSweepReport } from '../report/sweep/render.js'
 import { parseP99LimitMs } from '../report/sweep/best-cells.js'
+import { plural } from '../format/plural.js'
 
 export const command = 'report <results..>'
 export const describe = 'Draw charts of results files or of a sweep: one self-contained HTML file, or SVG/PNG per chart'
@@ -121,7 +122,7 @@ export async function handler (argv) {
   for (const file of written) console.log(file)
   if (argv.verbose) {
     const parts = Object.entries(timings).map(([k, v]) => `${k} ${Math.round(v)} ms`).join(', ')
-    console.error(`pgload: report: ${written.length} files in ${Math.round(performance.now() - t0)} ms (${parts})`)
+    console.error(`pgload: report: ${plural(written.length, 'file')} in ${Math.round(performance.now() - t0)} ms (${parts})`)
   }
 }
 

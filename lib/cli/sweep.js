@@ -25,6 +25,7 @@ import { runSweep } from '../sweep/session.js'
 import { startSweepLive } from '../live/sweep-live.js'
 import { liveOptions } from '../plan/live-options.js'
 import { dashboardKeepS, keepNote, keepServing } from './dashboard-keep.js'
+import { plural } from '../format/plural.js'
 
 const workloadModules = await Promise.all(workloadNames.map((n) => loadWorkload(n)))
 
@@ -151,7 +152,7 @@ export async function sweepCommand (sweep, { log, json = false, out = process.st
   if (live) await finishLive(live, { dir, doc, err })
   out.write(json ? JSON.stringify(doc, null, 1) + '\n' : cellTable(doc))
   const done = doc.runs.filter((r) => r.status === 'done').length
-  err.write(`pgload sweep: ${done} of ${doc.runs.length} runs done; the sweep document is ${join(dir, SWEEP_FILE)}\n`)
+  err.write(`pgload sweep: ${done} of ${plural(doc.runs.length, 'run')} done; the sweep document is ${join(dir, SWEEP_FILE)}\n`)
   if (spec.common.store && done > 0) await storeFinishedSweep(join(dir, SWEEP_FILE), { resultsUrl: spec.common.resultsUrl, env, log, err })
   const resume = `pgload sweep --resume ${dir}`
   if (outcome.interrupted) {

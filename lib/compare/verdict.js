@@ -9,6 +9,7 @@ import { runDifferences, settingsDifferences } from './comparable.js'
 import { label } from './input.js'
 import { steadyStateOf } from '../metrics/steady-state.js'
 import { stagePlan, stageMetrics, stageViews } from './stages.js'
+import { plural } from '../format/plural.js'
 
 /** Defaults of `pgload compare` (one table, units in the names). */
 export const COMPARE_DEFAULTS = {
@@ -137,7 +138,7 @@ function stageRows (as, bs, n, single, o, warnings) {
 function multiRunRows (as, bs, metrics, o, warnings) {
   const minP = minimumPValue(as.length, bs.length)
   if (minP >= o.alpha) {
-    warnings.push(`too few runs to ever reach significance: with ${as.length} and ${bs.length} runs the smallest possible p is ${minP.toFixed(3)} >= ${o.alpha}; use at least 4 runs per side (5 or more is better)`)
+    warnings.push(`too few runs to ever reach significance: with ${plural(as.length, 'run')} of A and ${plural(bs.length, 'run')} of B the smallest possible p is ${minP.toFixed(3)} >= ${o.alpha}; use at least 4 runs per side (5 or more is better)`)
   }
   return metrics.map((m) => {
     const va = as.map(m.get).filter(num)

@@ -69,3 +69,7 @@ test('HTML report header: a type with no transactions has no response-time verdi
   assert.match(html, /only 4 New-Orders committed in the window: too few to settle tpmC, NOPM and efficiency/)
   assert.doesNotMatch(html, /us CPU per transaction/)
 })
+
+test('one transaction is "1 transaction"', () => {
+  assert.equal(fewForPerTransaction(1, 10), '1 transaction at 0.1 tps: too few for a per-transaction figure')
+})

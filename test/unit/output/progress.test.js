@@ -62,3 +62,14 @@ test('start of a new step ends the previous one', () => {
   assert.equal(stream.chunks.length, 1)
   assert.match(stream.chunks[0], /^a: 10 rows done in 2\.00 s/)
 })
+
+test('one row is "1 row", as pgbench_branches at scale 1', () => {
+  let t = 0
+  const stream = fakeStream()
+  const p = createProgress({ stream, isTTY: false, now: () => t })
+  p.start('generating pgbench_branches', 1, 'rows')
+  t = 10
+  p.update(1)
+  p.end()
+  assert.match(stream.chunks.at(-1), /^generating pgbench_branches: 1 row done in 0\.01 s \(100 rows\/s\)\n$/)
+})
