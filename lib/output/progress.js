@@ -1,6 +1,8 @@
 // Progress of a long step (data loading): a bar redrawn in place with rows/s, MB/s and ETA on a
 // TTY; a plain pgbench-like line every few seconds otherwise (logs, CI).
 
+import { MB } from '../format/bytes.js'
+
 const DEFAULTS = {
   redrawMs: 100, // TTY: at most one redraw per 100 ms
   plainIntervalMs: 5000, // not a TTY: one line per 5 s
@@ -41,7 +43,7 @@ export function createProgress ({
     const rate = done / elapsedS
     const pct = total > 0 ? Math.min(100, (100 * done) / total) : 0
     const remainingS = rate > 0 && total > done ? (total - done) / rate : 0
-    const mbs = bytes === undefined ? '' : `, ${(bytes / 1e6 / elapsedS).toFixed(1)} MB/s`
+    const mbs = bytes === undefined ? '' : `, ${(bytes / MB / elapsedS).toFixed(1)} MB/s`
     if (isTTY) {
       const stats = ` ${pct.toFixed(0).padStart(3)}% ${done}/${total} ${total === 1 ? singular(unit) : unit}, ${formatRate(rate)} ${unit}/s${mbs}` +
         (final ? `, ${elapsedS.toFixed(1)} s` : `, ETA ${formatSeconds(remainingS)}`)

@@ -3,6 +3,8 @@
 // waiting (the top wait event types), and a checkpoint or autovacuum under way. A figure the
 // server does not let pgload read is `-`.
 
+import { MB } from '../format/bytes.js'
+
 /** Wait event types named on the line, the most frequent first. */
 const TOP_WAITS = 2
 
@@ -61,7 +63,7 @@ export function formatServerProgress (p, { checkpoint = false } = {}) {
   const parts = [
     `${fig(p.rate('xactCommitPerS'), 1)} commits/s`,
     `${fig(p.rate('xactRollbackPerS'), 1)} rollbacks/s`,
-    `WAL ${fig(p.rate('walBytesPerS') === null ? null : p.rate('walBytesPerS') / 1e6, 2)} MB/s`,
+    `WAL ${fig(p.rate('walBytesPerS') === null ? null : p.rate('walBytesPerS') / MB, 2)} MB/s`,
     `${fig(read, 0)} blocks read/s`,
     // no block touched at all: nothing to rate, not a failure to read
     `cache hit ${hitPct === null && read !== null && hit !== null ? 'n/a' : fig(hitPct, 1) + ' %'}`,

@@ -9,6 +9,7 @@ import { afterLoadText } from '../output/server-summary.js'
 import { formatPerTransaction } from '../output/per-transaction.js'
 import { fewEvents } from '../output/enough-data.js'
 import { committedNewOrders } from '../output/tpcc-summary.js'
+import { bytesText } from '../format/bytes.js'
 
 /** Settings shown first when the results list them, because they shape most benchmarks. */
 const KEY_SETTINGS = [
@@ -27,12 +28,7 @@ export function fmt (v, digits = 3) {
 }
 
 function bytes (v) {
-  if (!isNum(v)) return fmt(v)
-  const units = ['B', 'kB', 'MB', 'GB', 'TB']
-  let i = 0
-  let x = v
-  while (Math.abs(x) >= 1024 && i < units.length - 1) { x /= 1024; i++ }
-  return `${fmt(x, i === 0 ? 0 : 1)} ${units[i]}`
+  return isNum(v) ? bytesText(v) : fmt(v)
 }
 
 /** Drop a password from a connection string, in case a results writer kept one. */
@@ -149,7 +145,7 @@ function perTransactionBlock (per) {
 }
 
 // Below a kilobyte per transaction, the bytes keep their significant digits (0.3 B, not 0 B).
-const perTransactionBytes = (v) => (Math.abs(v) < 1024 ? `${formatPerTransaction(v, 0)} B` : bytes(v))
+const perTransactionBytes = (v) => (Math.abs(v) < 1024 ? `${formatPerTransaction(v, 0)} bytes` : bytes(v))
 
 function tablesBlock (tables) {
   const entries = Object.entries(tables ?? {}).filter(([, t]) => t && typeof t === 'object')

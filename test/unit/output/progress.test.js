@@ -16,7 +16,7 @@ test('TTY: redrawn in place with percent, rows/s, MB/s and ETA, throttled, newli
   p.start('pgbench_accounts', 1000, 'rows')
   assert.equal(stream.chunks.length, 1)
   t = 1000
-  p.update(250, 2_000_000)
+  p.update(250, 2 * 1024 * 1024)
   const line = stream.chunks.at(-1)
   assert.ok(line.startsWith('\rpgbench_accounts ['))
   assert.ok(line.endsWith(' 25% 250/1000 rows, 250 rows/s, 2.0 MB/s, ETA 3s\u001b[K'), JSON.stringify(line))
