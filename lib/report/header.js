@@ -36,7 +36,14 @@ function redact (target) {
   return String(target ?? '').replace(/(:\/\/[^:/@]*):[^@/]*@/, '$1:***@').replace(/(password\s*=\s*)\S+/gi, '$1***')
 }
 
-function table (head, rows, cls = '') {
+/**
+ * A table with a header row; each row's first cell is its heading.
+ * @param {string[]} head
+ * @param {(string|number)[][]} rows
+ * @param {string} [cls]
+ * @returns {string}
+ */
+export function table (head, rows, cls = '') {
   const th = head.map((c) => `<th>${h(c)}</th>`).join('')
   const body = rows.map((r) => `<tr>${r.map((c, i) => (i === 0 ? `<th scope="row">${h(c)}</th>` : `<td>${h(c)}</td>`)).join('')}</tr>`).join('\n')
   return `<table class="${h(cls)}"><thead><tr>${th}</tr></thead><tbody>\n${body}\n</tbody></table>`

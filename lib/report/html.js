@@ -22,8 +22,8 @@ export function fill (template, values) {
  * Build the HTML text of a report.
  * @param {{ doc: any, label: string | null }[]} runs
  * @param {{ charts: { title: string, run: string|null, spec: any }[], skipped: { title: string, run: string|null, reason: string }[] }} built from buildCharts
- * @param {{ toolVersion?: string, title?: string, header?: string, live?: string }} [opts] title and header: a
- *   page's own instead of the runs'; live: markup added at the end of the body (lib/live's dashboard)
+ * @param {{ toolVersion?: string, title?: string, header?: string, intro?: string, live?: string }} [opts] title and
+ *   header: a page's own instead of the runs'; intro: markup before the runs' headers; live: markup added at the end of the body (lib/live's dashboard)
  * @returns {string}
  */
 export function buildHtml (runs, built, opts = {}) {
@@ -39,7 +39,8 @@ export function buildHtml (runs, built, opts = {}) {
     ? `<div class="skipped"><strong>Charts not drawn:</strong><ul>${built.skipped.map((s) =>
         `<li>${h(s.run ? `${s.run}: ` : '')}${h(s.title)}: ${h(s.reason)}</li>`).join('')}</ul></div>`
     : ''
-  const header = opts.header ?? runs.map(({ doc, label }) => runHeaderHtml(doc, several ? label : null)).join('\n')
+  // opts.intro: what the runs add up to (ab's verdict), before the runs themselves
+  const header = (opts.intro ?? '') + (opts.header ?? runs.map(({ doc, label }) => runHeaderHtml(doc, several ? label : null)).join('\n'))
   // Charts carry their own titles; with several runs a heading opens each run's group.
   let group
   const charts = built.charts.map((c, i) => {
