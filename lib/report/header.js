@@ -4,6 +4,7 @@
 import { escapeHtml as h } from './escape.js'
 import { transactionTypes } from './datasets.js'
 import { steadyStateOf } from '../metrics/steady-state.js'
+import { runKind, stagedHeaderHtml } from './staged-header.js'
 import { clientCpuFact } from '../output/client-cpu.js'
 import { afterLoadText } from '../output/server-summary.js'
 import { formatPerTransaction } from '../output/per-transaction.js'
@@ -216,6 +217,7 @@ export function runHeaderHtml (doc, label) {
   const ss = doc.serverStats ?? {}
   const settings = settingRows(ss.settings)
   const key = settings.filter(([n]) => KEY_SETTINGS.includes(n))
+  const staged = runKind(doc) !== 'run'
   const facts = dl([
     ['workload', run.workload],
     ['command', run.command],
@@ -232,16 +234,18 @@ export function runHeaderHtml (doc, label) {
     ['host', doc.host ? `${doc.host.cpus ?? '?'} CPUs, ${bytes(doc.host.memoryBytes)} memory, ${doc.host.platform ?? ''}` : undefined],
     ['pgload', doc.tool ? `${doc.tool.version ?? ''} on Node.js ${doc.tool.node ?? ''}` : undefined],
     ['label', run.label],
-    ['throughput', isNum(doc.summary?.tps) ? `${fmt(doc.summary.tps, 1)} tps` : undefined],
-    ['time to steady state', steadyFact(steadyStateOf(doc))],
+    [staged ? 'throughput, whole run' : 'throughput', isNum(doc.summary?.tps) ? `${fmt(doc.summary.tps, 1)} tps` : undefined],
+    // a run whose rate or clients change by design has no steady state to reach
+    ['time to steady state', staged ? undefined : steadyFact(steadyStateOf(doc))],
     ['client', clientFact(doc)]
   ])
   const options = Object.entries(run.options ?? {}).map(([k, v]) => [k, typeof v === 'object' ? JSON.stringify(v) : String(v)])
   const parts = [
     '<section class="run">',
     `<h2>${h(label ? `Run ${label}` : 'Run')}</h2>`,
+    stagedHeaderHtml(doc),
     facts,
-    '<h3>Summary</h3>',
+    staged ? '<h3>Summary of the whole run (every stage together)</h3>' : '<h3>Summary</h3>',
     summaryTable(doc),
     tpccBlock(doc),
     thresholdsBlock(doc.thresholds),

@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs'
 import { escapeHtml as h, jsonForScript } from './escape.js'
 import { browserBundles } from './assets.js'
 import { runHeaderHtml } from './header.js'
+import { runKind } from './staged-header.js'
 
 const TEMPLATE = new URL('../../reports/report.html', import.meta.url)
 
@@ -31,7 +32,7 @@ export function buildHtml (runs, built, opts = {}) {
   const first = runs[0].doc
   const title = opts.title ?? (several
     ? `pgload report: ${runs.length} runs compared`
-    : `pgload report: ${first.run.workload}`)
+    : singleTitle(first))
   const subtitle = runs.map(({ doc, label }) =>
     [several ? label : '', doc.run.workload, doc.run.startTime, doc.server?.version ? `PostgreSQL ${doc.server.version}` : ''].filter(Boolean).join(' · ')
   ).join(' | ')
@@ -65,4 +66,15 @@ export function buildHtml (runs, built, opts = {}) {
     scripts,
     live: opts.live ?? ''
   })
+}
+
+/** A capacity search or a staged run says so in its title, with the capacity found. */
+function singleTitle (doc) {
+  const kind = runKind(doc)
+  if (kind === 'capacity') {
+    const rate = doc.capacity.answer?.rate
+    return `pgload capacity: ${doc.run.workload}, ${typeof rate === 'number' ? `${Math.round(rate).toLocaleString('en-US')} tps` : 'not found'}`
+  }
+  if (kind === 'stages') return `pgload report: ${doc.run.workload} in ${doc.stages.length} stages`
+  return `pgload report: ${doc.run.workload}`
 }
