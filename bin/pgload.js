@@ -17,13 +17,15 @@ const verbose = argv.includes('--verbose')
 function fail (err) {
   const exitCode = typeof err?.exitCode === 'number' ? err.exitCode : 1
   const userError = err?.name === 'PgloadError' || err?.name === 'ClientAbortError' || err?.name === 'YError'
+  process.exitCode = exitCode
+  // printed by the command in its place already (check's tally under its table): once is enough
+  if (userError && err.reported && !verbose) return
   if (userError) process.stderr.write(`pgload: ${err.message}\n`)
   else process.stderr.write(`pgload: internal error: ${String(err?.message ?? err).split('\n')[0]}\n`)
   if (err?.hint) process.stderr.write(`hint: ${err.hint}\n`)
   // a stack helps only whoever debugs pgload: never without --verbose
   if (verbose) process.stderr.write(`${err?.stack ?? ''}\n`)
   else if (!userError) process.stderr.write('hint: run again with --verbose for the stack trace\n')
-  process.exitCode = exitCode
 }
 
 // A reader that went away (pgload ... | head -1): what it did not read is dropped; the command

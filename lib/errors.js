@@ -7,14 +7,16 @@
 export class PgloadError extends Error {
   /**
    * @param {string} message
-   * @param {{ code?: string, hint?: string, exitCode?: number, cause?: unknown }} [opts]
+   * @param {{ code?: string, hint?: string, exitCode?: number, cause?: unknown, reported?: boolean }} [opts]
+   *   reported: the command has printed what this error says already (only the exit status is left)
    */
-  constructor (message, { code = 'USAGE', hint, exitCode = 1, cause } = {}) {
+  constructor (message, { code = 'USAGE', hint, exitCode = 1, cause, reported = false } = {}) {
     super(message, cause === undefined ? undefined : { cause })
     this.name = 'PgloadError'
     this.code = code
     this.hint = hint
     this.exitCode = exitCode
+    this.reported = reported
   }
 }
 

@@ -29,7 +29,7 @@ export function createLogger ({ verbose = false, logFile, stream = process.stder
 }
 
 /**
- * A pino destination writing each record as one line for people: `warning: <msg>: <error>`.
+ * A pino destination writing each record as one line for people: `pgload: warning: <msg>: <error>`.
  * Logs are rare (warnings, never per transaction), so parsing each record back is cheap enough.
  * @param {{ write(s: string): any }} stream
  */
@@ -54,7 +54,7 @@ export function formatLogRecord (record) {
   const msg = firstLine(o.msg ?? '')
   const err = firstLine(typeof o.err === 'string' ? o.err : (o.err?.message ?? ''))
   const text = !err || msg.includes(err) ? msg : msg ? `${msg}: ${err}` : err
-  return `${label}: ${text}\n`
+  return `pgload: ${label}: ${text}\n`
 }
 
 function firstLine (s) {

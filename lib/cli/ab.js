@@ -9,13 +9,14 @@ import { PgloadError } from '../errors.js'
 import { trapInterrupts, recordedCommand } from './interrupts.js'
 import { AbRunner, AB_DEFAULTS, defaultAbDir } from '../orchestration/ab/runner.js'
 import { parseSettingList } from '../orchestration/ab/settings.js'
-import { compareRuns } from '../compare/verdict.js'
+import { compareRuns, significanceOutOfReach } from '../compare/verdict.js'
 import { formatCompareText, formatCompareMarkdown } from '../compare/format.js'
 import { REGRESSION_EXIT_CODE } from './compare.js'
 import { parsePercent } from '../options/parse.js'
 import { parseOutputPath } from '../options/parse.js'
 import { coldLine } from '../output/run-messages.js'
 import { shownValue } from '../options/shown.js'
+import { redact } from '../server/target/resolve-target.js'
 
 const ORDERS = ['abba', 'random']
 
@@ -60,7 +61,8 @@ export async function abOptionsFromArgv (argv) {
   if ((argv.aUrl === undefined) !== (argv.bUrl === undefined)) throw new PgloadError('--a-url and --b-url go together')
   const a = parseSettingList(argv.a, '--a')
   const b = parseSettingList(argv.b, '--b')
-  if (!a.length && !b.length && argv.aUrl === undefined) throw new PgloadError('ab needs --a and/or --b settings (name=value,...), or --a-url and --b-url')
+  const aa = argv.aa === true
+  checkSides(argv, { a, b, aa })
   const runOptions = await runOptionsFromRest((argv['--'] ?? []).map(String), { command: recordedCommand(hideBin(process.argv)) })
   if (runOptions.url !== undefined && argv.aUrl !== undefined) throw new PgloadError('give the servers either with --a-url/--b-url or with --url in the run options, not both')
   return {
@@ -75,10 +77,47 @@ export async function abOptionsFromArgv (argv) {
     outDir: parseOutputPath(argv.outDir, '--out-dir', 'directory') ?? defaultAbDir(),
     runOptions,
     compare: { noise: parsePercent(argv.noise, '--noise'), alpha: argv.alpha, seed },
+    aa,
     format: argv.json ? 'json' : argv.markdown ? 'markdown' : 'text',
     report: argv.report === true,
     failOnRegression: argv.failOnRegression === true
   }
+}
+
+/**
+ * Both sides are said, or --aa asks for an A/A test: a missing --a or --b would otherwise run that
+ * side with the server as it is, an A/A test of the other side's settings without a word.
+ */
+function checkSides (argv, { a, b, aa }) {
+  if (aa) {
+    if (argv.a !== undefined || argv.b !== undefined || argv.aUrl !== undefined) {
+      throw new PgloadError('--aa runs both sides with the server as it is: give it without --a, --b, --a-url or --b-url', { code: 'BAD_OPTION' })
+    }
+    return
+  }
+  if (argv.aUrl !== undefined) return
+  if (argv.a === undefined && argv.b === undefined) {
+    throw new PgloadError('ab needs --a and --b settings (name=value,...), or --a-url and --b-url', { code: 'BAD_OPTION', hint: 'or --aa for an A/A test: both sides alike, the noise between identical runs' })
+  }
+  const missing = argv.a === undefined ? '--a' : argv.b === undefined ? '--b' : null
+  if (missing) {
+    throw new PgloadError(`ab needs both --a and --b: without ${missing} its side would run with the server's settings as they are`, {
+      code: 'BAD_OPTION', hint: `give ${missing} '' to compare against the server as it is, or --aa for an A/A test`
+    })
+  }
+  if (!a.length && !b.length) throw new PgloadError('--a and --b are both empty: that is an A/A test; ask for it with --aa', { code: 'BAD_OPTION' })
+}
+
+/**
+ * What ab says before it runs anything: an A/A test is one, and rounds too few for the verdict's
+ * test to ever reach significance (the rule compare applies afterwards).
+ * @param {Awaited<ReturnType<typeof abOptionsFromArgv>>} opts
+ * @param {{ write(s: string): any }} err
+ */
+function sayUpFront (opts, err) {
+  if (opts.aa) err.write('pgload ab: an A/A test (--aa): both sides run with the server\'s settings as they are; the verdict is the noise between identical runs\n')
+  const outOfReach = significanceOutOfReach(opts.rounds, opts.rounds, opts.compare.alpha)
+  if (outOfReach) err.write(`pgload ab: warning: --rounds ${opts.rounds}: ${outOfReach}\n`)
 }
 
 /**
@@ -89,6 +128,7 @@ export async function abOptionsFromArgv (argv) {
  */
 export async function abCommand (opts, { out = process.stdout, err = process.stderr, env = process.env, log, signals = true, runBenchmark } = {}) {
   runBenchmark ??= (await import('../benchmark.js')).runBenchmark
+  sayUpFront(opts, err)
   const runner = new AbRunner({ ...opts, env, log, runBenchmark, onEvent: (name, info) => report(err, name, info) })
   const trap = trapInterrupts(({ count }) => {
     err.write(count === 1
@@ -124,7 +164,9 @@ export async function abCommand (opts, { out = process.stdout, err = process.std
     // every run overlaid, one colour per run (A1.., B1..): a cold run's ramp-up against the other side's
     const { writeHtmlReport } = await import('../report/index.js')
     const names = [...as.map((_, i) => `A${i + 1}`), ...bs.map((_, i) => `B${i + 1}`)]
-    const file = await writeHtmlReport([...as, ...bs], join(opts.outDir, 'report.html'), { names })
+    const { verdictHtml } = await import('../report/verdict-html.js')
+    const intro = verdictHtml(verdict, { a: sideText(opts, 'a'), b: sideText(opts, 'b') })
+    const file = await writeHtmlReport([...as, ...bs], join(opts.outDir, 'report.html'), { names, intro, title: 'pgload ab: B against A' })
     err.write(`pgload ab: report written to ${file}\n`)
   }
   err.write(`pgload ab: results of all ${outcome.runs.length} runs and compare.json in ${opts.outDir}\n`)
@@ -133,6 +175,13 @@ export async function abCommand (opts, { out = process.stdout, err = process.std
     throw new PgloadError(`${verdict.regressions} regression${verdict.regressions === 1 ? '' : 's'} of B against A`, { code: 'REGRESSION', exitCode: REGRESSION_EXIT_CODE })
   }
   return { outcome, verdict }
+}
+
+/** What a side is, for the report: its settings, its server, or the server as it is. */
+function sideText (opts, side) {
+  const settings = opts[side].map((v) => `${v.name}=${v.value}`).join(', ')
+  const url = side === 'a' ? opts.aUrl : opts.bUrl
+  return [settings, url === undefined ? '' : `server ${redact(url)}`].filter(Boolean).join(' on ') || 'the server\'s settings as they are'
 }
 
 function withFile (r) {
@@ -185,6 +234,7 @@ export function builder (y) {
     .option('b', { type: 'string', describe: "settings of B: 'name=value,...'" })
     .option('a-url', { type: 'string', describe: 'server of A (compare two servers); with --b-url' })
     .option('b-url', { type: 'string', describe: 'server of B' })
+    .option('aa', { type: 'boolean', describe: 'an A/A test: both sides with the server\'s settings as they are (the noise floor); without --a, --b' })
     .option('rounds', { type: 'number', describe: `runs per side [default: ${AB_DEFAULTS.rounds}]` })
     .option('order', { type: 'string', describe: `abba (A B B A A B ...) or random (seeded, each round AB or BA) [default: ${AB_DEFAULTS.order}]` })
     .option('seed', { type: 'number', describe: `seed of the random order and of the compare bootstrap [default: ${AB_DEFAULTS.seed}]` })

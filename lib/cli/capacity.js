@@ -18,7 +18,7 @@ import { formatStepHeader, formatStepRow } from '../capacity/format.js'
 const workloadModules = await Promise.all(workloadNames.map((n) => loadWorkload(n)))
 
 // the run options capacity takes as they are (its own replace --rate, --duration, --threshold, ...)
-const TAKEN = Object.fromEntries(Object.entries(RUN_OPTIONS).filter(([name]) => !['rate', 'duration', 'transactions', 'warmup', 'jobs', 'threshold', 'latency-limit', 'think-time', 'connect', 'cold', 'restart-command', 'keep-page-cache', 'shard', 'shards', 'run-id', 'shard-timeout', 'progress', 'dashboard', 'dashboard-out', 'metrics', 'metrics-push', 'metrics-push-header', 'json', 'log', 'aggregate-interval', 'sampling-rate', 'log-prefix', 'show-script', 'stages', 'clients-stages', 'ramp'].includes(name)))
+const TAKEN = Object.fromEntries(Object.entries(RUN_OPTIONS).filter(([name]) => !['rate', 'duration', 'transactions', 'warmup', 'jobs', 'threshold', 'latency-limit', 'think-time', 'connect', 'cold', 'restart-command', 'keep-page-cache', 'shard', 'shards', 'run-id', 'shard-timeout', 'progress', 'dashboard', 'dashboard-out', 'dashboard-keep', 'metrics', 'metrics-push', 'metrics-push-header', 'json', 'log', 'aggregate-interval', 'sampling-rate', 'log-prefix', 'show-script', 'stages', 'clients-stages', 'ramp'].includes(name)))
 const REFUSED = ['rate', 'duration', 'transactions', 'warmup', 'jobs', 'threshold', 'latency-limit', 'think-time', 'connect', 'cold', 'shard', 'shards', 'stages', 'clients-stages', 'ramp']
 
 const pct = (f) => `${f * 100}`
@@ -93,10 +93,10 @@ export async function handler (argv) {
       }
     })
     out.write(answer.line + '\n')
-    err.write(`results written to ${file}\n`)
+    err.write(`pgload: results written to ${file}\n`)
     if (argv.report) {
       const { writeHtmlReport } = await import('../report/index.js')
-      err.write(`report written to ${await writeHtmlReport(results, file.replace(/\.json$/, '') + '.html')}\n`)
+      err.write(`pgload: report written to ${await writeHtmlReport(results, file.replace(/\.json$/, '') + '.html')}\n`)
     }
     if (plan.store) {
       const { storeWrittenFiles } = await import('./store.js')

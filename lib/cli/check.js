@@ -70,8 +70,9 @@ export async function checkCommand (opts, { out = process.stdout, err = process.
     })
   }
   if (evaluated.some((r) => !r.pass)) {
+    // the table's last line says it on stdout; --json's stdout is the JSON alone, so stderr does
     throw new PgloadError(thresholdTally(evaluated), {
-      code: 'THRESHOLD_FAILED', exitCode: CHECK_EXIT_CODES.thresholdFailed
+      code: 'THRESHOLD_FAILED', exitCode: CHECK_EXIT_CODES.thresholdFailed, reported: opts.format !== 'json'
     })
   }
   return evaluated

@@ -52,7 +52,7 @@ export async function historyCommand (opts, { out = process.stdout, err = proces
   if (opts.out) {
     const { writeHistoryChart } = await import('../store/history-chart.js')
     await writeHistoryChart(runs, opts.metric, opts.out, { table })
-    err.write(`chart written to ${opts.out}\n`)
+    err.write(`pgload: chart written to ${opts.out}\n`)
   }
   return runs
 }

@@ -86,7 +86,7 @@ export async function initCommand ({ workload, url, env = process.env, options =
 
   const session = await connectTarget({ url, env, log })
   const { target, conn } = session
-  if (session.embedded) say(`${session.reused ? 'using' : 'started'} the embedded PostgreSQL at ${target.display}`)
+  if (session.embedded) say(`pgload: ${session.reused ? 'using' : 'started'} the embedded PostgreSQL at ${target.display}`)
   const t0 = performance.now()
   const load = new InterruptibleLoad({ target, openConnection, signal })
   try {

@@ -8,6 +8,7 @@ import { mergeResults } from '../results/merge.js'
 import { writeResults, ensureWritable } from '../results/write.js'
 import { parseOutputPath } from '../options/parse.js'
 import { mergeTpccSection } from '../../workloads/tpcc/merge-results.js'
+import { plural } from '../format/plural.js'
 
 export const command = 'merge <results..>'
 export const describe = 'Merge the results files of the shards of one run (--shard) into one results document'
@@ -39,16 +40,16 @@ export async function handler (argv) {
   await ensureWritable(out)
   await writeResults(out, merged)
   process.stdout.write(mergedLine(merged))
-  process.stderr.write(`results written to ${out}\n`)
+  process.stderr.write(`pgload: results written to ${out}\n`)
 }
 
 /** `merged 4 shards of run pgload-...: 12345 transactions, 2057.5 tps, p99 3.210 ms; start skew 0.412 ms` */
 function mergedLine (merged) {
   const s = merged.summary
-  const what = `${merged.run.shards.count} shards of run ${merged.run.shards.runId}`
+  const what = `${plural(merged.run.shards.count, 'shard')} of run ${merged.run.shards.runId}`
   const skew = merged.run.shards?.startSkewMs
   const p99 = s.latencyMs?.p99
-  return `merged ${what}: ${s.transactions} transactions, ${s.failed ?? 0} failed, ${s.tps} tps, p99 ${p99 === null || p99 === undefined ? '-' : `${p99} ms`}` +
+  return `merged ${what}: ${plural(s.transactions, 'transaction')}, ${s.failed ?? 0} failed, ${s.tps} tps, p99 ${p99 === null || p99 === undefined ? '-' : `${p99} ms`}` +
     (merged.tpcc ? `, tpmC ${merged.tpcc.tpmC}` : '') +
     (skew === null || skew === undefined ? '' : `; start skew ${skew} ms`) + '\n'
 }

@@ -1,6 +1,7 @@
 // `pgload report <results..>`: charts of one or several results files, or of one sweep document,
 // as HTML, SVG and PNG.
 
+import { statSync } from 'node:fs'
 import { basename, dirname, extname } from 'node:path'
 import { PgloadError } from '../errors.js'
 import { readResults, RESULTS_INVALID } from '../results/read.js'
@@ -9,6 +10,7 @@ import { renderReport, REPORT_DEFAULTS } from '../report/render-report.js'
 import { readSweepIfAny } from '../report/sweep/read.js'
 import { renderSweepReport } from '../report/sweep/render.js'
 import { parseP99LimitMs } from '../report/sweep/best-cells.js'
+import { plural } from '../format/plural.js'
 
 export const command = 'report <results..>'
 export const describe = 'Draw charts of results files or of a sweep: one self-contained HTML file, or SVG/PNG per chart'
@@ -70,10 +72,34 @@ function besideResults (files) {
   return { outDir: dirname(files[0]), htmlName: files.length === 1 ? `${stem}.html` : REPORT_DEFAULTS.htmlName }
 }
 
+/** The file names --out takes; any other extension would silently become a directory's name. */
+const OUT_EXTENSIONS = ['.html', '.svg', '.png']
+
+/**
+ * --out is a directory, or a file with one of OUT_EXTENSIONS: `-o out.pdf` or `-o out.htm` is
+ * refused, not made a directory of that name (an existing directory, or a name ending in /, is one).
+ * @param {string|undefined} out
+ */
+function checkOutName (out) {
+  if (out === undefined || /[/\\]$/.test(out)) return
+  const ext = extname(out).toLowerCase()
+  if (ext === '' || OUT_EXTENSIONS.includes(ext) || isDirectory(out)) return
+  throw new PgloadError(`--out ${out}: ${ext} is not a report format; give a file ending in ${OUT_EXTENSIONS.join(', ')}, or a directory`, { code: 'USAGE' })
+}
+
+function isDirectory (path) {
+  try {
+    return statSync(path).isDirectory()
+  } catch {
+    return false
+  }
+}
+
 /** @param {any} argv */
 export async function handler (argv) {
   const files = argv.results
   const outDir = parseOutputPath(argv.out, '--out', 'directory')
+  checkOutName(outDir)
   const inputs = []
   for (const file of files) inputs.push(await readInput(file))
   const sweepAt = inputs.findIndex((i) => 'sweep' in i)
@@ -96,7 +122,7 @@ export async function handler (argv) {
   for (const file of written) console.log(file)
   if (argv.verbose) {
     const parts = Object.entries(timings).map(([k, v]) => `${k} ${Math.round(v)} ms`).join(', ')
-    console.error(`report: ${written.length} files in ${Math.round(performance.now() - t0)} ms (${parts})`)
+    console.error(`pgload: report: ${plural(written.length, 'file')} in ${Math.round(performance.now() - t0)} ms (${parts})`)
   }
 }
 

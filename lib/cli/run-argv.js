@@ -4,6 +4,7 @@
 
 import { PgloadError } from '../errors.js'
 import { parseInteger } from '../options/parse.js'
+import { shownValue } from '../options/shown.js'
 import { workloads, workloadNames, loadWorkload } from '../../workloads/index.js'
 import { INIT_ONLY, UNSUPPORTED } from './run-options.js'
 import { recordedCommand } from './interrupts.js'
@@ -42,6 +43,7 @@ export async function planInputFromArgv (argv, { rawArgs, command, env = process
   const input = { workload, scripts: specs }
   for (const [from, to] of Object.entries(RENAMED)) input[to] = argv[from]
   for (const key of SAME) input[key] = argv[key]
+  input.seed = unsignedSeed(argv.seed)
   input.url = connectionUrl(argv, { check: false }) // checked in pgbench's order: runPlanFromArgv
   input.command = command ?? (rawArgs ? recordedCommand(rawArgs) : undefined)
   // the shard a Kubernetes Indexed Job's pod runs, when --shards is given without --shard
@@ -76,6 +78,19 @@ function positionalWorkload (positional) {
     }
   }
   return { workload, files }
+}
+
+/**
+ * --seed as typed: `time`, `rand` or an unsigned integer (as --help says). pgbench's sscanf would
+ * wrap `-1` to 2^64-1 without a word; a typed minus sign is refused here. The plan keeps seeds as
+ * signed 64-bit decimals, so the check belongs to the command line, not to the plan.
+ * @param {unknown} seed
+ */
+function unsignedSeed (seed) {
+  if (seed !== undefined && /^\s*-/.test(String(seed))) {
+    throw new PgloadError(`--seed must be time, rand or an unsigned integer, got ${shownValue(seed)}`, { code: 'BAD_OPTION' })
+  }
+  return seed
 }
 
 /** The workload module's own run options (its `runOptions`), camelCased as yargs gives them. */

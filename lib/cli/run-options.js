@@ -67,6 +67,7 @@ export const RUN_OPTIONS = {
   'progress-server': { type: 'string', describe: 'with --progress: the server\'s side of each period on a second line (commits, WAL, blocks, cache hits, backends, waits): on or off [default: on]' },
   dashboard: { type: 'string', describe: 'serve a live dashboard of the run (the report\'s charts, growing) at HOST:PORT, then the final report [default address: 127.0.0.1:5665]' },
   'dashboard-out': { type: 'string', describe: 'with --dashboard: also save the final page to this HTML file' },
+  'dashboard-keep': { type: 'string', describe: 'with --dashboard: how long the final report stays served once the results are written: a duration, 0, or forever (until Ctrl-C) [default: forever when stdout is a terminal and CI is not set, else 0]' },
   metrics: { type: 'string', describe: 'serve Prometheus metrics at http://HOST:PORT/metrics during the run (docs/live.md)' },
   'metrics-push': { type: 'string', describe: 'push the same metrics to a Prometheus remote-write receiver at each interval and at the end: http://HOST:9090/api/v1/write (user:password@ for basic auth; docs/live.md)' },
   'metrics-push-header': { type: 'string', describe: "with --metrics-push: a header sent with each push, 'Name: value' (repeatable), e.g. 'Authorization: Bearer TOKEN'" },

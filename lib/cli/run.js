@@ -12,6 +12,7 @@ import { RUN_OPTIONS, REFUSED_OPTIONS } from './run-options.js'
 import { planInputFromArgv, refuseOptions, connectionUrl } from './run-argv.js'
 import { trapInterrupts } from './interrupts.js'
 import { startLive } from '../live/index.js'
+import { dashboardKeepS, keepNote, keepServing } from './dashboard-keep.js'
 
 export { planInputFromArgv, scriptSpecs, connectionUrl } from './run-argv.js'
 
@@ -42,30 +43,36 @@ export const runCommand = {
     if (argv.builtin?.includes('list') || argv.showScript !== undefined) return showBuiltins(argv.showScript)
     const log = createLogger(argv)
     if (argv.json && argv.dashboard !== undefined) throw new PgloadError('--dashboard does not go with --json: --json prints the results document alone; open the dashboard\'s report (--dashboard-out) or pgload report instead', { code: 'BAD_OPTION' })
+    const keepS = dashboardKeepS(argv)
     const plan = await runPlanFromArgv(argv, { rawArgs: hideBin(process.argv) })
     // the dashboard and the metrics endpoint are bound before anything runs: a busy port stops here
-    const live = await startLive(plan)
-    let outcome
+    const live = await startLive(plan, { atEnd: keepS === null ? undefined : keepNote(keepS) })
     try {
-      outcome = await runInterruptibly(plan, { log, live })
+      const outcome = await runInterruptibly(plan, { log, live })
       const saved = await live?.finish(outcome.results)
-      if (saved) process.stderr.write(`dashboard report written to ${saved}\n`)
+      if (saved) process.stderr.write(`pgload: dashboard report written to ${saved}\n`)
+      await writeRunOutput(argv, plan, outcome, { log })
+      // every file is written before the wait: a kill during it loses nothing
+      if (live?.urls.dashboard) await keepServing(keepS, { url: live.urls.dashboard })
+      throwForOutcome(outcome.results, outcome)
     } finally {
       await live?.close()
     }
-    const { results, file, exitCode, terminated } = outcome
-    process.stdout.write(formatRunOutput(results, { json: argv.json }))
-    if (file) process.stderr.write(`results written to ${file}\n`)
-    if (argv.report && file) {
-      const { writeHtmlReport } = await import('../report/index.js')
-      const html = await writeHtmlReport(results, file.replace(/\.json$/, '') + '.html')
-      process.stderr.write(`report written to ${html}\n`)
-    }
-    if (plan.store && file) {
-      const { storeWrittenFiles } = await import('./store.js')
-      await storeWrittenFiles([file], plan, { log })
-    }
-    throwForOutcome(results, { exitCode, terminated })
+  }
+}
+
+/** The summary (or the document with --json), the results file's place, --report and --store. */
+async function writeRunOutput (argv, plan, { results, file }, { log }) {
+  process.stdout.write(formatRunOutput(results, { json: argv.json }))
+  if (file) process.stderr.write(`pgload: results written to ${file}\n`)
+  if (argv.report && file) {
+    const { writeHtmlReport } = await import('../report/index.js')
+    const html = await writeHtmlReport(results, file.replace(/\.json$/, '') + '.html')
+    process.stderr.write(`pgload: report written to ${html}\n`)
+  }
+  if (plan.store && file) {
+    const { storeWrittenFiles } = await import('./store.js')
+    await storeWrittenFiles([file], plan, { log })
   }
 }
 

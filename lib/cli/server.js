@@ -37,7 +37,7 @@ export async function serverCommand (action, { env = process.env, out = process.
       out.write(s.alreadyRunning
         ? `embedded PostgreSQL ${st.version} already running at ${s.target.display}\n`
         : `embedded PostgreSQL ${st.version} started at ${s.target.display} in ${(s.startMs / 1000).toFixed(2)} s (data: ${st.dataDir})\n`)
-      err.write(`password file: ${st.pgpass} (use PGPASSFILE=${st.pgpass}); stop with: pgload server stop\n`)
+      err.write(`pgload: password file: ${st.pgpass} (use PGPASSFILE=${st.pgpass}); stop with: pgload server stop\n`)
       return
     }
     case 'stop': {
@@ -77,7 +77,7 @@ export async function serverCommand (action, { env = process.env, out = process.
         out.write(`postgres://${c.user}:${encodeURIComponent(c.password)}@${c.host}:${c.port}/${c.database}\n`)
       } else {
         out.write(st.url + '\n')
-        err.write(`password file: ${st.pgpass} (PGPASSFILE=${st.pgpass} psql "${st.url}")\n`)
+        err.write(`pgload: password file: ${st.pgpass} (PGPASSFILE=${st.pgpass} psql "${st.url}")\n`)
       }
       return
     }

@@ -7,7 +7,8 @@ import { storeFiles } from '../store/store-files.js'
 
 /**
  * One line for a file's outcome: `FILE: stored (run 12)`, `FILE: already stored (run 12)`,
- * `FILE: stored (sweep ID: 18 runs, 18 stored now, 0 already stored, 2 without a file)`.
+ * `FILE: stored (sweep ID: 18 runs, 18 stored now, 0 already stored, 2 without a file)`,
+ * `compare.json: skipped (a compare verdict, not a run ...)`.
  * @param {import('../store/store-files.js').FileStored} o
  * @returns {string}
  */
@@ -17,6 +18,7 @@ export function storedLine (o) {
     return msg.startsWith(o.file) ? msg : `${o.file}: ${msg}`
   }
   if (o.kind === 'run') return `${o.file}: ${o.status} (run ${o.runId})`
+  if (o.kind === 'verdict') return `${o.file}: skipped (a compare verdict, not a run: its runs are stored from their own files)`
   const s = o.sweep
   const runs = s.runsStored + s.runsKnown
   const without = s.skipped.length ? `, ${s.skipped.length} without a file` : ''
@@ -31,16 +33,15 @@ export function storedLine (o) {
  * @returns {Promise<import('../store/store-files.js').FileStored[]>}
  */
 export async function storeCommand (opts, { out = process.stdout, err = process.stderr, env = process.env, log } = {}) {
-  const single = opts.files.length === 1
   const outcomes = await storeFiles(opts.files, {
     resultsUrl: opts.resultsUrl ?? null,
     env,
     log,
-    onFile: (o) => {
-      if (!('error' in o)) out.write(`${storedLine(o)}\n`)
-      else if (!single) err.write(`pgload: ${storedLine(o)}\n`) // one file's error is thrown below
-    }
+    onFile: (o) => { if (!('error' in o)) out.write(`${storedLine(o)}\n`) }
   })
+  // an ab directory stands for several files: one file is known only now
+  const single = outcomes.length === 1
+  if (!single) for (const o of outcomes) if ('error' in o) err.write(`pgload: ${storedLine(o)}\n`)
   const failed = outcomes.filter((o) => 'error' in o).length
   if (failed && single) {
     const { error } = /** @type {{ error: any }} */ (outcomes[0])
@@ -68,7 +69,7 @@ export async function storeWrittenFiles (files, plan, { err = process.stderr, en
       resultsUrl: plan.resultsUrl ?? null,
       env,
       log,
-      onFile: (o) => 'error' in o ? warn(storedLine(o)) : err.write(`results ${o.status} in the results database (run ${o.runId})\n`)
+      onFile: (o) => 'error' in o ? warn(storedLine(o)) : err.write(`pgload: results ${o.status} in the results database (run ${o.runId})\n`)
     })
     return outcomes.every((o) => !('error' in o))
   } catch (e) {

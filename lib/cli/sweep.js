@@ -24,6 +24,8 @@ import { cellTable } from '../sweep/format.js'
 import { runSweep } from '../sweep/session.js'
 import { startSweepLive } from '../live/sweep-live.js'
 import { liveOptions } from '../plan/live-options.js'
+import { dashboardKeepS, keepNote, keepServing } from './dashboard-keep.js'
+import { plural } from '../format/plural.js'
 
 const workloadModules = await Promise.all(workloadNames.map((n) => loadWorkload(n)))
 
@@ -47,6 +49,7 @@ const SWEEP_MEANING = {
   store: { describe: 'store the sweep, its runs and its cells in the results database at the end, interrupted or not (docs/results-database.md)' },
   dashboard: { describe: 'serve one live dashboard for the whole sweep at HOST:PORT: where it is, the current run\'s charts, the cells done so far, then the sweep\'s report [default address: 127.0.0.1:5665]' },
   'dashboard-out': { describe: 'with --dashboard: also save the final page (the sweep\'s report) to this HTML file' },
+  'dashboard-keep': { describe: 'with --dashboard: how long the sweep\'s report stays served once everything is written: a duration, 0, or forever (until Ctrl-C) [default: forever when stdout is a terminal and CI is not set, else 0]' },
   metrics: { describe: 'serve Prometheus metrics of the current run (labelled with its cell) and of the sweep at http://HOST:PORT/metrics (docs/live.md)' },
   'metrics-push': { describe: 'push the same metrics to a Prometheus remote-write receiver at each interval of each run and at the end: http://HOST:9090/api/v1/write (docs/live.md)' }
 }
@@ -60,7 +63,7 @@ const LISTINGS = ['V', 'show-script']
  * the directory.
  */
 const REACH = ['url', 'host', 'port', 'username', 'dbname', 'restartCommand', 'resultsUrl', 'store']
-const NOT_RECORDED = new Set(['--url', '--host', '--port', '--username', '--dbname', '-h', '-p', '-U', '-d', '--restart-command', '--results-url', '--resume', '--dir', '--log-file',
+const NOT_RECORDED = new Set(['--url', '--host', '--port', '--username', '--dbname', '-h', '-p', '-U', '-d', '--restart-command', '--results-url', '--resume', '--dir', '--log-file', '--dashboard-keep',
   '--metrics-push', '--metrics-push-header'])
 const NOT_RECORDED_SWITCHES = new Set(['--verbose', '--json', '--store', '--no-store'])
 /** Not recorded either, with a value only when one follows (yargs reads them so): --dashboard [HOST:PORT]. */
@@ -97,11 +100,15 @@ export async function handler (argv) {
   let live = null
   // the dashboard and the metrics endpoint are bound once the options are checked, before the
   // sweep's directory is made or any server is reached: a busy port stops here
-  const bind = async () => { live = await startSweepLive(sweepLiveOptions(argv)) }
+  const keepS = dashboardKeepS(argv)
+  const bind = async () => { live = await startSweepLive(sweepLiveOptions(argv), { atEnd: keepS === null ? undefined : keepNote(keepS, 'sweep') }) }
   try {
     const sweep = argv.resume !== undefined ? await resumedSweep(argv, args, { bind }) : await newSweep(argv, args, { bind })
     live?.setDoc(sweep.doc)
-    await sweepCommand(sweep, { log: createLogger(argv), json: Boolean(argv.json), live })
+    const ended = await sweepCommand(sweep, { log: createLogger(argv), json: Boolean(argv.json), live }).then(() => null, (error) => error)
+    // the document and the report are written: the wait loses nothing, and the exit status stays the sweep's
+    if (live?.urls.dashboard && live.dashboard.reportHtml !== null) await keepServing(keepS, { url: live.urls.dashboard })
+    if (ended) throw ended
   } finally {
     await live?.close()
   }
@@ -147,7 +154,7 @@ export async function sweepCommand (sweep, { log, json = false, out = process.st
   if (live) await finishLive(live, { dir, doc, err })
   out.write(json ? JSON.stringify(doc, null, 1) + '\n' : cellTable(doc))
   const done = doc.runs.filter((r) => r.status === 'done').length
-  err.write(`pgload sweep: ${done} of ${doc.runs.length} runs done; the sweep document is ${join(dir, SWEEP_FILE)}\n`)
+  err.write(`pgload sweep: ${done} of ${plural(doc.runs.length, 'run')} done; the sweep document is ${join(dir, SWEEP_FILE)}\n`)
   if (spec.common.store && done > 0) await storeFinishedSweep(join(dir, SWEEP_FILE), { resultsUrl: spec.common.resultsUrl, env, log, err })
   const resume = `pgload sweep --resume ${dir}`
   if (outcome.interrupted) {

@@ -17,7 +17,7 @@ const plan = (s) => `${s.kind} ${s.target.from}->${s.target.to}${s.ramp ? '' : '
 export function stagePlan (docs) {
   const staged = docs.filter(d => Array.isArray(d.stages) && d.stages.length > 0)
   if (staged.length === 0) return { count: 0, note: null }
-  if (staged.length < docs.length) return { count: 0, note: `stages not compared: ${docs.length - staged.length} of ${docs.length} runs have no stages` }
+  if (staged.length < docs.length) return { count: 0, note: `stages not compared: ${docs.length - staged.length} of ${docs.length} runs ${docs.length - staged.length === 1 ? 'has' : 'have'} no stages` }
   const first = staged[0].stages
   for (const d of staged.slice(1)) {
     if (d.stages.length !== first.length) return { count: 0, note: `stages not compared: the runs have ${[...new Set(staged.map(x => x.stages.length))].join(' and ')} stages` }

@@ -9,6 +9,7 @@ import { runDifferences, settingsDifferences } from './comparable.js'
 import { label } from './input.js'
 import { steadyStateOf } from '../metrics/steady-state.js'
 import { stagePlan, stageMetrics, stageViews } from './stages.js'
+import { plural } from '../format/plural.js'
 
 /** Defaults of `pgload compare` (one table, units in the names). */
 export const COMPARE_DEFAULTS = {
@@ -134,11 +135,25 @@ function stageRows (as, bs, n, single, o, warnings) {
   return rows
 }
 
+/**
+ * Why runs this many per side can never reach significance (the Mann-Whitney test's smallest
+ * possible p is not below alpha), or null when they can: the verdict's warning, and what ab says
+ * before it runs anything. One run per side is the bootstrap's estimate, not this test.
+ * @param {number} n runs of A
+ * @param {number} m runs of B
+ * @param {number} [alpha]
+ * @returns {string|null}
+ */
+export function significanceOutOfReach (n, m, alpha = COMPARE_DEFAULTS.alpha) {
+  if (n === 1 && m === 1) return null
+  const minP = minimumPValue(n, m)
+  if (minP < alpha) return null
+  return `too few runs to ever reach significance: with ${plural(n, 'run')} of A and ${plural(m, 'run')} of B the smallest possible p is ${minP.toFixed(3)} >= ${alpha}; use at least 4 runs per side (5 or more is better)`
+}
+
 function multiRunRows (as, bs, metrics, o, warnings) {
-  const minP = minimumPValue(as.length, bs.length)
-  if (minP >= o.alpha) {
-    warnings.push(`too few runs to ever reach significance: with ${as.length} and ${bs.length} runs the smallest possible p is ${minP.toFixed(3)} >= ${o.alpha}; use at least 4 runs per side (5 or more is better)`)
-  }
+  const outOfReach = significanceOutOfReach(as.length, bs.length, o.alpha)
+  if (outOfReach) warnings.push(outOfReach)
   return metrics.map((m) => {
     const va = as.map(m.get).filter(num)
     const vb = bs.map(m.get).filter(num)

@@ -92,7 +92,7 @@ export function liveHeaderHtml (live) {
     rows.push(['Shard', `${index} of ${count} (0 to ${count - 1}): this page shows this shard's part only; each shard serves its own dashboard${index === 0 ? ', and shard 0 coordinates the start' : ''}`])
   }
   const n = live.transactions
-  rows.push(['Transactions', `${n.toLocaleString('en-US')}${live.elapsedS > 0 ? ` (${(n / live.elapsedS).toFixed(1)} tps so far)` : ''}, ${live.failed} failed, ${live.retries} retries`])
+  rows.push(['Transactions', `${n.toLocaleString('en-US')}${live.elapsedS > 0 ? ` (${(n / live.elapsedS).toFixed(1)} tps so far)` : ''}, ${live.failed} failed, ${live.retries} ${live.retries === 1 ? 'retry' : 'retries'}`])
   rows.push(['Terminals', `${s.terminals}, connections ${s.connections} (${live.load.activeConnections} in use, ${live.load.waiting} waiting at the last interval)`])
   if (live.meta.label) rows.push(['Label', live.meta.label])
   rows.push(['Started', live.meta.startTime])

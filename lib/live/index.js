@@ -28,10 +28,11 @@ import { writeFileAtomic } from '../atomic-write.js'
 /**
  * Bind what the plan asks for (nothing: null). Throws one line when an address cannot be bound.
  * @param {import('../plan/resolve.js').RunPlan} plan
- * @param {{ err?: { write(s: string): any }, now?: () => Date }} [opts] err: where the addresses are announced
+ * @param {{ err?: { write(s: string): any }, now?: () => Date, atEnd?: string }} [opts] err: where the addresses are
+ *   announced; atEnd: what the announcement says the page does once the run has ended
  * @returns {Promise<LiveView|null>}
  */
-export async function startLive (plan, { err = process.stderr, now = () => new Date() } = {}) {
+export async function startLive (plan, { err = process.stderr, now = () => new Date(), atEnd = 'then the report' } = {}) {
   if (!plan.dashboard && !plan.metrics && !plan.metricsPush) return null
   const shard = plan.shard ? { index: plan.shard.index, count: plan.shard.count } : null
   const live = new LiveDocument({ workload: plan.resultName ?? plan.workload, label: plan.label ?? null, intervalS: plan.intervalS, startTime: now().toISOString(), shard })
@@ -51,7 +52,7 @@ export async function startLive (plan, { err = process.stderr, now = () => new D
     throw error
   }
   if (dashboard) {
-    err.write(`pgload: dashboard at ${urls.dashboard} (live until the run ends, then the report)${shard ? `; shard ${shard.index} of ${shard.count}: this shard's part only` : ''}\n`)
+    err.write(`pgload: dashboard at ${urls.dashboard} (live until the run ends, ${atEnd})${shard ? `; shard ${shard.index} of ${shard.count}: this shard's part only` : ''}\n`)
     if (!isLoopback(plan.dashboard.host)) err.write(`pgload: the dashboard listens on ${plan.dashboard.host}, not only this machine: anyone who reaches it sees the run's figures (no password, address or environment)\n`)
   }
   if (endpoint) {

@@ -16,7 +16,7 @@ import { formatDuration } from '../sweep/estimate.js'
 export function sweepBannerHtml (doc, at, nowMs = Date.now()) {
   const keys = cellKeys(doc)
   const done = doc.runs.filter((r) => r.status === 'done').length
-  const rows = [['Sweep', `${doc.label ? `${doc.label}: ` : ''}${doc.workload}, ${keys.length} cell${keys.length === 1 ? '' : 's'} × ${doc.repeat} run${doc.repeat === 1 ? '' : 's'}; ${done} of ${doc.runs.length} runs done`]]
+  const rows = [['Sweep', `${doc.label ? `${doc.label}: ` : ''}${doc.workload}, ${keys.length} cell${keys.length === 1 ? '' : 's'} × ${doc.repeat} run${doc.repeat === 1 ? '' : 's'}; ${done} of ${doc.runs.length} run${doc.runs.length === 1 ? '' : 's'} done`]]
   if (at.phase === 'run') {
     const key = JSON.stringify(at.cell)
     rows.push(['Now', `run ${at.position} of ${at.total}: cell ${keys.indexOf(key) + 1} of ${keys.length}${at.text ? ` (${at.text})` : ''}, run ${at.repeat} of ${doc.repeat} of the cell`])

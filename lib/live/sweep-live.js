@@ -29,10 +29,11 @@ import { writeFileAtomic } from '../atomic-write.js'
  * address cannot be bound.
  * before its document exists (setDoc gives it).
  * @param {SweepLiveOptions} options
- * @param {{ err?: { write(s: string): any }, now?: () => Date }} [opts]
+ * @param {{ err?: { write(s: string): any }, now?: () => Date, atEnd?: string }} [opts] atEnd: what the
+ *   announcement says the page does once the sweep has ended
  * @returns {Promise<SweepLive|null>}
  */
-export async function startSweepLive (options, { err = process.stderr, now = () => new Date() } = {}) {
+export async function startSweepLive (options, { err = process.stderr, now = () => new Date(), atEnd = 'then the report' } = {}) {
   if (!options.dashboard && !options.metrics && !options.metricsPush) return null
   const view = new SweepLive(options, { now, err })
   try {
@@ -43,7 +44,7 @@ export async function startSweepLive (options, { err = process.stderr, now = () 
     throw error
   }
   if (view.dashboard) {
-    err.write(`pgload: dashboard at ${view.urls.dashboard} (each run of the sweep live, the cells done so far, then the sweep's report)\n`)
+    err.write(`pgload: dashboard at ${view.urls.dashboard} (each run of the sweep live, the cells done so far, ${atEnd.replace('the report', 'the sweep\'s report')})\n`)
     if (!isLoopback(options.dashboard.host)) err.write(`pgload: the dashboard listens on ${options.dashboard.host}, not only this machine: anyone who reaches it sees the sweep's figures (no password, address or environment)\n`)
   }
   if (view.endpoint) {

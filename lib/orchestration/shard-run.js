@@ -154,7 +154,7 @@ export function shardPhaseMessage (phase, info) {
   }
   if (phase === 'shard-started') {
     const { start } = info
-    return `pgload: all ${info.shard.count} shards arrived after ${(start.waitedMs / 1000).toFixed(1)} s; started at ${start.scheduledStart} server time, ${start.startedLateMs.toFixed(3)} ms late\n`
+    return `pgload: ${info.shard.count === 1 ? 'the one shard' : `all ${info.shard.count} shards`} arrived after ${(start.waitedMs / 1000).toFixed(1)} s; started at ${start.scheduledStart} server time, ${start.startedLateMs.toFixed(3)} ms late\n`
   }
   return null
 }

@@ -2,6 +2,8 @@
 // use, so that no line states a figure as settled next to another that says the same data is
 // too thin.
 
+import { plural } from '../format/plural.js'
+
 // A figure counted from n events (tpmC from New-Orders, a share of rollbacks, Delivery's 90 %
 // within 80 s) varies from run to run by about 1.96 / sqrt(n) of itself (95 %, Poisson); below
 // this many events that is more than ±20 %.
@@ -45,7 +47,7 @@ export function countSpreadPct (n) {
 export function fewForPerTransaction (transactions, durationS) {
   if (transactions >= PER_TRANSACTION_MIN_TRANSACTIONS && durationS > 0 && transactions / durationS >= PER_TRANSACTION_MIN_TPS) return null
   const tps = durationS > 0 ? transactions / durationS : 0
-  return `${transactions} transactions at ${tps.toFixed(tps < 10 ? 1 : 0)} tps: too few for a per-transaction figure`
+  return `${plural(transactions, 'transaction')} at ${tps.toFixed(tps < 10 ? 1 : 0)} tps: too few for a per-transaction figure`
 }
 
 /**

@@ -1,6 +1,8 @@
 // Progress of a long step (data loading): a bar redrawn in place with rows/s, MB/s and ETA on a
 // TTY; a plain pgbench-like line every few seconds otherwise (logs, CI).
 
+import { MB } from '../format/bytes.js'
+
 const DEFAULTS = {
   redrawMs: 100, // TTY: at most one redraw per 100 ms
   plainIntervalMs: 5000, // not a TTY: one line per 5 s
@@ -41,18 +43,18 @@ export function createProgress ({
     const rate = done / elapsedS
     const pct = total > 0 ? Math.min(100, (100 * done) / total) : 0
     const remainingS = rate > 0 && total > done ? (total - done) / rate : 0
-    const mbs = bytes === undefined ? '' : `, ${(bytes / 1e6 / elapsedS).toFixed(1)} MB/s`
+    const mbs = bytes === undefined ? '' : `, ${(bytes / MB / elapsedS).toFixed(1)} MB/s`
     if (isTTY) {
-      const stats = ` ${pct.toFixed(0).padStart(3)}% ${done}/${total} ${unit}, ${formatRate(rate)} ${unit}/s${mbs}` +
+      const stats = ` ${pct.toFixed(0).padStart(3)}% ${done}/${total} ${total === 1 ? singular(unit) : unit}, ${formatRate(rate)} ${unit}/s${mbs}` +
         (final ? `, ${elapsedS.toFixed(1)} s` : `, ETA ${formatSeconds(remainingS)}`)
       const columns = stream.columns ?? DEFAULTS.columns
       const barWidth = Math.max(10, Math.min(40, columns - label.length - stats.length - 4))
       const filled = Math.round((barWidth * pct) / 100)
       stream.write(`\r${label} [${'#'.repeat(filled)}${'.'.repeat(barWidth - filled)}]${stats}\x1b[K${final ? '\n' : ''}`)
     } else if (final) {
-      stream.write(`${label}: ${done} ${unit} done in ${elapsedS.toFixed(2)} s (${formatRate(rate)} ${unit}/s${mbs})\n`)
+      stream.write(`${label}: ${done} ${done === 1 ? singular(unit) : unit} done in ${elapsedS.toFixed(2)} s (${formatRate(rate)} ${unit}/s${mbs})\n`)
     } else {
-      stream.write(`${label}: ${done} of ${total} ${unit} (${pct.toFixed(0)}%) done (elapsed ${elapsedS.toFixed(2)} s, remaining ${remainingS.toFixed(2)} s, ${formatRate(rate)} ${unit}/s${mbs})\n`)
+      stream.write(`${label}: ${done} of ${total} ${total === 1 ? singular(unit) : unit} (${pct.toFixed(0)}%) done (elapsed ${elapsedS.toFixed(2)} s, remaining ${remainingS.toFixed(2)} s, ${formatRate(rate)} ${unit}/s${mbs})\n`)
     }
     lastDrawMs = t
   }
@@ -84,6 +86,9 @@ export function createProgress ({
     }
   }
 }
+
+// a unit is given in the plural ("rows"): one is "1 row"
+const singular = (unit) => unit.endsWith('s') ? unit.slice(0, -1) : unit
 
 function formatRate (r) {
   if (r >= 1e6) return (r / 1e6).toFixed(2) + 'M'

@@ -6,8 +6,7 @@ import { attachProgress } from './run-progress.js'
 import { formatSummary } from './summary.js'
 import { formatServerStatsSummary } from './server-summary.js'
 import { shardPhaseMessage } from '../orchestration/shard-run.js'
-
-const plural = (n, word) => `${n} ${word}${n === 1 ? '' : 's'}`
+import { plural } from '../format/plural.js'
 
 /**
  * The line for a phase of runBenchmark (its onPhase hook), or null for phases not shown.

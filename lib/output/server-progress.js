@@ -3,6 +3,8 @@
 // waiting (the top wait event types), and a checkpoint or autovacuum under way. A figure the
 // server does not let pgload read is `-`.
 
+import { MB } from '../format/bytes.js'
+
 /** Wait event types named on the line, the most frequent first. */
 const TOP_WAITS = 2
 
@@ -44,7 +46,7 @@ export class ServerPeriod {
 
 /**
  * The line, e.g. `server: 1520.3 commits/s, 0.0 rollbacks/s, WAL 1.84 MB/s, 0 blocks read/s,
- * cache hit 100.0 %, backends 8 active, 2 waiting (Lock 1, LWLock 1), checkpoint`.
+ * cache hit 100.0 %, backends 8 active, 2 waiting (Lock 1, LWLock 1), 4 idle in transaction, checkpoint`.
  * @param {ServerPeriod} p
  * @param {{ checkpoint?: boolean }} [state]
  * @returns {{ line: string, unknown: boolean }} unknown: some figure is `-`
@@ -61,7 +63,7 @@ export function formatServerProgress (p, { checkpoint = false } = {}) {
   const parts = [
     `${fig(p.rate('xactCommitPerS'), 1)} commits/s`,
     `${fig(p.rate('xactRollbackPerS'), 1)} rollbacks/s`,
-    `WAL ${fig(p.rate('walBytesPerS') === null ? null : p.rate('walBytesPerS') / 1e6, 2)} MB/s`,
+    `WAL ${fig(p.rate('walBytesPerS') === null ? null : p.rate('walBytesPerS') / MB, 2)} MB/s`,
     `${fig(read, 0)} blocks read/s`,
     // no block touched at all: nothing to rate, not a failure to read
     `cache hit ${hitPct === null && read !== null && hit !== null ? 'n/a' : fig(hitPct, 1) + ' %'}`,
@@ -79,5 +81,7 @@ function backendsText (entry, markUnknown) {
   const waits = Object.entries(entry.waitEvents ?? {}).filter(([type, n]) => type !== 'CPU' && n > 0).sort((x, y) => y[1] - x[1])
   const waiting = waits.reduce((s, [, n]) => s + n, 0)
   const top = waits.slice(0, TOP_WAITS).map(([type, n]) => `${type} ${n}`).join(', ')
-  return `backends ${b.active ?? 0} active, ${waiting} waiting${top ? ` (${top})` : ''}`
+  // waiting for pgload, not for the server: said apart
+  const idleInTransaction = (b['idle in transaction'] ?? 0) + (b['idle in transaction (aborted)'] ?? 0)
+  return `backends ${b.active ?? 0} active, ${waiting} waiting${top ? ` (${top})` : ''}${idleInTransaction ? `, ${idleInTransaction} idle in transaction` : ''}`
 }

@@ -4,6 +4,7 @@
 // the server's (every database, checkpoints); blocks and temp files are the target database's.
 
 import { formatPerTransaction } from './per-transaction.js'
+import { bytesText } from '../format/bytes.js'
 
 /**
  * Format the server statistics for the end-of-run summary.
@@ -109,9 +110,7 @@ function spanText (s, secs) {
 }
 
 function bytes (n) {
-  if (n >= 1048576) return `${fmtNum(n / 1048576, 1)} MB`
-  if (n >= 1024) return `${fmtNum(n / 1024, 1)} KB`
-  return `${formatPerTransaction(n, 0)} bytes`
+  return n >= 1024 ? bytesText(n, { fixed: true }) : `${formatPerTransaction(n, 0)} bytes`
 }
 
 function mb (bytes) {

@@ -70,7 +70,9 @@ export function formatSummary (results, { description } = {}) {
     lines.push(`initial connection time = ${f3(s.initialConnectionMs)} ms`)
     lines.push(`tps = ${(s.tps ?? 0).toFixed(6)} (without initial connection time)`)
   }
-  const steady = steadyStateLine(s.steadyState)
+  // a run whose rate or clients change by design (stages, a capacity search) has no steady state to reach
+  const staged = Array.isArray(results.stages) && results.stages.length > 0
+  const steady = staged ? null : steadyStateLine(s.steadyState)
   if (steady) lines.push(steady)
   const cpu = clientCpuLine(results)
   if (cpu) lines.push(cpu)

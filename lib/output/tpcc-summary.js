@@ -3,12 +3,12 @@
 // A figure counted from too few events says so (lib/output/enough-data.js).
 
 import { countSpreadPct, fewEvents } from './enough-data.js'
+import { plural } from '../format/plural.js'
 
 const f1 = (v) => v === null || v === undefined ? '-' : Number(v).toFixed(1)
 const f3 = (v) => v === null || v === undefined ? '-' : v.toFixed(3)
 // 600 -> "600 s", 40 -> "40 s"
 const fs = (v) => `${Math.round(Number(v) * 10) / 10} s`
-const plural = (n, one, many) => `${n} ${n === 1 ? one : many}`
 
 /**
  * What the efficiency ceiling says of the efficiency. The ceiling is what these waits and this
@@ -99,7 +99,7 @@ function mixWarning (c) {
   if (byChance.length > 0) {
     const target = byChance.map((b) => `${b.type} ${b.targetPct}%`).join(', ')
     lines.push(m.decks === null
-      ? `  only ${m.transactions} transactions: a random draw varies that much over so few (the --mix asks for ${target})`
+      ? `  only ${plural(m.transactions, 'transaction', 'transactions')}: a random draw varies that much over so few (the --mix asks for ${target})`
       : `  only ${plural(m.decks, 'deck', 'decks')} of 23 transactions completed (${m.decksPerTerminal} per terminal): short runs complete few decks; whole decks give ${target}`)
   }
   for (const b of m.below) {

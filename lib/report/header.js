@@ -4,12 +4,14 @@
 import { escapeHtml as h } from './escape.js'
 import { transactionTypes } from './datasets.js'
 import { steadyStateOf } from '../metrics/steady-state.js'
-import { loadVaries, STEADY_NOT_APPLICABLE } from './stage-data.js'
+import { loadVaries } from './stage-data.js'
+import { runKind, stagedHeaderHtml } from './staged-header.js'
 import { clientCpuFact } from '../output/client-cpu.js'
 import { afterLoadText } from '../output/server-summary.js'
 import { formatPerTransaction } from '../output/per-transaction.js'
 import { fewEvents } from '../output/enough-data.js'
 import { committedNewOrders, efficiencyCeilingText } from '../output/tpcc-summary.js'
+import { bytesText } from '../format/bytes.js'
 
 /** Settings shown first when the results list them, because they shape most benchmarks. */
 const KEY_SETTINGS = [
@@ -28,12 +30,7 @@ export function fmt (v, digits = 3) {
 }
 
 function bytes (v) {
-  if (!isNum(v)) return fmt(v)
-  const units = ['B', 'kB', 'MB', 'GB', 'TB']
-  let i = 0
-  let x = v
-  while (Math.abs(x) >= 1024 && i < units.length - 1) { x /= 1024; i++ }
-  return `${fmt(x, i === 0 ? 0 : 1)} ${units[i]}`
+  return isNum(v) ? bytesText(v) : fmt(v)
 }
 
 /** Drop a password from a connection string, in case a results writer kept one. */
@@ -41,7 +38,14 @@ function redact (target) {
   return String(target ?? '').replace(/(:\/\/[^:/@]*):[^@/]*@/, '$1:***@').replace(/(password\s*=\s*)\S+/gi, '$1***')
 }
 
-function table (head, rows, cls = '') {
+/**
+ * A table with a header row; each row's first cell is its heading.
+ * @param {string[]} head
+ * @param {(string|number)[][]} rows
+ * @param {string} [cls]
+ * @returns {string}
+ */
+export function table (head, rows, cls = '') {
   const th = head.map((c) => `<th>${h(c)}</th>`).join('')
   const body = rows.map((r) => `<tr>${r.map((c, i) => (i === 0 ? `<th scope="row">${h(c)}</th>` : `<td>${h(c)}</td>`)).join('')}</tr>`).join('\n')
   return `<table class="${h(cls)}"><thead><tr>${th}</tr></thead><tbody>\n${body}\n</tbody></table>`
@@ -150,7 +154,7 @@ function perTransactionBlock (per) {
 }
 
 // Below a kilobyte per transaction, the bytes keep their significant digits (0.3 B, not 0 B).
-const perTransactionBytes = (v) => (Math.abs(v) < 1024 ? `${formatPerTransaction(v, 0)} B` : bytes(v))
+const perTransactionBytes = (v) => (Math.abs(v) < 1024 ? `${formatPerTransaction(v, 0)} bytes` : bytes(v))
 
 function tablesBlock (tables) {
   const entries = Object.entries(tables ?? {}).filter(([, t]) => t && typeof t === 'object')
@@ -214,6 +218,7 @@ export function runHeaderHtml (doc, label) {
   const ss = doc.serverStats ?? {}
   const settings = settingRows(ss.settings)
   const key = settings.filter(([n]) => KEY_SETTINGS.includes(n))
+  const staged = runKind(doc) !== 'run'
   const facts = dl([
     ['workload', run.workload],
     ['command', run.command],
@@ -230,16 +235,17 @@ export function runHeaderHtml (doc, label) {
     ['host', doc.host ? `${doc.host.cpus ?? '?'} CPUs, ${bytes(doc.host.memoryBytes)} memory, ${doc.host.platform ?? ''}` : undefined],
     ['pgload', doc.tool ? `${doc.tool.version ?? ''} on Node.js ${doc.tool.node ?? ''}` : undefined],
     ['label', run.label],
-    ['throughput', isNum(doc.summary?.tps) ? `${fmt(doc.summary.tps, 1)} tps` : undefined],
-    ['time to steady state', loadVaries(doc) ? STEADY_NOT_APPLICABLE : steadyFact(steadyStateOf(doc))],
+    [staged ? 'throughput, whole run' : 'throughput', isNum(doc.summary?.tps) ? `${fmt(doc.summary.tps, 1)} tps` : undefined],
+    ['time to steady state', staged || loadVaries(doc) ? undefined : steadyFact(steadyStateOf(doc))],
     ['client', clientFact(doc)]
   ])
   const options = Object.entries(run.options ?? {}).map(([k, v]) => [k, typeof v === 'object' ? JSON.stringify(v) : String(v)])
   const parts = [
     '<section class="run">',
     `<h2>${h(label ? `Run ${label}` : 'Run')}</h2>`,
+    stagedHeaderHtml(doc),
     facts,
-    '<h3>Summary</h3>',
+    staged ? '<h3>Summary of the whole run (every stage together)</h3>' : '<h3>Summary</h3>',
     summaryTable(doc),
     tpccBlock(doc),
     thresholdsBlock(doc.thresholds),

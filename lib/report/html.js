@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs'
 import { escapeHtml as h, jsonForScript } from './escape.js'
 import { browserBundles } from './assets.js'
 import { runHeaderHtml } from './header.js'
+import { runKind } from './staged-header.js'
 
 const TEMPLATE = new URL('../../reports/report.html', import.meta.url)
 
@@ -22,8 +23,8 @@ export function fill (template, values) {
  * Build the HTML text of a report.
  * @param {{ doc: any, label: string | null }[]} runs
  * @param {{ charts: { title: string, run: string|null, spec: any }[], skipped: { title: string, run: string|null, reason: string }[] }} built from buildCharts
- * @param {{ toolVersion?: string, title?: string, header?: string, live?: string }} [opts] title and header: a
- *   page's own instead of the runs'; live: markup added at the end of the body (lib/live's dashboard)
+ * @param {{ toolVersion?: string, title?: string, header?: string, intro?: string, live?: string }} [opts] title and
+ *   header: a page's own instead of the runs'; intro: markup before the runs' headers; live: markup added at the end of the body (lib/live's dashboard)
  * @returns {string}
  */
 export function buildHtml (runs, built, opts = {}) {
@@ -31,7 +32,7 @@ export function buildHtml (runs, built, opts = {}) {
   const first = runs[0].doc
   const title = opts.title ?? (several
     ? `pgload report: ${runs.length} runs compared`
-    : `pgload report: ${first.run.workload}`)
+    : singleTitle(first))
   const subtitle = runs.map(({ doc, label }) =>
     [several ? label : '', doc.run.workload, doc.run.startTime, doc.server?.version ? `PostgreSQL ${doc.server.version}` : ''].filter(Boolean).join(' · ')
   ).join(' | ')
@@ -39,7 +40,8 @@ export function buildHtml (runs, built, opts = {}) {
     ? `<div class="skipped"><strong>Charts not drawn:</strong><ul>${built.skipped.map((s) =>
         `<li>${h(s.run ? `${s.run}: ` : '')}${h(s.title)}: ${h(s.reason)}</li>`).join('')}</ul></div>`
     : ''
-  const header = opts.header ?? runs.map(({ doc, label }) => runHeaderHtml(doc, several ? label : null)).join('\n')
+  // opts.intro: what the runs add up to (ab's verdict), before the runs themselves
+  const header = (opts.intro ?? '') + (opts.header ?? runs.map(({ doc, label }) => runHeaderHtml(doc, several ? label : null)).join('\n'))
   // Charts carry their own titles; with several runs a heading opens each run's group.
   let group
   const charts = built.charts.map((c, i) => {
@@ -64,4 +66,15 @@ export function buildHtml (runs, built, opts = {}) {
     scripts,
     live: opts.live ?? ''
   })
+}
+
+/** A capacity search or a staged run says so in its title, with the capacity found. */
+function singleTitle (doc) {
+  const kind = runKind(doc)
+  if (kind === 'capacity') {
+    const rate = doc.capacity.answer?.rate
+    return `pgload capacity: ${doc.run.workload}, ${typeof rate === 'number' ? `${Math.round(rate).toLocaleString('en-US')} tps` : 'not found'}`
+  }
+  if (kind === 'stages') return `pgload report: ${doc.run.workload} in ${doc.stages.length} stages`
+  return `pgload report: ${doc.run.workload}`
 }

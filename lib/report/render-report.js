@@ -91,7 +91,7 @@ export async function renderReport (results, opts = {}) {
     }
   }
   if (formats.includes('html')) {
-    const html = await time('html', () => buildHtml(runs, built))
+    const html = await time('html', () => buildHtml(runs, built, { intro: opts.intro, title: opts.title }))
     const file = join(outDir, opts.htmlName ?? REPORT_DEFAULTS.htmlName)
     await writeFileAtomic(file, html)
     written.push(file)
@@ -103,7 +103,8 @@ export async function renderReport (results, opts = {}) {
  * Write the HTML report of one or several results documents to a file (used by `run --report`).
  * @param {any | any[]} results a results document or several
  * @param {string} file path of the HTML file
- * @param {{ names?: string[], logScale?: boolean }} [opts]
+ * @param {{ names?: string[], logScale?: boolean, intro?: string, title?: string }} [opts] intro: HTML before the runs
+ *   (ab's verdict); title: the page's, instead of the runs'
  * @returns {Promise<string>} the path written
  */
 export async function writeHtmlReport (results, file, opts = {}) {

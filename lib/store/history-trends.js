@@ -7,24 +7,25 @@
  * The set-up a run's figures depend on, as a comparable text; the seed, the duration, the
  * warm-up and where the results went are left out (repeats of one test differ in those).
  * @param {{ workload: string, scale: number|null, clients: number|null, connections?: number|null, rate?: number|null,
- *   protocol?: string|null, jobs?: number|null, scripts?: any, workloadOptions?: any }} r
+ *   capacity?: boolean, protocol?: string|null, jobs?: number|null, scripts?: any, workloadOptions?: any }} r
  * @returns {string}
  */
 export function setupKey (r) {
-  return JSON.stringify([r.workload, r.scale, r.clients, r.connections ?? null, r.jobs ?? 1, r.rate || 0,
+  // a capacity search's rate is its outcome, not its set-up
+  return JSON.stringify([r.workload, r.scale, r.clients, r.connections ?? null, r.jobs ?? 1, r.capacity ? 'capacity' : r.rate || 0,
     r.protocol ?? null, r.scripts ?? null, r.workloadOptions ?? null])
 }
 
 /**
  * A short name for a set-up: "tpcb scale 10, 16 clients", with the rate and threads when set.
- * @param {{ workload: string, scale: number|null, clients: number|null, rate?: number|null, jobs?: number|null }} r
+ * @param {{ workload: string, scale: number|null, clients: number|null, rate?: number|null, capacity?: boolean, jobs?: number|null }} r
  */
 function setupName (r) {
   const size = r.scale === null ? null : r.workload === 'tpcc' ? `${r.scale} warehouse${r.scale === 1 ? '' : 's'}` : `scale ${r.scale}`
   const parts = [
     size,
     r.clients === null ? null : `${r.clients} client${r.clients === 1 ? '' : 's'}`,
-    r.rate > 0 ? `${r.rate} tps` : null,
+    r.capacity ? 'capacity search' : r.rate > 0 ? `${r.rate} tps` : null,
     r.jobs > 1 ? `-j ${r.jobs}` : null
   ].filter(Boolean)
   return parts.length ? `${r.workload} ${parts.join(', ')}` : r.workload

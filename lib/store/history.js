@@ -27,7 +27,8 @@ export const HISTORY_DEFAULTS = {
 /**
  * @typedef {{ runId: number, startTime: string|null, label: string|null, workload: string, clients: number|null,
  *   scale: number|null, tps: number|null, p50: number|null, p99: number|null, max: number|null, value: number|null,
- *   connections?: number|null, rate?: number|null, protocol?: string|null, jobs?: number|null, scripts?: any, workloadOptions?: any }} HistoryRun
+ *   connections?: number|null, rate?: number|null, protocol?: string|null, jobs?: number|null, scripts?: any, workloadOptions?: any,
+ *   capacity?: boolean }} HistoryRun rate: a capacity search's answer
  *   the last six: the set-up a trend line joins by (lib/store/history-trends.js)
  */
 
@@ -54,7 +55,7 @@ export async function queryHistory (conn, { label = null, workload = null, metri
   const r = await conn.query(
     `select run_id, to_char(start_time at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), label, workload,
             clients, scale, tps, p50_ms, p99_ms, max_ms, ${m.column},
-            connections, rate, protocol, (options->>'jobs')::int, options->'scripts', options->'workloadOptions'
+            connections, rate, protocol, (options->>'jobs')::int, options->'scripts', options->'workloadOptions', command
        from pgload.runs
       where ($1::text is null or label = $1) and ($2::text is null or workload = $2)
       order by start_time desc nulls last, run_id desc
@@ -76,7 +77,9 @@ export async function queryHistory (conn, { label = null, workload = null, metri
     protocol: row[13],
     jobs: toNumber(row[14]),
     scripts: row[15],
-    workloadOptions: row[16]
+    workloadOptions: row[16],
+    // a capacity search's rate is its answer (lib/store/run-rows.js)
+    capacity: /^pgload capacity\b/.test(row[17] ?? '')
   }))
 }
 
@@ -96,7 +99,7 @@ export function formatHistory (runs, metric) {
   // a unit that is the metric's own name (tpmC) is the header alone, not repeated after it
   if (!shown) head.push(!m.unit ? m.name : m.unit.toLowerCase() === m.name ? m.unit : `${m.name} ${m.unit}`)
   const rows = runs.map((r) => {
-    const row = [String(r.runId), r.startTime?.slice(0, 19).replace('T', ' ') ?? '-', r.label ?? '-', r.workload, fmt(r.clients), fmt(r.scale), fmt(r.tps), fmt(r.p50), fmt(r.p99), fmt(r.max)]
+    const row = [String(r.runId), r.startTime?.slice(0, 19).replace('T', ' ') ?? '-', r.label ?? '-', r.capacity ? `${r.workload} (capacity ${fmt(r.rate)} tps)` : r.workload, fmt(r.clients), fmt(r.scale), fmt(r.tps), fmt(r.p50), fmt(r.p99), fmt(r.max)]
     if (!shown) row.push(fmt(r.value))
     return row
   })

@@ -69,7 +69,8 @@ export function runRow (doc, { sourceFile = null } = {}) {
     clients: int(run.clients ?? run.terminals),
     connections: int(run.connections),
     scale: int(run.scale ?? doc.tpcc?.warehouses),
-    rate: num(run.rate),
+    // a capacity search's rate is its answer, the rate it sustained (its first step's is run.rate)
+    rate: num(doc.capacity ? doc.capacity.answer?.rate : run.rate),
     protocol: str(run.protocol),
     transaction_types: Array.isArray(run.transactionTypes) ? run.transactionTypes : Object.keys(doc.transactions),
     seed: run.seed === undefined || run.seed === null ? null : String(run.seed),

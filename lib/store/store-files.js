@@ -1,7 +1,9 @@
 // Storing files: results documents and sweep documents (recognised by `"format": "pgload-sweep"`),
-// each in its own transaction, so one bad file stops only itself.
+// each in its own transaction, so one bad file stops only itself. What `pgload ab` writes beside
+// its runs is understood too: its directory stands for its runs' files, its compare.json (a
+// verdict, not a run) is skipped with a word.
 
-import { readFile, stat } from 'node:fs/promises'
+import { readFile, readdir, stat } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import { readResults, ensureValidResults } from '../results/read.js'
 import { PgloadError } from '../errors.js'
@@ -12,8 +14,49 @@ import { withResultsStore } from './connect.js'
 
 /**
  * @typedef {{ file: string, kind: 'run'|'sweep', status: 'stored'|'already stored'|'updated',
- *   runId?: number, sweep?: import('./store-sweep.js').SweepStored } | { file: string, error: Error }} FileStored
+ *   runId?: number, sweep?: import('./store-sweep.js').SweepStored } | { file: string, kind: 'verdict', status: 'skipped' }
+ *   | { file: string, error: Error }} FileStored
  */
+
+/** The file ab writes its verdict to, beside the runs' files (NN-A.json, NN-B.json). */
+const AB_VERDICT_FILE = 'compare.json'
+
+/**
+ * Whether a file holds a compare verdict (`pgload compare --json`, ab's compare.json): plain JSON
+ * with the verdict's shape, no results document.
+ * @param {string} file
+ * @returns {Promise<boolean>}
+ */
+async function isVerdictFile (file) {
+  let text
+  try {
+    text = await readFile(file, 'utf8')
+  } catch {
+    return false
+  }
+  if (!text.trimStart().startsWith('{') || !text.includes('"regressions"')) return false
+  try {
+    const doc = JSON.parse(text)
+    return doc.schemaVersion === undefined && Array.isArray(doc.rows) && Array.isArray(doc.a?.files) && Array.isArray(doc.b?.files)
+  } catch {
+    return false
+  }
+}
+
+/**
+ * The files to store: an ab directory (holding compare.json) stands for its runs' files.
+ * @param {string[]} files
+ * @returns {Promise<string[]>}
+ */
+async function expandAbDirectories (files) {
+  const out = []
+  for (const file of files) {
+    if (!(await isDirectory(file)) || !(await isVerdictFile(join(file, AB_VERDICT_FILE)))) { out.push(file); continue }
+    const runs = (await readdir(file)).filter((f) => /^\d+-[AB]\.json(\.gz)?$/.test(f)).sort()
+    out.push(...runs.map((f) => join(file, f)))
+  }
+  return out
+}
 
 /**
  * Whether a file holds a sweep document: plain JSON with the sweep marker (results files may be gzipped).
@@ -59,6 +102,7 @@ export async function storeFile (store, file) {
     const status = sweep.status === 'unchanged' ? 'already stored' : sweep.status
     return { file, kind: 'sweep', status, sweep }
   }
+  if (await isVerdictFile(file)) return { file, kind: 'verdict', status: 'skipped' }
   const doc = await readResults(file)
   // one shard is part of a run: its figures would pass for a whole run's in history and baselines
   const shard = doc.run?.shard
@@ -78,9 +122,10 @@ export async function storeFile (store, file) {
  * @throws {import('../errors.js').PgloadError} when the results database cannot be reached
  */
 export async function storeFiles (files, { resultsUrl = null, env = process.env, log, onFile = () => {} } = {}) {
+  const expanded = await expandAbDirectories(files)
   return withResultsStore({ resultsUrl, env, log }, async (store) => {
     const out = []
-    for (const file of files) {
+    for (const file of expanded) {
       let outcome
       try {
         outcome = await storeFile(store, file)

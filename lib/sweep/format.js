@@ -2,6 +2,7 @@
 // cells at the end (stdout): median [min..max] of the runs for tps and latency.
 
 import { formatDuration } from './estimate.js'
+import { plural } from '../format/plural.js'
 
 /**
  * `cell 5/18 (scale 10, clients 4, repeat 2): running 60 s after a 10 s warm-up; time left about 12m30s`
@@ -13,7 +14,7 @@ import { formatDuration } from './estimate.js'
 export function startLine (info, plan, axis) {
   const length = plan.durationS !== undefined
     ? `running ${seconds(plan.durationS)}${plan.warmupS ? ` after a ${seconds(plan.warmupS)} warm-up` : ''}`
-    : `running ${plan.transactionsPerClient} transactions per client`
+    : `running ${plural(plan.transactionsPerClient, 'transaction')} per client`
   const left = info.leftS === null ? 'time left unknown until a run has ended' : `time left about ${formatDuration(info.leftS)}`
   const loads = info.loadsLeft.length ? ` plus loading ${axis} ${info.loadsLeft.join(', ')}` : ''
   return `${head(info)}: ${length}; ${left}${loads}\n`

@@ -52,7 +52,7 @@ export async function runSweep ({ spec, dir, doc }, { loadSize, log = silentLogg
       if (name === 'done') err.write(doneLine(info))
       if (name === 'checkpoint-refused' && !refusedSaid) {
         refusedSaid = true
-        err.write(`warning: CHECKPOINT before each run refused (${info.message}): a run may begin during a checkpoint\n`)
+        err.write(`pgload sweep: warning: CHECKPOINT before each run refused (${info.message}): a run may begin during a checkpoint\n`)
       }
     }
   })

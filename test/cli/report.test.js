@@ -2,10 +2,10 @@
 
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { runNode, BIN } from '../helpers/cli.js'
+import { runNode, BIN, assertOneLineError } from '../helpers/cli.js'
 
 const F = (n) => new URL(`../fixtures/results/${n}.json`, import.meta.url).pathname
 const tmp = mkdtempSync(join(tmpdir(), 'pgload-report-cli-'))
@@ -59,4 +59,21 @@ test('report without -o writes beside the results file, never into the current d
   assert.equal(r.code, 0, r.stderr)
   assert.equal(r.stdout.trim(), join(results, 'report.html'))
   assert.deepEqual(readdirSync(cwd), [], 'nothing written into the current directory')
+})
+
+test('report -o out.pdf or out.htm is refused in one line naming what --out takes; no directory is made', async () => {
+  for (const name of ['out.pdf', 'out.htm']) {
+    const out = join(tmp, name)
+    const r = await runNode(BIN, ['report', F('tpcb-a'), '-o', out])
+    assertOneLineError(r, new RegExp(`--out .*${name.replace('.', '\\.')}: \\.\\w+ is not a report format; give a file ending in \\.html, \\.svg, \\.png, or a directory$`))
+    assert.equal(existsSync(out), false, `${out} was made`)
+  }
+  // a directory with a dot in its name is still a directory when it exists or ends in /
+  const dotted = join(tmp, 'reports.v2')
+  mkdirSync(dotted)
+  const r = await runNode(BIN, ['report', F('tpcb-a'), '-o', dotted])
+  assert.equal(r.code, 0, r.stderr)
+  assert.ok(readdirSync(dotted).length > 0)
+  const slash = await runNode(BIN, ['report', F('tpcb-a'), '-o', join(tmp, 'new.d') + '/'])
+  assert.equal(slash.code, 0, slash.stderr)
 })

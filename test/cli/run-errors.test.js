@@ -29,6 +29,10 @@ const cases = [
   [['run', '-c', '-1'], /^pgload: --clients must be an integer >= 1, got "-1"$/],
   [['run', '--rate', '-5'], /^pgload: --rate must be a number > 0, got "-5"$/],
   [['run', '-D', '9x=1'], /^pgload: option: invalid variable name: "9x"$/],
+  // --help says unsigned: a minus sign is refused, not wrapped to 2^64-1 as pgbench's sscanf does
+  [['run', '--seed', '-1'], /^pgload: --seed must be time, rand or an unsigned integer, got "-1"$/],
+  [['run', '--random-seed=-7'], /^pgload: --seed must be time, rand or an unsigned integer, got "-7"$/],
+  [['run', '--seed', 'one'], /^pgload: unrecognized random seed option "one"$/],
   [['init', 'tpcx'], /unknown workload/]
 ]
 

@@ -3,7 +3,7 @@
 
 import { test, before, after } from 'node:test'
 import assert from 'node:assert/strict'
-import { mkdtempSync, rmSync, readFileSync, writeFileSync, existsSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, rmSync, readFileSync, writeFileSync, existsSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { runCli } from '../helpers/cli.js'
@@ -125,7 +125,7 @@ test('run --store stores the run after writing its file; a store that fails is a
   const out = join(dir, 'stored-run.json')
   const r = await runCli(['run', script, '-T', '1s', '--url', server.url, '--label', 'cli-run', '-o', out, '--store', '--results-url', db.url])
   assert.equal(r.code, 0, r.stderr)
-  assert.match(r.stderr, /results written to .*stored-run\.json\nresults stored in the results database \(run \d+\)\n/)
+  assert.match(r.stderr, /^pgload: results written to .*stored-run\.json\npgload: results stored in the results database \(run \d+\)\n/m)
   const doc = JSON.parse(readFileSync(out, 'utf8'))
   assert.equal(doc.run.options.resultsUrl, undefined) // the address (and its password) is not recorded
   const { rows } = await db.query("select transactions, label from pgload.runs where label = 'cli-run'")
@@ -136,4 +136,25 @@ test('run --store stores the run after writing its file; a store that fails is a
   assert.equal(w.code, 0, w.stderr)
   assert.match(w.stderr, /^pgload: warning: not stored in the results database: cannot connect to PostgreSQL at 127\.0\.0\.1:1: connection refused \(the results file is kept\)$/m)
   assert.ok(existsSync(kept))
+})
+
+test('store of what ab writes: its compare.json is skipped with a word, its directory stands for its runs', async () => {
+  const abDir = join(dir, 'ab-out')
+  mkdirSync(abDir)
+  const files = ['base-1.json', 'same-1.json', 'same-2.json', 'base-2.json'].map((f, i) => {
+    const doc = JSON.parse(readFileSync(compareFixture(f), 'utf8'))
+    doc.run.label = 'ab-side'
+    const file = join(abDir, `0${i + 1}-${i === 0 || i === 3 ? 'A' : 'B'}.json`)
+    writeFileSync(file, JSON.stringify(doc))
+    return file
+  })
+  const verdict = await runCli(['compare', files[0], files[3], '--', files[1], files[2], '--json'])
+  writeFileSync(join(abDir, 'compare.json'), verdict.stdout)
+  const globbed = await runCli(['store', ...files, join(abDir, 'compare.json'), '--results-url', db.url])
+  assert.equal(globbed.code, 0, globbed.stderr)
+  assert.match(globbed.stdout, /compare\.json: skipped \(a compare verdict, not a run: its runs are stored from their own files\)$/m)
+  assert.equal(globbed.stdout.match(/: stored \(run \d+\)$/gm)?.length, 4, globbed.stdout)
+  const whole = await runCli(['store', abDir, '--results-url', db.url])
+  assert.equal(whole.code, 0, whole.stderr)
+  assert.equal(whole.stdout.match(/0\d-[AB]\.json: already stored \(run \d+\)$/gm)?.length, 4, whole.stdout)
 })

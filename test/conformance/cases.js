@@ -75,5 +75,5 @@ export function pgloadArgv (argv, { dir = CORPUS_DIR } = {}) {
 
 /** pgload's own informational stderr lines, which pgbench does not print. */
 export function withoutPgloadChatter (stderr) {
-  return stderr.split('\n').filter((l) => !/^pgload: (PostgreSQL .* at |running \d+ terminals? on )|^results written to /.test(l)).join('\n')
+  return stderr.split('\n').filter((l) => !/^pgload: (PostgreSQL .* at |running \d+ terminals? on |results written to )/.test(l)).join('\n')
 }

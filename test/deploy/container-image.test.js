@@ -88,12 +88,19 @@ describe('the container image', { skip: unavailable ?? false }, () => {
     assert.equal(merged.run.shards.startSkewMs, Number(skew[1]))
   })
 
-  test('the Indexed Job and the merge Job of docs/shards.md run as written (shorter, and on the test server)', { timeout: 240_000 }, async () => {
+  test('the load Job, the Indexed Job and the merge Job of docs/shards.md run as written (shorter, and on the test server)', { timeout: 240_000 }, async () => {
     const recipe = readRecipe(new URL('../../docs/shards.md', import.meta.url))
     const u = new URL(server.url)
     // the Secret's server is the test's; the run is shorter and smaller, all else as printed
     const secret = structuredClone(recipe.secret)
     Object.assign(secret.stringData, { PGHOST: u.hostname, PGPORT: u.port, PGDATABASE: 'postgres', PGUSER: 'postgres', PGPASSWORD: decodeURIComponent(u.password) })
+    // the test server has no SSL: prefer falls back to plain, as the recipe's comment says
+    secret.stringData.PGSSLMODE = 'prefer'
+    // the load Job first, at scale 1 instead of the recipe's scale
+    const init = podContainer(recipe.init, { secret })
+    const scaled = init.args.map((a, i) => (init.args[i - 1] === '--scale' ? '1' : a))
+    const loaded = await runContainer(image, scaled, { results: dir, env: init.env })
+    assert.equal(loaded.code, 0, loaded.stderr)
     const shorter = (args) => args.map((a, i) => (args[i - 1] === '-T' ? '3s' : args[i - 1] === '-c' ? '8' : a))
     const completions = recipe.shards.spec.completions
     const pods = Array.from({ length: completions }, (_, k) => podContainer(recipe.shards, { secret, index: k }))

@@ -1,4 +1,4 @@
-// The Kubernetes recipe of docs/shards.md as data: its Secret, Indexed Job and merge Job, and a
+// The Kubernetes recipe of docs/shards.md as data: its Secret, load Job, Indexed Job and merge Job, and a
 // container of a Job turned into what Kubernetes would run (environment, `$(VAR)` expanded).
 
 import { readFileSync } from 'node:fs'
@@ -7,16 +7,18 @@ import yaml from 'js-yaml'
 /**
  * The recipe's objects, parsed from the ```yaml blocks of a markdown file.
  * @param {string|URL} file
- * @returns {{ secret: any, shards: any, merge: any }}
+ * @returns {{ secret: any, init: any, shards: any, merge: any }}
  */
 export function readRecipe (file) {
   const docs = []
   for (const m of readFileSync(file, 'utf8').matchAll(/^```ya?ml\n([\s\S]*?)^```$/gm)) docs.push(...yaml.loadAll(m[1]))
   const jobs = docs.filter((d) => d?.kind === 'Job')
+  const loads = (j) => j.spec.template.spec.containers[0].args?.[0] === 'init'
   return {
     secret: docs.find((d) => d?.kind === 'Secret'),
+    init: jobs.find(loads),
     shards: jobs.find((j) => j.spec.completionMode === 'Indexed'),
-    merge: jobs.find((j) => j.spec.completionMode !== 'Indexed')
+    merge: jobs.find((j) => j.spec.completionMode !== 'Indexed' && !loads(j))
   }
 }
 

@@ -14,8 +14,9 @@ import { initCommand } from '../../lib/cli/init.js'
 const DB = `pgload_log_warnings_${process.pid}`
 const ROLE = `pgload_plain_${process.pid}`
 const PASSWORD = 'plain-pw'
-// pgbench's own words when the role may not VACUUM pgbench_history before the run
-const VACUUM_WARNING = 'warning: permission denied for table pgbench_history (ignoring this error and continuing anyway)'
+// pgbench's own words when the role may not VACUUM pgbench_history before the run, said as pgload
+const VACUUM_MESSAGE = 'permission denied for table pgbench_history (ignoring this error and continuing anyway)'
+const VACUUM_WARNING = `pgload: warning: ${VACUUM_MESSAGE}`
 const dir = mkdtempSync(join(tmpdir(), 'pgload-log-warnings-'))
 let admin
 let url
@@ -53,12 +54,12 @@ test('--verbose keeps the pino record; --log-file gets it and stderr does not', 
   const verbose = await runCli(['run', 'tpcb', '-t', '5', '--no-server-stats', '--url', url, '-o', join(dir, 'b.json'), '--verbose'])
   assert.equal(verbose.code, 0, verbose.stderr)
   const record = verbose.stderr.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l)).find((o) => o.level === 40)
-  assert.equal(record?.msg, VACUUM_WARNING.slice('warning: '.length))
+  assert.equal(record?.msg, VACUUM_MESSAGE)
 
   const logFile = join(dir, 'log.json')
   const logged = await runCli(['run', 'tpcb', '-t', '5', '--no-server-stats', '--url', url, '-o', join(dir, 'c.json'), '--log-file', logFile])
   assert.equal(logged.code, 0, logged.stderr)
   assert.doesNotMatch(logged.stderr, /permission denied/)
   const records = readFileSync(logFile, 'utf8').trim().split('\n').map((l) => JSON.parse(l))
-  assert.ok(records.some((o) => o.level === 40 && o.msg === VACUUM_WARNING.slice('warning: '.length)))
+  assert.ok(records.some((o) => o.level === 40 && o.msg === VACUUM_MESSAGE))
 })

@@ -6,6 +6,7 @@ import { mkdtempSync, rmSync, chmodSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { serverCommand } from '../../lib/cli/server.js'
+import { initCommand } from '../../lib/cli/init.js'
 import { ensureEmbeddedServer, serverStatus, stopServer } from '../../lib/server/embedded/embedded-server.js'
 import { resolveTarget } from '../../lib/server/target/resolve-target.js'
 import { openConnection } from '../../lib/db/connection.js'
@@ -129,4 +130,17 @@ test('the last command using a server that a command started stops it, whichever
   assert.equal(st.running, true, 'pgload server start keeps it running')
   assert.deepEqual(st.users, [])
   await run('stop')
+})
+
+test('init on the embedded server says so in a pgload: line, as every line of its own', async () => {
+  await run('start')
+  try {
+    const err = sink()
+    await initCommand({ workload: 'tpcb', env, options: { scale: 1 }, stderr: err })
+    assert.match(err.text, /^pgload: using the embedded PostgreSQL at postgres:\/\/postgres@127\.0\.0\.1:\d+\/postgres$/m)
+    assert.doesNotMatch(err.text, /^(using|started) the embedded/m)
+    assert.match((await run('url')).err, /^pgload: password file: /)
+  } finally {
+    await run('stop')
+  }
 })

@@ -7,6 +7,7 @@ import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import yaml from 'js-yaml'
+import { readRecipe } from '../helpers/k8s-recipe.js'
 
 const DOCS = fileURLToPath(new URL('../../docs/', import.meta.url))
 const ROOT_DOCS = [fileURLToPath(new URL('../../README.md', import.meta.url))]
@@ -65,4 +66,19 @@ test('every container of the docs runs pgload\'s image, and no recipe runs npx',
 
 test('docs/shards.md runs nothing fetched by name', () => {
   assert.doesNotMatch(readFileSync(join(DOCS, 'shards.md'), 'utf8'), /\bnpx\b/)
+})
+
+test('docs/shards.md loads the tables before the shards run, and its Secret says how to reach an SSL-only server', () => {
+  const recipe = readRecipe(join(DOCS, 'shards.md'))
+  assert.ok(recipe.init, 'a Job that runs pgload init')
+  const args = (job) => job.spec.template.spec.containers[0].args
+  assert.equal(args(recipe.init)[1], args(recipe.shards)[1], 'the load is of the workload the shards run')
+  assert.equal(recipe.init.spec.template.spec.containers[0].envFrom[0].secretRef.name, recipe.secret.metadata.name)
+  assert.ok('PGSSLMODE' in recipe.secret.stringData, 'PGSSLMODE in the Secret')
+  const text = readFileSync(join(DOCS, 'shards.md'), 'utf8')
+  const steps = text.indexOf(`job_ends ${recipe.init.metadata.name}`)
+  assert.ok(steps >= 0 && steps < text.indexOf(`job_ends ${recipe.shards.metadata.name}`), 'the load is waited for before the shards start')
+  // a failed Job is seen at once, not after kubectl wait's whole timeout
+  assert.doesNotMatch(text, /^\s*kubectl wait --for=condition=complete/m)
+  assert.match(text, /\*" Failed "\*\)/)
 })

@@ -24,9 +24,9 @@ test('a warning with an error is one human line: no JSON, no stack, no other fie
   log.warn('permission denied for table pgbench_history (ignoring this error and continuing anyway)')
   log.info('not shown at the default level')
   assert.equal(out.text, [
-    'warning: server statistics unavailable: permission denied for view pg_stat_statements',
-    'warning: server statistics are not available: relation "x" does not exist',
-    'warning: permission denied for table pgbench_history (ignoring this error and continuing anyway)',
+    'pgload: warning: server statistics unavailable: permission denied for view pg_stat_statements',
+    'pgload: warning: server statistics are not available: relation "x" does not exist',
+    'pgload: warning: permission denied for table pgbench_history (ignoring this error and continuing anyway)',
     ''
   ].join('\n'))
 })
@@ -36,7 +36,7 @@ test('PGLOAD_LOG_LEVEL still chooses the level; errors are labelled as such', ()
   const log = createLogger({ stream: out, env: { PGLOAD_LOG_LEVEL: 'info' } })
   log.info({ target: 'postgres://u@h/db' }, 'using the running embedded server')
   log.error({ err: new Error('boom') }, 'the workload could not compute its final figures')
-  assert.equal(out.text, 'info: using the running embedded server\nerror: the workload could not compute its final figures: boom\n')
+  assert.equal(out.text, 'pgload: info: using the running embedded server\npgload: error: the workload could not compute its final figures: boom\n')
   assert.equal(formatLogRecord('not json'), 'not json\n')
 })
 

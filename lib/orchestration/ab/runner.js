@@ -177,7 +177,7 @@ export class AbRunner {
   async run () {
     const o = this.opts
     const sides = { A: o.a, B: o.b }
-    if (o.a.length === 0 && o.b.length === 0 && !o.aUrl) throw new PgloadError('ab needs settings: --a and/or --b (name=value,...), or --a-url and --b-url')
+    if (o.a.length === 0 && o.b.length === 0 && !o.aUrl && !o.aa) throw new PgloadError('ab needs settings: --a and/or --b (name=value,...), or --a-url and --b-url')
     const servers = await this.#servers()
     const runs = []
     let restored = false

@@ -8,17 +8,13 @@ import { fmt } from '../header.js'
 import { AXIS_KEYS, cellName } from './axes.js'
 import { drawnCells, sizeBases, sizeMeasure } from './datasets.js'
 import { worstP99Ms } from './best-cells.js'
+import { bytesText as sizeText } from '../../format/bytes.js'
 
 const isNum = (v) => typeof v === 'number' && Number.isFinite(v)
 
 /** Bytes in binary units, as PostgreSQL prints sizes: 128 MB, 23.5 GB. */
 export function bytesText (v) {
-  if (!isNum(v)) return '–'
-  const units = ['B', 'kB', 'MB', 'GB', 'TB']
-  let i = 0
-  let x = v
-  while (x >= 1024 && i < units.length - 1) { x /= 1024; i++ }
-  return `${fmt(x, i === 0 ? 0 : 1)} ${units[i]}`
+  return isNum(v) ? sizeText(v) : '–'
 }
 
 /**

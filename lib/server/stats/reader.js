@@ -241,7 +241,8 @@ function workersRunning (activity) {
 
 /**
  * Count pg_stat_activity rows (grouped by backend_type, state, wait_event_type, wait_event, here):
- * client backends of this database by state and by wait type (active without a wait = CPU),
+ * client backends of this database by state and, running a statement, by wait type (active
+ * without a wait = CPU; a backend idle in a transaction is counted by its state only),
  * lock waits, autovacuum workers, and whether the checkpointer is busy.
  * @param {(string|null)[][]} rows
  */
@@ -262,7 +263,9 @@ export function summarizeActivity (rows) {
     } else if (type === 'client backend' && here === 't') {
       const s = state ?? 'unknown'
       backends[s] = (backends[s] ?? 0) + n
-      if (s === 'idle') continue
+      // idle in a transaction, a backend waits for its client (ClientRead) between statements:
+      // counted by its state, not as a wait of the server's
+      if (s === 'idle' || s.startsWith('idle in transaction')) continue
       const w = waitType ?? (s === 'active' ? 'CPU' : null)
       if (w !== null) waitEvents[w] = (waitEvents[w] ?? 0) + n
       if (waitType === 'Lock') lockWaits += n

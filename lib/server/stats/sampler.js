@@ -11,6 +11,7 @@ import { StatsReader } from './reader.js'
 import { ServerLogCheckpoints } from './server-log.js'
 import { TOP_STATEMENTS, probeStatements, readStatements, topStatements } from './statements-top.js'
 import { round3 } from '../../format/round.js'
+import { plural } from '../../format/plural.js'
 
 export { summarizeActivity } from './reader.js'
 
@@ -356,7 +357,7 @@ export class StatsSampler {
         const left = (await this.reader.query(query)).rows[0][0]
         if (Number(left) === 0) return
         if (this.now() >= deadline) {
-          this.note(`${left} of the run's ${list.length} backends had not exited ${this.opts.exitWaitMs / 1000} s after the run: the deltas may miss their last second`)
+          this.note(`${left} of the run's ${plural(list.length, 'backend')} had not exited ${this.opts.exitWaitMs / 1000} s after the run: the deltas may miss their last second`)
           return
         }
         await sleep(Math.min(50, this.opts.settlePollMs))
@@ -391,7 +392,7 @@ export class StatsSampler {
       const out = { available: true, top: topStatements(this.statementsBase ?? new Map(), end.rows, this.opts.topStatements) }
       if (end.hidden > 0) {
         out.hidden = end.hidden
-        this.note(`pg_stat_statements: ${end.hidden} statements of other roles are hidden (needs pg_read_all_stats)`)
+        this.note(`pg_stat_statements: ${plural(end.hidden, 'statement')} of other roles ${end.hidden === 1 ? 'is' : 'are'} hidden (needs pg_read_all_stats)`)
       }
       return out
     } catch (err) {

@@ -47,5 +47,5 @@ test('stages that differ, or a run without stages: one line says why, no stage r
   const plain = stagedResults()
   delete plain.stages
   const none = compareRuns([a], [plain])
-  assert.ok(none.warnings.includes('stages not compared: 1 of 2 runs have no stages'), none.warnings.join('\n'))
+  assert.ok(none.warnings.includes('stages not compared: 1 of 2 runs has no stages'), none.warnings.join('\n'))
 })

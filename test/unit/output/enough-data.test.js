@@ -78,3 +78,7 @@ test('TPC-C efficiency against its ceiling: "at most" only where the figure is w
   assert.match(efficiencyCeilingText({ efficiency: 101.1, efficiencyCeiling: 98.02 }), /^above the 98\.0% these waits and this mix allow on average, by chance/)
   assert.equal(efficiencyCeilingText({ efficiency: 50, efficiencyCeiling: null }), '')
 })
+
+test('one transaction is "1 transaction"', () => {
+  assert.equal(fewForPerTransaction(1, 10), '1 transaction at 0.1 tps: too few for a per-transaction figure')
+})

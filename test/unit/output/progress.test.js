@@ -16,7 +16,7 @@ test('TTY: redrawn in place with percent, rows/s, MB/s and ETA, throttled, newli
   p.start('pgbench_accounts', 1000, 'rows')
   assert.equal(stream.chunks.length, 1)
   t = 1000
-  p.update(250, 2_000_000)
+  p.update(250, 2 * 1024 * 1024)
   const line = stream.chunks.at(-1)
   assert.ok(line.startsWith('\rpgbench_accounts ['))
   assert.ok(line.endsWith(' 25% 250/1000 rows, 250 rows/s, 2.0 MB/s, ETA 3s\u001b[K'), JSON.stringify(line))
@@ -61,4 +61,15 @@ test('start of a new step ends the previous one', () => {
   p.start('b', 5)
   assert.equal(stream.chunks.length, 1)
   assert.match(stream.chunks[0], /^a: 10 rows done in 2\.00 s/)
+})
+
+test('one row is "1 row", as pgbench_branches at scale 1', () => {
+  let t = 0
+  const stream = fakeStream()
+  const p = createProgress({ stream, isTTY: false, now: () => t })
+  p.start('generating pgbench_branches', 1, 'rows')
+  t = 10
+  p.update(1)
+  p.end()
+  assert.match(stream.chunks.at(-1), /^generating pgbench_branches: 1 row done in 0\.01 s \(100 rows\/s\)\n$/)
 })

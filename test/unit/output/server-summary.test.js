@@ -24,7 +24,7 @@ const stats = {
 test('each bracket says what it divides by what: WAL and blocks per transaction, hits of block requests', () => {
   const lines = formatServerStatsSummary(stats).split('\n')
   assert.deepEqual(lines, [
-    'server: WAL 50.0 MB server-wide (51.2 KB per transaction), cache hit 98.77% of block requests',
+    'server: WAL 50.0 MB server-wide (51.2 kB per transaction), cache hit 98.77% of block requests',
     '        blocks read 1,234 (1.2 per transaction; 100.0 read+hit per transaction)',
     '        checkpoints: 1 in the run (requested, 12.4 s to 13.0 s; times to the sample); server counters in the window: 0 timed, 1 requested',
     '        temp files 0 (0.0 MB), deadlocks 2',
@@ -39,7 +39,7 @@ test('a run reading many blocks: blocks read alone per transaction next to read+
     perTransaction: { walBytes: 49152, blocksRead: 19.897, blocks: 176.385 },
     events: []
   })
-  assert.match(s, /^server: WAL 36\.8 MB server-wide \(48\.0 KB per transaction\), cache hit 88\.72% of block requests$/m)
+  assert.match(s, /^server: WAL 36\.8 MB server-wide \(48\.0 kB per transaction\), cache hit 88\.72% of block requests$/m)
   assert.match(s, /^ {8}blocks read 15,639 \(19\.9 per transaction; 176\.4 read\+hit per transaction\)$/m)
   assert.match(s, /^ {8}checkpoints: none in the run; server counters in the window: 0 timed, 0 requested$/m)
 })

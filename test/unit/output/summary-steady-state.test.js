@@ -21,3 +21,10 @@ test('the summary says when a run never reached steady state, and why', () => {
   delete results.summary.steadyState
   assert.deepEqual(steadyLines(results), [], 'files from before the field: no line')
 })
+
+test('a run with stages (or a capacity search) has no steady state to reach: no line', async () => {
+  const { stagedResults } = await import('../../helpers/staged-results.js')
+  const results = stagedResults()
+  results.summary.steadyState = { timeS: null, medianTps: 80, band: 0.1, graceS: 2, medianFromS: 30, reason: 'fewer than 4 intervals: run longer' }
+  assert.deepEqual(steadyLines(results), [])
+})

@@ -148,7 +148,7 @@ test('the header keeps the significant digits of small per-transaction server fi
   const doc = fixture('tpcb-a.json')
   doc.serverStats = { ...doc.serverStats, perTransaction: { walBytes: 0.3, blocksRead: 0.0412, blocks: 22.94 } }
   const text = runHeaderHtml(doc, null)
-  assert.ok(text.includes('<dt>WAL per transaction</dt><dd>0.3 B</dd>'), 'WAL')
+  assert.ok(text.includes('<dt>WAL per transaction</dt><dd>0.3 bytes</dd>'), 'WAL')
   assert.ok(text.includes('<dt>blocks read per transaction</dt><dd>0.041</dd>'), 'blocks read')
   assert.ok(text.includes('<dt>blocks requested (read + hit) per transaction</dt><dd>22.9</dd>'), 'blocks')
 })

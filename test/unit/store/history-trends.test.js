@@ -68,3 +68,11 @@ function strftimeUtc (format, ms) {
   const months = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec']
   return format.replace(/%([bdHMSY])/g, (m, f) => ({ b: months[d.getUTCMonth()], d: two(d.getUTCDate()), H: two(d.getUTCHours()), M: two(d.getUTCMinutes()), S: two(d.getUTCSeconds()), Y: String(d.getUTCFullYear()) })[f])
 }
+
+test('capacity searches of one set-up are one trend, named as a search, whatever rate each found', () => {
+  const names = trendNames([run({ runId: 1, rate: 336, capacity: true }), run({ runId: 2, rate: 410, capacity: true }), run({ runId: 3, rate: 336 })])
+  assert.equal(names[0], names[1])
+  assert.notEqual(names[0], names[2])
+  assert.match(names[0], /capacity search/)
+  assert.doesNotMatch(names[0], /336/)
+})

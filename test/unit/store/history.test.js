@@ -63,3 +63,8 @@ test('the filled chart spec compiles without warnings and renders the runs', asy
   assert.match(svg, /History: throughput/)
   assert.equal((svg.match(/<path[^>]*aria-roledescription="point"/g) ?? []).length, 2)
 })
+
+test('a capacity search reads as one in the table, at the rate it found', () => {
+  const lines = formatHistory([{ ...runs[0], workload: 'script', label: null, rate: 336, capacity: true }], 'tps').trimEnd().split('\n')
+  assert.match(lines[1], /^1\s+2026-01-01 00:00:00\s+-\s+script \(capacity 336 tps\)\s+4\s+10/)
+})

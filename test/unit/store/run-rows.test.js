@@ -76,3 +76,12 @@ test('latency columns without a histogram are the written figures; absent ones a
   assert.deepEqual(latencyColumns(lat, null), { mean_ms: 2, stddev_ms: 1, min_ms: 0.5, p50_ms: 1.5, p90_ms: 3, p95_ms: 4, p99_ms: 6, p999_ms: 9, max_ms: 12 })
   assert.equal(latencyColumns(undefined, undefined).p99_ms, null)
 })
+
+test('a capacity search is stored at its answer\'s rate, not its first step\'s', () => {
+  const doc = fixture('tpcb-a.json')
+  doc.run.rate = 100
+  doc.capacity = { steps: [], answer: { limit: 'server', rate: 336, line: 'capacity: 336 tps sustained with p(99) 45 ms' } }
+  assert.equal(runRow(doc).rate, 336)
+  delete doc.capacity
+  assert.equal(runRow(doc).rate, 100)
+})

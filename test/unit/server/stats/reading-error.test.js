@@ -29,7 +29,7 @@ test('a reading lost in flight: the warning names the lost connection and its ca
   const err = await reader(conn).query('SELECT 1').then(() => null, (e) => e)
   assert.equal(err.code, 'CONNECTION_LOST')
   const line = warningLine(err)
-  assert.match(line, /^warning: server statistics sample failed: connection to server lost: read ECONNRESET \(a statistics query was not answered\)/)
+  assert.match(line, /^pgload: warning: server statistics sample failed: connection to server lost: read ECONNRESET \(a statistics query was not answered\)/)
   assert.doesNotMatch(line, /commit|outcome/)
 })
 
@@ -44,6 +44,6 @@ test('a reading given up on (the server stalled, the sampler abandoned): the war
   const pending = r.query('SELECT 1').then(() => null, (e) => e)
   r.abandon()
   const line = warningLine(await pending)
-  assert.match(line, /^warning: server statistics sample failed: a statistics query was not answered in time/)
+  assert.match(line, /^pgload: warning: server statistics sample failed: a statistics query was not answered in time/)
   assert.doesNotMatch(line, /commit|outcome/)
 })
