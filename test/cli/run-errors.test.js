@@ -14,10 +14,10 @@ const cases = [
   [['run', 'tpcx'], /unknown workload "tpcx": valid workloads are tpcb, tpcc/],
   [['run', '-b', 'nosuch'], /no builtin script found for name "nosuch"/],
   [['run', '-T', 'ten'], /--duration must be a duration like 30s, 10m or 1h, got "ten"/],
-  [['run', '-R', '-5'], /--rate must be a number > 0, got "-5"/],
+  [['run', '-R', '-5'], /--rate must be a number > 0 and <= 10000000, got "-5"/],
   [['run', '--think-time', 'normal:5'], /--think-time must be fixed:MS, uniform:MIN-MAX or exp:MEAN\[:CAP\]/],
   [['run', '-L', '50'], /--latency-limit needs --rate/],
-  [['run', '-c', '0'], /--clients must be an integer >= 1, got "0"/],
+  [['run', '-c', '0'], /--clients must be an integer in 1..1000000, got "0"/],
   [['run', '-t', '5', '-T', '5s'], /either a number of transactions .* or a duration/],
   [['run', '--protocol', 'fast'], /--protocol must be one of simple, extended, prepared, got "fast"/],
   [['run', '--no-such-flag'], /Unknown argument/i],
@@ -26,8 +26,8 @@ const cases = [
   [['run', '-T', '-5s'], /^pgload: --duration must be a duration like 30s, 10m or 1h, not negative, got "-5s"$/],
   [['run', '--duration', '-1.5m'], /^pgload: --duration must be a duration like 30s, 10m or 1h, not negative, got "-1.5m"$/],
   [['run', '--grace', '-3s'], /^pgload: --grace must be a duration like 30s, 10m or 1h, not negative, got "-3s"$/],
-  [['run', '-c', '-1'], /^pgload: --clients must be an integer >= 1, got "-1"$/],
-  [['run', '--rate', '-5'], /^pgload: --rate must be a number > 0, got "-5"$/],
+  [['run', '-c', '-1'], /^pgload: --clients must be an integer in 1..1000000, got "-1"$/],
+  [['run', '--rate', '-5'], /^pgload: --rate must be a number > 0 and <= 10000000, got "-5"$/],
   [['run', '-D', '9x=1'], /^pgload: option: invalid variable name: "9x"$/],
   [['init', 'tpcx'], /unknown workload/]
 ]
