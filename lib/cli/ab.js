@@ -73,7 +73,7 @@ export async function abOptionsFromArgv (argv) {
     restartCommand: argv.restartCommand,
     outDir: parseOutputPath(argv.outDir, '--out-dir', 'directory') ?? defaultAbDir(),
     runOptions,
-    compare: { noise: parsePercent(argv.noise, '--noise'), alpha: argv.alpha === undefined ? undefined : parseNumber(argv.alpha, '--alpha', rangeOf('--alpha')), seed },
+    compare: { noise: parsePercent(argv.noise, '--noise', rangeOf('--noise')), alpha: argv.alpha === undefined ? undefined : parseNumber(argv.alpha, '--alpha', rangeOf('--alpha')), seed },
     format: argv.json ? 'json' : argv.markdown ? 'markdown' : 'text',
     report: argv.report === true,
     failOnRegression: argv.failOnRegression === true

@@ -84,7 +84,7 @@ export function compareOptionsFromArgv (argv) {
   return {
     a,
     b,
-    noise: parsePercent(argv.noise, '--noise'),
+    noise: parsePercent(argv.noise, '--noise', rangeOf('--noise')),
     alpha,
     seed,
     iterations: optionalInteger(argv.iterations, '--iterations'),

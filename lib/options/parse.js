@@ -81,11 +81,13 @@ export function parseOutputPath (value, flag, kind = 'file') {
  * Parse a percentage option: `2`, `2%` or `0.5` (all percent).
  * @param {unknown} v
  * @param {string} flag
+ * @param {{ max?: number }} [range] the largest percentage
  * @returns {number|undefined} a fraction (0.02 for 2 %)
  */
-export function parsePercent (v, flag) {
+export function parsePercent (v, flag, { max = Infinity } = {}) {
   if (v === undefined) return undefined
   const m = /^\s*(\d+(?:\.\d+)?)\s*%?\s*$/.exec(String(v))
   if (!m) throw new PgloadError(`${flag} must be a percentage such as 2 or 2%, got ${shownValue(v)}`)
+  if (Number(m[1]) > max) throw new PgloadError(`${flag} must be a percentage in 0..${max}, got ${shownValue(v)}`, { code: 'BAD_OPTION' })
   return Number(m[1]) / 100
 }

@@ -32,6 +32,7 @@ const RUN = [
   [['--interval', '0.0001'], /--interval must be a number in 0\.01\.\.3600, got "0\.0001"$/],
   [['--max-tries', '99999999999', '-T', '1s'], /--max-tries must be an integer in 0\.\.2147483647, got "99999999999"$/],
   [['--stages', '10s:99999999999'], /--stages: stage 1 \(10s:99999999999\): the target must be a rate \(transactions per second\) in 0\.\.10000000$/],
+  [['--think-time', 'fixed:9999999999'], /--think-time: every time must be at most 2147483647 ms \(24\.8 days, the longest timer\), got "fixed:9999999999"$/],
   [['tpcc', '--warehouses', 'abc'], /--warehouses must be an integer in 1\.\.100000, got "abc"$/],
   [['tpcc', '--warehouses', '99999999'], /--warehouses must be an integer in 1\.\.100000, got "99999999"$/],
   [['tpcc', '--wait-scale', 'abc'], /--wait-scale must be a number > 0 and <= 1000, got "abc"$/]
@@ -54,6 +55,7 @@ const OTHERS = [
   [['ab', '--a', 'work_mem=1MB', '--seed', 'abc', '--', '-T', '1s'], /--seed must be an integer in 0\.\.9007199254740991, got "abc"$/],
   [['compare', 'a.json', 'b.json', '--alpha', 'abc'], /--alpha must be a number > 0 and <= 0\.5, got "abc"$/],
   [['compare', 'a.json', 'b.json', '--iterations', '1e12'], /--iterations must be an integer in 1\.\.1000000, got "1e12"$/],
+  [['compare', 'a.json', 'b.json', '--noise', '5000'], /--noise must be a percentage in 0\.\.100, got "5000"$/],
   [['history', '--limit', '0', '--results-url', UNREACHABLE], /--limit must be an integer in 1\.\.1000000, got "0"$/]
 ]
 
