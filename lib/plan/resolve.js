@@ -143,7 +143,6 @@ export async function resolvePlan (input, { config, readStdin, checks = {}, host
   Object.assign(plan, timing(opt))
   Object.assign(plan, profileChecks(opt, plan, opt('clients') !== undefined))
   Object.assign(plan, switches(opt))
-  checkHost(plan, module, host ?? hostLimits())
   Object.assign(plan, coldStart(opt))
   Object.assign(plan, liveOptions(opt))
   plan.workloadOptions = workloadOptions(module, w, logOptions)
@@ -155,6 +154,7 @@ export async function resolvePlan (input, { config, readStdin, checks = {}, host
   Object.assign(plan, sharding(opt, plan))
   if (plan.shard && plan.cold) throw bad('--cold does not go with shards: each shard would restart the server under the others; restart it before starting them')
   if (plan.shard && plan.store) throw bad('--store goes with whole runs: merge the shards\' files (pgload merge) and store the merged one (pgload store merged.json)')
+  checkHost(plan, module, host ?? hostLimits())
   return deepFreeze(withoutUndefined(plan))
 }
 
@@ -244,10 +244,12 @@ function timing (opt) {
 function checkHost (plan, module, limits) {
   checkJobs(plan.jobs, limits)
   // -C: each client holds its own connection while its transaction runs; without think time a
-  // client is a connection unless --connections says; a workload with its own terminals decides
-  if (plan.connect) return checkOpenFiles({ sockets: plan.clients, flag: '--clients', jobs: plan.jobs }, limits)
-  if (plan.connections !== undefined) return checkOpenFiles({ sockets: plan.connections, flag: '--connections', jobs: plan.jobs }, limits)
-  if (!plan.thinkTime && !module.fixedTerminals) checkOpenFiles({ sockets: plan.clients, flag: '--clients', jobs: plan.jobs }, limits)
+  // client is a connection unless --connections says; a workload with its own terminals decides.
+  // A shard opens its share.
+  const check = (sockets, flag) => checkOpenFiles({ sockets: Math.ceil(sockets / (plan.shard?.count ?? 1)), flag, jobs: plan.jobs }, limits)
+  if (plan.connect) return check(plan.clients, '--clients')
+  if (plan.connections !== undefined) return check(plan.connections, '--connections')
+  if (!plan.thinkTime && !module.fixedTerminals) check(plan.clients, '--clients')
 }
 
 function switches (opt) {
