@@ -4,6 +4,7 @@
 
 import { PgloadError } from '../errors.js'
 import { parseDurationS, parseNumber, parseInteger, parsePercent } from '../options/parse.js'
+import { rangeOf } from '../options/ranges.js'
 import { parseThreshold } from '../compare/thresholds/parser.js'
 
 /** Defaults of `pgload capacity`, each with its unit. */
@@ -38,18 +39,18 @@ export function capacitySettingsFromArgv (argv) {
     return t
   })
   const d = CAPACITY_DEFAULTS
-  const stepS = argv.step === undefined ? d.stepS : parseDurationS(argv.step, '--step')
-  const settleS = argv.settle === undefined ? Math.min(d.settleS, stepS) : parseDurationS(argv.settle, '--settle')
-  const intervalS = argv.interval === undefined ? 1 : parseNumber(argv.interval, '--interval', { min: 0, exclusiveMin: true })
+  const stepS = argv.step === undefined ? d.stepS : parseDurationS(argv.step, '--step', rangeOf('--step'))
+  const settleS = argv.settle === undefined ? Math.min(d.settleS, stepS) : parseDurationS(argv.settle, '--settle', rangeOf('--settle'))
+  const intervalS = argv.interval === undefined ? 1 : parseNumber(argv.interval, '--interval', rangeOf('--interval'))
   if (!(stepS >= 2 * intervalS)) throw new PgloadError(`--step must be at least 2 intervals (${2 * intervalS} s), got ${argv.step}`, { code: 'BAD_OPTION' })
   if (!(settleS >= BOUNDS.settleS)) throw new PgloadError(`--settle must be >= 0, got ${argv.settle}`, { code: 'BAD_OPTION' })
-  const startRate = argv.startRate === undefined ? d.startRate : parseNumber(argv.startRate, '--start-rate', { min: 0, exclusiveMin: true })
-  const maxRate = argv.maxRate === undefined ? d.maxRate : parseNumber(argv.maxRate, '--max-rate', { min: 0, exclusiveMin: true })
+  const startRate = argv.startRate === undefined ? d.startRate : parseNumber(argv.startRate, '--start-rate', rangeOf('--start-rate'))
+  const maxRate = argv.maxRate === undefined ? d.maxRate : parseNumber(argv.maxRate, '--max-rate', rangeOf('--max-rate'))
   if (maxRate < startRate) throw new PgloadError(`--max-rate (${maxRate}) is below --start-rate (${startRate})`, { code: 'BAD_OPTION' })
-  const growth = argv.growth === undefined ? d.growth : parseNumber(argv.growth, '--growth', { min: 1, exclusiveMin: true })
+  const growth = argv.growth === undefined ? d.growth : parseNumber(argv.growth, '--growth', rangeOf('--growth'))
   const precision = argv.precision === undefined ? d.precision : percentOption(argv.precision, '--precision')
   const behindMargin = argv.behind === undefined ? d.behindMargin : percentOption(argv.behind, '--behind')
-  const maxSteps = argv.maxSteps === undefined ? d.maxSteps : parseInteger(argv.maxSteps, '--max-steps', { min: 1 })
+  const maxSteps = argv.maxSteps === undefined ? d.maxSteps : parseInteger(argv.maxSteps, '--max-steps', rangeOf('--max-steps'))
   return {
     stepS,
     settleS,

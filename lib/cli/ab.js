@@ -1,4 +1,4 @@
-// `pgload ab --a 'name=value,...' --b 'name=value,...' [--rounds 3] -- run <workload> [run options]`:
+// `pgload ab --a 'name=value,...' --b 'name=value,...' [--rounds 5] -- run <workload> [run options]`:
 // interleaved runs under two sets of server settings (or two servers), then the compare verdict.
 
 import { writeFile } from 'node:fs/promises'
@@ -12,7 +12,8 @@ import { parseSettingList } from '../orchestration/ab/settings.js'
 import { compareRuns, significanceOutOfReach } from '../compare/verdict.js'
 import { formatCompareText, formatCompareMarkdown } from '../compare/format.js'
 import { REGRESSION_EXIT_CODE } from './compare.js'
-import { parsePercent } from '../options/parse.js'
+import { parseInteger, parseNumber, parsePercent } from '../options/parse.js'
+import { rangeOf } from '../options/ranges.js'
 import { parseOutputPath } from '../options/parse.js'
 import { coldLine } from '../output/run-messages.js'
 import { shownValue } from '../options/shown.js'
@@ -52,12 +53,10 @@ export async function runOptionsFromRest (rest, { command } = {}) {
  * @param {any} argv
  */
 export async function abOptionsFromArgv (argv) {
-  const rounds = argv.rounds === undefined ? AB_DEFAULTS.rounds : Number(argv.rounds)
-  if (!Number.isInteger(rounds) || rounds < 1) throw new PgloadError(`--rounds must be an integer >= 1, got ${shownValue(argv.rounds)}`)
+  const rounds = argv.rounds === undefined ? AB_DEFAULTS.rounds : parseInteger(argv.rounds, '--rounds', rangeOf('--rounds'))
   const order = argv.order ?? AB_DEFAULTS.order
   if (!ORDERS.includes(order)) throw new PgloadError(`--order must be abba or random, got ${shownValue(order)}`)
-  const seed = argv.seed === undefined ? AB_DEFAULTS.seed : Number(argv.seed)
-  if (!Number.isInteger(seed)) throw new PgloadError(`--seed must be an integer, got ${shownValue(argv.seed)}`)
+  const seed = argv.seed === undefined ? AB_DEFAULTS.seed : parseInteger(argv.seed, '--seed', rangeOf('--seed'))
   if ((argv.aUrl === undefined) !== (argv.bUrl === undefined)) throw new PgloadError('--a-url and --b-url go together')
   const a = parseSettingList(argv.a, '--a')
   const b = parseSettingList(argv.b, '--b')
@@ -76,7 +75,7 @@ export async function abOptionsFromArgv (argv) {
     restartCommand: argv.restartCommand,
     outDir: parseOutputPath(argv.outDir, '--out-dir', 'directory') ?? defaultAbDir(),
     runOptions,
-    compare: { noise: parsePercent(argv.noise, '--noise'), alpha: argv.alpha, seed },
+    compare: { noise: parsePercent(argv.noise, '--noise', rangeOf('--noise')), alpha: argv.alpha === undefined ? undefined : parseNumber(argv.alpha, '--alpha', rangeOf('--alpha')), seed },
     aa,
     format: argv.json ? 'json' : argv.markdown ? 'markdown' : 'text',
     report: argv.report === true,
@@ -235,13 +234,13 @@ export function builder (y) {
     .option('a-url', { type: 'string', describe: 'server of A (compare two servers); with --b-url' })
     .option('b-url', { type: 'string', describe: 'server of B' })
     .option('aa', { type: 'boolean', describe: 'an A/A test: both sides with the server\'s settings as they are (the noise floor); without --a, --b' })
-    .option('rounds', { type: 'number', describe: `runs per side [default: ${AB_DEFAULTS.rounds}]` })
+    .option('rounds', { type: 'string', describe: `runs per side [default: ${AB_DEFAULTS.rounds}]` })
     .option('order', { type: 'string', describe: `abba (A B B A A B ...) or random (seeded, each round AB or BA) [default: ${AB_DEFAULTS.order}]` })
-    .option('seed', { type: 'number', describe: `seed of the random order and of the compare bootstrap [default: ${AB_DEFAULTS.seed}]` })
+    .option('seed', { type: 'string', describe: `seed of the random order and of the compare bootstrap [default: ${AB_DEFAULTS.seed}]` })
     .option('restart-command', { type: 'string', describe: 'shell command that restarts a server that is not the embedded one (for restart-only settings, and before every run with run --cold); PGLOAD_AB_SIDE is set' })
     .option('out-dir', { type: 'string', describe: 'directory for the results of every run and compare.json [default: pgload-results/ab-<UTC time>]' })
     .option('noise', { type: 'string', describe: 'compare: noise band in percent [default: 2]' })
-    .option('alpha', { type: 'number', describe: 'compare: significance level [default: 0.05]' })
+    .option('alpha', { type: 'string', describe: 'compare: significance level [default: 0.05]' })
     .option('markdown', { type: 'boolean', describe: 'print the verdict as GitHub markdown' })
     .option('json', { type: 'boolean', describe: 'print the verdict as JSON' })
     .option('report', { type: 'boolean', describe: 'also write report.html to --out-dir: every run overlaid (A1.., B1..), throughput from the start with each time to steady state' })

@@ -4,19 +4,17 @@
 import { appendFile } from 'node:fs/promises'
 import { PgloadError } from '../errors.js'
 import { loadResults } from '../compare/input.js'
-import { parseOutputPath, parsePercent } from '../options/parse.js'
+import { parseInteger, parseNumber, parseOutputPath, parsePercent } from '../options/parse.js'
+import { rangeOf } from '../options/ranges.js'
 import { compareRuns, COMPARE_DEFAULTS } from '../compare/verdict.js'
 import { formatCompareText, formatCompareMarkdown } from '../compare/format.js'
-import { shownValue } from '../options/shown.js'
 
 /** Exit code when --fail-on-regression is given and a regression was found (k6's threshold code). */
 export const REGRESSION_EXIT_CODE = 99
 
-function positiveInt (v, flag) {
-  if (v === undefined) return undefined
-  const n = Number(v)
-  if (!Number.isInteger(n) || n < 1) throw new PgloadError(`${flag} must be an integer >= 1, got ${shownValue(v)}`)
-  return n
+/** An optional integer option in its range (lib/options/ranges.js). */
+function optionalInteger (v, flag) {
+  return v === undefined ? undefined : parseInteger(v, flag, rangeOf(flag))
 }
 
 const TRAILING_BOOLEAN = { '--force': 'force', '--markdown': 'markdown', '--json': 'json', '--fail-on-regression': 'failOnRegression' }
@@ -80,19 +78,17 @@ export function splitSides (argv) {
 export function compareOptionsFromArgv (argv) {
   argv = takeTrailingOptions(argv)
   const { a, b } = splitSides(argv)
-  const alpha = argv.alpha === undefined ? undefined : Number(argv.alpha)
-  if (alpha !== undefined && !(alpha > 0 && alpha < 1)) throw new PgloadError(`--alpha must be between 0 and 1, got ${shownValue(argv.alpha)}`)
+  const alpha = argv.alpha === undefined ? undefined : parseNumber(argv.alpha, '--alpha', rangeOf('--alpha'))
   if (argv.markdown && argv.json) throw new PgloadError('--markdown and --json exclude each other')
-  const seed = argv.seed === undefined ? undefined : Number(argv.seed)
-  if (seed !== undefined && !Number.isInteger(seed)) throw new PgloadError(`--seed must be an integer, got ${shownValue(argv.seed)}`)
+  const seed = optionalInteger(argv.seed, '--seed')
   return {
     a,
     b,
-    noise: parsePercent(argv.noise, '--noise'),
+    noise: parsePercent(argv.noise, '--noise', rangeOf('--noise')),
     alpha,
     seed,
-    iterations: positiveInt(argv.iterations, '--iterations'),
-    blockLength: positiveInt(argv.block, '--block'),
+    iterations: optionalInteger(argv.iterations, '--iterations'),
+    blockLength: optionalInteger(argv.block, '--block'),
     force: argv.force === true,
     format: argv.json ? 'json' : argv.markdown ? 'markdown' : 'text',
     report: parseOutputPath(argv.report, '--report'),
@@ -139,11 +135,11 @@ export function builder (y) {
     .option('a', { type: 'string', array: true, describe: 'results files of side A (baseline)' })
     .option('b', { type: 'string', array: true, describe: 'results files of side B (candidate)' })
     .option('noise', { type: 'string', describe: `percent: changes whose interval stays inside +/- this are never called [default: ${COMPARE_DEFAULTS.noise * 100}]` })
-    .option('alpha', { type: 'number', describe: `significance level [default: ${COMPARE_DEFAULTS.alpha}]` })
+    .option('alpha', { type: 'string', describe: `significance level [default: ${COMPARE_DEFAULTS.alpha}]` })
     .option('force', { type: 'boolean', describe: 'compare runs that differ in workload, scale, clients or duration' })
-    .option('seed', { type: 'number', describe: `bootstrap seed for single-run comparisons [default: ${COMPARE_DEFAULTS.seed}]` })
-    .option('iterations', { type: 'number', describe: `bootstrap resamples for single-run comparisons [default: ${COMPARE_DEFAULTS.iterations}]` })
-    .option('block', { type: 'number', describe: 'bootstrap block length in intervals [default: square root of the run length]' })
+    .option('seed', { type: 'string', describe: `bootstrap seed for single-run comparisons [default: ${COMPARE_DEFAULTS.seed}]` })
+    .option('iterations', { type: 'string', describe: `bootstrap resamples for single-run comparisons [default: ${COMPARE_DEFAULTS.iterations}]` })
+    .option('block', { type: 'string', describe: 'bootstrap block length in intervals [default: square root of the run length]' })
     .option('markdown', { type: 'boolean', describe: 'print GitHub markdown instead of the table' })
     .option('json', { type: 'boolean', describe: 'print the verdict as JSON' })
     .option('report', { type: 'string', describe: 'also write an HTML report with every run overlaid (A1.., B1..) to this file' })

@@ -3,6 +3,7 @@
 import { PgloadError } from '../errors.js'
 import { createLogger } from '../log.js'
 import { parseInteger, parseOutputPath } from '../options/parse.js'
+import { rangeOf } from '../options/ranges.js'
 import { withResultsStore } from '../store/connect.js'
 import { queryHistory, formatHistory, historyMetric, HISTORY_DEFAULTS, HISTORY_METRICS } from '../store/history.js'
 import { historyFormat } from '../store/history-chart.js'
@@ -24,7 +25,7 @@ export function historyOptionsFromArgv (argv) {
     label: text(argv.label, '--label'),
     workload: text(argv.workload, '--workload'),
     metric,
-    limit: argv.limit === undefined ? HISTORY_DEFAULTS.limit : parseInteger(argv.limit, '--limit', { min: 1 }),
+    limit: argv.limit === undefined ? HISTORY_DEFAULTS.limit : parseInteger(argv.limit, '--limit', rangeOf('--limit')),
     out,
     resultsUrl: text(argv.resultsUrl, '--results-url')
   }

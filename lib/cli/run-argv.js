@@ -5,6 +5,7 @@
 import { PgloadError } from '../errors.js'
 import { parseInteger } from '../options/parse.js'
 import { shownValue } from '../options/shown.js'
+import { rangeOf } from '../options/ranges.js'
 import { workloads, workloadNames, loadWorkload } from '../../workloads/index.js'
 import { INIT_ONLY, UNSUPPORTED } from './run-options.js'
 import { recordedCommand } from './interrupts.js'
@@ -168,7 +169,7 @@ export function connectionUrl (argv, { check = true } = {}) {
   const parts = Object.entries({ host: argv.host, port: argv.port, user: argv.username, dbname: argv.dbname }).filter(([, v]) => v !== undefined)
   if (parts.length === 0 || (!check && argv.url !== undefined)) return argv.url
   if (argv.url !== undefined) throw new PgloadError(`give either --url or -h/-p/-U/-d, not both (got --url and --${parts[0][0] === 'user' ? 'username' : parts[0][0]})`, { code: 'BAD_OPTION' })
-  if (argv.port !== undefined && check) parseInteger(argv.port, '--port', { min: 1, max: 65535 })
+  if (argv.port !== undefined && check) parseInteger(argv.port, '--port', rangeOf('--port'))
   return parts.map(([k, v]) => `${k}='${String(v).replace(/[\\']/g, (c) => '\\' + c)}'`).join(' ')
 }
 
@@ -188,7 +189,7 @@ function initHint (name) {
  */
 export function refuseOptions (argv) {
   // pgbench checks the value of -F while parsing, before the mode
-  if (argv.fillfactor !== undefined) parseInteger(argv.fillfactor, '--fillfactor', { min: 10, max: 100 })
+  if (argv.fillfactor !== undefined) parseInteger(argv.fillfactor, '--fillfactor', rangeOf('--fillfactor'))
   for (const name of Object.keys(INIT_ONLY)) {
     const camel = name.replace(/-([a-z])/g, (_, c) => c.toUpperCase())
     if (argv[camel] === undefined) continue

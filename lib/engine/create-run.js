@@ -8,15 +8,16 @@ import { ThreadedRun } from './threaded-run.js'
  * @param {object} workload
  * @param {import('../plan/engine-settings.js').EngineSettings} settings engineSettings(plan, workload, part)
  * @param {import('./run.js').RunRuntime} runtime
- * @param {{ jobs?: number, source?: import('./threaded-run.js').PartSource }} [threads]
- *   source: how each worker rebuilds the workload (planSource for a plan)
+ * @param {{ jobs?: number, source?: import('./threaded-run.js').PartSource, answerMs?: number, stallMs?: number }} [threads]
+ *   source: how each worker rebuilds the workload (planSource for a plan); answerMs, stallMs:
+ *   how long a worker may be silent (ThreadedRun)
  * @returns {import('./run-handle.js').RunHandle}
  */
-export function createRun (workload, settings, runtime, { jobs = 1, source } = {}) {
+export function createRun (workload, settings, runtime, { jobs = 1, source, ...waits } = {}) {
   jobs = threadsFor(workload, settings, jobs)
   if (jobs <= 1) return new Run(workload, settings, runtime)
   if (!source) throw new TypeError('worker threads need the source of the workload')
-  return new ThreadedRun(workload, settings, runtime, { jobs, source })
+  return new ThreadedRun(workload, settings, runtime, { ...waits, jobs, source })
 }
 
 /**

@@ -7,7 +7,7 @@
 import { EventEmitter } from 'node:events'
 import { Worker } from 'node:worker_threads'
 import { performance } from 'node:perf_hooks'
-import { splitRange, shareOf, checkParts } from '../plan/partition.js'
+import { splitRange, sharesOf, checkParts } from '../plan/partition.js'
 import { partSettings, sendableSettings } from '../plan/engine-settings.js'
 import { stageEvent, stageOfInterval, stageAfterInterval } from '../metrics/stage-windows.js'
 import { RunLifecycle } from './run-handle.js'
@@ -18,6 +18,14 @@ import { threadCpu, threadCpuSince } from './thread-cpu.js'
 import { PgloadError } from '../errors.js'
 
 const WORKER = new URL('./thread-worker.js', import.meta.url)
+// How long a worker may take to send its results once the run ends for it, past the grace: the
+// 30 s thread-worker.js allows the workload's own figures, and 10 s more; then it is stopped as
+// failed, so that one blocked thread cannot keep the run (and its results) from ending.
+const ANSWER_MS = 40_000
+// A worker that reports nothing for this long while the run goes on has a blocked or starved
+// event loop: at least this many intervals, and never less than STALL_MIN_MS.
+const STALL_INTERVALS = 10
+const STALL_MIN_MS = 30_000
 
 /**
  * @typedef {object} PartSource how a worker rebuilds the workload: `module` exports
@@ -37,10 +45,12 @@ export class ThreadedRun extends EventEmitter {
    *   range, connections and rate are split over the threads
    * @param {import('./run.js').RunRuntime} runtime seed and part go to the workers; they open
    *   their own connections (the source's)
-   * @param {{ jobs: number, source: PartSource, spawn?: (url: URL, opts: object) => any }} threads
-   *   spawn: makes a worker (tests give workers of their own)
+   * @param {{ jobs: number, source: PartSource, spawn?: (url: URL, opts: object) => any, answerMs?: number, stallMs?: number }} threads
+   *   spawn: makes a worker (tests give workers of their own); answerMs: how long a worker may take
+   *   to send its results once the run ends for it (past the grace); stallMs: how long a running
+   *   worker may send nothing
    */
-  constructor (workload, settings, runtime, { jobs, source, spawn = (url, opts) => new Worker(url, opts) }) {
+  constructor (workload, settings, runtime, { jobs, source, spawn = (url, opts) => new Worker(url, opts), answerMs = ANSWER_MS, stallMs }) {
     super()
     const range = settings.range
     const group = workload.terminalGroup ?? 1
@@ -53,7 +63,7 @@ export class ThreadedRun extends EventEmitter {
     this.typeNames = workload.transactions.map((t) => t.name)
     this.ranges = Array.from({ length: jobs }, (_, i) => splitRange(range, jobs, i, { group }))
     this.terminalCount = range.count
-    this.connectionShares = this.ranges.map((r, i) => shareOf(settings.connections, this.ranges, i))
+    this.connectionShares = sharesOf(settings.connections, this.ranges)
     this.poolSize = this.connectionShares.reduce((a, b) => a + b, 0)
     // the part's --rate in proportion to its terminals: independent Poisson streams add up
     this.rates = this.ranges.map((r) => settings.rate > 0 ? settings.rate * r.count / range.count : settings.rate)
@@ -61,6 +71,13 @@ export class ThreadedRun extends EventEmitter {
     this._workers = []
     this._states = new Array(jobs).fill(null)
     this._measuring = false
+    this._answerMs = answerMs
+    this._stallMs = stallMs ?? Math.max(STALL_MIN_MS, STALL_INTERVALS * settings.intervalUs / 1000)
+    this._failed = false
+    this._deadline = null
+    this._watchdog = null
+    this.on('stopping', () => this._answerBy(settings.graceUs / 1000 + answerMs, 'stopped'))
+    this.on('aborting', () => this._answerBy(answerMs, 'aborted'))
   }
 
   /** @returns {Readonly<import('./run-handle.js').RunStatus>} */
@@ -99,7 +116,14 @@ export class ThreadedRun extends EventEmitter {
    * @returns {Promise<object>}
    */
   execute () {
-    return this.#life.settle(() => this._execute())
+    return this.#life.settle(async () => {
+      try {
+        return await this._execute()
+      } finally {
+        clearTimeout(this._deadline)
+        clearInterval(this._watchdog)
+      }
+    })
   }
 
   async _execute () {
@@ -110,7 +134,7 @@ export class ThreadedRun extends EventEmitter {
     for (let i = 0; i < this.jobs; i++) {
       const settings = sendableSettings(partSettings(this.settings, { range: this.ranges[i], connections: this.connectionShares[i], rate: this.rates[i] }))
       const worker = this.spawn(WORKER, { workerData: { source: this.source, part: (part ?? 0) + i, seed, settings } })
-      const w = { worker, index: i, gone: false, result: null, crash: null }
+      const w = { worker, index: i, gone: false, result: null, crash: null, heardMs: performance.now() }
       this._workers.push(w)
       ready.push(new Promise((resolve) => { w.ready = resolve }))
       finished.push(new Promise((resolve) => { w.exited = resolve }))
@@ -123,12 +147,38 @@ export class ThreadedRun extends EventEmitter {
     if (this.#life.state === 'starting' && gate) await this._passGate(gate, finished)
     if (this.#life.state === 'starting') {
       this.#life.running(performance.now() * 1000)
+      this._watch()
       this._send({ t: 'go', epochUs: (performance.timeOrigin + performance.now()) * 1000 })
       const ms = connected.filter((c) => c !== null).map((c) => c.initialConnectionMs ?? 0)
       this.emit('start', { terminals: this.terminalCount, connections: this.poolSize, initialConnectionMs: ms.length ? Math.max(...ms) : 0 })
     }
     await Promise.all(finished)
     return this._finish()
+  }
+
+  /** Once the run ends: every worker that has not answered within `ms` is stopped as failed. */
+  _answerBy (ms, what) {
+    const at = performance.now() + ms
+    if (this._deadline !== null && this._deadlineAt <= at) return
+    clearTimeout(this._deadline)
+    this._deadlineAt = at
+    this._deadline = setTimeout(() => {
+      const s = Math.round(ms / 100) / 10
+      for (const w of this._workers) if (!w.gone && !w.result && !w.crash) this._crashed(w, new Error(`no results ${s} s after the run ${what}`))
+    }, ms)
+  }
+
+  /** While the run goes on: a worker silent for stallMs (it reports every interval) is stopped as failed. */
+  _watch () {
+    const everyMs = Math.min(1000, this._stallMs / 2)
+    this._watchdog = setInterval(() => {
+      if (this.#life.state !== 'running') return
+      const now = performance.now()
+      for (const w of this._workers) {
+        if (w.gone || w.result || w.crash || now - w.heardMs <= this._stallMs) continue
+        this._crashed(w, new Error(`no report for ${Math.round((now - w.heardMs) / 100) / 10} s (its event loop is blocked or starved of CPU)`))
+      }
+    }, everyMs)
   }
 
   /** The caller's start gate (the shards' barrier), passed once every worker is connected. */
@@ -143,6 +193,7 @@ export class ThreadedRun extends EventEmitter {
   }
 
   _onMessage (w, m) {
+    w.heardMs = performance.now()
     switch (m.t) {
       case 'ready': return w.ready(m)
       case 'measuring': return this._beginMeasuring()
@@ -155,6 +206,7 @@ export class ThreadedRun extends EventEmitter {
       case 'aborting': return this.abort(m.reason)
       case 'event': return this._event(m.name, m.e)
       case 'done':
+        if (w.crash) return // stopped as failed already: its closed intervals are what it measured
         w.result = m
         this._merge.end(w.index)
         // everything it had is in this message; handles it may still hold (idle timers) need no wait
@@ -184,14 +236,20 @@ export class ThreadedRun extends EventEmitter {
     this.emit(name, e)
   }
 
-  /** A worker failed outside its transactions: one line, and the run ends with what was measured. */
+  /**
+   * A worker failed outside its transactions, or stopped answering: the first says so in one line
+   * (the others follow from it), and the run ends with what was measured.
+   */
   _crashed (w, err) {
     if (w.crash || w.result) return
     w.crash = err
     this._merge?.end(w.index)
-    const line = new Error(`worker thread ${w.index} stopped: ${String(err?.message ?? err).split('\n')[0]}`)
-    line.stack = line.message
-    this.emit('internal-error', line)
+    if (!this._failed) {
+      this._failed = true
+      const line = new Error(`worker thread ${w.index} stopped: ${String(err?.message ?? err).split('\n')[0]}`)
+      line.stack = line.message
+      this.emit('internal-error', line)
+    }
     this.abort('internal-error')
     w.ready(null)
     if (!w.gone) w.worker.terminate()

@@ -2,6 +2,7 @@
 
 import { PgloadError } from '../errors.js'
 import { shownValue } from './shown.js'
+import { rangeOf } from './ranges.js'
 
 /**
  * @typedef {{ spec: string, meanUs: number, maxUs: number, sampleUs(random: { double(): number }): number }} Distribution
@@ -64,6 +65,13 @@ const EXP = new RegExp(`^exp:${NUM}(?::${NUM})?$`)
  * @returns {Distribution}
  */
 export function parseDistribution (text, flag) {
+  const d = distribution(text, flag)
+  const most = rangeOf('--think-time').max
+  if (d.maxUs > most * 1000) throw new PgloadError(`${flag}: every time must be at most ${most} ms (24.8 days, the longest timer), got ${shownValue(text)}`, { code: 'BAD_OPTION' })
+  return d
+}
+
+function distribution (text, flag) {
   const s = String(text).trim()
   let m
   if ((m = FIXED.exec(s))) return fixedUs(Number(m[1]) * 1000)

@@ -4,6 +4,7 @@
 import { PgloadError } from '../errors.js'
 import { parseDurationS } from './parse.js'
 import { shownValue } from './shown.js'
+import { rangeOf } from './ranges.js'
 
 /**
  * One stage as given: how long it lasts and the target at its end.
@@ -55,9 +56,13 @@ function checkedStage (s, flag, i, integer, rampMark, text) {
   const where = `${flag}: stage ${i + 1}${text === undefined ? '' : ` (${text.trim()})`}`
   if (!(typeof s?.durationS === 'number' && Number.isFinite(s.durationS))) throw new PgloadError(`${where}: the duration must be like 30s, 2m or 1h`, { code: 'BAD_OPTION' })
   if (!(s.durationS > 0)) throw new PgloadError(`${where}: the duration must be above zero`, { code: 'BAD_OPTION' })
+  const longest = rangeOf(integer ? '--clients-stages' : '--stages').max
+  if (s.durationS > longest) throw new PgloadError(`${where}: the duration must be at most ${longest} s (365 days), got ${s.durationS} s`, { code: 'BAD_OPTION' })
   const t = s.target
-  if (!(typeof t === 'number' && Number.isFinite(t) && t >= 0) || (integer && !Number.isInteger(t))) {
-    throw new PgloadError(`${where}: the target must be ${integer ? 'a whole number of clients >= 0' : 'a rate >= 0 (transactions per second)'}`, { code: 'BAD_OPTION' })
+  // a stage's target is a --clients or a --rate: the same bounds
+  const most = rangeOf(integer ? '--clients' : '--rate').max
+  if (!(typeof t === 'number' && Number.isFinite(t) && t >= 0 && t <= most) || (integer && !Number.isInteger(t))) {
+    throw new PgloadError(`${where}: the target must be ${integer ? 'a whole number of clients' : 'a rate (transactions per second)'} in 0..${most}`, { code: 'BAD_OPTION' })
   }
   return Object.freeze({ durationS: s.durationS, target: t, ramp: rampMark ? Boolean(s.ramp) : true })
 }

@@ -4,6 +4,7 @@
 
 import { PgloadError } from '../errors.js'
 import { parseDurationS, parseInteger } from '../options/parse.js'
+import { rangeOf } from '../options/ranges.js'
 import { parseRateStages, parseClientStages } from '../options/stages.js'
 import { shownValue } from '../options/shown.js'
 
@@ -55,7 +56,7 @@ export function profileChecks (opt, plan, clientsGiven) {
   if (plan.stages) {
     if (plan.thinkTime !== undefined) throw bad('--think-time and --stages cannot be combined: the stages already set when each transaction starts')
     if (plan.warmupS > 0 && !(plan.rate > 0)) throw bad('--warmup with --stages needs --rate: the rate the warm-up runs at (the first stage ramps from it)')
-    out.maxQueue = opt('maxQueue') === undefined ? DEFAULT_MAX_QUEUE : parseInteger(opt('maxQueue'), '--max-queue', { min: 0 })
+    out.maxQueue = opt('maxQueue') === undefined ? DEFAULT_MAX_QUEUE : parseInteger(opt('maxQueue'), '--max-queue', rangeOf('--max-queue'))
   } else if (opt('maxQueue') !== undefined) {
     throw bad('--max-queue goes with --stages: it bounds the arrivals waiting for a free terminal')
   }
@@ -67,7 +68,7 @@ export function profileChecks (opt, plan, clientsGiven) {
     out.clients = most
   }
   if (opt('rampS') !== undefined) {
-    out.rampS = parseDurationS(opt('rampS'), '--ramp')
+    out.rampS = parseDurationS(opt('rampS'), '--ramp', rangeOf('--ramp'))
     if (!(out.rampS > 0)) throw bad(`--ramp must be positive, got ${shownValue(opt('rampS'))}`)
     if (plan.rate > 0 || stages) throw bad(`--ramp starts closed-model terminals evenly: it cannot be combined with ${plan.rate > 0 ? '--rate' : plan.stages ? '--stages' : '--clients-stages'}`)
   }

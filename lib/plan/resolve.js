@@ -3,6 +3,7 @@
 
 import { PgloadError } from '../errors.js'
 import { parseDurationS, parseInteger, parseNumber, parseOutputPath } from '../options/parse.js'
+import { rangeOf } from '../options/ranges.js'
 import { parseDistribution } from '../options/distribution.js'
 import { parseRandomSeed, seedAsInt64 } from '../random/seeding.js'
 import { PROTOCOLS } from '../db/connection.js'
@@ -15,6 +16,7 @@ import { liveOptions } from './live-options.js'
 import { booleanOption, checkLogOptions, optionalInteger, runLabel, runThresholds, samplingRate, scriptVariables } from './checks.js'
 import { shownValue } from '../options/shown.js'
 import { profileLength, profileChecks } from './profile.js'
+import { hostLimits, checkJobs, checkOpenFiles } from './host-limits.js'
 
 /** Marks a resolved plan; a plan that comes back (e.g. through JSON) is taken as it is. */
 export const PLAN_VERSION = 1
@@ -93,12 +95,13 @@ const bad = (message) => new PgloadError(message, { code: 'BAD_OPTION' })
  * as typed on a command line (`durationS: '30s'`). Errors name the command-line flag.
  * @param {Record<string, any>} input
  * @param {{ config?: Record<string, any>, readStdin?: () => Promise<Buffer>,
- *   checks?: { afterValues?: () => void, afterOptions?: () => void } }} [opts]
+ *   checks?: { afterValues?: () => void, afterOptions?: () => void }, host?: import('./host-limits.js').HostLimits }} [opts]
  *   config: options below the input and above the workload's defaults; checks: the caller's own
- *   checks, in pgbench's order: after the values (its mode checks), after the run options (the server)
+ *   checks, in pgbench's order: after the values (its mode checks), after the run options (the server);
+ *   host: this machine's cores and open-file limit (hostLimits())
  * @returns {Promise<Readonly<RunPlan>>}
  */
-export async function resolvePlan (input, { config, readStdin, checks = {} } = {}) {
+export async function resolvePlan (input, { config, readStdin, checks = {}, host } = {}) {
   for (const layer of [input, config]) {
     for (const key of Object.keys(layer ?? {})) if (!INPUT_KEYS.has(key)) throw bad(`unknown run option ${JSON.stringify(key)}`)
   }
@@ -117,13 +120,13 @@ export async function resolvePlan (input, { config, readStdin, checks = {} } = {
   if (module.fixedTerminals && opt('clients') !== undefined) {
     throw new PgloadError(`-c/--clients does not apply to ${name}: it drives ${module.fixedTerminals.what}`, { code: 'BAD_OPTION', hint: module.fixedTerminals.hint })
   }
-  plan.clients = opt('clients') === undefined ? DEFAULTS.clients : parseInteger(opt('clients'), '--clients', { min: 1 })
+  plan.clients = opt('clients') === undefined ? DEFAULTS.clients : parseInteger(opt('clients'), '--clients', rangeOf('--clients'))
   Object.assign(plan, runLength(opt))
   Object.assign(plan, profileLength(opt, plan, input.durationS ?? config?.durationS))
   const logOptions = {
-    scale: optionalInteger(w.scale, '--scale', { min: 1 }),
+    scale: optionalInteger(w.scale, '--scale', rangeOf('--scale')),
     samplingRate: samplingRate(w.samplingRate),
-    aggregateIntervalS: optionalInteger(w.aggregateIntervalS, '--aggregate-interval', { min: 1 }),
+    aggregateIntervalS: optionalInteger(w.aggregateIntervalS, '--aggregate-interval', rangeOf('--aggregate-interval')),
     log: booleanOption(w.log, '--log', false),
     logPrefix: w.logPrefix ?? undefined
   }
@@ -136,7 +139,7 @@ export async function resolvePlan (input, { config, readStdin, checks = {} } = {
   plan.protocol = oneOf(opt('protocol') ?? DEFAULTS.protocol, PROTOCOLS, '--protocol')
   await checkScripts(scripts, plan.protocol)
   plan.driver = oneOf(opt('driver') ?? DEFAULTS.driver, DRIVERS, '--driver')
-  plan.maxTries = opt('maxTries') === undefined ? DEFAULTS.maxTries : parseInteger(opt('maxTries'), '--max-tries', { min: 0 })
+  plan.maxTries = opt('maxTries') === undefined ? DEFAULTS.maxTries : parseInteger(opt('maxTries'), '--max-tries', rangeOf('--max-tries'))
   if (plan.maxTries === 0 && !plan.latencyLimitMs && plan.durationS === undefined) throw bad('an unlimited number of transaction tries (--max-tries 0) needs --latency-limit or --duration')
   Object.assign(plan, timing(opt))
   Object.assign(plan, profileChecks(opt, plan, opt('clients') !== undefined))
@@ -152,6 +155,7 @@ export async function resolvePlan (input, { config, readStdin, checks = {} } = {
   Object.assign(plan, sharding(opt, plan))
   if (plan.shard && plan.cold) throw bad('--cold does not go with shards: each shard would restart the server under the others; restart it before starting them')
   if (plan.shard && plan.store) throw bad('--store goes with whole runs: merge the shards\' files (pgload merge) and store the merged one (pgload store merged.json)')
+  checkHost(plan, module, host ?? hostLimits())
   return deepFreeze(withoutUndefined(plan))
 }
 
@@ -203,17 +207,17 @@ function runLength (opt) {
   const out = {}
   const duration = opt('durationS')
   if (duration !== undefined) {
-    out.durationS = parseDurationS(duration, '--duration')
+    out.durationS = parseDurationS(duration, '--duration', rangeOf('--duration'))
     if (out.durationS <= 0) throw bad(`--duration must be positive, got ${shownValue(duration)}`)
   }
-  out.transactionsPerClient = optionalInteger(opt('transactionsPerClient'), '--transactions', { min: 1 })
+  out.transactionsPerClient = optionalInteger(opt('transactionsPerClient'), '--transactions', rangeOf('--transactions'))
   return out
 }
 
 /** When transactions start: --rate, --latency-limit, --think-time. */
 function pacing (opt) {
-  const rate = opt('rate') === undefined ? DEFAULTS.rate : parseNumber(opt('rate'), '--rate', { min: 0, exclusiveMin: true })
-  const latencyLimitMs = opt('latencyLimitMs') === undefined ? DEFAULTS.latencyLimitMs : parseNumber(opt('latencyLimitMs'), '--latency-limit', { min: 0, exclusiveMin: true })
+  const rate = opt('rate') === undefined ? DEFAULTS.rate : parseNumber(opt('rate'), '--rate', rangeOf('--rate'))
+  const latencyLimitMs = opt('latencyLimitMs') === undefined ? DEFAULTS.latencyLimitMs : parseNumber(opt('latencyLimitMs'), '--latency-limit', rangeOf('--latency-limit'))
   if (latencyLimitMs > 0 && rate === 0) throw bad('--latency-limit needs --rate: the limit is measured against the schedule that --rate sets')
   const thinkTime = opt('thinkTime') === undefined ? undefined : String(opt('thinkTime'))
   if (thinkTime !== undefined) parseDistribution(thinkTime, '--think-time')
@@ -223,18 +227,30 @@ function pacing (opt) {
 
 /** Pool size, progress, warm-up, series interval, grace and timeout. */
 function timing (opt) {
-  const duration = (key, flag) => opt(key) === undefined ? DEFAULTS[key] : parseDurationS(opt(key), flag)
+  const duration = (key, flag) => opt(key) === undefined ? DEFAULTS[key] : parseDurationS(opt(key), flag, rangeOf(flag))
   const out = {
-    connections: optionalInteger(opt('connections'), '--connections', { min: 1 }),
-    progressS: opt('progressS') === undefined ? DEFAULTS.progressS : parseInteger(opt('progressS'), '--progress', { min: 1 }),
+    connections: optionalInteger(opt('connections'), '--connections', rangeOf('--connections')),
+    progressS: opt('progressS') === undefined ? DEFAULTS.progressS : parseInteger(opt('progressS'), '--progress', rangeOf('--progress')),
     warmupS: duration('warmupS', '--warmup'),
-    intervalS: opt('intervalS') === undefined ? DEFAULTS.intervalS : parseNumber(opt('intervalS'), '--interval', { min: 0, exclusiveMin: true }),
+    intervalS: opt('intervalS') === undefined ? DEFAULTS.intervalS : parseNumber(opt('intervalS'), '--interval', rangeOf('--interval')),
     graceS: duration('graceS', '--grace'),
     transactionTimeoutS: duration('transactionTimeoutS', '--transaction-timeout'),
-    jobs: opt('jobs') === undefined ? DEFAULTS.jobs : parseInteger(opt('jobs'), '--jobs', { min: 1 })
+    jobs: opt('jobs') === undefined ? DEFAULTS.jobs : parseInteger(opt('jobs'), '--jobs', rangeOf('--jobs'))
   }
   if (opt('transactionTimeoutS') !== undefined && out.transactionTimeoutS <= 0) throw bad(`--transaction-timeout must be positive, got ${shownValue(opt('transactionTimeoutS'))}`)
   return out
+}
+
+/** -j within this machine's cores; the connections open at once within its open-file limit. */
+function checkHost (plan, module, limits) {
+  checkJobs(plan.jobs, limits)
+  // -C: each client holds its own connection while its transaction runs; without think time a
+  // client is a connection unless --connections says; a workload with its own terminals decides.
+  // A shard opens its share.
+  const check = (sockets, flag) => checkOpenFiles({ sockets: Math.ceil(sockets / (plan.shard?.count ?? 1)), flag, jobs: plan.jobs }, limits)
+  if (plan.connect) return check(plan.clients, '--clients')
+  if (plan.connections !== undefined) return check(plan.connections, '--connections')
+  if (!plan.thinkTime && !module.fixedTerminals) check(plan.clients, '--clients')
 }
 
 function switches (opt) {

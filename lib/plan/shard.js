@@ -6,13 +6,14 @@
 import { createHash } from 'node:crypto'
 import { PgloadError } from '../errors.js'
 import { parseDurationS, parseInteger } from '../options/parse.js'
+import { rangeOf } from '../options/ranges.js'
 import { seedAsInt64 } from '../random/seeding.js'
 import { shownValue } from '../options/shown.js'
 
 /** Seconds the shards wait for each other at the start, unless --shard-timeout says. */
 export const DEFAULT_SHARD_TIMEOUT_S = 60
 /** The most shards of one run. */
-export const MAX_SHARDS = 1000
+export const MAX_SHARDS = rangeOf('--shards').max
 // a Kubernetes Job name (a DNS label, 63 characters) fits; no characters that need quoting anywhere
 const RUN_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$/
 
@@ -68,7 +69,7 @@ function shardPlan (index, count, { runId, shardTimeout }, plan) {
   if (runId !== undefined && !RUN_ID.test(String(runId))) {
     throw bad(`--run-id must be 1 to 63 letters, digits, '.', '_' or '-' (starting with a letter or digit), got ${shownValue(String(runId))}`)
   }
-  const timeoutS = shardTimeout === undefined ? DEFAULT_SHARD_TIMEOUT_S : parseDurationS(shardTimeout, '--shard-timeout')
+  const timeoutS = shardTimeout === undefined ? DEFAULT_SHARD_TIMEOUT_S : parseDurationS(shardTimeout, '--shard-timeout', rangeOf('--shard-timeout'))
   if (!(timeoutS > 0)) throw bad(`--shard-timeout must be positive, got ${shownValue(shardTimeout)}`)
   return { index, count, runId: runId === undefined ? derivedRunId(plan, count) : String(runId), runIdGiven: runId !== undefined, timeoutS }
 }

@@ -5,6 +5,7 @@
 import { createHash } from 'node:crypto'
 import { PgloadError } from '../errors.js'
 import { parseInteger } from '../options/parse.js'
+import { rangeOf } from '../options/ranges.js'
 import { resolvePlan } from '../plan/resolve.js'
 import { DEFAULTS as TPCC_DEFAULTS } from '../../workloads/tpcc/defaults.js'
 import { parseAxes, cellsOf, cellSize, sizeAxis, cellText } from './axes.js'
@@ -40,7 +41,7 @@ export async function sweepSpec (input, { repeat, checks } = {}) {
   const wo = input.workloadOptions ?? {}
   if (workload === 'tpcc' && wo.scale !== undefined && wo.scale !== null) throw bad('tpcc is sized by --warehouses, not --scale')
   const axes = parseAxes({ size: wo[size], clients: input.clients, rate: input.rate }, workload)
-  const repeats = repeat === undefined ? DEFAULT_REPEAT : parseInteger(repeat, '--repeat', { min: 1 })
+  const repeats = repeat === undefined ? DEFAULT_REPEAT : parseInteger(repeat, '--repeat', rangeOf('--repeat'))
   // TPC-C's terminals are fixed (10 per warehouse): its clients are the connections they share,
   // that is the transactions in flight at once
   if (workload === 'tpcc' && axes.clients && input.connections !== undefined) {

@@ -25,7 +25,7 @@ const bad = [
   [['--until', 'tpmC > 5'], /tpmC is a whole-run figure/],
   [['--until', 'p(99) <'], /--until 'p\(99\) <': expected a number/],
   [['--until', 'p(99) < 20ms', '--step', '0s'], /--step must be at least 2 intervals/],
-  [['--until', 'p(99) < 20ms', '--growth', '1'], /--growth must be a number > 1/],
+  [['--until', 'p(99) < 20ms', '--growth', '1'], /--growth must be a number > 1 and <= 1000/],
   [['--until', 'p(99) < 20ms', '--behind', '150'], /--behind must be a percentage between 0 and 100/],
   [['--until', 'p(99) < 20ms', '--start-rate', '500', '--max-rate', '100'], /--max-rate \(100\) is below --start-rate \(500\)/],
   [['--until', 'p(99) < 20ms', '-j', '2'], /capacity does not take --jobs/],

@@ -21,7 +21,7 @@ const CASES = [
   [['my.sql', '--rate', '1000,x'], 'pgload: --rate must be a comma-separated list of numbers > 0, got "1000,x"'],
   [['tpcc', '--warehouses', '1,2.5'], 'pgload: --warehouses must be a comma-separated list of integers >= 1, got "1,2.5"'],
   [['tpcc', '--warehouses', '1', '--clients', '10,20'], 'pgload: tpcc: --clients 20 is more than the 10 terminals of 1 warehouse'],
-  [['tpcb', '--clients', '1,2', '--repeat', '0'], 'pgload: --repeat must be an integer >= 1, got "0"'],
+  [['tpcb', '--clients', '1,2', '--repeat', '0'], 'pgload: --repeat must be an integer in 1..1000, got "0"'],
   [['tpcb', '--clients', '1,2', '--out', 'x.json'], 'pgload: --out does not go with sweep: each run\'s results go to DIR/runs/ (--dir DIR)'],
   [['tpcb', '--clients', '1,2', '--shard-timeout', '5s'], 'pgload: --shard-timeout does not go with sweep: a sweep runs its cells one after the other on one machine'],
   [['tpcb', '--clients', '1,2', '--dashboard-out', 'x.html'], 'pgload: --dashboard-out goes with --dashboard: it saves the page the dashboard shows at the end'],

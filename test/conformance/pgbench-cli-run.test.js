@@ -75,18 +75,18 @@ const MAPPED = {
   // -h/-p/-U are pgload options too; for: --help.*more information
   11: { stderr: [/^pgload: Unknown arguments: -debug, .*bad-option/m, /^hint: see pgload --help$/m] },
   12: { stderr: [/could not read script file "no-such-file": no such file/] }, // for: could not open file "no-such-file":
-  17: { stderr: [/--clients must be an integer >= 1, got "three"/] },
-  18: { stderr: [/--jobs must be an integer >= 1, got "eleven"/] },
-  19: { args: () => ['init', 'tpcb', '-s', 'two', '--url', UNREACHABLE], stderr: [/--scale must be an integer >= 1, got "two"/] },
-  20: { stderr: [/--transactions must be an integer >= 1, got "zil"/] },
+  17: { stderr: [/--clients must be an integer in 1..1000000, got "three"/] },
+  18: { stderr: [/--jobs must be an integer in 1..256, got "eleven"/] },
+  19: { args: () => ['init', 'tpcb', '-s', 'two', '--url', UNREACHABLE], stderr: [/--scale must be an integer in 1..2147483647, got "two"/] },
+  20: { stderr: [/--transactions must be an integer in 1..2147483647, got "zil"/] },
   21: { stderr: [/--duration must be a duration like 30s, 10m or 1h, got "ten"/] },
-  25: { stderr: [/--fillfactor must be an integer between 10 and 100, got "1"/] }, // for: -F/--fillfactor must be in range
+  25: { stderr: [/--fillfactor must be an integer in 10..100, got "1"/] }, // for: -F/--fillfactor must be in range
   26: { stderr: [/--protocol must be one of simple, extended, prepared, got "no-such-mode"/] }, // for: invalid query mode
-  27: { stderr: [/--progress must be an integer >= 1, got "0"/] }, // for: -P/--progress must be in range
-  28: { stderr: [/--rate must be a number > 0, got "0\.0"/] }, // for: invalid rate limit
-  29: { stderr: [/--latency-limit must be a number > 0, got "0\.0"/] }, // for: invalid latency limit
+  27: { stderr: [/--progress must be an integer in 1..31536000, got "0"/] }, // for: -P/--progress must be in range
+  28: { stderr: [/--rate must be a number > 0 and <= 10000000, got "0\.0"/] }, // for: invalid rate limit
+  29: { stderr: [/--latency-limit must be a number > 0 and <= 3600000, got "0\.0"/] }, // for: invalid latency limit
   30: { stderr: [/--sampling-rate must be a number > 0, got "0"/] }, // for: invalid sampling rate
-  31: { stderr: [/--aggregate-interval must be an integer >= 1, got "-3"/] }, // for: --aggregate-interval must be in range
+  31: { stderr: [/--aggregate-interval must be an integer in 1..31536000, got "-3"/] }, // for: --aggregate-interval must be in range
   33: {
     args: () => ['init', 'tpcb', '-S', '--url', UNREACHABLE],
     stderr: [/^pgload: Unknown argument: S$/m] // for: cannot be used in initialization (init has no run options at all)
@@ -95,7 +95,7 @@ const MAPPED = {
   36: { stderr: [/--progress-timestamp is allowed only under --progress/] },
   37: { stderr: [/-I\/--init-steps is an initialization option: it cannot be used in benchmarking mode/] },
   39: { dropped: '"error while setting random seed from --random-seed option": pgbench\'s extra line; pgload says it in one line and a hint', stderr: [/unrecognized random seed option "one"/, /Expecting an unsigned integer, "time" or "rand"/] },
-  43: { stderr: [/--max-tries must be an integer >= 0, got "-10"/] }, // for: invalid number of maximum tries: "-10"
+  43: { stderr: [/--max-tries must be an integer in 0..2147483647, got "-10"/] }, // for: invalid number of maximum tries: "-10"
   44: { stderr: [/an unlimited number of transaction tries \(--max-tries 0\) needs --latency-limit or --duration/] },
   45: { stderr: [/--sampling-rate needs --log/] }, // for: log sampling .* only when
   46: { stderr: [/--sampling-rate and --aggregate-interval cannot be used at the same time/] },

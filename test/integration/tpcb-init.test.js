@@ -164,8 +164,8 @@ test('options: --fillfactor, --unlogged-tables, --foreign-keys, --no-vacuum; bad
   const fks = (await rows(CONSTRAINTS_SQL)).filter(r => r[2] === 'f').map(r => r[1])
   assert.deepEqual(fks, ['pgbench_accounts_bid_fkey', 'pgbench_history_aid_fkey', 'pgbench_history_bid_fkey', 'pgbench_history_tid_fkey', 'pgbench_tellers_bid_fkey'])
 
-  await assert.rejects(init({ scale: 0, force: true }), /^PgloadError: --scale must be an integer >= 1, got 0$/)
-  await assert.rejects(init({ scale: 1, fillfactor: 5, force: true }), /--fillfactor must be an integer (from 10 to|between 10 and) 100, got "?5"?/)
+  await assert.rejects(init({ scale: 0, force: true }), /^PgloadError: --scale must be an integer in 1..2147483647, got 0$/)
+  await assert.rejects(init({ scale: 1, fillfactor: 5, force: true }), /--fillfactor must be an integer in 10\.\.100, got 5$/)
   await assert.rejects(initCommand({ workload: 'tpcz', url: urlFor(DB), env: {}, stderr: sink() }), /^PgloadError: unknown workload "tpcz": valid workloads are tpcb, tpcc$/)
 })
 

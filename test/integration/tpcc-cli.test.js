@@ -44,7 +44,7 @@ test('init, bad input, a 5 s --no-wait run with tpmC, a paced run, then verify',
 
   for (const [args, message] of [
     [['--warehouses', '2'], /--warehouses 2 is more than the 1 loaded/],
-    [['--warehouses', '0'], /--warehouses must be an integer >= 1, got 0/],
+    [['--warehouses', '0'], /--warehouses must be an integer in 1..100000, got "0"/],
     [['--mix', '45,43,4,4,5'], /--mix must add up to 100/],
     [['--mix', '55,33,4,4,4'], /breaks the TPC-C minimums/]
   ]) {

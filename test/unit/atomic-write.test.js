@@ -4,7 +4,7 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import * as fsPromises from 'node:fs/promises'
-import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises'
+import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { tmpdir } from 'node:os'
 import { writeFileAtomic } from '../../lib/atomic-write.js'
@@ -64,4 +64,17 @@ test('a directory that cannot be flushed on this platform does not fail a write 
   const unsupported = { ...fs, open: (path, flags) => flags === 'w' ? fs.open(path, flags) : Promise.reject(Object.assign(new Error('EISDIR'), { code: 'EISDIR' })) }
   await writeFileAtomic(file, 'x'.repeat(100_000), { fs: unsupported })
   assert.equal((await readFile(file, 'utf8')).length, 100_000)
+}))
+
+test('a temporary file a killed writer left is removed at the next write; a live writer\'s is kept', () => withDir(async (dir) => {
+  const file = join(dir, 'results.json')
+  // a pid no process has: above the kernel's pid_max (at most 2^22)
+  const dead = 4_194_304 + 17
+  const live = process.ppid
+  const stale = [`results.json.incomplete-${dead}.tmp`, `results.json.tmp-${dead}`]
+  const kept = [`results.json.incomplete-${live}.tmp`, `other.json.incomplete-${dead}.tmp`, 'results.json.bak']
+  for (const name of [...stale, ...kept]) await writeFile(join(dir, name), 'half a docu')
+  await writeFileAtomic(file, '{"whole":true}')
+  assert.deepEqual((await readdir(dir)).sort(), ['results.json', ...kept].sort())
+  assert.equal(await readFile(file, 'utf8'), '{"whole":true}')
 }))

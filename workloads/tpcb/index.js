@@ -4,6 +4,7 @@
 import { initTpcb, TABLES } from './init.js'
 import { createTpcbWorkload } from './run.js'
 import { parseInteger } from '../../lib/options/parse.js'
+import { rangeOf } from '../../lib/options/ranges.js'
 
 export default {
   name: 'tpcb',
@@ -40,8 +41,8 @@ export default {
    */
   validateInitOptions (opts) {
     const out = { ...opts }
-    if (opts.scale !== undefined) out.scale = parseInteger(opts.scale, '--scale', { min: 1 })
-    if (opts.fillfactor !== undefined) out.fillfactor = parseInteger(opts.fillfactor, '--fillfactor', { min: 10, max: 100 })
+    if (opts.scale !== undefined) out.scale = parseInteger(opts.scale, '--scale', rangeOf('--scale'))
+    if (opts.fillfactor !== undefined) out.fillfactor = parseInteger(opts.fillfactor, '--fillfactor', rangeOf('--fillfactor'))
     return out
   }
 }

@@ -14,8 +14,8 @@ export default {
   tables: [...TPCC_TABLES],
   metaTable: META_TABLE,
   initOptions: {
-    warehouses: { alias: 'w', type: 'number', describe: 'warehouses to load (about 100 MB each) [default: 1]' },
-    jobs: { alias: 'j', type: 'number', describe: 'parallel COPY connections [default: one per core, 2..8]' },
+    warehouses: { alias: 'w', type: 'string', describe: 'warehouses to load (about 100 MB each) [default: 1]' },
+    jobs: { alias: 'j', type: 'string', describe: 'parallel COPY connections [default: one per core, 2..8]' },
     force: { type: 'boolean', describe: 'drop and reload existing TPC-C tables (only those)' },
     'foreign-keys': { type: 'boolean', describe: 'add foreign keys between the TPC-C tables' },
     check: { type: 'boolean', describe: 'run the consistency checks after loading (--no-check to skip) [default: true]' },
@@ -30,9 +30,9 @@ export default {
     hint: `--warehouses N drives ${DEFAULTS.terminalsPerWarehouse} N terminals; --connections sets the connections they share`
   },
   runOptions: {
-    warehouses: { alias: 'w', type: 'number', describe: 'tpcc: warehouses to drive, 10 terminals each [default: all loaded]' },
+    warehouses: { alias: 'w', type: 'string', describe: 'tpcc: warehouses to drive, 10 terminals each [default: all loaded]' },
     wait: { type: 'boolean', describe: 'tpcc: keying and think times of the spec (--no-wait: none, unpaced) [default: true]' },
-    'wait-scale': { type: 'number', describe: 'tpcc: multiply keying and think times, e.g. 0.1 [default: 1]' },
+    'wait-scale': { type: 'string', describe: 'tpcc: multiply keying and think times, e.g. 0.1 [default: 1]' },
     mix: { type: 'string', describe: 'tpcc: percentages new-order,payment,order-status,delivery,stock-level [default: 45,43,4,4,4 as a 23-card deck]' },
     'allow-nonstandard-mix': { type: 'boolean', describe: 'tpcc: accept a --mix below the spec minimums' },
     delivery: { type: 'string', choices: ['deferred', 'inline'], describe: 'tpcc: Delivery queued to workers (deferred, clause 2.7.2) or run by the terminal [default: deferred when paced, inline with --no-wait]' }

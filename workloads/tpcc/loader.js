@@ -7,6 +7,8 @@ import { readFileSync } from 'node:fs'
 import { once } from 'node:events'
 import { finished } from 'node:stream/promises'
 import { PgloadError } from '../../lib/errors.js'
+import { parseInteger } from '../../lib/options/parse.js'
+import { rangeOf } from '../../lib/options/ranges.js'
 import { DEFAULTS } from './defaults.js'
 import { FastRandom } from './fast-random.js'
 import { TextPool, generateUnit, loadPhases, expectedRows } from './generator.js'
@@ -34,12 +36,8 @@ export function splitStatements (text) {
  * @returns {{ warehouses: number, jobs: number, seed: bigint, force: boolean, foreignKeys: boolean, check: boolean, vacuum: boolean }}
  */
 export function initOptionsFrom (opts) {
-  const warehouses = opts.warehouses ?? DEFAULTS.warehouses
-  if (!Number.isInteger(warehouses) || warehouses < 1) {
-    throw new PgloadError(`--warehouses must be an integer >= 1, got ${opts.warehouses}`, { code: 'BAD_OPTION' })
-  }
-  const jobs = opts.jobs ?? DEFAULTS.jobs
-  if (!Number.isInteger(jobs) || jobs < 1) throw new PgloadError(`--jobs must be an integer >= 1, got ${opts.jobs}`, { code: 'BAD_OPTION' })
+  const warehouses = parseInteger(opts.warehouses ?? DEFAULTS.warehouses, '--warehouses', rangeOf('--warehouses'))
+  const jobs = parseInteger(opts.jobs ?? DEFAULTS.jobs, '--jobs', rangeOf('--init-jobs'))
   let seed
   if (opts.seed === undefined || opts.seed === null) {
     seed = randomBytes(6).readUIntBE(0, 6)

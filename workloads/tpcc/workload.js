@@ -2,6 +2,8 @@
 // warehouse bound to (W_ID, D_ID), the deck, pacing, the five transactions and the tpcc results.
 
 import { PgloadError } from '../../lib/errors.js'
+import { parseInteger, parseNumber } from '../../lib/options/parse.js'
+import { rangeOf } from '../../lib/options/ranges.js'
 import { Prng } from '../../lib/random/prng.js'
 import { DEFAULTS, TYPES } from './defaults.js'
 import { Deck, weightedDraw } from './deck.js'
@@ -59,8 +61,14 @@ export function terminalHome (terminalId) {
  *   allowNonstandardMix?: boolean, delivery?: string }} opts
  */
 export function validateRunOptions (opts) {
-  if (opts.warehouses !== undefined && (!Number.isInteger(opts.warehouses) || opts.warehouses < 1)) {
-    throw new PgloadError(`--warehouses must be an integer >= 1, got ${opts.warehouses}`, { code: 'BAD_OPTION' })
+  // numbers as typed on a command line become numbers, in place (the plan records them so)
+  if (opts.warehouses !== undefined) {
+    const n = parseInteger(opts.warehouses, '--warehouses', rangeOf('--warehouses'))
+    if (opts.warehouses !== n) opts.warehouses = n
+  }
+  if (opts.waitScale !== undefined && opts.waitScale !== null) {
+    const n = parseNumber(opts.waitScale, '--wait-scale', rangeOf('--wait-scale'))
+    if (opts.waitScale !== n) opts.waitScale = n
   }
   if (opts.delivery !== undefined && opts.delivery !== 'deferred' && opts.delivery !== 'inline') {
     throw new PgloadError(`--delivery must be deferred or inline, got ${JSON.stringify(opts.delivery)}`, { code: 'BAD_OPTION' })

@@ -15,7 +15,7 @@ import { COLD_DEFAULTS } from '../../server/cold/cold-start.js'
 
 /** Defaults of `pgload ab` (one table, units in the names). */
 export const AB_DEFAULTS = {
-  rounds: 3, // runs per side
+  rounds: 5, // runs per side: the fewest a rank test can call significant is 4, 5 leaves room for one noisy run
   order: 'abba', // abba | random (seeded: each round is AB or BA)
   seed: 1, // seed of the random order
   restartTimeoutS: 120 // how long to wait for the server after a restart

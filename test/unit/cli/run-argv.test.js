@@ -51,7 +51,7 @@ test('the command on record comes from the raw arguments, passwords redacted', a
 })
 
 test('init-only options are refused after the values are checked, as pgbench does', async () => {
-  await assert.rejects(runPlanFromArgv({ workload: ['tpcb'], clients: '0', initialize: true }), { message: '--clients must be an integer >= 1, got "0"' })
+  await assert.rejects(runPlanFromArgv({ workload: ['tpcb'], clients: '0', initialize: true }), { message: '--clients must be an integer in 1..1000000, got "0"' })
   await assert.rejects(runPlanFromArgv({ workload: ['tpcb'], initialize: true, duration: '5', transactions: '5' }), { message: /^-i\/--initialize is an initialization option/ })
 })
 

@@ -22,7 +22,7 @@ export function traceTypes (types, trace, { answerMs = 0 } = {}) {
 }
 
 /**
- * @param {{ types: [string, number][], answerMs?: number, crash?: { thread: number, afterMs: number } }} data
+ * @param {{ types: [string, number][], answerMs?: number, crash?: { thread: number, afterMs: number }, block?: { thread: number, afterMs: number } }} data
  * @param {{ thread: number }} ctx
  */
 export async function buildPart (data, { thread }) {
@@ -30,6 +30,10 @@ export async function buildPart (data, { thread }) {
   if (data.crash?.thread === thread) {
     // a failure outside any transaction: an exception no one catches
     setTimeout(() => { throw new Error('simulated failure') }, data.crash.afterMs)
+  }
+  if (data.block?.thread === thread) {
+    // an event loop that never comes back: the thread reports nothing more
+    setTimeout(() => { for (;;); }, data.block.afterMs)
   }
   let pid = thread * 1000
   return {

@@ -4,40 +4,11 @@
 
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { EventEmitter } from 'node:events'
 import { ThreadedRun } from '../../../lib/engine/threaded-run.js'
-import { runOutcome } from '../../../lib/engine/run-outcome.js'
-import { Recorder } from '../../../lib/metrics/recorder.js'
 import { testRunArgs } from './test-settings.js'
+import { FakeWorker } from './fake-worker.js'
 
 const workload = { name: 'fake', transactions: [{ name: 'q', weight: 1, async run () {} }] }
-
-/** A worker the test plays: it records the commands it gets and posts what the test says. */
-class FakeWorker extends EventEmitter {
-  constructor (data) {
-    super()
-    this.data = data
-    this.commands = []
-    setImmediate(() => this.post({ t: 'ready', initialConnectionMs: 1 }))
-  }
-
-  postMessage (m) { this.commands.push(m.t === 'stop' || m.t === 'abort' ? `${m.t}:${m.reason}` : m.t) }
-  post (m) { this.emit('message', m) }
-  terminate () { setImmediate(() => this.emit('exit', 0)) }
-
-  /** The worker's run ends: its outcome, as thread-worker.js posts it. */
-  done ({ abortReason = null, interrupted = false, grace = 0 } = {}) {
-    const settings = this.settings
-    const outcome = runOutcome({
-      recorder: new Recorder(['q']),
-      pool: { closedPids: [], connects: 0 },
-      settings,
-      status: { abortReason, interrupted, cancelled: { grace, abort: 0, timeout: 0 } },
-      run: { endUs: 0, terminals: settings.range.count, abortedClients: 0, cpuWindow: null }
-    })
-    this.post({ t: 'done', outcome, exact: { types: [{ name: 'q', sumUs: 0, sumSqUs: 0, count: 0 }], unfinishedWait: null }, thread: {}, sections: null })
-  }
-}
 
 async function threaded (t, opts = {}) {
   const { settings, runtime } = testRunArgs(workload, { clients: 4, durationS: 60, seed: 1n, ...opts })

@@ -11,12 +11,12 @@ import { fakeConnection } from './fake-run.js'
 const SOURCE = new URL('./thread-source.js', import.meta.url).href
 
 /** A run of the trace workload on `jobs` threads (jobs 1: this thread); its outcome and trace. */
-async function traced ({ jobs, types, seed = 42n, clients = 7, perClient = 12, durationS = 0, data = {}, opts = {}, onRun }) {
+async function traced ({ jobs, types, seed = 42n, clients = 7, perClient = 12, durationS = 0, data = {}, opts = {}, onRun, waits = {} }) {
   const trace = []
   const workload = { name: 'trace', transactions: traceTypes(types, trace, data) }
   let pid = 0
   const runOptions = { clients, transactionsPerClient: perClient, durationS, seed, openConnection: async () => fakeConnection(++pid), ...opts }
-  const run = newRunOn(workload, runOptions, { jobs, source: { module: SOURCE, data: { types, ...data } } })
+  const run = newRunOn(workload, runOptions, { jobs, source: { module: SOURCE, data: { types, ...data } }, ...waits })
   onRun?.(run)
   const outcome = await run.execute()
   const all = jobs > 1 ? (run.partSections ?? []).flatMap((s) => s.trace) : trace
@@ -117,6 +117,26 @@ test('a worker that fails: one line, and the run ends with the other\'s measurem
   assert.equal(outcome.summary.transactions, inSeries)
   assert.ok(outcome.summary.transactions > outcome.client.threads[0].transactions)
   assert.ok(outcome.durationS < 10)
+})
+
+test('a worker whose event loop blocks is stopped after its silence: one line, and the run ends with what was measured', { timeout: 30_000 }, async () => {
+  const errors = []
+  const { outcome } = await traced({
+    jobs: 2,
+    types: [['a', 1]],
+    perClient: 0,
+    durationS: 60,
+    opts: { intervalS: 0.2 },
+    waits: { stallMs: 3000 },
+    data: { answerMs: 2, block: { thread: 1, afterMs: 500 } },
+    onRun: (r) => r.on('internal-error', (e) => errors.push(e.stack))
+  })
+  assert.equal(errors.length, 1)
+  assert.match(errors[0], /^worker thread 1 stopped: no report for [\d.]+ s \(its event loop is blocked or starved of CPU\)$/)
+  assert.equal(outcome.abortReason, 'internal-error')
+  assert.ok(outcome.summary.transactions > 0)
+  assert.deepEqual(outcome.client.threads[1], { thread: 1, crashed: true })
+  assert.ok(outcome.durationS < 60)
 })
 
 test('abort (Ctrl-C twice) ends every thread at once; the abort event comes once', async () => {

@@ -1,6 +1,6 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { wholeRange, splitRange, checkParts, shareOf, rateShare } from '../../../lib/plan/partition.js'
+import { wholeRange, splitRange, checkParts, shareOf, sharesOf, rateShare } from '../../../lib/plan/partition.js'
 
 const parts = (range, n, opts) => Array.from({ length: n }, (_, i) => splitRange(range, n, i, opts))
 
@@ -56,4 +56,18 @@ test('rate shares sum to the rate; no rate stays no rate', () => {
   const ps = parts(wholeRange(9), 2)
   assert.equal(ps.reduce((s, p) => s + rateShare(1000, p), 0), 1000)
   assert.equal(rateShare(0, ps[0]), 0)
+})
+
+test('every part\'s share at once reads each part a bounded number of times (-j 100000 spun for minutes)', () => {
+  const n = 100000
+  let reads = 0
+  const ranges = parts(wholeRange(n), n).map((r) => ({ first: r.first, total: r.total, get count () { reads++; return 1 } }))
+  const shares = sharesOf(n / 2, ranges)
+  assert.equal(shares.length, n)
+  // with fewer connections than parts, each part with terminals still gets one: the sum is n
+  assert.equal(shares.reduce((s, x) => s + x, 0), n)
+  assert.ok(reads <= 2 * n, `${reads} reads of ${n} parts`)
+  // the same answer as one part at a time
+  const small = parts(wholeRange(1000), 7)
+  assert.deepEqual(sharesOf(33, small), small.map((_, i) => shareOf(33, small, i)))
 })

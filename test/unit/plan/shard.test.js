@@ -36,7 +36,7 @@ test('bad shard options: one line naming the flag', async () => {
   const cases = [
     [{ shard: '4/4' }, '--shard 4/4: shards are numbered 0 to 3'],
     [{ shard: '1' }, '--shard must be K/N, shard K (counted from 0) of N, got "1"'],
-    [{ shard: '0/0' }, '--shard N must be an integer between 1 and 1000, got "0"'],
+    [{ shard: '0/0' }, '--shard N must be an integer in 1..1000, got "0"'],
     [{ shards: '4' }, '--shards 4 needs --shard K/4 or the environment variable JOB_COMPLETION_INDEX (set by a Kubernetes Indexed Job)'],
     [{ shards: '4', shardIndex: '4' }, 'JOB_COMPLETION_INDEX 4 is not a shard of --shards 4: shards are numbered 0 to 3'],
     [{ shards: '4', shardIndex: '-1' }, 'JOB_COMPLETION_INDEX must be a shard number from 0, got "-1"'],

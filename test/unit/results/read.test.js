@@ -215,3 +215,18 @@ test('a histogram that contradicts the count it stands for is refused, naming th
     d.intervals[3].queueHistogram = histogramOf(ivTotal, 40)
   })))
 })
+
+test('a gzip bomb is refused by its decompressed size, naming the file and the limit; so is a plain file too large', async () => {
+  // 64 MiB of zeros gzip to 64 KiB; read with a limit of 1 MiB
+  const bomb = write(gzipSync(Buffer.alloc(64 * 1048576)))
+  await assert.rejects(readResults(bomb, { maxBytes: 1048576 }), (err) => {
+    assert.equal(err.code, 'RESULTS_INVALID')
+    assert.equal(err.message, `${bomb}: its decompressed content is larger than the 1 MiB a results document may have`)
+    return true
+  })
+  const plain = write(JSON.stringify(base()))
+  await assert.rejects(readResults(plain, { maxBytes: 1000 }), { message: `${plain}: the file is larger than the 1000 bytes a results document may have` })
+  // within the limit: read as always, gzipped or not
+  const gz = write(gzipSync(JSON.stringify(base())))
+  assert.equal((await readResults(gz, { maxBytes: 1048576 })).schemaVersion, SCHEMA_VERSION)
+})

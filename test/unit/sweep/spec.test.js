@@ -58,7 +58,7 @@ test('every mistake is one line before anything runs: bad lists, bad repeat, a c
     [tpcb({ durationS: 'soon' }), '--duration must be a duration like 30s, 10m or 1h, got "soon"']
   ]
   for (const [input, message] of cases) await assert.rejects(sweepSpec(input), { message }, message)
-  await assert.rejects(sweepSpec(tpcb(), { repeat: '0' }), { message: '--repeat must be an integer >= 1, got "0"' })
+  await assert.rejects(sweepSpec(tpcb(), { repeat: '0' }), { message: '--repeat must be an integer in 1..1000, got "0"' })
 })
 
 test('two sweeps differ where their workload, axes, repeat or common options do', async () => {
