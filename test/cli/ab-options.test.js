@@ -26,3 +26,11 @@ test('ab --aa says up front that it is an A/A test; --rounds 2 warns before any 
   assert.match(two.stderr.split('\n')[0], /^pgload ab: warning: --rounds 2: too few runs to ever reach significance: with 2 runs of A and 2 runs of B the smallest possible p is 0\.333 >= 0\.05/)
   assert.notEqual(two.code, 0, 'the server is unreachable')
 })
+
+test('ab against a server it cannot reach: one line naming the address, not an internal error; the default rounds draw no warning', async () => {
+  const r = await runCli(['ab', '--a', 'work_mem=8MB', '--b', 'work_mem=16MB', ...RUN])
+  assertOneLineError(r, /^pgload: cannot connect to PostgreSQL at 127\.0\.0\.1:1: connection refused$/)
+  assert.doesNotMatch(r.stderr, /internal error|too few runs/)
+  const urls = await runCli(['ab', '--a-url', UNREACHABLE, '--b-url', 'postgres://nobody@127.0.0.1:2/none', '--', 'run', 'tpcb', '-T', '1s'])
+  assertOneLineError(urls, /^pgload: cannot connect to PostgreSQL at 127\.0\.0\.1:1: connection refused$/)
+})

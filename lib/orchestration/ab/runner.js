@@ -5,7 +5,7 @@ import { mkdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import { PgloadError } from '../../errors.js'
 import { openConnection } from '../../db/connection.js'
-import { resolveTarget } from '../../server/target/resolve-target.js'
+import { resolveTarget, explainConnectError } from '../../server/target/resolve-target.js'
 import { planSettings, readOriginals, applySystemSettings, verifySettings, sessionOptions } from './settings.js'
 import { checkSettingValues } from './setting-values.js'
 import { seededRandom } from '../../compare/statistics/distribution-free.js'
@@ -88,7 +88,14 @@ class AbServer {
   }
 
   async connect (options = '') {
-    return openConnection(this.target(options), { protocol: 'simple', applicationName: 'pgload-ab' })
+    const target = this.target(options)
+    try {
+      return await openConnection(target, { protocol: 'simple', applicationName: 'pgload-ab' })
+    } catch (err) {
+      // a server's refusal of a setting (a SQLSTATE of its own) is the caller's to name
+      if (err instanceof PgloadError || (/^[0-9A-Z]{5}$/.test(err?.code ?? '') && !/^(28|3D)/.test(err.code))) throw err
+      throw explainConnectError(err, target)
+    }
   }
 
   async open () {
