@@ -23,6 +23,10 @@ test('pgload report sweep.json -o x.html writes the sweep report', async () => {
   const html = readFileSync(out, 'utf8')
   assert.match(html, /<h3>Best cells<\/h3><p class="note">p99 limit 10 ms \(--p99-limit\)/)
   assert.match(html, /scale 10, 16 clients/)
+  // the answer first: the best cells open the report, before the table of cells and what ran
+  const at = (needle) => html.indexOf(needle)
+  assert.ok(at('<h2>Sweep</h2>') < at('<h3>Best cells</h3>') && at('<h3>Best cells</h3>') < at('<h3>Cells</h3>') && at('<h3>Cells</h3>') < at('<h3>What ran</h3>'), 'best cells, cells, then what ran')
+  assert.ok(at('<h3>What ran</h3>') < at('<dt>workload</dt>'))
   for (const title of ['Throughput against clients', 'Latency against clients', 'Latency against throughput', 'Throughput against database size']) {
     assert.ok(html.includes(`aria-label="${title}"`), title)
   }

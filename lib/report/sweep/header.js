@@ -152,10 +152,12 @@ export function sweepHeaderHtml (sweep, shape, parts) {
   return [
     '<section class="sweep">',
     '<h2>Sweep</h2>',
-    factsBlock(sweep, shape, parts.source),
-    missingBlock(parts.missing),
+    // the answer first, as a capacity report gives its rate first: then the cells, then what ran
     bestBlock(parts.best),
+    missingBlock(parts.missing),
     cellsBlock(sweep, shape),
+    '<h3>What ran</h3>',
+    factsBlock(sweep, shape, parts.source),
     runsBlock(sweep, parts),
     '</section>'
   ].filter(Boolean).join('\n')
