@@ -57,7 +57,7 @@ test('a SIGKILLed run leaves an orphan: status says so, the next run adopts and 
   const again = await runCli(['run', 'tpcb', '-T', '1s', '--no-server-stats', '-o', out], { env, timeoutMs: 90_000 })
   assert.equal(again.code, 0, again.stderr)
   const lines = again.stderr.split('\n')
-  assert.ok(lines.includes(`warning: the embedded PostgreSQL (pid ${st.pid}, port ${st.port}) was left running by a pgload that is gone (pid ${killedPid}): ` +
+  assert.ok(lines.includes(`pgload: warning: the embedded PostgreSQL (pid ${st.pid}, port ${st.port}) was left running by a pgload that is gone (pid ${killedPid}): ` +
     'using it, and stopping it when this command ends'), again.stderr)
   assert.ok(lines.includes(`pgload: embedded PostgreSQL ${st.version} at postgres://postgres@127.0.0.1:${st.port}/postgres`), 'the same server, not a new one')
   assert.match(again.stdout, /number of transactions actually processed: [1-9]/, 'the tables loaded by the killed run were there')
