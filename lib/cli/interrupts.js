@@ -2,6 +2,7 @@
 // it is recorded (passwords redacted): one place, so both commands behave and record alike.
 
 import { redact } from '../server/target/resolve-target.js'
+import { shellWord } from './shell-word.js'
 
 /** Exit status of a run stopped by a signal, as shells report it: 128 + the signal number. */
 export const INTERRUPT_EXIT_CODES = Object.freeze({ SIGINT: 130, SIGTERM: 143 })
@@ -39,7 +40,8 @@ export function trapInterrupts (onInterrupt, { on = true } = {}) {
 const HEADER_OPTIONS = ['--metrics-push-header']
 
 /**
- * The command line for the record: `pgload` and its arguments, passwords and header values redacted.
+ * The command line for the record: `pgload` and its arguments, passwords and header values
+ * redacted, each quoted where a shell would read it otherwise (`--until 'p(99) < 20ms'`).
  * @param {string[]} args the arguments after the program name
  * @returns {string}
  */
@@ -52,7 +54,7 @@ export function recordedCommand (args) {
     else if (HEADER_OPTIONS.includes(a) && i + 1 < args.length) out.push(a, redactedHeader(args[++i]))
     else out.push(redact(a))
   }
-  return out.join(' ')
+  return out.map(shellWord).join(' ')
 }
 
 /** `Name: value` as `Name: ***`. */

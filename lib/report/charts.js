@@ -87,7 +87,8 @@ export const RUN_CHARTS = [
       const { labels } = layoutMarkerLabels([...steadyState.map((r) => ({ ...r, kind: 'steady' })), ...markers], maxT)
       return {
         throughput,
-        stages: stageBands(doc),
+        // a stage's number stays clear of the dashed event lines that run through it
+        stages: stageBands(doc, { avoid: instants.map((m) => m.t), maxT }),
         checkpoints,
         instants,
         markerLabels: labels.filter((l) => l.kind !== 'steady'),

@@ -206,6 +206,12 @@ function clientFact (doc) {
   return parts.join('; ')
 }
 
+// "Run", "Run A"; under a capacity answer or stages table, "Run details" ("Run A: details")
+function runHeading (label, staged) {
+  const name = label ? `Run ${label}` : 'Run'
+  return staged ? (label ? `${name}: details` : 'Run details') : name
+}
+
 /**
  * The header section of one run.
  * @param {any} doc a validated results document
@@ -242,8 +248,9 @@ export function runHeaderHtml (doc, label) {
   const options = Object.entries(run.options ?? {}).map(([k, v]) => [k, typeof v === 'object' ? JSON.stringify(v) : String(v)])
   const parts = [
     '<section class="run">',
-    `<h2>${h(label ? `Run ${label}` : 'Run')}</h2>`,
-    stagedHeaderHtml(doc),
+    // a capacity search or staged run opens with its answer or stages; the run's details follow under their own heading
+    staged ? stagedHeaderHtml(doc, label) : '',
+    `<h2>${h(runHeading(label, staged))}</h2>`,
     facts,
     staged ? '<h3>Summary of the whole run (every stage together)</h3>' : '<h3>Summary</h3>',
     summaryTable(doc),

@@ -23,34 +23,56 @@ export function runKind (doc) {
 /**
  * The answer and the steps of a capacity document, or the stages of a staged run; '' otherwise.
  * @param {any} doc
+ * @param {string|null} [label] the run's label when several runs are reported: it opens the heading
  * @returns {string} HTML
  */
-export function stagedHeaderHtml (doc) {
+export function stagedHeaderHtml (doc, label = null) {
   const kind = runKind(doc)
-  if (kind === 'capacity') return capacityHtml(doc.capacity)
-  if (kind === 'stages') return stagesHtml(doc.stages)
+  const run = label ? `Run ${label}: ` : ''
+  if (kind === 'capacity') return capacityHtml(doc.capacity, run)
+  if (kind === 'stages') return stagesHtml(doc.stages, run)
   return ''
 }
 
-function capacityHtml (c) {
+function capacityHtml (c, run) {
   const a = c.answer ?? {}
   const line = String(a.line ?? 'capacity: no answer recorded').replace(/^capacity: /, '')
   const rows = c.steps.map((s) => [
     String(s.index), s.phase ?? '-', fmt(s.offeredRate, 1), fmt(s.achievedRate, 1), ms(s.latencyMs?.p50), ms(s.latencyMs?.p99),
-    s.held ? 'held' : 'failed', s.held ? '' : (s.why ?? '')
+    fmt(s.failed ?? 0, 0), fmt(s.dropped ?? 0, 0), s.held ? 'held' : 'failed', s.held ? '' : (s.why ?? '')
   ])
+  const until = c.until?.length ? ` and held when ${[c.until].flat().join(' and ')} held` : ''
   return [
     '<section class="answer">',
-    `<h2>Capacity: ${h(isNum(a.rate) ? `${fmt(a.rate, 0)} tps` : 'not found')}</h2>`,
+    `<h2>${h(run ? `${run}capacity ` : 'Capacity: ')}${h(isNum(a.rate) ? `${fmt(a.rate, 0)} tps` : 'not found')}</h2>`,
     `<p><strong>${h(line)}</strong></p>`,
-    `<p class="note">${h(`The search stepped the offered rate up, then bisected: each step is measured after its settle${c.until?.length ? ` and held when ${[c.until].flat().join(' and ')} held` : ''}. The figures below the steps are the whole run's, all steps together.`)}</p>`,
+    `<p class="note">${h(`${searchWords(c.steps)}Each step is measured after its settle${until}. The run's details below are the whole run's, all steps together.`)}</p>`,
     '<h3>Steps</h3>',
-    table(['step', 'phase', 'offered tps', 'achieved tps', 'p50 ms', 'p99 ms', 'result', 'why'], rows, 'numbers'),
+    table(['step', 'phase', 'offered tps', 'achieved tps', 'p50 ms', 'p99 ms', 'failed', 'dropped', 'result', 'why'], rows, 'numbers'),
     '</section>'
   ].join('\n')
 }
 
-function stagesHtml (stages) {
+/**
+ * What the search did, read from its steps: where it started, whether its geometric steps went
+ * up or down (a first rate that failed sends them down), and how many steps bisected.
+ * @param {{ phase?: string, offeredRate: number }[]} steps in the order they ran
+ * @returns {string} a sentence and a space, or '' without steps
+ */
+export function searchWords (steps) {
+  if (steps.length === 0) return ''
+  const tps = (v) => `${fmt(v, 1)} tps`
+  const geometric = steps.filter((s) => s.phase !== 'bisection')
+  const bisection = steps.filter((s) => s.phase === 'bisection')
+  const first = steps[0].offeredRate
+  const last = geometric.at(-1)?.offeredRate ?? first
+  const moved = last > first ? `stepped the offered rate up from ${tps(first)} to ${tps(last)}` : last < first ? `stepped the offered rate down from ${tps(first)} to ${tps(last)}` : `started at ${tps(first)}`
+  const n = bisection.length
+  const bisected = n ? `, then bisected in ${n} step${n === 1 ? '' : 's'} (${bisection.map((s) => fmt(s.offeredRate, 1)).join(', ')} tps)` : ''
+  return `The search ${moved}${bisected}. `
+}
+
+function stagesHtml (stages, run) {
   const rate = stages[0].kind === 'rate'
   const target = (s) => (s.ramp && s.target.from !== s.target.to ? `${s.target.from} to ${s.target.to}` : String(s.target.to))
   const rows = stages.map((s) => [
@@ -59,7 +81,7 @@ function stagesHtml (stages) {
   ])
   return [
     '<section class="answer">',
-    `<h2>${h(`${stages.length} stage${stages.length === 1 ? '' : 's'} of ${rate ? 'arrival rate' : 'clients'}`)}</h2>`,
+    `<h2>${h(`${run}${stages.length} stage${stages.length === 1 ? '' : 's'} of ${rate ? 'arrival rate' : 'clients'}`)}</h2>`,
     table(['stage', 'time', rate ? 'target tps' : 'clients', 'achieved tps', 'failed', 'p50 ms', 'p99 ms'], rows, 'numbers'),
     '<p class="note">Each stage is measured on its own; the figures below are the whole run\'s, all stages together.</p>',
     '</section>'

@@ -92,8 +92,7 @@ export function runRow (doc, { sourceFile = null } = {}) {
     ...counters(s),
     unfinished: num(s.unfinished),
     outcome_unknown: num(s.outcomeUnknown),
-    tps: num(s.tps),
-    ...latencyColumns(s.latencyMs, wholeRunHistogram(doc)),
+    ...(doc.capacity ? answerFigures(doc.capacity) : { tps: num(s.tps), ...latencyColumns(s.latencyMs, wholeRunHistogram(doc)) }),
     lag_p99_ms: num(s.lagMs?.p99),
     tpmc: num(doc.tpcc?.tpmC),
     errors: s.errors ?? null,
@@ -110,6 +109,22 @@ function counters (s) {
     retries: num(s.retries),
     late: num(s.late),
     rollbacks: num(s.rollbacks)
+  }
+}
+
+/**
+ * A capacity search's throughput and latency columns: its answer's, the rate it sustained and the
+ * latency of the step that sustained it (the whole run's mix every step's rate and latency, and
+ * would list a search at a rate it never held). A step records p50, p90, p99 and max; the other
+ * columns stay empty rather than hold the whole run's. No step held: no figures.
+ * @param {{ steps?: any[], answer?: { rate?: number|null, heldStep?: number|null } }} capacity
+ */
+export function answerFigures (capacity) {
+  const held = capacity.steps?.find((st) => st.index === capacity.answer?.heldStep)
+  const lat = held?.latencyMs
+  return {
+    tps: held ? num(capacity.answer.rate) : null,
+    ...latencyColumns({ p50: lat?.p50, p90: lat?.p90, p99: lat?.p99, max: lat?.max }, null)
   }
 }
 

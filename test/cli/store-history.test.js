@@ -158,3 +158,19 @@ test('store of what ab writes: its compare.json is skipped with a word, its dire
   assert.equal(whole.code, 0, whole.stderr)
   assert.equal(whole.stdout.match(/0\d-[AB]\.json: already stored \(run \d+\)$/gm)?.length, 4, whole.stdout)
 })
+
+test('history lists a capacity search with its answer\'s figures: the rate it sustained and that step\'s latency', async () => {
+  const { capacityStepDownResults } = await import('../helpers/staged-results.js')
+  const doc = capacityStepDownResults()
+  doc.run.label = 'cap'
+  doc.run.command = "pgload capacity tpcb --until 'p(99) < 20ms'"
+  const file = join(dir, 'capacity.json')
+  writeFileSync(file, JSON.stringify(doc))
+  const stored = await runCli(['store', file, '--results-url', db.url])
+  assert.equal(stored.code, 0, stored.stderr)
+  const r = await runCli(['history', '--label', 'cap', '--results-url', db.url])
+  assert.equal(r.code, 0, r.stderr)
+  const row = r.stdout.trim().split('\n')[1].split(/\s{2,}/)
+  // run, start, label, workload, clients, scale, tps, p50 ms, p99 ms, max ms: step 7's (38/s held), not the whole run's
+  assert.deepEqual(row.slice(3, 4).concat(row.slice(6)), ['tpcb (capacity 38 tps)', '38', '4', '18', '36'], r.stdout)
+})

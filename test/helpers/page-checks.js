@@ -1,6 +1,7 @@
 // What a person sees on a page pgload makes, checked in headless Chromium: nothing drawn past its
 // chart's box or the window, no template placeholder left in the text, no two labels drawn over
-// each other, over a legend or across a dashed marker, every legend entry drawn and naming a
+// each other (nor two tick labels run together), over a legend or across a dashed marker, no
+// stage's or step's number over a data line, every legend entry drawn and naming a
 // series of the data, every mark a subtitle lists present. A screenshot of each page is kept
 // under test-output/screenshots. The page reports what it drew (sizes, the Vega scenegraphs'
 // boxes); the judging happens here.
@@ -70,7 +71,7 @@ function scenesInPage () {
   const latest = new Map((window.__pgloadViews ?? []).filter((v) => v.el?.isConnected).map((v) => [v.el, v.view]))
   const dashed = (it) => (Array.isArray(it.strokeDash) ? it.strokeDash.length > 0 : Boolean(it.strokeDash))
   return [...latest].map(([el, view]) => {
-    const out = { name: el.closest('.chart')?.getAttribute('aria-label') ?? el.id, texts: [], legends: [], rules: [], marks: [] }
+    const out = { name: el.closest('.chart')?.getAttribute('aria-label') ?? el.id, texts: [], legends: [], rules: [], marks: [], segments: [] }
     const strings = new Set()
     const collect = (v, depth) => {
       if (typeof v === 'string') strings.add(v)
@@ -87,6 +88,11 @@ function scenesInPage () {
           words: [...new Set(items.flatMap((it) => Object.values(it.datum ?? {}).filter((v) => typeof v === 'string')))].slice(0, 50)
         })
       }
+      if (scene.marktype === 'line' && scene.role === 'mark') {
+        // the data lines, as segments between their points
+        const pts = items.filter((it) => Number.isFinite(it.x) && Number.isFinite(it.y))
+        for (let i = 1; i < pts.length; i++) out.segments.push([ox + pts[i - 1].x, oy + pts[i - 1].y, ox + pts[i].x, oy + pts[i].y])
+      }
       for (const item of scene.items ?? []) {
         if (scene.marktype === 'group') {
           let inLegend = legend
@@ -98,7 +104,9 @@ function scenesInPage () {
           out.rules.push(box(item.bounds))
         } else if (scene.marktype === 'text') {
           const text = [item.text ?? ''].flat().join('; ').trim()
-          const t = { role: scene.role, text, hidden: item.opacity === 0 || item.fillOpacity === 0, legend: legend?.index ?? null, ...box(item.bounds) }
+          // a stage's number (its band's datum has a mid) or a stage's or step's point number (a datum told which side to take)
+          const staged = item.datum !== null && typeof item.datum === 'object' && ('mid' in item.datum || ('above' in item.datum && 'stat' in item.datum))
+          const t = { role: scene.role, text, hidden: item.opacity === 0 || item.fillOpacity === 0, legend: legend?.index ?? null, staged, ...box(item.bounds) }
           if (scene.role === 'legend-label' && legend) legend.labels.push({ ...t, inData: strings.has(text) })
           if (text && !t.hidden) out.texts.push(t)
         }
@@ -127,11 +135,33 @@ const overlap = (a, b) => Math.min(a.x2, b.x2) - Math.max(a.x1, b.x1) > NEAR && 
 // a rule is a line: it crosses a label when it passes through the label's box at all
 const across = (a, r) => Math.min(a.x2, r.x2) - Math.max(a.x1, r.x1) >= 0 && Math.min(a.y2, r.y2) - Math.max(a.y1, r.y1) > NEAR
 
-/** Labels over labels (an axis' tick labels too), over legends and across dashed markers. */
-function labelProblems ({ name, texts, legends, rules }) {
+// two tick labels of one axis row with no room between them read as one number ("480500")
+const runTogether = (a, b) => a.role === 'axis-label' && b.role === 'axis-label' && Math.min(a.y2, b.y2) - Math.max(a.y1, b.y1) > NEAR &&
+  Math.max(a.x1, b.x1) - Math.min(a.x2, b.x2) < 2
+
+/** Whether the segment from (x1, y1) to (x2, y2) passes through the box (shrunk by NEAR): sampled along it. */
+function crossesBox ([x1, y1, x2, y2], b) {
+  const steps = Math.ceil(Math.hypot(x2 - x1, y2 - y1))
+  for (let k = 0; k <= steps; k++) {
+    const x = x1 + (x2 - x1) * k / steps
+    const y = y1 + (y2 - y1) * k / steps
+    if (x > b.x1 + NEAR && x < b.x2 - NEAR && y > b.y1 + NEAR && y < b.y2 - NEAR) return true
+  }
+  return false
+}
+
+/**
+ * Labels over labels (an axis' tick labels too, or two of them run together), over legends,
+ * across dashed markers, and a stage's or step's number drawn over a data line.
+ */
+function labelProblems ({ name, texts, legends, rules, segments = [] }) {
   const problems = []
   texts.forEach((a, i) => {
-    for (const b of texts.slice(i + 1)) if (overlap(a, b)) problems.push(`${name}: label "${a.text}" overlaps label "${b.text}"`)
+    for (const b of texts.slice(i + 1)) {
+      if (overlap(a, b)) problems.push(`${name}: label "${a.text}" overlaps label "${b.text}"`)
+      else if (runTogether(a, b)) problems.push(`${name}: labels "${a.text}" and "${b.text}" run together`)
+    }
+    if (a.staged && segments.some((sg) => crossesBox(sg, a))) problems.push(`${name}: label "${a.text}" is drawn over a data line`)
     for (const l of legends) if (a.legend !== l.index && overlap(a, l)) problems.push(`${name}: label "${a.text}" overlaps a legend`)
     if (a.role === 'mark' && rules.some((r) => across(a, r))) problems.push(`${name}: label "${a.text}" is drawn across a dashed marker`)
   })

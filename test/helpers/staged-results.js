@@ -59,3 +59,40 @@ export function capacityResults () {
   doc.capacity = { until: [`p(99) < ${limitMs}ms`], steps, answer: { limit: 'server', rate: best?.offeredRate ?? null, line: 'capacity' } }
   return doc
 }
+
+/**
+ * A capacity search whose first rate failed: geometric steps down from 500/s until one held at
+ * 32/s, then a bisection between it and 63/s, eight steps in all (under p(99) < 20ms), with
+ * autoanalyze and checkpoints during it, as a search from a high start on a small server runs.
+ */
+export function capacityStepDownResults () {
+  const doc = stagedResults({ bounds: [0, 1, 2, 3, 4, 5, 6, 7], targets: [500, 250, 125, 63, 32, 45, 38, 41] })
+  const limitMs = 20
+  // offered rate, achieved rate, p50, p99, phase
+  const figures = [[500, 160, 40, 300], [250, 155, 30, 120], [125, 121, 12, 64], [63, 62.4, 6, 25],
+    [32, 31.8, 3.1, 15.1], [45, 44.6, 5, 22], [38, 37.9, 4, 18], [41, 40.7, 4.6, 21]]
+  const steps = figures.map(([offeredRate, achievedRate, p50, p99], i) => {
+    const held = p99 < limitMs
+    return {
+      index: i + 1,
+      stage: i,
+      phase: i < 5 ? 'geometric' : 'bisection',
+      offeredRate,
+      achievedRate,
+      failed: 0,
+      dropped: i === 0 ? 1250 : 0,
+      latencyMs: { p50, p90: (p50 + p99) / 2, p99, max: p99 * 2 },
+      thresholds: [{ expr: `p(99) < ${limitMs}ms`, pass: held, actual: p99, limit: limitMs, unit: 'ms', kind: 'time' }],
+      held,
+      why: held ? [] : [`p(99) < ${limitMs}ms: p(99) ${p99} ms`]
+    }
+  })
+  doc.capacity = {
+    until: [`p(99) < ${limitMs}ms`],
+    steps,
+    answer: { limit: 'server', rate: 38, achievedRate: 37.9, heldStep: 7, nextRate: 41, nextStep: 8, line: 'capacity: 38 tps sustained with p(99) 18 ms (next step 41 tps: p(99) 21 ms)' }
+  }
+  doc.serverStats ??= {}
+  doc.serverStats.events = [0.9, 2.05, 4.1].map((t) => ({ kind: 'autovacuum', t, label: 'autoanalyze pgbench_accounts', table: 'pgbench_accounts' }))
+  return doc
+}

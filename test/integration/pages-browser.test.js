@@ -13,7 +13,7 @@ import { renderSweepReport } from '../../lib/report/sweep/render.js'
 import { writeHistoryChart } from '../../lib/store/history-chart.js'
 import { formatHistory } from '../../lib/store/history.js'
 import { loadSweep, SWEEP_FILE } from '../fixtures/sweep/variants.js'
-import { stagedResults, capacityResults } from '../helpers/staged-results.js'
+import { stagedResults, capacityResults, capacityStepDownResults } from '../helpers/staged-results.js'
 import { chromiumSkip, chromiumForFile } from '../helpers/chromium.js'
 import { keepVegaViews, assertPageLooksRight } from '../helpers/page-checks.js'
 
@@ -54,6 +54,14 @@ function stagedBusyRun () {
   return doc
 }
 
+/** A run with --stages 2s:200,2s:400 whose autoanalyze ran mid-stage, where each stage's number goes. */
+function twoStagesMarkedRun () {
+  const doc = stagedResults({ bounds: [0, 2], targets: [200, 400] })
+  doc.serverStats ??= {}
+  doc.serverStats.events = doc.stages.map((s) => ({ kind: 'autovacuum', t: s.startS + (s.endS - s.startS) / 2, label: 'autoanalyze pgbench_accounts', table: 'pgbench_accounts' }))
+  return doc
+}
+
 /** A short TPC-C run above the spec's efficiency ceiling (too short to reach its steady mix). */
 function shortTpcc () {
   const doc = fixture('results/recorded-tpcc-short.json')
@@ -68,7 +76,9 @@ const PAGES = {
   tpcc: () => writeHtmlReport([fixture('results/tpcc.json')], join(dir, 'tpcc.html')),
   'tpcc-short': () => writeHtmlReport([shortTpcc()], join(dir, 'tpcc-short.html')),
   staged: () => writeHtmlReport([stagedBusyRun()], join(dir, 'staged.html')),
+  'staged-marked': () => writeHtmlReport([twoStagesMarkedRun()], join(dir, 'staged-marked.html')),
   capacity: () => writeHtmlReport([capacityResults()], join(dir, 'capacity.html')),
+  'capacity-down': () => writeHtmlReport([capacityStepDownResults()], join(dir, 'capacity-down.html')),
   compare: () => writeHtmlReport(['base-1', 'base-2', 'shift-1', 'shift-2'].map((f) => fixture(`compare/${f}.json`)), join(dir, 'compare.html'), { names: ['A1', 'A2', 'B1', 'B2'] }),
   ab: () => writeHtmlReport([coldRun(), fixture('results/tpcb-b.json')], join(dir, 'ab.html'), { names: ['A1', 'B1'] }),
   sweep: () => renderSweepReport(loadSweep(), { out: join(dir, 'sweep.html'), source: SWEEP_FILE, p99LimitMs: 10 }).then(() => join(dir, 'sweep.html')),

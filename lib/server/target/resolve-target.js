@@ -227,7 +227,8 @@ function setKeyword (out, key, value) {
 export function redact (text) {
   return String(text)
     .replace(/([a-z][a-z0-9+.-]*:\/\/[^:/@?#]*):[^@/?#]*@/i, '$1:***@')
-    .replace(/(password\s*=\s*)('(?:[^'\\]|\\.)*'|\S+)/gi, '$1***')
+    // a password already redacted stays as it is, and a shell quote after it is not taken for part of it
+    .replace(/(password\s*=\s*)('(?:[^'\\]|\\.)*'|\*\*\*(?=[\s']|$)|\S+)/gi, '$1***')
 }
 
 /**

@@ -44,9 +44,9 @@ test('-h/-p/-U/-d become a key=value string; with --url they are refused', () =>
 
 test('the command on record comes from the raw arguments, passwords redacted', async () => {
   const input = await planInputFromArgv({ workload: ['tpcb'] }, { rawArgs: ['run', '--url', 'postgres://u:pw@h/db'] })
-  assert.equal(input.command, 'pgload run --url postgres://u:***@h/db')
+  assert.equal(input.command, "pgload run --url 'postgres://u:***@h/db'")
   const plan = await runPlanFromArgv({ workload: ['tpcb'], url: 'postgres://u:pw@h/db' }, { rawArgs: ['run', '--url', 'postgres://u:pw@h/db'] })
-  assert.equal(plan.command, 'pgload run --url postgres://u:***@h/db')
+  assert.equal(plan.command, "pgload run --url 'postgres://u:***@h/db'")
   assert.equal(plan.url, 'postgres://u:pw@h/db', 'the plan keeps what it needs to connect')
 })
 

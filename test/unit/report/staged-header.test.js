@@ -42,3 +42,30 @@ test('a capacity or staged report says so in its title; a staged run lists its s
   assert.match(html, /<h2>3 stages of arrival rate<\/h2>/)
   assert.doesNotMatch(html, /time to steady state/)
 })
+
+test('a capacity report: the answer, the steps with their failed and dropped arrivals, then the run\'s details under a heading of their own', () => {
+  const doc = capacityDoc()
+  doc.capacity.steps[2].failed = 3
+  doc.capacity.steps[2].dropped = 1250
+  const html = runHeaderHtml(doc, null)
+  const answer = html.indexOf('<h2>Capacity: 336 tps</h2>')
+  assert.equal(html.lastIndexOf('<h2>', answer - 1), -1, 'no heading before the answer')
+  const steps = html.indexOf('<h3>Steps</h3>')
+  const details = html.indexOf('<h2>Run details</h2>')
+  assert.ok(answer < steps && steps < details && details < html.indexOf('<dt>workload</dt>'), 'answer, steps, then the run\'s details')
+  assert.match(html, /<th>failed<\/th><th>dropped<\/th>/)
+  assert.match(html, /<th scope="row">3<\/th><td>bisection<\/td><td>400<\/td><td>310<\/td><td>90<\/td><td>677<\/td><td>3<\/td><td>1,250<\/td><td>failed<\/td>/)
+  const several = runHeaderHtml(doc, 'A')
+  assert.ok(several.indexOf('<h2>Run A: capacity 336 tps</h2>') < several.indexOf('<h2>Run A: details</h2>'))
+})
+
+test('a capacity report says what the search did: steps down from a start that failed, steps up, the bisection', () => {
+  const down = capacityDoc()
+  const step = (index, phase, offeredRate, held) => ({ index, phase, offeredRate, achievedRate: offeredRate, latencyMs: { p50: 1, p99: 5 }, held, thresholds: [] })
+  down.capacity.steps = [step(1, 'geometric', 500, false), step(2, 'geometric', 250, false), step(3, 'geometric', 125, false),
+    step(4, 'geometric', 63, false), step(5, 'geometric', 32, true), step(6, 'bisection', 45, false)]
+  const html = runHeaderHtml(down, null)
+  assert.match(html, /The search stepped the offered rate down from 500 tps to 32 tps, then bisected in 1 step \(45 tps\)\./)
+  assert.doesNotMatch(html, /stepped the offered rate up/)
+  assert.match(runHeaderHtml(capacityDoc(), null), /The search stepped the offered rate up from 100 tps to 336 tps, then bisected in 1 step \(400 tps\)\./)
+})

@@ -85,3 +85,23 @@ test('a capacity search is stored at its answer\'s rate, not its first step\'s',
   delete doc.capacity
   assert.equal(runRow(doc).rate, 100)
 })
+
+test('a capacity search\'s row has its answer\'s rate and the latency of the step that held it, not the whole run\'s', () => {
+  const doc = fixture('tpcb-a.json')
+  const step = (index, offeredRate, held, p99) => ({ index, offeredRate, held, latencyMs: { p50: p99 / 5, p90: p99 / 2, p99, max: p99 * 2 } })
+  doc.capacity = {
+    steps: [step(1, 500, false, 300), step(2, 250, false, 120), step(3, 125, true, 15.1), step(4, 188, false, 40)],
+    answer: { limit: 'server', rate: 125, heldStep: 3, line: 'capacity: 125 tps sustained with p(99) 15.1 ms' }
+  }
+  const row = runRow(doc)
+  assert.equal(row.rate, 125)
+  assert.equal(row.tps, 125)
+  assert.equal(row.p50_ms, 15.1 / 5)
+  assert.equal(row.p99_ms, 15.1)
+  assert.equal(row.max_ms, 30.2)
+  assert.equal(row.p95_ms, null) // a step has no p95: empty, not the whole run's
+  assert.equal(row.transactions, doc.summary.transactions) // counts stay the run's
+  doc.capacity.answer = { limit: 'none-held', rate: null, heldStep: null, line: 'capacity: no step held' }
+  assert.equal(runRow(doc).tps, null)
+  assert.equal(runRow(doc).p99_ms, null)
+})
