@@ -224,6 +224,16 @@ export const RUN_CHARTS = [
   }
 ]
 
+/**
+ * The rows of the runs that have a line to draw: two points or more at different `x`.
+ * @param {{ run: string }[]} rows @param {string} x
+ */
+function linesDrawn (rows, x) {
+  const xs = new Map()
+  for (const r of rows) xs.set(r.run, (xs.get(r.run) ?? new Set()).add(r[x]))
+  return rows.filter((r) => xs.get(r.run).size > 1)
+}
+
 /** The overlay of several runs (chart 7). */
 export const COMPARE_CHART = {
   id: 'compare',
@@ -246,7 +256,16 @@ export const COMPARE_CHART = {
       const all = mergeHistograms(Object.values(doc.transactions).map((t) => t.histogram).filter((h) => typeof h === 'string'))
       for (const r of spectrumRows(all)) compareSpectrum.push({ run: label, ...r })
     }
-    return { compareThroughput, compareSteady, compareLatency, compareSpectrum }
+    // A line of one point draws nothing: such a run would stand in the legend with no line.
+    const drawn = {
+      compareThroughput: linesDrawn(compareThroughput, 't'),
+      compareLatency: linesDrawn(compareLatency, 't'),
+      compareSpectrum: linesDrawn(compareSpectrum, 'inv')
+    }
+    const inThroughput = new Set(drawn.compareThroughput.map((r) => r.run))
+    const shown = new Set(Object.values(drawn).flatMap((rows) => rows.map((r) => r.run)))
+    const notDrawn = runs.map((r) => r.label).filter((label) => !shown.has(label))
+    return { ...drawn, compareSteady: compareSteady.filter((r) => inThroughput.has(r.run)), notDrawn }
   },
   skip: (d) => (d.compareThroughput.length === 0 && d.compareSpectrum.length === 0 ? 'the runs have neither intervals nor histograms' : null),
   tune: (spec, d, opts) => {
@@ -321,12 +340,13 @@ export function buildCharts ({ runs, groups = [{ workload: null, indexes: runs.m
       const named = groups.length > 1 ? `${COMPARE_CHART.title}: ${group.workload}` : COMPARE_CHART.title
       const twice = workloads.indexOf(group.workload) !== workloads.lastIndexOf(group.workload)
       const name = groups.length > 1 ? `compare-${group.workload}${twice ? `-${k + 1}` : ''}` : 'compare'
-      const d = COMPARE_CHART.data(members)
+      const { notDrawn, ...d } = COMPARE_CHART.data(members)
       const reason = COMPARE_CHART.skip(d)
       if (reason) skipped.push({ id: 'compare', title: named, run: null, reason })
       else {
         const spec = fillSpec(COMPARE_CHART, d, opts)
-        spec.title = { ...spec.title, text: named }
+        const subtitle = notDrawn.length > 0 ? [spec.title.subtitle, `not drawn, too short for a line: ${notDrawn.join(', ')}`] : spec.title.subtitle
+        spec.title = { ...spec.title, text: named, subtitle }
         charts.push({ id: 'compare', name, title: named, run: null, section: groups.length > 1 ? `${group.workload} runs compared` : 'All runs', spec })
       }
     }

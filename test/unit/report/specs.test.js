@@ -114,3 +114,16 @@ test('charts with absent data are skipped with a reason', () => {
   assert.deepEqual(skipped.map((s) => s.id), ['throughput', 'latency-over-time', 'server-activity'], 'a TPC-B run has no TPC-C chart to skip')
   assert.match(skipped.find((s) => s.id === 'server-activity').reason, /serverStats\.series/)
 })
+
+test('every time axis of a report starts at 0 s, however its first interval or sample falls', async () => {
+  const { renderSvg } = await import('../../../lib/report/svg.js')
+  const doc = fixture('recorded-tpcb.json') // intervals end at 1, 2, ... s; server samples from 1 s
+  const charts = buildCharts(labelRuns([doc, fixture('recorded-tpcb.json')])).charts
+  const starts = []
+  for (const c of charts.filter((c) => ['throughput', 'latency-over-time', 'server-activity', 'compare'].includes(c.id))) {
+    const { svg } = await renderSvg(c.spec)
+    for (const m of svg.matchAll(/aria-label="X-axis titled 'time \(s\)' for a linear scale with values from (-?[\d.]+) to/g)) starts.push(`${c.name}: ${m[1]}`)
+  }
+  assert.ok(starts.length >= 8, starts.join('; '))
+  assert.deepEqual(starts.filter((s) => !s.endsWith(': 0')), [])
+})
