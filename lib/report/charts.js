@@ -171,6 +171,8 @@ export const RUN_CHARTS = [
       spec.title.subtitle += checkpointNote(d)
       const panels = new Set(d.server.map((r) => r.panel))
       spec.vconcat = spec.vconcat.filter((v) => panels.has(v.name))
+      for (const panel of spec.vconcat) tuneServerPanel(panel, d.server.filter((r) => r.panel === panel.name))
+      if (spec.vconcat.some((v) => v.layer.some((l) => l.mark.point))) spec.title.subtitle += '; one sample so far, drawn as points: waiting for a second sample'
     }
   },
   {
@@ -223,6 +225,22 @@ export const RUN_CHARTS = [
     }
   }
 ]
+
+/**
+ * A server panel as its samples allow: one sample is no line, so it is drawn as points until a
+ * second comes; a legend of a fixed colour domain (one colour per state whenever it appears)
+ * names only the series there are.
+ * @param {any} panel @param {{ t: number, series: string }[]} rows the panel's rows
+ */
+function tuneServerPanel (panel, rows) {
+  const layer = panel.layer.find((l) => l.data?.name === 'server')
+  if (new Set(rows.map((r) => r.t)).size === 1) layer.mark = { ...layer.mark, point: true }
+  const color = layer.encoding.color
+  if (Array.isArray(color?.scale?.domain)) {
+    const present = new Set(rows.map((r) => r.series))
+    color.legend = { ...color.legend, values: color.scale.domain.filter((s) => present.has(s)) }
+  }
+}
 
 /**
  * The rows of the runs that have a line to draw: two points or more at different `x`.

@@ -127,3 +127,29 @@ test('every time axis of a report starts at 0 s, however its first interval or s
   assert.ok(starts.length >= 8, starts.join('; '))
   assert.deepEqual(starts.filter((s) => !s.endsWith(': 0')), [])
 })
+
+test('server activity after one sample: drawn as points, said to wait for a second; each backend state keeps its colour', () => {
+  const doc = fixture('recorded-tpcb.json')
+  const all = doc.serverStats.series
+  const colourOf = (spec) => {
+    const color = spec.vconcat.find((v) => v.name === 'backends').layer.find((l) => l.data?.name === 'server').encoding.color
+    return (state) => color.scale.range[color.scale.domain.indexOf(state)]
+  }
+  doc.serverStats.series = [{ ...all[0], backends: { idle: 3 } }]
+  const first = buildCharts(labelRuns([doc])).charts.find((c) => c.id === 'server-activity').spec
+  const lines = first.vconcat.map((v) => v.layer.find((l) => l.data?.name === 'server').mark)
+  assert.ok(lines.every((m) => m.point === true), JSON.stringify(lines))
+  assert.match(first.title.subtitle, /waiting for a second sample/)
+  const backends = first.vconcat.find((v) => v.name === 'backends').layer.find((l) => l.data?.name === 'server').encoding.color
+  assert.deepEqual(backends.legend.values, ['idle'], 'the legend names only the states there are')
+  const blocks = first.vconcat.find((v) => v.name === 'blocks').layer.find((l) => l.data?.name === 'server').encoding.color
+  assert.deepEqual(blocks.legend.values, ['blocks hit', 'blocks read'])
+  doc.serverStats.series = all
+  const end = buildCharts(labelRuns([doc])).charts.find((c) => c.id === 'server-activity').spec
+  assert.ok(end.vconcat.every((v) => !v.layer.find((l) => l.data?.name === 'server').mark.point))
+  assert.doesNotMatch(end.title.subtitle, /waiting/)
+  for (const state of ['idle', 'active', 'idle in transaction']) {
+    assert.ok(colourOf(first)(state), state)
+    assert.equal(colourOf(first)(state), colourOf(end)(state), state)
+  }
+})
