@@ -128,7 +128,7 @@ function sayUpFront (opts, err) {
 export async function abCommand (opts, { out = process.stdout, err = process.stderr, env = process.env, log, signals = true, runBenchmark } = {}) {
   runBenchmark ??= (await import('../benchmark.js')).runBenchmark
   sayUpFront(opts, err)
-  const runner = new AbRunner({ ...opts, env, log, runBenchmark, onEvent: (name, info) => report(err, name, info) })
+  const runner = new AbRunner({ ...opts, env, log, runBenchmark, onEvent: (name, info) => reportAbEvent(err, name, info) })
   const trap = trapInterrupts(({ count }) => {
     err.write(count === 1
       ? '\npgload ab: stopping after the current run, then restoring the settings (Ctrl-C again to abort the run at once)\n'
@@ -160,12 +160,12 @@ export async function abCommand (opts, { out = process.stdout, err = process.std
   else if (opts.format === 'markdown') out.write(formatCompareMarkdown(verdict))
   else out.write(formatCompareText(verdict))
   if (opts.report) {
-    // every run overlaid, one colour per run (A1.., B1..): a cold run's ramp-up against the other side's
+    // every run overlaid, one colour per run, named as its file (01-A, 02-B, ..., lib/orchestration/ab/runner.js):
+    // a cold run's ramp-up against the other side's
     const { writeHtmlReport } = await import('../report/index.js')
-    const names = [...as.map((_, i) => `A${i + 1}`), ...bs.map((_, i) => `B${i + 1}`)]
     const { verdictHtml } = await import('../report/verdict-html.js')
     const intro = verdictHtml(verdict, { a: sideText(opts, 'a'), b: sideText(opts, 'b') })
-    const file = await writeHtmlReport([...as, ...bs], join(opts.outDir, 'report.html'), { names, intro, title: 'pgload ab: B against A' })
+    const file = await writeHtmlReport([...as, ...bs], join(opts.outDir, 'report.html'), { intro, title: 'pgload ab: B against A' })
     err.write(`pgload ab: report written to ${file}\n`)
   }
   err.write(`pgload ab: results of all ${outcome.runs.length} runs and compare.json in ${opts.outDir}\n`)
@@ -188,11 +188,17 @@ function withFile (r) {
   return r.results
 }
 
-function report (err, name, info) {
+/**
+ * Write the progress line(s) of one runner event (lib/orchestration/ab/runner.js) to `err`.
+ * @param {{ write(s: string): any }} err @param {string} name @param {any} info
+ */
+export function reportAbEvent (err, name, info) {
   switch (name) {
     case 'plan':
       for (const s of info.servers) {
-        err.write(`pgload ab: server ${s.label}${s.embedded ? ' (embedded)' : ''}:\n`)
+        const server = `pgload ab: server ${s.label}${s.embedded ? ' (embedded)' : ''}`
+        if (s.plan.length === 0) err.write(`${server}: its settings as they are, none changed\n`)
+        else err.write(`${server}:\n`)
         for (const p of s.plan) err.write(`  ${p.name} (context ${p.context}, now ${s.originals[p.name]}): ${p.how}\n`)
       }
       err.write(`pgload ab: order ${info.sequence.join(' ')}\n`)
@@ -201,7 +207,9 @@ function report (err, name, info) {
       err.write(`pgload ab: restarting the server${info.side === 'restore' ? ' to restore the settings' : ` for ${info.side}`}\n`)
       break
     case 'verified':
-      err.write(`pgload ab: ${info.side}: ${Object.entries(info.settings).map(([k, v]) => `${k}=${v}`).join(', ') || '(server defaults)'} verified with SHOW\n`)
+      // nothing set, nothing to verify: say so rather than claim a check that did not happen
+      if (Object.keys(info.settings).length === 0) err.write(`pgload ab: ${info.side}: the server's settings as they are (none set, none to verify)\n`)
+      else err.write(`pgload ab: ${info.side}: ${Object.entries(info.settings).map(([k, v]) => `${k}=${v}`).join(', ')} verified with SHOW\n`)
       break
     case 'run':
       err.write(`pgload ab: run ${info.index + 1}/${info.total} (${info.side}) -> ${info.file}\n`)
@@ -243,7 +251,7 @@ export function builder (y) {
     .option('alpha', { type: 'string', describe: 'compare: significance level [default: 0.05]' })
     .option('markdown', { type: 'boolean', describe: 'print the verdict as GitHub markdown' })
     .option('json', { type: 'boolean', describe: 'print the verdict as JSON' })
-    .option('report', { type: 'boolean', describe: 'also write report.html to --out-dir: every run overlaid (A1.., B1..), throughput from the start with each time to steady state' })
+    .option('report', { type: 'boolean', describe: 'also write report.html to --out-dir: every run overlaid and named as its file (01-A, 02-B, ...), throughput from the start with each time to steady state' })
     .option('fail-on-regression', { type: 'boolean', describe: `exit ${REGRESSION_EXIT_CODE} when B is worse than A` })
     .example("$0 ab --a 'work_mem=4MB' --b 'work_mem=64MB' -- run tpcb --clients 8 --duration 60s", 'a session setting')
     .example("$0 ab --a 'shared_buffers=128MB' --b 'shared_buffers=1GB' --rounds 5 -- run tpcb -c 8 -T 2m", 'a restart-only setting on the embedded server')

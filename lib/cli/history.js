@@ -70,7 +70,7 @@ export function builder (y) {
     .option('limit', { type: 'string', describe: `the newest N runs [default: ${HISTORY_DEFAULTS.limit}]` })
     .option('out', { alias: 'o', type: 'string', describe: 'write the chart: FILE.html (interactive, offline), FILE.svg or FILE.png' })
     .option('results-url', { type: 'string', describe: 'the results database: libpq URI or key=value string [default: pgload_results on the embedded server]' })
-    .example('$0 history --label nightly --metric p99 -o p99.html', 'the p99 of the nightly runs over time')
+    .example('$0 history --metric p99 -o p99.html', 'the stored runs\' p99 over time')
 }
 
 /** @param {any} argv */

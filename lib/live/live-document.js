@@ -31,12 +31,18 @@ export class LiveDocument {
     this.sampler = null
     /** @type {import('../engine/run-handle.js').StageEvent|null} the stage of the load profile under way */
     this.stage = null
+    /** the stages begun so far, in the results document's shape as far as the charts read it */
+    this.stages = []
     this.version = 0
   }
 
   /** @param {import('../engine/run-handle.js').StageEvent} e a stage of --stages or --clients-stages begins */
   setStage (e) {
     this.stage = e
+    // the charts shade the stages begun, each over its planned time, and judge no steady state
+    // for a load that changes on purpose (lib/report/stage-data.js)
+    this.stages = this.stages.filter((s) => s.index !== e.index)
+    this.stages.push({ index: e.index, kind: e.kind, startS: e.startS, lengthS: round3(e.endS - e.startS), target: e.target, ramp: e.ramp })
     this.version++
   }
 
@@ -132,6 +138,7 @@ export class LiveDocument {
       },
       transactions,
       intervals: this.intervals,
+      stages: this.stages,
       serverStats: s ? { series: s.series.filter((e) => !e.warmup), events: [...s.events] } : null
     }
   }

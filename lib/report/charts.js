@@ -172,6 +172,8 @@ export const RUN_CHARTS = [
       spec.title.subtitle += checkpointNote(d)
       const panels = new Set(d.server.map((r) => r.panel))
       spec.vconcat = spec.vconcat.filter((v) => panels.has(v.name))
+      for (const panel of spec.vconcat) tuneServerPanel(panel, d.server.filter((r) => r.panel === panel.name))
+      if (spec.vconcat.some((v) => v.layer.some((l) => l.mark.point))) spec.title.subtitle += '; one sample so far, drawn as points: waiting for a second sample'
     }
   },
   {
@@ -225,6 +227,32 @@ export const RUN_CHARTS = [
   }
 ]
 
+/**
+ * A server panel as its samples allow: one sample is no line, so it is drawn as points until a
+ * second comes; a legend of a fixed colour domain (one colour per state whenever it appears)
+ * names only the series there are.
+ * @param {any} panel @param {{ t: number, series: string }[]} rows the panel's rows
+ */
+function tuneServerPanel (panel, rows) {
+  const layer = panel.layer.find((l) => l.data?.name === 'server')
+  if (new Set(rows.map((r) => r.t)).size === 1) layer.mark = { ...layer.mark, point: true }
+  const color = layer.encoding.color
+  if (Array.isArray(color?.scale?.domain)) {
+    const present = new Set(rows.map((r) => r.series))
+    color.legend = { ...color.legend, values: color.scale.domain.filter((s) => present.has(s)) }
+  }
+}
+
+/**
+ * The rows of the runs that have a line to draw: two points or more at different `x`.
+ * @param {{ run: string }[]} rows @param {string} x
+ */
+function linesDrawn (rows, x) {
+  const xs = new Map()
+  for (const r of rows) xs.set(r.run, (xs.get(r.run) ?? new Set()).add(r[x]))
+  return rows.filter((r) => xs.get(r.run).size > 1)
+}
+
 /** The overlay of several runs (chart 7). */
 export const COMPARE_CHART = {
   id: 'compare',
@@ -247,7 +275,16 @@ export const COMPARE_CHART = {
       const all = mergeHistograms(Object.values(doc.transactions).map((t) => t.histogram).filter((h) => typeof h === 'string'))
       for (const r of spectrumRows(all)) compareSpectrum.push({ run: label, ...r })
     }
-    return { compareThroughput, compareSteady, compareLatency, compareSpectrum }
+    // A line of one point draws nothing: such a run would stand in the legend with no line.
+    const drawn = {
+      compareThroughput: linesDrawn(compareThroughput, 't'),
+      compareLatency: linesDrawn(compareLatency, 't'),
+      compareSpectrum: linesDrawn(compareSpectrum, 'inv')
+    }
+    const inThroughput = new Set(drawn.compareThroughput.map((r) => r.run))
+    const shown = new Set(Object.values(drawn).flatMap((rows) => rows.map((r) => r.run)))
+    const notDrawn = runs.map((r) => r.label).filter((label) => !shown.has(label))
+    return { ...drawn, compareSteady: compareSteady.filter((r) => inThroughput.has(r.run)), notDrawn }
   },
   skip: (d) => (d.compareThroughput.length === 0 && d.compareSpectrum.length === 0 ? 'the runs have neither intervals nor histograms' : null),
   tune: (spec, d, opts) => {
@@ -322,12 +359,13 @@ export function buildCharts ({ runs, groups = [{ workload: null, indexes: runs.m
       const named = groups.length > 1 ? `${COMPARE_CHART.title}: ${group.workload}` : COMPARE_CHART.title
       const twice = workloads.indexOf(group.workload) !== workloads.lastIndexOf(group.workload)
       const name = groups.length > 1 ? `compare-${group.workload}${twice ? `-${k + 1}` : ''}` : 'compare'
-      const d = COMPARE_CHART.data(members)
+      const { notDrawn, ...d } = COMPARE_CHART.data(members)
       const reason = COMPARE_CHART.skip(d)
       if (reason) skipped.push({ id: 'compare', title: named, run: null, reason })
       else {
         const spec = fillSpec(COMPARE_CHART, d, opts)
-        spec.title = { ...spec.title, text: named }
+        const subtitle = notDrawn.length > 0 ? [spec.title.subtitle, `not drawn, too short for a line: ${notDrawn.join(', ')}`] : spec.title.subtitle
+        spec.title = { ...spec.title, text: named, subtitle }
         charts.push({ id: 'compare', name, title: named, run: null, section: groups.length > 1 ? `${group.workload} runs compared` : 'All runs', spec })
       }
     }

@@ -102,6 +102,14 @@ test('history: the runs as a table, the trend as a chart', async () => {
   assertOneLineError(await runCli(['history', '--results-url', 'mysql://h/x']), /^pgload: --results-url must be a postgres:\/\/ URI or key=value pairs, got "mysql:\/\/h\/x"$/)
 })
 
+test('history --help: each example on one line, its command whole', async () => {
+  const r = await runCli(['history', '--help'])
+  assert.equal(r.code, 0, r.stderr)
+  const examples = r.stdout.split('Examples:\n')[1].trimEnd().split('\n')
+  assert.ok(examples.length > 0)
+  for (const line of examples) assert.match(line, /^ {2}pgload history \S.*\.html\s{2,}\S/, `an example wrapped: ${JSON.stringify(r.stdout.split('Examples:')[1])}`)
+})
+
 test('check against a stored baseline: the runs it is made of, a passing and a failing gate', async () => {
   const gate = ['--threshold', 'p(99) < +5%', '--threshold', 'tps > -5%', '--results-url', db.url]
   const pass = await runCli(['check', compareFixture('same-1.json'), '--baseline', 'stored:main', ...gate])

@@ -96,10 +96,11 @@ function scenesInPage () {
       for (const item of scene.items ?? []) {
         if (scene.marktype === 'group') {
           let inLegend = legend
-          if (scene.role === 'legend' && legend === null) out.legends.push(inLegend = { ...box(item.bounds), index: out.legends.length, labels: [], symbols: 0 })
+          if (scene.role === 'legend' && legend === null) out.legends.push(inLegend = { ...box(item.bounds), index: out.legends.length, labels: [], symbols: 0, fills: [] })
           for (const child of item.items ?? []) walk(child, ox + (item.x ?? 0), oy + (item.y ?? 0), inLegend)
         } else if (scene.role === 'legend-symbol' && legend) {
           legend.symbols++
+          legend.fills.push(item.fill ?? item.stroke ?? null)
         } else if (scene.marktype === 'rule' && scene.role === 'mark' && dashed(item) && item.bounds) {
           out.rules.push(box(item.bounds))
         } else if (scene.marktype === 'text') {
@@ -227,6 +228,22 @@ export async function lookAtPage (page, name) {
   const shot = join(SCREENSHOTS, `${name}.png`)
   await page.screenshot({ path: shot, fullPage: true })
   return { problems, shot }
+}
+
+/**
+ * What the page's charts draw, per chart: the subtitle, the types of the marks drawn, and each
+ * symbol legend's entries with their colours ({ label: colour }).
+ * @param {any} page a playwright Page opened after keepVegaViews
+ * @returns {Promise<{ name: string, subtitle: string, marks: string[], legends: Record<string, string>[] }[]>}
+ */
+export async function chartsDrawn (page) {
+  const scenes = await page.evaluate(scenesInPage)
+  return scenes.map(({ name, texts, marks, legends }) => ({
+    name,
+    subtitle: texts.filter((t) => t.role === 'title-subtitle').map((t) => t.text).join('; '),
+    marks: marks.map((m) => m.type),
+    legends: legends.filter((l) => l.symbols > 0).map((l) => Object.fromEntries(l.labels.map((lab, i) => [lab.text, l.fills[i]])))
+  }))
 }
 
 /**

@@ -87,8 +87,8 @@ test('ab with run --cold: each run on a new postmaster, recorded, printed and ov
   assert.match(err.text, /^pgload ab: B: cold start: the server restarted in \d+\.\d s; OS page cache kept \(--keep-page-cache\)$/m)
   assert.match(out.text, /steady-state s/)
   const html = readFileSync(join(outDir, 'report.html'), 'utf8')
-  assert.match(html, /A1: A work_mem=8MB/)
-  assert.match(html, /B1: B work_mem=16MB/)
+  assert.match(html, /\b0\d-A work_mem=8MB/) // named as its file
+  assert.match(html, /\b0\d-B work_mem=16MB/)
   assert.match(html, /cold start/)
 })
 

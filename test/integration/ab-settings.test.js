@@ -7,7 +7,7 @@ import assert from 'node:assert/strict'
 import { spawn } from 'node:child_process'
 import { mkdtempSync, rmSync, writeFileSync, readFileSync, existsSync, readdirSync, chmodSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { basename, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { startServer, stopServer, serverStatus } from '../../lib/server/embedded/embedded-server.js'
 import { binaries } from '../../lib/server/embedded/cluster.js'
@@ -94,8 +94,8 @@ test('ab applies user, sighup and postmaster settings per side, verifies them, a
   for (const r of outcome.runs) {
     assert.ok(existsSync(r.file))
     assert.ok(r.results.summary.transactions > 0)
-    // Named by side and settings, so that reports and comparisons tell A from B.
-    assert.equal(r.results.run.label, `${r.side} ${(r.side === 'A' ? A : B).split(',').join(' ')}`)
+    // Named as the file is (01-A), then the settings, so that reports and comparisons tell A from B.
+    assert.equal(r.results.run.label, `${basename(r.file, '.json')} ${(r.side === 'A' ? A : B).split(',').join(' ')}`)
   }
   const state = await serverState()
   assert.deepEqual(state.show, originals)

@@ -13,7 +13,7 @@ import { join } from 'node:path'
 import { getTestServer } from '../helpers/server.js'
 import { runCli, startWithDashboard } from '../helpers/cli.js'
 import { chromiumSkip, launchChromium } from '../helpers/chromium.js'
-import { keepVegaViews, assertPageLooksRight } from '../helpers/page-checks.js'
+import { keepVegaViews, assertPageLooksRight, chartsDrawn } from '../helpers/page-checks.js'
 
 const skip = chromiumSkip
 const dir = mkdtempSync(join(tmpdir(), 'pgload-live-'))
@@ -49,6 +49,11 @@ test('the dashboard of a running pgload run: charts render, gain points, then th
     await page.goto(url)
     await page.waitForFunction(() => window.pgloadLive?.updates >= 1 && window.pgloadLive.charts >= 3, null, { timeout: 20_000 })
     await assertPageLooksRight(page, 'dashboard-running')
+    // the server panels at second 2: one sample drawn (as points, waiting for a second) or lines
+    const serverAt2 = (await chartsDrawn(page)).find((c) => c.name === 'Server activity')
+    assert.ok(serverAt2, 'server activity drawn at second 2')
+    if (/waiting for a second sample/.test(serverAt2.subtitle)) assert.ok(serverAt2.marks.includes('symbol'), JSON.stringify(serverAt2))
+    else assert.ok(serverAt2.marks.some((m) => m === 'line' || m === 'area'), JSON.stringify(serverAt2))
     const first = await page.evaluate(() => ({ ...window.pgloadLive, svgs: document.querySelectorAll('#pgload-charts svg').length }))
     assert.ok(first.points >= 1, JSON.stringify(first))
     assert.ok(first.svgs >= 3, `charts drawn: ${first.svgs}`)
@@ -84,6 +89,12 @@ test('the dashboard of a running pgload run: charts render, gain points, then th
     await page.waitForFunction(() => window.pgloadLive?.final === true && window.pgloadReport?.done === true, null, { timeout: 40_000 })
     const final = await page.evaluate(() => ({ title: document.title, report: window.pgloadReport, svgs: document.querySelectorAll('.chart svg').length }))
     await assertPageLooksRight(page, 'dashboard-final')
+    // each backend state in the colour it had at second 2
+    const states = (c) => Object.assign({}, ...c.legends.filter((l) => 'idle' in l || 'active' in l))
+    const early = states(serverAt2)
+    const late = states((await chartsDrawn(page)).find((c) => c.name === 'Server activity'))
+    assert.ok(Object.keys(early).length > 0, JSON.stringify(serverAt2.legends))
+    for (const [state, colour] of Object.entries(early)) if (state in late) assert.equal(late[state], colour, `${state} at 2 s and at the end`)
     assert.match(final.title, /^pgload report: tpcb/)
     assert.deepEqual(final.report.errors, [])
     assert.ok(final.report.rendered >= 4 && final.svgs >= 4, JSON.stringify(final))

@@ -233,11 +233,12 @@ export class AbRunner {
         }
         o.onEvent('verified', { side, index: i, settings: Object.fromEntries(expected) })
         if (this.interrupted) break
-        const file = join(o.outDir, `${String(i + 1).padStart(2, '0')}-${side}.json`)
+        const name = abRunName(i, side)
+        const file = join(o.outDir, `${name}.json`)
         const { url, env } = server.runConnection(session)
         o.onEvent('run', { side, index: i, total: sequence.length, file })
-        // Reports and comparisons of these files name each run by its side and settings.
-        const label = [side, ...sides[side].map(v => `${v.name}=${v.value}`)].join(' ')
+        // Reports and comparisons of these files name each run as its file is named, then its settings.
+        const label = [name, ...sides[side].map(v => `${v.name}=${v.value}`)].join(' ')
         const plan = await replan(o.runOptions, { url, out: file, writeFile: true, label, ...this.#coldOptions() })
         // A cold start restarts the server under ab's connection: closed first, opened again after.
         if (plan.cold) await server.close()
@@ -308,6 +309,17 @@ export class AbRunner {
     }
     return true
   }
+}
+
+/**
+ * The name of an A/B run: its place in the order and its side ("04-A"), its file's name and its
+ * label in reports, so that a report's run is found by its file.
+ * @param {number} index position in the order, from 0
+ * @param {string} side
+ * @returns {string}
+ */
+export function abRunName (index, side) {
+  return `${String(index + 1).padStart(2, '0')}-${side}`
 }
 
 /**

@@ -79,3 +79,22 @@ test('a stage of the load profile: the dashboard\'s header says which of how man
     await view.close()
   }
 })
+
+test('a staged run on the dashboard: its stages begun shaded, and no steady state judged for a load that moves on purpose', async () => {
+  const { LiveDocument } = await import('../../../lib/live/live-document.js')
+  const { liveState } = await import('../../../lib/live/dashboard-page.js')
+  const { STEADY_NOT_APPLICABLE } = await import('../../../lib/report/stage-data.js')
+  const live = new LiveDocument({ workload: 'tpcb', intervalS: 1, startTime: '2026-01-01T00:00:00.000Z' })
+  live.setShape({ terminals: 2, connections: 2, durationS: 8, warmupS: 0, types: ['a'] })
+  live.setStage({ index: 0, count: 2, kind: 'rate', startS: 0, endS: 4, target: { from: 100, to: 100 }, ramp: false })
+  live.addInterval(intervalEvent(0, (rec) => rec.ok(0, 1000, 0, 0)))
+  live.addInterval(intervalEvent(1, (rec) => rec.ok(0, 1000, 0, 0)))
+  const throughput = liveState(live).charts.find((c) => c.name === 'throughput')
+  const subtitle = [throughput.spec.title.subtitle].flat().join('\n')
+  assert.match(subtitle, new RegExp(`time to steady state: ${STEADY_NOT_APPLICABLE}`))
+  assert.doesNotMatch(subtitle, /no steady state/)
+  assert.deepEqual(throughput.datasets.stages.map((b) => [b.label, b.t, b.t2]), [['1', 0, 4]])
+  live.setStage({ index: 1, count: 2, kind: 'rate', startS: 4, endS: 8, target: { from: 100, to: 200 }, ramp: true })
+  const later = liveState(live).charts.find((c) => c.name === 'throughput')
+  assert.deepEqual(later.datasets.stages.map((b) => [b.label, b.t, b.t2]), [['1', 0, 4], ['2', 4, 8]])
+})

@@ -56,3 +56,27 @@ test('a tpcb and a tpcc run are not comparable: a note, and never one axis', () 
   assert.ok(charts.some((c) => c.id === 'tpcc' && c.run === 'tpcc'))
   assert.equal(labelRuns([tpcb, fixture('results/tpcb-b.json')]).note, null)
 })
+
+test('the overlay names in its legend only the runs it draws; a run too short for a line is said to be left out', async () => {
+  const { createHistogram, recordUs, encodeHistogram } = await import('../../../lib/metrics/histogram.js')
+  const long = fixture('results/tpcb-a.json')
+  const short = fixture('results/tpcb-b.json')
+  long.run.label = 'long'
+  short.run.label = 'one transaction'
+  const one = createHistogram()
+  recordUs(one, 1500)
+  const encoded = encodeHistogram(one)
+  // c=1 T=1/client: one transaction in all, one interval
+  Object.values(short.transactions).forEach((t, i) => { t.histogram = i === 0 ? encoded : null })
+  short.intervals = short.intervals.slice(0, 1)
+  const compare = buildCharts(labelRuns([long, short])).charts.find((c) => c.id === 'compare')
+  for (const [name, rows] of Object.entries(compare.spec.datasets)) {
+    assert.ok(rows.every((r) => r.run === 'long'), `${name} has rows of a run it cannot draw`)
+  }
+  assert.match([compare.spec.title.subtitle].flat().join('\n'), /not drawn, too short for a line: one transaction$/)
+  const { renderSvg } = await import('../../../lib/report/svg.js')
+  const { svg } = await renderSvg(compare.spec)
+  const legends = [...svg.matchAll(/aria-label="([^"]*legend titled 'run'[^"]*)"/g)].map((m) => m[1])
+  assert.ok(legends.length > 0)
+  for (const l of legends) assert.doesNotMatch(l, /one transaction/)
+})

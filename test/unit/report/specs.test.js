@@ -114,3 +114,42 @@ test('charts with absent data are skipped with a reason', () => {
   assert.deepEqual(skipped.map((s) => s.id), ['throughput', 'latency-over-time', 'server-activity'], 'a TPC-B run has no TPC-C chart to skip')
   assert.match(skipped.find((s) => s.id === 'server-activity').reason, /serverStats\.series/)
 })
+
+test('every time axis of a report starts at 0 s, however its first interval or sample falls', async () => {
+  const { renderSvg } = await import('../../../lib/report/svg.js')
+  const doc = fixture('recorded-tpcb.json') // intervals end at 1, 2, ... s; server samples from 1 s
+  const charts = buildCharts(labelRuns([doc, fixture('recorded-tpcb.json')])).charts
+  const starts = []
+  for (const c of charts.filter((c) => ['throughput', 'latency-over-time', 'server-activity', 'compare'].includes(c.id))) {
+    const { svg } = await renderSvg(c.spec)
+    for (const m of svg.matchAll(/aria-label="X-axis titled 'time \(s\)' for a linear scale with values from (-?[\d.]+) to/g)) starts.push(`${c.name}: ${m[1]}`)
+  }
+  assert.ok(starts.length >= 8, starts.join('; '))
+  assert.deepEqual(starts.filter((s) => !s.endsWith(': 0')), [])
+})
+
+test('server activity after one sample: drawn as points, said to wait for a second; each backend state keeps its colour', () => {
+  const doc = fixture('recorded-tpcb.json')
+  const all = doc.serverStats.series
+  const colourOf = (spec) => {
+    const color = spec.vconcat.find((v) => v.name === 'backends').layer.find((l) => l.data?.name === 'server').encoding.color
+    return (state) => color.scale.range[color.scale.domain.indexOf(state)]
+  }
+  doc.serverStats.series = [{ ...all[0], backends: { idle: 3 } }]
+  const first = buildCharts(labelRuns([doc])).charts.find((c) => c.id === 'server-activity').spec
+  const lines = first.vconcat.map((v) => v.layer.find((l) => l.data?.name === 'server').mark)
+  assert.ok(lines.every((m) => m.point === true), JSON.stringify(lines))
+  assert.match(first.title.subtitle, /waiting for a second sample/)
+  const backends = first.vconcat.find((v) => v.name === 'backends').layer.find((l) => l.data?.name === 'server').encoding.color
+  assert.deepEqual(backends.legend.values, ['idle'], 'the legend names only the states there are')
+  const blocks = first.vconcat.find((v) => v.name === 'blocks').layer.find((l) => l.data?.name === 'server').encoding.color
+  assert.deepEqual(blocks.legend.values, ['blocks hit', 'blocks read'])
+  doc.serverStats.series = all
+  const end = buildCharts(labelRuns([doc])).charts.find((c) => c.id === 'server-activity').spec
+  assert.ok(end.vconcat.every((v) => !v.layer.find((l) => l.data?.name === 'server').mark.point))
+  assert.doesNotMatch(end.title.subtitle, /waiting/)
+  for (const state of ['idle', 'active', 'idle in transaction']) {
+    assert.ok(colourOf(first)(state), state)
+    assert.equal(colourOf(first)(state), colourOf(end)(state), state)
+  }
+})

@@ -68,3 +68,15 @@ test('a capacity search reads as one in the table, at the rate it found', () => 
   const lines = formatHistory([{ ...runs[0], workload: 'script', label: null, rate: 336, capacity: true }], 'tps').trimEnd().split('\n')
   assert.match(lines[1], /^1\s+2026-01-01 00:00:00\s+-\s+script \(capacity 336 tps\)\s+4\s+10/)
 })
+
+test('the first and last runs are drawn whole, inside the plot, not half over its edges', async () => {
+  const { renderSvg } = await import('../../../lib/report/svg.js')
+  const same = runs.map((r) => ({ ...r, workload: 'tpcb', label: 'main' }))
+  const spec = historySpec(same, 'tps')
+  const { svg } = await renderSvg(spec)
+  const xs = [...svg.matchAll(/aria-roledescription="point"[^>]*transform="translate\(([\d.-]+),/g)].map((m) => Number(m[1]))
+  assert.equal(xs.length, 2)
+  const radius = Math.sqrt(spec.layer[1].mark.size / Math.PI)
+  assert.ok(Math.min(...xs) > radius, `first point at x=${Math.min(...xs)}`)
+  assert.ok(Math.max(...xs) < spec.width - radius, `last point at x=${Math.max(...xs)} of ${spec.width}`)
+})
