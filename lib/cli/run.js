@@ -7,7 +7,6 @@ import { runBenchmark } from '../benchmark.js'
 import { workloadNames, loadWorkload } from '../../workloads/index.js'
 import { attachRunMessages, formatRunOutput, phaseMessage } from '../output/run-messages.js'
 import { createLogger } from '../log.js'
-import { TOOL_VERSION } from '../version.js'
 import { RUN_OPTIONS, REFUSED_OPTIONS } from './run-options.js'
 import { planInputFromArgv, refuseOptions, connectionUrl } from './run-argv.js'
 import { trapInterrupts } from './interrupts.js'
@@ -36,10 +35,6 @@ export const runCommand = {
     return y
   },
   async handler (argv) {
-    if (argv.V) {
-      process.stdout.write(`pgload ${TOOL_VERSION}\n`)
-      return
-    }
     if (argv.builtin?.includes('list') || argv.showScript !== undefined) return showBuiltins(argv.showScript)
     const log = createLogger(argv)
     if (argv.json && argv.dashboard !== undefined) throw new PgloadError('--dashboard does not go with --json: --json prints the results document alone; open the dashboard\'s report (--dashboard-out) or pgload report instead', { code: 'BAD_OPTION' })

@@ -56,7 +56,7 @@ const SWEEP_MEANING = {
 /** Options of watching the sweep, not of its definition: a resumed sweep may use other addresses. */
 const LIVE_KEYS = ['dashboard', 'dashboardOut', 'metrics', 'metricsPush', 'metricsPushHeaders']
 /** `pgload run`'s options that print something and run nothing: not a sweep's. */
-const LISTINGS = ['V', 'show-script']
+const LISTINGS = ['show-script']
 /**
  * Arguments that are not part of the sweep's definition: how to reach (and, for cold starts,
  * restart) the server, which may hold secrets and may differ when the sweep is resumed; logging;
