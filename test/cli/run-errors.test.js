@@ -147,3 +147,24 @@ test('the seed is shown and recorded unsigned, as it can be given back', async (
     rmSync(dir, { recursive: true, force: true })
   }
 })
+
+test('a failed run --threshold is said once, its value spelled as check spells it', async () => {
+  const { url } = await getTestServer()
+  const dir = mkdtempSync(join(tmpdir(), 'pgload-cli-'))
+  try {
+    const script = join(dir, 'one.sql')
+    writeFileSync(script, 'select 1;\n')
+    const args = ['run', '-f', script, '-t', '3', '-c', '1', '--threshold', 'p(99) < 0.0001ms', '--url', url, '--out', join(dir, 'r.json')]
+    const r = await runCli(args)
+    assert.equal(r.code, 99, r.stderr)
+    assert.match(r.stdout, /^✗ p\(99\) < 0\.0001ms: [\d.]+ ms \([\d.]+ ms is not < 0\.0001 ms\)\n1 of 1 threshold failed\n$/m)
+    assert.doesNotMatch(r.stderr, /threshold/)
+    // --json: stdout is the document alone, so stderr says it
+    const j = await runCli([...args, '--json'])
+    assert.equal(j.code, 99, j.stderr)
+    assert.equal(j.stderr.match(/threshold/g)?.length, 1, j.stderr)
+    assert.match(j.stderr, /^pgload: 1 of 1 threshold failed$/m)
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+})
