@@ -10,7 +10,7 @@ import { thresholdTally } from '../compare/format.js'
 import { createLogger } from '../log.js'
 import { RUN_OPTIONS, REFUSED_OPTIONS } from './run-options.js'
 import { planInputFromArgv, refuseOptions, connectionUrl } from './run-argv.js'
-import { trapInterrupts } from './interrupts.js'
+import { trapInterrupts, openLineEnd } from './interrupts.js'
 import { startLive } from '../live/index.js'
 import { dashboardKeepS, keepNote, keepServing } from './dashboard-keep.js'
 
@@ -104,16 +104,16 @@ async function runInterruptibly (plan, { log, live, err = process.stderr }) {
   const beforeStart = new Promise((resolve, reject) => { stopBeforeStart = reject })
   const trap = trapInterrupts(({ count }) => {
     if (!currentRun) {
-      err.write('\n')
+      err.write(openLineEnd(err))
       stopBeforeStart(new PgloadError('interrupted before the run started', { code: 'INTERRUPTED', exitCode: trap.exitCode }))
     } else if (count === 1) {
       // a shard waiting for the others at the start has no transaction in flight yet
-      err.write(currentRun.status.startUs === undefined
-        ? '\npgload: stopping before the start; writing the (empty) results\n'
-        : '\npgload: stopping: finishing transactions in flight (Ctrl-C again to abort at once)\n')
+      err.write(openLineEnd(err) + (currentRun.status.startUs === undefined
+        ? 'pgload: stopping before the start; writing the (empty) results\n'
+        : 'pgload: stopping: finishing transactions in flight (Ctrl-C again to abort at once)\n'))
       currentRun.stop('interrupted')
     } else {
-      err.write('\npgload: aborting; writing what was measured\n')
+      err.write(`${openLineEnd(err)}pgload: aborting; writing what was measured\n`)
       // marks the run interrupted also when it was already stopping on its own
       currentRun.abort('interrupted')
     }
