@@ -44,7 +44,7 @@ export async function runBenchmark (planOrOptions, { log = silentLogger, env = p
   // A cold run without a way to restart its server stops here, before anything runs.
   const restart = plan.cold ? await coldRestartMethod({ url: plan.url, restartCommand: plan.restartCommand, env }) : null
   const seed = parseRandomSeed(plan.seed)
-  if (plan.seedGiven) onPhase('seed', { seed: plan.seed })
+  if (plan.seedGiven) onPhase('seed', { seed: seed.toString() })
   const file = plan.writeFile ? (plan.out ?? defaultResultsPath(shardResultName(plan))) : null
   if (file) await ensureWritable(file)
   const module = await loadWorkload(plan.workload)
@@ -237,6 +237,8 @@ function recordedPlan (plan) {
   const { planVersion, seedGiven, url, resultsUrl, ...options } = plan
   if (options.restartCommand !== undefined) options.restartCommand = redact(options.restartCommand)
   if (options.metricsPush !== undefined) options.metricsPush = recordedMetricsPush(options.metricsPush)
+  // the plan holds the seed as pgbench's signed random_seed; the user gives and reads it unsigned
+  options.seed = parseRandomSeed(plan.seed).toString()
   return options
 }
 

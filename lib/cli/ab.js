@@ -6,7 +6,7 @@ import { join } from 'node:path'
 import yargs from 'yargs'
 import { hideBin } from 'yargs/helpers'
 import { PgloadError } from '../errors.js'
-import { trapInterrupts, recordedCommand } from './interrupts.js'
+import { trapInterrupts, recordedCommand, openLineEnd } from './interrupts.js'
 import { AbRunner, AB_DEFAULTS, defaultAbDir } from '../orchestration/ab/runner.js'
 import { parseSettingList } from '../orchestration/ab/settings.js'
 import { compareRuns, significanceOutOfReach } from '../compare/verdict.js'
@@ -130,9 +130,9 @@ export async function abCommand (opts, { out = process.stdout, err = process.std
   sayUpFront(opts, err)
   const runner = new AbRunner({ ...opts, env, log, runBenchmark, onEvent: (name, info) => reportAbEvent(err, name, info) })
   const trap = trapInterrupts(({ count }) => {
-    err.write(count === 1
-      ? '\npgload ab: stopping after the current run, then restoring the settings (Ctrl-C again to abort the run at once)\n'
-      : '\npgload ab: aborting the current run; restoring the settings\n')
+    err.write(openLineEnd(err) + (count === 1
+      ? 'pgload ab: stopping after the current run, then restoring the settings (Ctrl-C again to abort the run at once)\n'
+      : 'pgload ab: aborting the current run; restoring the settings\n'))
     runner.interrupt(count > 1)
   }, { on: signals })
   let outcome

@@ -9,7 +9,7 @@ import { phaseMessage } from '../output/run-messages.js'
 import { createLogger } from '../log.js'
 import { RUN_OPTIONS } from './run-options.js'
 import { planInputFromArgv, refuseOptions, connectionUrl } from './run-argv.js'
-import { trapInterrupts } from './interrupts.js'
+import { trapInterrupts, openLineEnd } from './interrupts.js'
 import { defaultResultsPath } from '../results/write.js'
 import { capacitySettingsFromArgv, CAPACITY_DEFAULTS, CAPACITY_REFUSED } from '../capacity/options.js'
 import { capacityPlanInput, runCapacity } from '../capacity/capacity-run.js'
@@ -75,7 +75,7 @@ export async function handler (argv) {
   let currentRun = null
   const trap = trapInterrupts(({ count }) => {
     if (!currentRun) return
-    if (count === 1) { err.write('\npgload: stopping the search; writing what was measured\n'); currentRun.stop('interrupted') } else currentRun.abort('interrupted')
+    if (count === 1) { err.write(`${openLineEnd(err)}pgload: stopping the search; writing what was measured\n`); currentRun.stop('interrupted') } else currentRun.abort('interrupted')
   })
   let headed = false
   try {

@@ -7,6 +7,7 @@ import { connectTarget } from '../server/target/connect-target.js'
 import { openConnection } from '../db/connection.js'
 import { createProgress } from '../output/progress.js'
 import { InterruptibleLoad } from './interruptible-load.js'
+import { openLineEnd } from './interrupts.js'
 import { createLogger } from '../log.js'
 import { loadState } from '../../workloads/own-tables.js'
 import { withLoadLock, waitingForLoadMessage } from '../../workloads/load-lock.js'
@@ -146,7 +147,7 @@ export async function handler (argv) {
       process.kill(process.pid, sig)
       return
     }
-    process.stderr.write('\npgload: stopping init (Ctrl-C again to quit at once)\n')
+    process.stderr.write(`${openLineEnd(process.stderr)}pgload: stopping init (Ctrl-C again to quit at once)\n`)
     controller.abort()
   }
   process.on('SIGINT', onSignal).on('SIGTERM', onSignal)

@@ -36,6 +36,16 @@ export function trapInterrupts (onInterrupt, { on = true } = {}) {
   }
 }
 
+/**
+ * What ends the line open when a signal came: on a terminal, the echoed ^C and any progress line
+ * redrawn with \r; elsewhere every line is ended already, and a newline would be an empty line.
+ * @param {{ isTTY?: boolean }} stream
+ * @returns {string} '\n' or ''
+ */
+export function openLineEnd (stream) {
+  return stream?.isTTY ? '\n' : ''
+}
+
 /** Options whose value is a header that may carry a token: recorded as `Name: ***`. */
 const HEADER_OPTIONS = ['--metrics-push-header']
 

@@ -72,20 +72,29 @@ function besideResults (files) {
   return { outDir: dirname(files[0]), htmlName: files.length === 1 ? `${stem}.html` : REPORT_DEFAULTS.htmlName }
 }
 
-/** The file names --out takes; any other extension would silently become a directory's name. */
-const OUT_EXTENSIONS = ['.html', '.svg', '.png']
+/**
+ * The file names --out takes, by what is reported: a sweep's charts go into one .svg or .png, a
+ * run report's are several files (a directory); any other extension would silently become a
+ * directory's name.
+ */
+const OUT_EXTENSIONS = { sweep: ['.html', '.svg', '.png'], runs: ['.html'] }
 
 /**
- * --out is a directory, or a file with one of OUT_EXTENSIONS: `-o out.pdf` or `-o out.htm` is
- * refused, not made a directory of that name (an existing directory, or a name ending in /, is one).
+ * --out is a directory, or a file with one of the extensions that work for this input: `-o
+ * out.pdf` or `-o out.htm` is refused, not made a directory of that name (an existing directory,
+ * or a name ending in /, is one), and the message names only what works.
  * @param {string|undefined} out
+ * @param {'sweep'|'runs'} input
  */
-function checkOutName (out) {
+function checkOutName (out, input) {
   if (out === undefined || /[/\\]$/.test(out)) return
   const ext = extname(out).toLowerCase()
-  if (ext === '' || OUT_EXTENSIONS.includes(ext) || isDirectory(out)) return
-  throw new PgloadError(`--out ${out}: ${ext} is not a report format; give a file ending in ${OUT_EXTENSIONS.join(', ')}, or a directory`, { code: 'USAGE' })
+  const allowed = OUT_EXTENSIONS[input]
+  if (ext === '' || allowed.includes(ext) || isDirectory(out) || OUT_EXTENSIONS.sweep.includes(ext)) return
+  throw new PgloadError(`--out ${out}: ${ext} is not a report format; give a file ending in ${orList(allowed)}, or a directory`, { code: 'USAGE' })
 }
+
+const orList = (items) => items.length === 1 ? items[0] : `${items.slice(0, -1).join(', ')} or ${items.at(-1)}`
 
 function isDirectory (path) {
   try {
@@ -99,10 +108,10 @@ function isDirectory (path) {
 export async function handler (argv) {
   const files = argv.results
   const outDir = parseOutputPath(argv.out, '--out', 'directory')
-  checkOutName(outDir)
   const inputs = []
   for (const file of files) inputs.push(await readInput(file))
   const sweepAt = inputs.findIndex((i) => 'sweep' in i)
+  checkOutName(outDir, sweepAt !== -1 && files.length === 1 ? 'sweep' : 'runs')
   if (sweepAt !== -1) {
     if (files.length > 1) throw new PgloadError(`${files[sweepAt]} is a sweep document: report it on its own, without other files`, { code: 'USAGE' })
     return reportSweep(inputs[0].sweep, inputs[0].file, outDir ?? dirname(inputs[0].file), argv)

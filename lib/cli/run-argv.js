@@ -84,15 +84,23 @@ function positionalWorkload (positional) {
 /**
  * --seed as typed: `time`, `rand` or an unsigned integer (as --help says). pgbench's sscanf would
  * wrap `-1` to 2^64-1 without a word; a typed minus sign is refused here. The plan keeps seeds as
- * signed 64-bit decimals, so the check belongs to the command line, not to the plan.
+ * signed 64-bit decimals, so the check belongs to the command line, not to the plan; the seed is
+ * shown and recorded unsigned, as typed.
  * @param {unknown} seed
  */
 function unsignedSeed (seed) {
   if (seed !== undefined && /^\s*-/.test(String(seed))) {
     throw new PgloadError(`--seed must be time, rand or an unsigned integer, got ${shownValue(seed)}`, { code: 'BAD_OPTION' })
   }
+  // pgbench's strtoull would saturate a longer number to 2^64-1 and run with a seed nobody typed
+  const digits = /^\s*\+?([0-9]+)\s*$/.exec(String(seed ?? ''))?.[1]
+  if (digits !== undefined && BigInt(digits) > MAX_SEED) {
+    throw new PgloadError(`--seed must be at most ${MAX_SEED} (an unsigned 64-bit integer), got ${shownValue(seed)}`, { code: 'BAD_OPTION' })
+  }
   return seed
 }
+
+const MAX_SEED = (1n << 64n) - 1n
 
 /** The workload module's own run options (its `runOptions`), camelCased as yargs gives them. */
 async function moduleOptions (workload, argv) {

@@ -73,7 +73,6 @@ export const RUN_OPTIONS = {
   'metrics-push-header': { type: 'string', describe: "with --metrics-push: a header sent with each push, 'Name: value' (repeatable), e.g. 'Authorization: Bearer TOKEN'" },
   'progress-timestamp': { type: 'boolean', describe: 'with --progress, show Unix time instead of the elapsed time' },
   'vacuum-all': { alias: 'v', type: 'boolean', describe: 'pgbench -v: also vacuum analyze pgbench_accounts before the run (ignored with -n, as pgbench does)' },
-  V: { type: 'boolean', describe: 'print pgload\'s version and exit (pgbench -V)' }
 }
 
 /**

@@ -6,11 +6,11 @@ import { resolvePlan } from '../plan/resolve.js'
 import { runBenchmark } from '../benchmark.js'
 import { workloadNames, loadWorkload } from '../../workloads/index.js'
 import { attachRunMessages, formatRunOutput, phaseMessage } from '../output/run-messages.js'
+import { thresholdTally } from '../compare/format.js'
 import { createLogger } from '../log.js'
-import { TOOL_VERSION } from '../version.js'
 import { RUN_OPTIONS, REFUSED_OPTIONS } from './run-options.js'
 import { planInputFromArgv, refuseOptions, connectionUrl } from './run-argv.js'
-import { trapInterrupts } from './interrupts.js'
+import { trapInterrupts, openLineEnd } from './interrupts.js'
 import { startLive } from '../live/index.js'
 import { dashboardKeepS, keepNote, keepServing } from './dashboard-keep.js'
 
@@ -36,10 +36,6 @@ export const runCommand = {
     return y
   },
   async handler (argv) {
-    if (argv.V) {
-      process.stdout.write(`pgload ${TOOL_VERSION}\n`)
-      return
-    }
     if (argv.builtin?.includes('list') || argv.showScript !== undefined) return showBuiltins(argv.showScript)
     const log = createLogger(argv)
     if (argv.json && argv.dashboard !== undefined) throw new PgloadError('--dashboard does not go with --json: --json prints the results document alone; open the dashboard\'s report (--dashboard-out) or pgload report instead', { code: 'BAD_OPTION' })
@@ -54,7 +50,7 @@ export const runCommand = {
       await writeRunOutput(argv, plan, outcome, { log })
       // every file is written before the wait: a kill during it loses nothing
       if (live?.urls.dashboard) await keepServing(keepS, { url: live.urls.dashboard })
-      throwForOutcome(outcome.results, outcome)
+      throwForOutcome(outcome.results, outcome, { json: argv.json })
     } finally {
       await live?.close()
     }
@@ -108,16 +104,16 @@ async function runInterruptibly (plan, { log, live, err = process.stderr }) {
   const beforeStart = new Promise((resolve, reject) => { stopBeforeStart = reject })
   const trap = trapInterrupts(({ count }) => {
     if (!currentRun) {
-      err.write('\n')
+      err.write(openLineEnd(err))
       stopBeforeStart(new PgloadError('interrupted before the run started', { code: 'INTERRUPTED', exitCode: trap.exitCode }))
     } else if (count === 1) {
       // a shard waiting for the others at the start has no transaction in flight yet
-      err.write(currentRun.status.startUs === undefined
-        ? '\npgload: stopping before the start; writing the (empty) results\n'
-        : '\npgload: stopping: finishing transactions in flight (Ctrl-C again to abort at once)\n')
+      err.write(openLineEnd(err) + (currentRun.status.startUs === undefined
+        ? 'pgload: stopping before the start; writing the (empty) results\n'
+        : 'pgload: stopping: finishing transactions in flight (Ctrl-C again to abort at once)\n'))
       currentRun.stop('interrupted')
     } else {
-      err.write('\npgload: aborting; writing what was measured\n')
+      err.write(`${openLineEnd(err)}pgload: aborting; writing what was measured\n`)
       // marks the run interrupted also when it was already stopping on its own
       currentRun.abort('interrupted')
     }
@@ -145,13 +141,16 @@ async function runInterruptibly (plan, { log, live, err = process.stderr }) {
 }
 
 /** The exit status of a finished run, as an error after the results are out: 2, 99, 130 or 143. */
-function throwForOutcome (results, { exitCode, terminated }) {
+function throwForOutcome (results, { exitCode, terminated }, { json = false } = {}) {
   if (exitCode === 2) {
     if (results.run.abortReason === 'connection-lost') process.stderr.write('pgload: error: the server could not be reached again: the run ended early\n')
     if (results.run.abortReason === 'exit-on-abort') process.stderr.write('pgload: error: Run was aborted due to an error in thread 0\n')
     throw new PgloadError('error: Run was aborted; the above results are incomplete.', { code: 'RUN_ABORTED', exitCode: 2 })
   }
-  if (results.thresholds?.some((t) => !t.pass)) throw new PgloadError('a threshold failed', { code: 'THRESHOLD_FAILED', exitCode: THRESHOLD_EXIT_CODE })
+  if (results.thresholds?.some((t) => !t.pass)) {
+    // the summary's last line says it on stdout; --json's stdout is the document alone, so stderr does
+    throw new PgloadError(thresholdTally(results.thresholds), { code: 'THRESHOLD_FAILED', exitCode: THRESHOLD_EXIT_CODE, reported: !json })
+  }
   if (results.run.interrupted) {
     throw new PgloadError(`the run was ${terminated ? 'terminated' : 'interrupted'}; the results cover what was measured`, { code: 'INTERRUPTED', exitCode: terminated ? 143 : 130 })
   }

@@ -14,7 +14,7 @@ import { workloadNames, loadWorkload } from '../../workloads/index.js'
 import { TOOL_VERSION } from '../version.js'
 import { RUN_OPTIONS, REFUSED_OPTIONS } from './run-options.js'
 import { planInputFromArgv, refuseOptions, connectionUrl } from './run-argv.js'
-import { recordedCommand, trapInterrupts } from './interrupts.js'
+import { recordedCommand, trapInterrupts, openLineEnd } from './interrupts.js'
 import { initCommand } from './init.js'
 import { sweepSpec, sweepDifference, DEFAULT_REPEAT } from '../sweep/spec.js'
 import { runOrder } from '../sweep/order.js'
@@ -56,7 +56,7 @@ const SWEEP_MEANING = {
 /** Options of watching the sweep, not of its definition: a resumed sweep may use other addresses. */
 const LIVE_KEYS = ['dashboard', 'dashboardOut', 'metrics', 'metricsPush', 'metricsPushHeaders']
 /** `pgload run`'s options that print something and run nothing: not a sweep's. */
-const LISTINGS = ['V', 'show-script']
+const LISTINGS = ['show-script']
 /**
  * Arguments that are not part of the sweep's definition: how to reach (and, for cold starts,
  * restart) the server, which may hold secrets and may differ when the sweep is resumed; logging;
@@ -144,9 +144,10 @@ export async function sweepCommand (sweep, { log, json = false, out = process.st
     live,
     onRunner (runner) {
       trap = trapInterrupts(({ count }) => {
-        if (count > 1) err.write('\npgload sweep: stopping at once\n')
-        else if (runner.phase === 'load') err.write('\npgload sweep: stopping: the load is cancelled (--resume loads it again)\n')
-        else err.write('\npgload sweep: stopping: the current run finishes its transactions in flight and is kept (Ctrl-C again to stop at once)\n')
+        err.write(openLineEnd(err))
+        if (count > 1) err.write('pgload sweep: stopping at once\n')
+        else if (runner.phase === 'load') err.write('pgload sweep: stopping: the load is cancelled (--resume loads it again)\n')
+        else err.write('pgload sweep: stopping: the current run finishes its transactions in flight and is kept (Ctrl-C again to stop at once)\n')
         runner.interrupt(count > 1)
       })
     }

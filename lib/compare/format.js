@@ -116,6 +116,13 @@ const fmtValue = (v, unit, kind) => {
 }
 
 /**
+ * A threshold's measured value as check's table and run's summary spell it: "9.255 ms", "12 %".
+ * @param {{ actual: number|null, unit: string, kind: string }} r
+ * @returns {string}
+ */
+export const thresholdActual = (r) => fmtValue(r.actual, r.unit, r.kind)
+
+/**
  * Threshold results as terminal lines.
  * @param {{ expr: string, pass: boolean, actual: number|null, limit: number|null, unit: string, reason: string|null }[]} results
  * @returns {string}

@@ -7,6 +7,7 @@ import { formatSummary } from './summary.js'
 import { formatServerStatsSummary } from './server-summary.js'
 import { shardPhaseMessage } from '../orchestration/shard-run.js'
 import { plural } from '../format/plural.js'
+import { thresholdActual, thresholdTally } from '../compare/format.js'
 
 /**
  * The line for a phase of runBenchmark (its onPhase hook), or null for phases not shown.
@@ -92,9 +93,12 @@ export function formatRunOutput (results, { json = false } = {}) {
   let text = formatSummary(results)
   const server = formatServerStatsSummary(results.serverStats, results.run)
   if (server) text += '\n' + server + '\n'
-  for (const t of results.thresholds ?? []) {
-    text += `${t.pass ? '✓' : '✗'} ${t.expr}: ${t.actual === null ? 'no data' : `${t.actual}${t.unit ?? ''}`}${t.reason ? ` (${t.reason})` : ''}\n`
+  const thresholds = results.thresholds ?? []
+  for (const t of thresholds) {
+    text += `${t.pass ? '✓' : '✗'} ${t.expr}: ${t.actual === null ? 'no data' : thresholdActual(t)}${t.reason ? ` (${t.reason})` : ''}\n`
   }
+  // the one line that says how they went (a failure is not said again on stderr)
+  if (thresholds.length) text += `${thresholdTally(thresholds)}\n`
   return text
 }
 

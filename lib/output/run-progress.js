@@ -84,7 +84,8 @@ export function attachProgress (run, { everyS, stream = process.stderr, isTTY = 
 
 /**
  * The server's line of each progress period, written when the sampler's reading of the period's
- * last tick arrives (a few ms after the progress line); on a TTY it joins the line redrawn.
+ * last tick arrives (a few ms after the progress line); on a TTY it joins the line redrawn, else
+ * it is a line of pgload's own (pgbench has no such line).
  */
 function followServer (sampler, { everyS, stream, isTTY, line }) {
   const period = new ServerPeriod()
@@ -98,7 +99,7 @@ function followServer (sampler, { everyS, stream, isTTY, line }) {
     const { line: text, unknown } = formatServerProgress(period, { checkpoint: s.checkpointRunning() })
     period.reset()
     if (isTTY) stream.write(`\r\x1b[2K${line()} | ${text}`)
-    else stream.write(text + '\n')
+    else stream.write(`pgload: ${text}\n`)
     if (unknown && !noted) {
       noted = true
       stream.write(`${isTTY ? '\n' : ''}pgload: a server figure shown as - could not be read; the summary's server notes say why\n`)

@@ -22,7 +22,7 @@ export function formatServerStatsSummary (serverStats, run = {}) {
   const per = serverStats.perTransaction ?? {}
   const known = (x) => x !== null && x !== undefined
   const wal = known(d.walBytes)
-    ? `WAL ${mb(d.walBytes)} MB server-wide${known(per.walBytes) ? ` (${bytes(per.walBytes)} per transaction)` : ''}`
+    ? `WAL ${bytesText(d.walBytes)} server-wide${known(per.walBytes) ? ` (${bytes(per.walBytes)} per transaction)` : ''}`
     : 'WAL n/a'
   const hit = known(d.cacheHitRatio) ? `${(d.cacheHitRatio * 100).toFixed(2)}% of block requests` : 'n/a'
   lines.push(`server: ${wal}, cache hit ${hit}`)
@@ -32,7 +32,7 @@ export function formatServerStatsSummary (serverStats, run = {}) {
   ].filter(Boolean)
   lines.push(`        blocks read ${known(d.blksRead) ? fmtNum(d.blksRead, 0) : 'n/a'}${perRead.length ? ` (${perRead.join('; ')})` : ''}`)
   lines.push(`        ${checkpointText(d, serverStats.events, serverStats.checkpointSource)}`)
-  const temp = known(d.tempBytes) ? `${fmtNum(d.tempFiles ?? 0, 0)} (${mb(d.tempBytes)} MB)` : 'n/a'
+  const temp = known(d.tempBytes) ? `${fmtNum(d.tempFiles ?? 0, 0)} (${bytesText(d.tempBytes)})` : 'n/a'
   lines.push(`        temp files ${temp}, deadlocks ${known(d.deadlocks) ? d.deadlocks : 'n/a'}`)
 
   const av = (serverStats.events ?? []).filter(e => e.kind === 'autovacuum' || e.kind === 'autoanalyze')
@@ -111,10 +111,6 @@ function spanText (s, secs) {
 
 function bytes (n) {
   return n >= 1024 ? bytesText(n, { fixed: true }) : `${formatPerTransaction(n, 0)} bytes`
-}
-
-function mb (bytes) {
-  return fmtNum(bytes / 1048576, bytes >= 100 * 1048576 ? 0 : 1)
 }
 
 function fmtNum (x, digits) {

@@ -5,7 +5,7 @@ import { formatDuration } from './estimate.js'
 import { plural } from '../format/plural.js'
 
 /**
- * `cell 5/18 (scale 10, clients 4, repeat 2): running 60 s after a 10 s warm-up; time left about 12m30s`
+ * `pgload sweep: cell 5/18 (scale 10, clients 4, repeat 2): running 60 s after a 10 s warm-up; time left about 12m30s`
  * @param {{ run: { repeat: number }, text: string, position: number, total: number, leftS: number|null, loadsLeft: number[] }} info
  * @param {{ durationS?: number, warmupS?: number, transactionsPerClient?: number }} plan
  * @param {string} axis scale or warehouses, for the loads still to come
@@ -21,7 +21,7 @@ export function startLine (info, plan, axis) {
 }
 
 /**
- * `cell 5/18 (scale 10, clients 4, repeat 2): 1234.5 tps, p50 1.20 ms, p99 5.60 ms, max 20.1 ms`
+ * `pgload sweep: cell 5/18 (scale 10, clients 4, repeat 2): 1234.5 tps, p50 1.20 ms, p99 5.60 ms, max 20.1 ms`
  * @param {{ run: { repeat: number, status: string }, text: string, position: number, total: number, results: any }} info
  * @returns {string}
  */
@@ -33,7 +33,7 @@ export function doneLine (info) {
 }
 
 function head ({ run, text, position, total }) {
-  return `cell ${position}/${total} (${text ? `${text}, ` : ''}repeat ${run.repeat})`
+  return `pgload sweep: cell ${position}/${total} (${text ? `${text}, ` : ''}repeat ${run.repeat})`
 }
 
 const COLUMNS = [

@@ -7,7 +7,7 @@ import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os'
 import { join, dirname } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { runCli } from '../helpers/cli.js'
+import { runCli, assertOneLineError } from '../helpers/cli.js'
 import { SWEEP_FILE, loadSweep } from '../fixtures/sweep/variants.js'
 
 const RESULTS = fileURLToPath(new URL('../fixtures/results/tpcb-a.json', import.meta.url))
@@ -30,6 +30,11 @@ test('pgload report sweep.json -o x.html writes the sweep report', async () => {
   for (const title of ['Throughput against clients', 'Latency against clients', 'Latency against throughput', 'Throughput against database size']) {
     assert.ok(html.includes(`aria-label="${title}"`), title)
   }
+})
+
+test('pgload report sweep.json -o x.pdf names the files a sweep report can be', async () => {
+  const out = join(tmp, 'x.pdf')
+  assertOneLineError(await runCli(['report', SWEEP_FILE, '-o', out]), /--out .*x\.pdf: \.pdf is not a report format; give a file ending in \.html, \.svg or \.png, or a directory$/)
 })
 
 test('pgload report DIR reads the sweep.json of a sweep\'s directory and links its runs', async () => {

@@ -2,7 +2,7 @@
 
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { mkdtempSync, writeFileSync, rmSync } from 'node:fs'
+import { mkdtempSync, writeFileSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { runCli, assertOneLineError } from '../helpers/cli.js'
@@ -33,6 +33,9 @@ const cases = [
   [['run', '--seed', '-1'], /^pgload: --seed must be time, rand or an unsigned integer, got "-1"$/],
   [['run', '--random-seed=-7'], /^pgload: --seed must be time, rand or an unsigned integer, got "-7"$/],
   [['run', '--seed', 'one'], /^pgload: unrecognized random seed option "one"$/],
+  // above 2^64-1 pgbench saturates to 2^64-1: a seed nobody typed
+  [['run', '--seed', '18446744073709551616'], /^pgload: --seed must be at most 18446744073709551615 \(an unsigned 64-bit integer\), got "18446744073709551616"$/],
+  [['run', '--seed', '99999999999999999999999'], /^pgload: --seed must be at most 18446744073709551615 /],
   [['init', 'tpcx'], /unknown workload/]
 ]
 
@@ -121,6 +124,46 @@ test('a wrong password is refused without echoing it', async () => {
     const r = await runCli(['run', 'tpcb', '-t', '1', '--url', u.toString(), '--out', join(dir, 'r.json')])
     assertOneLineError(r, /password authentication failed for user "postgres"/)
     assert.doesNotMatch(r.stderr + r.stdout, /Sekr1t-wrong-pw/)
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+})
+
+test('the seed is shown and recorded unsigned, as it can be given back', async () => {
+  const { url } = await getTestServer()
+  const dir = mkdtempSync(join(tmpdir(), 'pgload-cli-'))
+  try {
+    const script = join(dir, 'one.sql')
+    writeFileSync(script, 'select 1;\n')
+    const seed = '18446744073709551615'
+    const out = join(dir, 'r.json')
+    const r = await runCli(['run', '-f', script, '-t', '1', '-c', '1', '--seed', seed, '--url', url, '--out', out])
+    assert.equal(r.code, 0, r.stderr)
+    assert.match(r.stderr, new RegExp(`^pgload: setting random seed to ${seed}$`, 'm'))
+    const doc = JSON.parse(readFileSync(out, 'utf8'))
+    assert.equal(String(doc.run.seed), seed)
+    assert.equal(String(doc.run.options.seed), seed)
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+})
+
+test('a failed run --threshold is said once, its value spelled as check spells it', async () => {
+  const { url } = await getTestServer()
+  const dir = mkdtempSync(join(tmpdir(), 'pgload-cli-'))
+  try {
+    const script = join(dir, 'one.sql')
+    writeFileSync(script, 'select 1;\n')
+    const args = ['run', '-f', script, '-t', '3', '-c', '1', '--threshold', 'p(99) < 0.0001ms', '--url', url, '--out', join(dir, 'r.json')]
+    const r = await runCli(args)
+    assert.equal(r.code, 99, r.stderr)
+    assert.match(r.stdout, /^✗ p\(99\) < 0\.0001ms: [\d.]+ ms \([\d.]+ ms is not < 0\.0001 ms\)\n1 of 1 threshold failed\n$/m)
+    assert.doesNotMatch(r.stderr, /threshold/)
+    // --json: stdout is the document alone, so stderr says it
+    const j = await runCli([...args, '--json'])
+    assert.equal(j.code, 99, j.stderr)
+    assert.equal(j.stderr.match(/threshold/g)?.length, 1, j.stderr)
+    assert.match(j.stderr, /^pgload: 1 of 1 threshold failed$/m)
   } finally {
     rmSync(dir, { recursive: true, force: true })
   }

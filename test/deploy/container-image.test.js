@@ -35,7 +35,7 @@ describe('the container image', { skip: unavailable ?? false }, () => {
   test('the image\'s entrypoint is pgload, run as a non-root user', { timeout: 180_000 }, async () => {
     const r = await runContainer(image, ['--version'])
     assert.equal(r.code, 0, r.stderr)
-    assert.equal(r.stdout.trim(), version)
+    assert.equal(r.stdout.trim(), `pgload ${version}`)
     const config = await imageConfig(image)
     assert.equal(config.User, 'node')
     assert.deepEqual(config.Entrypoint, ['pgload'])

@@ -60,7 +60,7 @@ describe('the npm package', { skip: unavailable ?? false }, () => {
     const opts = { cwd: dir, timeoutMs: 120_000 }
     const v = await runNode(pgload, ['--version'], opts)
     assert.equal(v.code, 0, v.stderr)
-    assert.equal(v.stdout.trim(), version)
+    assert.equal(v.stdout.trim(), `pgload ${version}`)
     const init = await runNode(pgload, ['init', 'tpcb', '--scale', '1', '--force', '--url', server.url], opts)
     assert.equal(init.code, 0, init.stderr)
     const out = join(dir, 'run.json')

@@ -31,7 +31,7 @@ test('a short write run as superuser: deltas match the transactions, a CHECKPOIN
   assert.equal(run.stats.statements.available, false)
   assert.match(run.stats.statements.reason, /not installed/)
   const summary = formatServerStatsSummary(run.stats)
-  assert.match(summary, /^server: WAL \d[\d.,]* MB server-wide \(\d[\d,.]* (bytes|KB|MB) per transaction\), cache hit \d+\.\d\d% of block requests$/m)
+  assert.match(summary, /^server: WAL \d[\d.,]* (bytes|kB|MB|GB) server-wide \(\d[\d,.]* (bytes|kB|MB) per transaction\), cache hit \d+\.\d\d% of block requests$/m)
   // one decimal from 1 on, two significant digits below (0.041)
   assert.match(summary, /^ {8}blocks read \d[\d,]* \((?:[1-9][\d,]*\.\d|0\.0*[1-9]\d?|0\.0) per transaction; (?:[1-9][\d,]*\.\d|0\.0*[1-9]\d?|0\.0) read\+hit per transaction\)$/m)
   // the CHECKPOINT sent half-way is the one checkpoint in the run, and the counters agree

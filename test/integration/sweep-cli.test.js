@@ -59,7 +59,7 @@ test('a 2 x 3 x 3 sweep killed midway: --resume runs only the missing runs and c
   const before = killed.seen.doc
   assert.equal(before.runs.length, 18)
   assert.match(killed.stderr, /pgload sweep: loaded scale 1 in /)
-  assert.match(killed.stderr, /cell 1\/18 \(scale 1, clients \d, repeat 1\): running 1 s; time left about \d+s plus loading scale 2\n/)
+  assert.match(killed.stderr, /^pgload sweep: cell 1\/18 \(scale 1, clients \d, repeat 1\): running 1 s; time left about \d+s plus loading scale 2$/m)
   assert.doesNotMatch(before.command, /secret|--url|127\.0\.0\.1/, 'no server address in the document')
   // the files of the runs done when it was killed, as they were then
   const kept = new Map()
@@ -72,7 +72,7 @@ test('a 2 x 3 x 3 sweep killed midway: --resume runs only the missing runs and c
   assert.equal(after.id, before.id)
   assert.ok(after.runs.every((r) => r.status === 'done'), after.runs.map((r) => r.status).join())
   // only the missing runs ran: one line each, and only their files are new
-  const ranAgain = resumed.stderr.match(/^cell \d+\/18 \(.*\): [\d,.]+ tps, /gm) ?? []
+  const ranAgain = resumed.stderr.match(/^pgload sweep: cell \d+\/18 \(.*\): [\d,.]+ tps, /gm) ?? []
   assert.equal(ranAgain.length, 18 - kept.size, resumed.stderr)
   for (const r of after.runs) {
     const stat = statSync(join(dir, r.file))
@@ -114,7 +114,7 @@ test('a 2 x 3 x 3 sweep killed midway: --resume runs only the missing runs and c
   assert.equal(other.stderr.split('\n')[0], `pgload: --resume: the options differ from the sweep's in ${dir} (axes.clients: [1,2,4] there, [1,2] here)`)
   const again = await runCli(['sweep', '--resume', dir, '--url', url])
   assert.equal(again.code, 0, again.stderr)
-  assert.doesNotMatch(again.stderr, /^cell /m)
+  assert.doesNotMatch(again.stderr, /^pgload sweep: cell /m)
   assert.equal(readDoc(dir).updatedAt, after.updatedAt)
   assert.ok(existsSync(join(dir, 'sweep.json')))
 })

@@ -24,10 +24,10 @@ const stats = {
 test('each bracket says what it divides by what: WAL and blocks per transaction, hits of block requests', () => {
   const lines = formatServerStatsSummary(stats).split('\n')
   assert.deepEqual(lines, [
-    'server: WAL 50.0 MB server-wide (51.2 kB per transaction), cache hit 98.77% of block requests',
+    'server: WAL 50 MB server-wide (51.2 kB per transaction), cache hit 98.77% of block requests',
     '        blocks read 1,234 (1.2 per transaction; 100.0 read+hit per transaction)',
     '        checkpoints: 1 in the run (requested, 12.4 s to 13.0 s; times to the sample); server counters in the window: 0 timed, 1 requested',
-    '        temp files 0 (0.0 MB), deadlocks 2',
+    '        temp files 0 (0 bytes), deadlocks 2',
     '        autovacuum pgbench_accounts at 20s'
   ])
 })
@@ -108,4 +108,18 @@ test('small per-transaction figures keep two significant digits instead of round
   })
   assert.match(s, /^ {8}blocks read 553 \(0\.041 per transaction; 22\.9 read\+hit per transaction\)$/m)
   assert.match(s, /\(0\.0003 bytes per transaction\)/)
+})
+
+// sizes in the one spelling of lib/format/bytes.js, as the report's: "WAL 0.0 MB" and "temp files 0 (0.0 MB)" were not
+test('sizes: bytes, kB and MB as the report spells them, never 0.0 MB', () => {
+  const s = formatServerStatsSummary({
+    deltas: { walBytes: 812 * 1024, tempBytes: 0, tempFiles: 0, deadlocks: 0 },
+    perTransaction: { walBytes: 8499 },
+    events: []
+  })
+  assert.match(s, /^server: WAL 812 kB server-wide \(8\.3 kB per transaction\), /m)
+  assert.match(s, /^ {8}temp files 0 \(0 bytes\), deadlocks 0$/m)
+  const t = formatServerStatsSummary({ deltas: { walBytes: 300, tempBytes: 1.2 * 1024 * 1024, tempFiles: 3 }, events: [] })
+  assert.match(t, /^server: WAL 300 bytes server-wide, /m)
+  assert.match(t, /^ {8}temp files 3 \(1\.2 MB\), /m)
 })

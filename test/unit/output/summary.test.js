@@ -196,3 +196,22 @@ test('worker threads: each thread\'s event loop, time on a CPU and waiting for o
   }
   assert.deepEqual(linesFrom(results, 'worker threads'), ['worker threads: 0: loop 23%, on a CPU 13%, waiting for one 20%; 1: stopped'])
 })
+
+// `run tpcb -c 1 -t 1` on one thread printed "client CPU = 362% of one core" over a 4 ms window
+test('client CPU: no share of a core over a window too short, or above what the threads can use', () => {
+  const results = slowRun()
+  results.run.durationS = 0.004
+  results.run.threads = 1
+  Object.assign(results.summary, { transactions: 1, failed: 0 })
+  results.client = { cpuUs: 14480, cpuUsPerTxn: 14480, userUsPerTxn: 14440, systemUsPerTxn: 40, eventLoopUtilization: 0.5 }
+  const line = () => formatSummary(results).split('\n').find((l) => l.startsWith('client CPU'))
+  assert.match(line(), /^client CPU: not shown: the measured window \(0\.004 s\) is too short for a share of a core \(event loop 50% busy; /)
+  assert.equal(clientCpuFact(results), 'CPU: not shown: the measured window (0.004 s) is too short for a share of a core')
+  assert.deepEqual(coreShares(results.client, 0.004, 1), { cpuCoreShare: null, userCoreShare: null, systemCoreShare: null })
+  // a file that recorded such a share: not repeated, whatever its window
+  results.run.durationS = 2
+  results.client.cpuCoreShare = 3.62
+  assert.match(line(), /^client CPU: not shown: 362% of one core is more than 1 thread can use \(/)
+  results.run.threads = 4
+  assert.match(line(), /^client CPU = 362% of one core/)
+})

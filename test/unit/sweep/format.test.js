@@ -6,17 +6,17 @@ const run = { repeat: 2, status: 'done' }
 
 test('the line before a run: which cell of how many, how long it runs, the time left', () => {
   const info = { run, text: 'scale 10, clients 4', position: 5, total: 18, leftS: 750, loadsLeft: [] }
-  assert.equal(startLine(info, { durationS: 60, warmupS: 10 }, 'scale'), 'cell 5/18 (scale 10, clients 4, repeat 2): running 1 min after a 10 s warm-up; time left about 12m30s\n')
+  assert.equal(startLine(info, { durationS: 60, warmupS: 10 }, 'scale'), 'pgload sweep: cell 5/18 (scale 10, clients 4, repeat 2): running 1 min after a 10 s warm-up; time left about 12m30s\n')
   assert.equal(startLine({ ...info, leftS: null, loadsLeft: [100] }, { transactionsPerClient: 10 }, 'scale'),
-    'cell 5/18 (scale 10, clients 4, repeat 2): running 10 transactions per client; time left unknown until a run has ended plus loading scale 100\n')
-  assert.equal(startLine({ ...info, text: '' }, { durationS: 120 }, 'scale'), 'cell 5/18 (repeat 2): running 2 min; time left about 12m30s\n')
+    'pgload sweep: cell 5/18 (scale 10, clients 4, repeat 2): running 10 transactions per client; time left unknown until a run has ended plus loading scale 100\n')
+  assert.equal(startLine({ ...info, text: '' }, { durationS: 120 }, 'scale'), 'pgload sweep: cell 5/18 (repeat 2): running 2 min; time left about 12m30s\n')
 })
 
 test('the line after a run: its tps and latency, and its status unless done', () => {
   const results = { summary: { tps: 1234.5, latencyMs: { p50: 1.2, p99: 5.6, max: 120.4 } } }
   const info = { run, text: 'clients 4', position: 1, total: 2, results }
-  assert.equal(doneLine(info), 'cell 1/2 (clients 4, repeat 2): 1,235 tps, p50 1.20 ms, p99 5.60 ms, max 120 ms\n')
-  assert.equal(doneLine({ ...info, run: { repeat: 1, status: 'interrupted' } }), 'cell 1/2 (clients 4, repeat 1): 1,235 tps, p50 1.20 ms, p99 5.60 ms, max 120 ms (interrupted)\n')
+  assert.equal(doneLine(info), 'pgload sweep: cell 1/2 (clients 4, repeat 2): 1,235 tps, p50 1.20 ms, p99 5.60 ms, max 120 ms\n')
+  assert.equal(doneLine({ ...info, run: { repeat: 1, status: 'interrupted' } }), 'pgload sweep: cell 1/2 (clients 4, repeat 1): 1,235 tps, p50 1.20 ms, p99 5.60 ms, max 120 ms (interrupted)\n')
 })
 
 test('the table: a row per cell with median [min..max], runs done of planned, and the fastest cell', () => {
