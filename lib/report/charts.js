@@ -235,7 +235,17 @@ export const RUN_CHARTS = [
  */
 function tuneServerPanel (panel, rows) {
   const layer = panel.layer.find((l) => l.data?.name === 'server')
-  if (new Set(rows.map((r) => r.t)).size === 1) layer.mark = { ...layer.mark, point: true }
+  if (new Set(rows.map((r) => r.t)).size === 1) {
+    layer.mark = { ...layer.mark, point: true }
+    // the point overlay is a layer of its own; a domain that reads the data would then be read
+    // twice, which Vega-Lite warns of: the one sample's own extent instead
+    const y = layer.encoding.y
+    if (y?.scale?.domain?.unionWith) {
+      const values = rows.map((r) => r.value).filter((v) => typeof v === 'number')
+      const top = y.stack ? values.reduce((a, v) => a + v, 0) : Math.max(0, ...values)
+      y.scale = { ...y.scale, domain: [...y.scale.domain.unionWith, top].reduce((d, v) => [Math.min(d[0], v), Math.max(d[1], v)], [0, 0]) }
+    }
+  }
   const color = layer.encoding.color
   if (Array.isArray(color?.scale?.domain)) {
     const present = new Set(rows.map((r) => r.series))
