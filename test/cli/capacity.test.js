@@ -1,4 +1,4 @@
-// `pgload capacity`: a server of known capacity found within -20 %..+10 % of what a closed loop of it does, in one run, written as a
+// `pgload capacity`: a server of known capacity found (at most its 400 tps, at least 80 % of a closed loop of it), in one run, written as a
 // results document the other commands read; bad input stops in one line before any connection.
 
 import { test } from 'node:test'
@@ -39,7 +39,7 @@ for (const [args, pattern] of bad) {
   })
 }
 
-test('capacity of 4 connections each sleeping 10 ms (at most 400 tps, as a closed loop of them measures now) is found within -20 %..+10 %', { timeout: 120_000 }, async () => {
+test('capacity of 4 connections each sleeping 10 ms (at most 400 tps, as a closed loop of them measures now) is found: at most 400 (+5 %), at least 80 % of the closed loop', { timeout: 120_000 }, async () => {
   const { url } = await getTestServer()
   const dir = mkdtempSync(join(tmpdir(), 'pgload-capacity-'))
   try {
@@ -62,10 +62,11 @@ test('capacity of 4 connections each sleeping 10 ms (at most 400 tps, as a close
     const doc = JSON.parse(readFileSync(out, 'utf8'))
     const { answer, steps } = doc.capacity
     assert.equal(answer.limit, 'server', answer.line)
-    // above by 10 % (the answer cannot be far past what a closed loop of the same connections does),
-    // below by 20 % (a loaded machine's stall can fail a step the server held)
-    assert.ok(answer.rate <= 1.1 * reference && answer.rate >= 0.8 * reference,
-      `capacity ${answer.rate} tps, expected the closed loop's ${reference} within -20 %..+10 % (at most 400 by construction): ${answer.line}`)
+    // above, at most the 400 tps of the construction with the 5 % shortfall a step may have (the
+    // closed loop, measured at another moment of a loaded machine, can read lower: 363 against a
+    // held 400 was seen); below, at most 20 % under the closed loop (a stall can fail a held step)
+    assert.ok(answer.rate <= 420 && answer.rate >= 0.8 * reference,
+      `capacity ${answer.rate} tps, expected at most 420 and at least 80 % of the closed loop's ${reference}: ${answer.line}`)
     assert.match(r.stdout, /^capacity: \d{3} tps sustained with p\(99\) [\d.]+ ms \(next step \d{3} tps: /m)
     // every step printed and recorded, the geometric ones first
     assert.deepEqual(steps.slice(0, 3).map(s => s.offeredRate), [100, 200, 400])

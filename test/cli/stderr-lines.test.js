@@ -37,7 +37,7 @@ test('sweep: each cell\'s lines are the sweep\'s', async () => {
   writeFileSync(script, 'SELECT 1;\n')
   const r = await runCli(['sweep', script, '--clients', '1,2', '--repeat', '1', '-T', '1s', '--warmup', '0', '--no-server-stats', '--url', server.url, '--dir', join(dir, 'sweep')], { timeoutMs: 60_000 })
   assert.equal(r.code, 0, r.stderr)
-  assert.match(r.stderr, /^pgload sweep: cell 1\/2 \(clients 1, repeat 1\): running 1 s; /m)
+  assert.match(r.stderr, /^pgload sweep: cell 1\/2 \(clients [12], repeat 1\): running 1 s; /m)
   assert.deepEqual(unprefixed(r.stderr), [])
 })
 

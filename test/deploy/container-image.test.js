@@ -11,6 +11,7 @@ import { getTestServer } from '../helpers/server.js'
 import { runCli } from '../helpers/cli.js'
 import { podmanUnavailable, buildImage, runContainer, imageConfig } from '../helpers/podman.js'
 import { readRecipe, podContainer } from '../helpers/k8s-recipe.js'
+import { scratchDatabase } from '../helpers/scratch-database.js'
 
 const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'))
 const TAG = 'localhost/pgload:test'
@@ -88,12 +89,16 @@ describe('the container image', { skip: unavailable ?? false }, () => {
     assert.equal(merged.run.shards.startSkewMs, Number(skew[1]))
   })
 
-  test('the load Job, the Indexed Job and the merge Job of docs/shards.md run as written (shorter, and on the test server)', { timeout: 240_000 }, async () => {
+  test('the load Job, the Indexed Job and the merge Job of docs/shards.md run as written (shorter, and on the test server)', { timeout: 240_000 }, async (t) => {
     const recipe = readRecipe(new URL('../../docs/shards.md', import.meta.url))
+    // a database of its own: the load Job loads into an empty one, as on a new cluster
+    const db = scratchDatabase(`pgload_k8s_${process.pid}`)
+    await db.create()
+    t.after(() => db.drop())
     const u = new URL(server.url)
     // the Secret's server is the test's; the run is shorter and smaller, all else as printed
     const secret = structuredClone(recipe.secret)
-    Object.assign(secret.stringData, { PGHOST: u.hostname, PGPORT: u.port, PGDATABASE: 'postgres', PGUSER: 'postgres', PGPASSWORD: decodeURIComponent(u.password) })
+    Object.assign(secret.stringData, { PGHOST: u.hostname, PGPORT: u.port, PGDATABASE: db.name, PGUSER: 'postgres', PGPASSWORD: decodeURIComponent(u.password) })
     // the test server has no SSL: prefer falls back to plain, as the recipe's comment says
     secret.stringData.PGSSLMODE = 'prefer'
     // the load Job first, at scale 1 instead of the recipe's scale
