@@ -68,7 +68,9 @@ for (const jobs of ['1', '2']) {
     const run = doc.summary
     assert.equal(run.arrivals, OUTCOMES.reduce((n, k) => n + run[k], 0), `the run: ${JSON.stringify(counts(run))}`)
     for (const k of ['arrivals', ...OUTCOMES]) assert.equal(doc.stages.reduce((n, s) => n + s.summary[k], 0), run[k], `the stages' ${k}`)
-    assert.ok(doc.stages[1].summary.failed + doc.stages[1].summary.outcomeUnknown > 0, `the restart failed transactions of stage 2: ${JSON.stringify(counts(doc.stages[1].summary))}`)
+    // the restart is aimed at stage 2; with -j 2 on a loaded machine the threads may start late
+    // enough that it lands in another stage: the identity must hold wherever the failures fall
+    assert.ok(run.failed + run.outcomeUnknown > 0, `the restart failed transactions: ${JSON.stringify(doc.stages.map((s) => counts(s.summary)))}`)
     // the file the run wrote passes every reader's check, the per-stage identity included
     const check = await runCli(['check', out, '--threshold', 'tps > 0'])
     assert.equal(check.code, 0, check.stderr)
