@@ -7,33 +7,24 @@
 
 import { test, before, after } from 'node:test'
 import assert from 'node:assert/strict'
-import { spawn } from 'node:child_process'
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { freePort } from '../helpers/free-port.js'
 import { getTestServer } from '../helpers/server.js'
 import { runCli } from '../helpers/cli.js'
+import { startPrometheus, prometheusSkip } from '../helpers/prometheus.js'
 import { createHistogram, addInto, decodeHistogram } from '../../lib/metrics/histogram.js'
 
-const PROMETHEUS = process.env.PGLOAD_PROMETHEUS ?? '/usr/bin/prometheus'
-const skip = existsSync(PROMETHEUS) ? false : `no Prometheus at ${PROMETHEUS} (apt-get install prometheus)`
+const skip = prometheusSkip
 const dir = mkdtempSync(join(tmpdir(), 'pgload-push-'))
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms))
 // a password that must appear nowhere pgload writes
 const SECRET = 'pushSecret42'
 let server
 let prom
 let promUrl
 
-async function query (q, time) {
-  const u = new URL('/api/v1/query', promUrl)
-  u.searchParams.set('query', q)
-  if (time !== undefined) u.searchParams.set('time', String(time))
-  const body = await (await fetch(u)).json()
-  assert.equal(body.status, 'success', JSON.stringify(body))
-  return body.data.result
-}
+const query = (q, time) => prom.query(q, time)
 
 before(async () => {
   server = await getTestServer()
@@ -42,34 +33,18 @@ before(async () => {
 })
 
 after(async () => {
-  if (prom && prom.exitCode === null) {
-    const exited = new Promise((resolve) => prom.once('close', resolve))
-    prom.kill('SIGTERM')
-    await Promise.race([exited, sleep(10_000)])
-    if (prom.exitCode === null) prom.kill('SIGKILL')
-  }
+  await prom?.stop()
   rmSync(dir, { recursive: true, force: true })
 })
 
-async function startPrometheus () {
-  const port = await freePort()
-  promUrl = `http://127.0.0.1:${port}`
-  writeFileSync(join(dir, 'prometheus.yml'), 'global:\n  scrape_interval: 1m\n')
-  let log = ''
-  prom = spawn(PROMETHEUS, [`--config.file=${join(dir, 'prometheus.yml')}`, `--storage.tsdb.path=${join(dir, 'data')}`,
-    `--web.listen-address=127.0.0.1:${port}`, '--web.enable-remote-write-receiver', '--log.level=warn'], { stdio: ['ignore', 'ignore', 'pipe'] })
-  prom.stderr.on('data', (d) => { log += d })
-  for (let i = 0; ; i++) {
-    const ok = await fetch(`${promUrl}/-/ready`).then((r) => r.ok, () => false)
-    if (ok) break
-    assert.ok(i < 100 && prom.exitCode === null, `Prometheus did not start: ${log}`)
-    await sleep(200)
-  }
-  return () => log
+async function startReceiver () {
+  prom = await startPrometheus({ dir, config: 'global:\n  scrape_interval: 1m\n', args: ['--web.enable-remote-write-receiver'] })
+  promUrl = prom.url
+  return prom.log
 }
 
 test('a 15 s run pushed to Prometheus each interval: its throughput and p99 agree with the run\'s', { skip, timeout: 180_000 }, async (t) => {
-  const promLog = await startPrometheus()
+  const promLog = await startReceiver()
   const out = join(dir, 'run.json')
   const run = await runCli(['run', 'tpcb', '-S', '-c', '2', '-T', '15', '--rate', '400', '--url', server.url, '--out', out,
     '--metrics-push', `${promUrl.replace('//', `//pgload:${SECRET}@`)}/api/v1/write`, '--label', 'push-test'], { timeoutMs: 90_000 })

@@ -6,31 +6,21 @@
 
 import { test, before, after } from 'node:test'
 import assert from 'node:assert/strict'
-import { spawn } from 'node:child_process'
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { freePort } from '../helpers/free-port.js'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { getTestServer } from '../helpers/server.js'
 import { runCli } from '../helpers/cli.js'
+import { startPrometheus, prometheusSkip } from '../helpers/prometheus.js'
 import { createHistogram, addInto, decodeHistogram } from '../../lib/metrics/histogram.js'
 
-const PROMETHEUS = process.env.PGLOAD_PROMETHEUS ?? '/usr/bin/prometheus'
-const skip = existsSync(PROMETHEUS) ? false : `no Prometheus at ${PROMETHEUS} (apt-get install prometheus)`
+const skip = prometheusSkip
 const dir = mkdtempSync(join(tmpdir(), 'pgload-prom-'))
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms))
 let server
 let prom
-let promUrl
 
-async function query (q, time) {
-  const u = new URL('/api/v1/query', promUrl)
-  u.searchParams.set('query', q)
-  if (time !== undefined) u.searchParams.set('time', String(time))
-  const body = await (await fetch(u)).json()
-  assert.equal(body.status, 'success', JSON.stringify(body))
-  return body.data.result
-}
+const query = (q, time) => prom.query(q, time)
 
 before(async () => {
   if (skip) return
@@ -40,30 +30,13 @@ before(async () => {
 })
 
 after(async () => {
-  if (prom && prom.exitCode === null) {
-    const exited = new Promise((resolve) => prom.once('close', resolve))
-    prom.kill('SIGTERM')
-    await Promise.race([exited, sleep(10_000)])
-    if (prom.exitCode === null) prom.kill('SIGKILL')
-  }
+  await prom?.stop()
   rmSync(dir, { recursive: true, force: true })
 })
 
 test('Prometheus scrapes a 20 s run every second: its rate and p99 agree with the run\'s', { skip, timeout: 180_000 }, async (t) => {
   const metricsPort = await freePort()
-  const promPort = await freePort()
-  promUrl = `http://127.0.0.1:${promPort}`
-  writeFileSync(join(dir, 'prometheus.yml'), `global:\n  scrape_interval: 1s\nscrape_configs:\n  - job_name: pgload\n    scrape_interval: 1s\n    static_configs:\n      - targets: ['127.0.0.1:${metricsPort}']\n`)
-  let promLog = ''
-  prom = spawn(PROMETHEUS, [`--config.file=${join(dir, 'prometheus.yml')}`, `--storage.tsdb.path=${join(dir, 'data')}`,
-    `--web.listen-address=127.0.0.1:${promPort}`, '--log.level=warn'], { stdio: ['ignore', 'ignore', 'pipe'] })
-  prom.stderr.on('data', (d) => { promLog += d })
-  for (let i = 0; ; i++) {
-    const ok = await fetch(`${promUrl}/-/ready`).then((r) => r.ok, () => false)
-    if (ok) break
-    assert.ok(i < 100 && prom.exitCode === null, `Prometheus did not start: ${promLog}`)
-    await sleep(200)
-  }
+  prom = await startPrometheus({ dir, config: `global:\n  scrape_interval: 1s\nscrape_configs:\n  - job_name: pgload\n    scrape_interval: 1s\n    static_configs:\n      - targets: ['127.0.0.1:${metricsPort}']\n` })
 
   const out = join(dir, 'run.json')
   const run = await runCli(['run', 'tpcb', '-S', '-c', '2', '-T', '20', '--rate', '400', '--url', server.url, '--out', out,
