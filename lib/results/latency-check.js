@@ -3,7 +3,7 @@
 // microsecond the figures are rounded to), the mean between the minimum and the maximum. A
 // percentile that contradicts its histogram would pass a threshold its run fails.
 
-import { decodeHistogram, createHistogram, addInto } from '../metrics/histogram.js'
+import { decodeHistogram, mergeHistograms } from '../metrics/histogram.js'
 import { mismatch } from './rules.js'
 import { round3 } from '../format/round.js'
 
@@ -19,10 +19,7 @@ const isNumber = (v) => typeof v === 'number' && Number.isFinite(v)
  */
 export function decodedSum (encoded) {
   if (encoded.length === 0 || encoded.some((e) => typeof e !== 'string')) return null
-  if (encoded.length === 1) return decodeHistogram(encoded[0])
-  const out = createHistogram()
-  for (const e of encoded) addInto(out, decodeHistogram(e))
-  return out
+  return encoded.length === 1 ? decodeHistogram(encoded[0]) : mergeHistograms(encoded)
 }
 
 const ORDER = ['p50', 'p90', 'p95', 'p99', 'p999']
