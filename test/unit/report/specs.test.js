@@ -159,3 +159,9 @@ test('server activity after one sample: drawn as points, said to wait for a seco
     assert.equal(colourOf(first)(state), colourOf(end)(state), state)
   }
 })
+
+test('the WAL panel\'s ticks read as MB/s with at most 3 decimals: a run that wrote no WAL shows 0, not 0.000000', () => {
+  const spec = loadSpec('server-activity')
+  const wal = spec.vconcat.find((v) => v.name === 'wal').layer.find((l) => l.data?.name === 'server')
+  assert.equal(wal.encoding.y.axis.format, ',.3~f')
+})
