@@ -5,9 +5,10 @@
 
 import { performance } from 'node:perf_hooks'
 import { setTimeout as sleep } from 'node:timers/promises'
-import { DATABASE_COUNTERS, computeDeltas, counterDelta, perTransaction, ratePerS, tableDeltas } from './counters.js'
+import { computeDeltas, perTransaction, tableDeltas } from './counters.js'
 import { AutovacuumTracker, CheckpointTracker } from './events.js'
 import { StatsReader } from './reader.js'
+import { countersMoved, seriesEntry, trackerReading } from './sample-entry.js'
 import { ServerLogCheckpoints } from './server-log.js'
 import { TOP_STATEMENTS, probeStatements, readStatements, topStatements } from './statements-top.js'
 import { round3 } from '../../format/round.js'
@@ -27,7 +28,6 @@ const DEFAULTS = {
 
 // Deltas absent on some versions by design (pg_stat_wal 14+, num_done 18+), not listed as missing.
 const OPTIONAL_DELTAS = new Set(['walRecords', 'walFpi', 'checkpointsDone', 'cacheHitRatio'])
-const TUPLES = ['tupReturned', 'tupFetched', 'tupInserted', 'tupUpdated', 'tupDeleted']
 
 const silentLog = { debug () {}, info () {}, warn () {}, error () {}, child () { return silentLog } }
 
@@ -233,7 +233,7 @@ export class StatsSampler {
     await this.reader.flushOwn()
     this.base = await this.reader.read(true)
     this.checkpoints = new CheckpointTracker()
-    this.checkpoints.update(this.trackerReading(t, null, this.base))
+    this.checkpoints.update(trackerReading(t, null, this.base))
     this.events = this.events.filter(e => !e.kind.startsWith('checkpoint-'))
     if (this.serverLog) await this.serverLog.markWindowStart().catch(() => {})
     if (this.statementsInfo?.available) {
@@ -254,7 +254,7 @@ export class StatsSampler {
         await this.reader.connect()
       }
       const snap = await this.reader.read(false)
-      const entry = this.seriesEntry(t, this.prev, snap)
+      const entry = seriesEntry(t, this.prev, snap)
       this.prev = snap
       if (snap.serverEpoch > 0) this.zeroEpoch = Math.min(this.zeroEpoch ?? Infinity, snap.serverEpoch - t)
       if (!this.measuring && t >= this.measuredFrom) {
@@ -283,44 +283,16 @@ export class StatsSampler {
     }
   }
 
-  seriesEntry (t, prev, snap) {
-    const dt = (snap.atMs - prev.atMs) / 1000
-    const d = (k) => counterDelta(prev.db?.[k], snap.db?.[k])
-    let commits = d('xactCommit')
-    if (commits !== null) commits = Math.max(0, commits - (snap.own.commits - prev.own.commits))
-    let rollbacks = d('xactRollback')
-    if (rollbacks !== null) rollbacks = Math.max(0, rollbacks - (snap.own.rollbacks - prev.own.rollbacks))
-    const tup = TUPLES.map(d)
-    const a = snap.activity
-    return {
-      t,
-      walBytesPerS: ratePerS(counterDelta(prev.walLsn, snap.walLsn), dt),
-      xactCommitPerS: ratePerS(commits, dt),
-      xactRollbackPerS: ratePerS(rollbacks, dt),
-      blksReadPerS: ratePerS(d('blksRead'), dt),
-      blksHitPerS: ratePerS(d('blksHit'), dt),
-      tuplesPerS: ratePerS(tup.includes(null) ? null : tup.reduce((x, y) => x + y, 0), dt),
-      backends: a?.backends ?? null,
-      waitEvents: a?.waitEvents ?? null,
-      lockWaits: a?.lockWaits ?? null,
-      autovacuumWorkers: a?.autovacuumWorkers ?? null
-    }
-  }
-
   detectEvents (t, snap) {
     const prevT = this.series.length ? this.series[this.series.length - 1].t : null
     const found = [
-      ...this.checkpoints.update(this.trackerReading(t, prevT, snap)),
+      ...this.checkpoints.update(trackerReading(t, prevT, snap)),
       ...this.autovacuum.update({ t, running: snap.running, counts: snap.counts })
     ]
     for (const e of found) {
       this.events.push(e)
       this.log.debug?.({ event: e }, 'server event')
     }
-  }
-
-  trackerReading (t, prevT, snap) {
-    return { t, prevT, control: snap.control, serverEpoch: snap.serverEpoch, counters: snap.checkpoints, checkpointer: snap.activity?.checkpointer ?? null }
   }
 
   // The server log's checkpoint lines replace the markers found from samples, unless the samples
@@ -376,8 +348,7 @@ export class StatsSampler {
     while (this.now() < deadline) {
       await sleep(this.opts.settlePollMs)
       const cur = await this.reader.read(false)
-      const moved = workloadCommits(last, cur) > 0 ||
-        DATABASE_COUNTERS.some(([k]) => SETTLE_COUNTERS.has(k) && cur.db?.[k] !== last.db?.[k])
+      const moved = countersMoved(last, cur)
       last = cur
       if (!moved) break
     }
@@ -406,12 +377,4 @@ export class StatsSampler {
     this.missing.set(message, n + 1)
     return n === 0
   }
-}
-
-// Counters our own readings do not move (they do touch blocks and tuples of the catalogs).
-const SETTLE_COUNTERS = new Set(['xactRollback', 'blksRead', 'tupInserted', 'tupUpdated', 'tupDeleted', 'tempFiles', 'deadlocks'])
-
-function workloadCommits (a, b) {
-  const d = counterDelta(a.db?.xactCommit, b.db?.xactCommit)
-  return d === null ? 0 : d - (b.own.commits - a.own.commits)
 }
