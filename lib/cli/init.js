@@ -8,6 +8,7 @@ import { openConnection } from '../db/connection.js'
 import { createProgress } from '../output/progress.js'
 import { InterruptibleLoad } from './interruptible-load.js'
 import { openLineEnd } from './interrupts.js'
+import { trapInterrupts } from '../session/interrupts.js'
 import { createLogger } from '../log.js'
 import { loadState } from '../../workloads/own-tables.js'
 import { withLoadLock, waitingForLoadMessage } from '../../workloads/load-lock.js'
@@ -141,20 +142,23 @@ export async function handler (argv) {
   }
   // Ctrl-C stops the load and reports what it left; a second one ends pgload at once.
   const controller = new AbortController()
-  const onSignal = (sig) => {
-    if (controller.signal.aborted) {
-      process.off('SIGINT', onSignal).off('SIGTERM', onSignal)
-      process.kill(process.pid, sig)
+  const trap = trapInterrupts(({ count, signal }) => {
+    if (count > 1) {
+      trap.release()
+      process.kill(process.pid, signal)
       return
     }
     process.stderr.write(`${openLineEnd(process.stderr)}pgload: stopping init (Ctrl-C again to quit at once)\n`)
     controller.abort()
-  }
-  process.on('SIGINT', onSignal).on('SIGTERM', onSignal)
+  })
   try {
     await initCommand({ workload: argv.workload, url: argv.url, options, log: createLogger(argv), signal: controller.signal })
+  } catch (err) {
+    // the load says it was interrupted; the exit status says by which signal
+    if (err?.code === 'INTERRUPTED') err.exitCode = trap.exitCode
+    throw err
   } finally {
-    process.off('SIGINT', onSignal).off('SIGTERM', onSignal)
+    trap.release()
   }
 }
 
