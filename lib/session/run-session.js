@@ -81,10 +81,11 @@ export class RunSession extends EventEmitter {
   /**
    * Run one benchmark with the session's outputs (and these, for this run only).
    * @param {Readonly<Record<string, any>>} plan a resolved plan (lib/plan/resolve.js)
-   * @param {{ outputs?: import('./output.js').Output[], onRun?: (run: any, extras: any) => void }} [opts]
+   * @param {{ outputs?: import('./output.js').Output[], onRun?: (run: any, extras: any) => void, env?: Record<string, string|undefined> }} [opts]
+   *   env: this run's environment (an A/B side's), else the session's
    * @returns {Promise<{ results: any, file: string|null, exitCode: number, run: any, terminated: boolean }>}
    */
-  async run (plan, { outputs = [], onRun } = {}) {
+  async run (plan, { outputs = [], onRun, env = this.env } = {}) {
     if (this.#interruptedBeforeStart) throw interruptedError('interrupted before the run started', this.#trap)
     const all = [...this.#outputs, ...outputs.map(defineOutput)]
     const warn = (line) => this.err.write(`${line}\n`)
@@ -95,7 +96,7 @@ export class RunSession extends EventEmitter {
     try {
       const running = runBenchmark(plan, {
         log: this.log,
-        env: this.env,
+        env,
         onPhase: (phase, info) => {
           this.emit('phase', phase, info)
           callOutputsNow(all, 'phase', [phase, info], warn)
