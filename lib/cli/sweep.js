@@ -14,7 +14,8 @@ import { workloadNames, loadWorkload } from '../../workloads/index.js'
 import { TOOL_VERSION } from '../version.js'
 import { RUN_OPTIONS, REFUSED_OPTIONS } from './run-options.js'
 import { planInputFromArgv, refuseOptions, connectionUrl } from './run-argv.js'
-import { recordedCommand, trapInterrupts, openLineEnd } from './interrupts.js'
+import { recordedCommand, openLineEnd } from './interrupts.js'
+import { RunSession } from '../session/run-session.js'
 import { initCommand } from './init.js'
 import { sweepSpec, sweepDifference, DEFAULT_REPEAT } from '../sweep/spec.js'
 import { runOrder } from '../sweep/order.js'
@@ -135,23 +136,41 @@ export async function sweepCommand (sweep, { log, json = false, out = process.st
   const { spec, dir, doc } = sweep
   const axis = sizeAxis(spec.workload)
   const loadSize = (size, { signal }) => initCommand({ workload: spec.workload, url: spec.common.url, env, options: { [axis]: size, force: true }, stderr: loadOutput(err, `${axis} ${size}`), log, signal })
-  let trap = null
-  const outcome = await runSweep(sweep, {
-    loadSize,
+  let runner = null
+  let early = 0
+  // the one interrupt policy; the sweep's effect of it: the current run (or load) stops, no other starts
+  const session = new RunSession({
+    err,
     log,
     env,
-    err,
-    live,
-    onRunner (runner) {
-      trap = trapInterrupts(({ count }) => {
-        err.write(openLineEnd(err))
-        if (count > 1) err.write('pgload sweep: stopping at once\n')
-        else if (runner.phase === 'load') err.write('pgload sweep: stopping: the load is cancelled (--resume loads it again)\n')
-        else err.write('pgload sweep: stopping: the current run finishes its transactions in flight and is kept (Ctrl-C again to stop at once)\n')
-        runner.interrupt(count > 1)
-      })
+    onInterrupt ({ count }) {
+      if (!runner) { early = count; return true }
+      err.write(openLineEnd(err))
+      if (count > 1) err.write('pgload sweep: stopping at once\n')
+      else if (runner.phase === 'load') err.write('pgload sweep: stopping: the load is cancelled (--resume loads it again)\n')
+      else err.write('pgload sweep: stopping: the current run finishes its transactions in flight and is kept (Ctrl-C again to stop at once)\n')
+      runner.interrupt(count > 1)
+      return true
     }
-  }).finally(() => trap?.release())
+  })
+  let outcome
+  try {
+    outcome = await runSweep(sweep, {
+      loadSize,
+      log,
+      env,
+      err,
+      live,
+      runBenchmark: (plan, hooks) => session.run(plan, { onRun: hooks.onRun, env: hooks.env }),
+      onRunner (r) {
+        runner = r
+        // a signal while the server was being reached: no run starts
+        if (early) runner.interrupt(early > 1)
+      }
+    })
+  } finally {
+    await session.close()
+  }
   if (live) await finishLive(live, { dir, doc, err })
   out.write(json ? JSON.stringify(doc, null, 1) + '\n' : cellTable(doc))
   const done = doc.runs.filter((r) => r.status === 'done').length
@@ -159,7 +178,7 @@ export async function sweepCommand (sweep, { log, json = false, out = process.st
   if (spec.common.store && done > 0) await storeFinishedSweep(join(dir, SWEEP_FILE), { resultsUrl: spec.common.resultsUrl, env, log, err })
   const resume = `pgload sweep --resume ${dir}`
   if (outcome.interrupted) {
-    throw new PgloadError(`the sweep was ${trap?.terminated ? 'terminated' : 'interrupted'}; every finished run is kept`, { code: 'INTERRUPTED', exitCode: trap?.exitCode ?? 130, hint: `finish it with ${resume}` })
+    throw new PgloadError(`the sweep was ${session.terminated ? 'terminated' : 'interrupted'}; every finished run is kept`, { code: 'INTERRUPTED', exitCode: session.interruptExitCode, hint: `finish it with ${resume}` })
   }
   if (outcome.error) throw Object.assign(outcome.error, { hint: outcome.error.hint ?? `once it is fixed, ${resume} runs what is missing` })
   const failed = doc.runs.filter((r) => r.status === 'failed').length
