@@ -185,6 +185,14 @@ for (const command of Object.keys(COMMANDS)) {
       // the run the signal came in is the last one written, and no run started after it
       assert.equal(docs.at(-1).run.interrupted, true, 'the results say the run was interrupted')
       assert.deepEqual(docs.slice(0, -1).filter((d) => d.run.interrupted), [], 'one run interrupted, the last')
+      const { summary } = docs.at(-1)
+      if (signals.length === 1) {
+        // the first signal stops with the grace: the transaction in flight finishes and is counted
+        assert.ok(summary.transactions >= 1, `the transaction in flight finished in the grace: ${JSON.stringify(summary)}`)
+      } else {
+        // the second aborts at once: the transaction in flight is cancelled, not waited for
+        assert.ok(summary.unfinished + summary.outcomeUnknown >= 1, `the transaction in flight was cancelled: ${JSON.stringify(summary)}`)
+      }
       if (command === 'sweep') {
         assert.deepEqual(sweep.runs.map((x) => x.status).sort(), ['interrupted', 'pending'], 'the sweep document records the interrupted run, no other run started')
       }
