@@ -5,7 +5,7 @@ import { PgloadError } from '../errors.js'
 import { resolvePlan } from '../plan/resolve.js'
 import { workloadNames, loadWorkload } from '../../workloads/index.js'
 import { progressOutput, summaryOutput } from '../output/run-outputs.js'
-import { storeOutput } from '../output/store-output.js'
+import { storeOutput } from '../store/store-output.js'
 import { reportOutput } from '../report/report-output.js'
 import { liveOutput } from '../live/live-output.js'
 import { RunSession } from '../session/run-session.js'
@@ -46,7 +46,7 @@ export const runCommand = {
     try {
       const plan = await runPlanFromArgv(argv, { rawArgs: hideBin(process.argv) })
       // the dashboard and the metrics endpoint are bound before anything runs: a busy port stops here
-      const live = await startLive(plan, { atEnd: keepS === null ? undefined : keepNote(keepS) })
+      const live = await startLive(plan, { err: process.stderr, atEnd: keepS === null ? undefined : keepNote(keepS) })
       for (const output of runOutputs(plan, { argv, log, live, keepS })) session.use(output)
       const outcome = await session.run(plan)
       throwForOutcome(outcome.results, outcome, { json: argv.json })

@@ -4,9 +4,9 @@
 import { PgloadError } from '../errors.js'
 import { createLogger } from '../log.js'
 import { storeFiles } from '../store/store-files.js'
-import { storedLine } from '../output/store-output.js'
+import { storedLine } from '../store/store-output.js'
 
-export { storedLine, storeWrittenFiles } from '../output/store-output.js'
+export { storedLine, storeWrittenFiles } from '../store/store-output.js'
 
 /**
  * Store files; a line per file on `out` (errors on `err`). Throws after all files when any failed;

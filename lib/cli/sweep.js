@@ -102,7 +102,7 @@ export async function handler (argv) {
   // the dashboard and the metrics endpoint are bound once the options are checked, before the
   // sweep's directory is made or any server is reached: a busy port stops here
   const keepS = dashboardKeepS(argv)
-  const bind = async () => { live = await startSweepLive(sweepLiveOptions(argv), { atEnd: keepS === null ? undefined : keepNote(keepS, 'sweep') }) }
+  const bind = async () => { live = await startSweepLive(sweepLiveOptions(argv), { err: process.stderr, atEnd: keepS === null ? undefined : keepNote(keepS, 'sweep') }) }
   try {
     const sweep = argv.resume !== undefined ? await resumedSweep(argv, args, { bind }) : await newSweep(argv, args, { bind })
     live?.setDoc(sweep.doc)

@@ -1,7 +1,7 @@
 // The results database as an output: `run --store`, `capacity --store` and `ab --store` store the
 // files a command wrote, and the line `pgload store` prints per file.
 
-import { storeFiles } from '../store/store-files.js'
+import { storeFiles } from './store-files.js'
 
 /**
  * One line for a file's outcome: `FILE: stored (run 12)`, `FILE: already stored (run 12)`,
@@ -28,10 +28,10 @@ export function storedLine (o) {
  * warning line: the files stay as written, and the command's outcome is its own.
  * @param {string[]} files
  * @param {{ resultsUrl?: string }} plan
- * @param {{ err?: { write(s: string): any }, env?: Record<string, string|undefined>, log?: any }} [io]
+ * @param {{ err: { write(s: string): any }, env?: Record<string, string|undefined>, log?: any }} io err: where its lines go
  * @returns {Promise<boolean>} whether every file was stored
  */
-export async function storeWrittenFiles (files, plan, { err = process.stderr, env = process.env, log } = {}) {
+export async function storeWrittenFiles (files, plan, { err, env = process.env, log }) {
   const warn = (msg) => err.write(`pgload: warning: not stored in the results database: ${msg} (the results file is kept)\n`)
   try {
     const outcomes = await storeFiles(files, {
@@ -50,10 +50,10 @@ export async function storeWrittenFiles (files, plan, { err = process.stderr, en
 /**
  * `--store` as an output of a run session: the results file stored once it is written.
  * @param {{ resultsUrl?: string }} plan
- * @param {{ err?: { write(s: string): any }, env?: Record<string, string|undefined>, log?: any }} [io]
+ * @param {{ err: { write(s: string): any }, env?: Record<string, string|undefined>, log?: any }} io
  * @returns {import('../session/output.js').Output}
  */
-export function storeOutput (plan, io = {}) {
+export function storeOutput (plan, io) {
   return {
     name: 'store',
     async end (results, { file }) {
