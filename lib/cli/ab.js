@@ -138,6 +138,8 @@ export async function abCommand (opts, { out = process.stdout, err = process.std
     env,
     runBenchmark,
     onInterrupt ({ count }) {
+      // before any setting is changed (the servers being reached), the session ends ab at once
+      if (!runner.changing) return false
       err.write(openLineEnd(err) + (count === 1
         ? 'pgload ab: stopping after the current run, then restoring the settings (Ctrl-C again to abort the run at once)\n'
         : 'pgload ab: aborting the current run; restoring the settings\n'))
@@ -148,7 +150,7 @@ export async function abCommand (opts, { out = process.stdout, err = process.std
   runner = new AbRunner({ ...opts, env, log, runBenchmark: (plan, hooks) => session.run(plan, { env: hooks.env, onRun: hooks.onRun }), onEvent: (name, info) => reportAbEvent(err, name, info) })
   let outcome
   try {
-    outcome = await runner.run()
+    outcome = await session.guard(runner.run())
   } finally {
     await session.close()
   }

@@ -34,8 +34,9 @@ export class RunSession extends EventEmitter {
   /** @type {import('./output.js').Output[]} */
   #outputs = []
   #current = null
-  #rejectBeforeStart = null
-  #interruptedBeforeStart = false
+  #runsStarted = 0
+  #rejectBeforeStart
+  #beforeStart
   #trap
   #runBenchmark
   #closed = false
@@ -50,6 +51,9 @@ export class RunSession extends EventEmitter {
     this.onInterrupt = onInterrupt
     this.#runBenchmark = runBenchmark
     for (const o of outputs) this.use(o)
+    // rejected by a signal that comes before any run of the session started: the command ends at once
+    this.#beforeStart = new Promise((resolve, reject) => { this.#rejectBeforeStart = reject })
+    this.#beforeStart.catch(() => {})
     this.#trap = trapInterrupts((e) => this.#interrupted(e), { on: signals })
   }
 
@@ -63,6 +67,8 @@ export class RunSession extends EventEmitter {
     return this
   }
 
+  /** Runs of the session that started (their handle existed). */
+  get runsStarted () { return this.#runsStarted }
   /** Whether a signal (or interrupt()) came. */
   get interrupted () { return this.#trap.count > 0 }
   /** Whether a SIGTERM was among the signals. */
@@ -79,6 +85,17 @@ export class RunSession extends EventEmitter {
   }
 
   /**
+   * A command's own set-up (reaching the server, reading settings), ended at once by a signal
+   * that comes before any run started: nothing was measured, nothing is to be written.
+   * @template T
+   * @param {Promise<T>} work
+   * @returns {Promise<T>}
+   */
+  guard (work) {
+    return Promise.race([work, this.#beforeStart])
+  }
+
+  /**
    * Run one benchmark with the session's outputs (and these, for this run only).
    * @param {Readonly<Record<string, any>>} plan a resolved plan (lib/plan/resolve.js)
    * @param {{ outputs?: import('./output.js').Output[], onRun?: (run: any, extras: any) => void, env?: Record<string, string|undefined> }} [opts]
@@ -86,12 +103,10 @@ export class RunSession extends EventEmitter {
    * @returns {Promise<{ results: any, file: string|null, exitCode: number, run: any, terminated: boolean }>}
    */
   async run (plan, { outputs = [], onRun, env = this.env } = {}) {
-    if (this.#interruptedBeforeStart) throw interruptedError('interrupted before the run started', this.#trap)
+    if (this.#runsStarted === 0 && this.interrupted) throw interruptedError('interrupted before the run started', this.#trap)
     const all = [...this.#outputs, ...outputs.map(defineOutput)]
     const warn = (line) => this.err.write(`${line}\n`)
     const runBenchmark = this.#runBenchmark ?? (await import('../benchmark.js')).runBenchmark
-    const beforeStart = new Promise((resolve, reject) => { this.#rejectBeforeStart = reject })
-    beforeStart.catch(() => {})
     let follow = null
     try {
       const running = runBenchmark(plan, {
@@ -103,13 +118,13 @@ export class RunSession extends EventEmitter {
         },
         onRun: (run, extras) => {
           this.#current = run
-          this.#rejectBeforeStart = null
+          this.#runsStarted++
           follow = followOutputs(run, all, { plan, ...extras }, warn)
           this.emit('run', run, extras)
           onRun?.(run, extras)
         }
       })
-      const outcome = await Promise.race([running, beforeStart])
+      const outcome = await (this.#runsStarted === 0 ? this.guard(running) : running)
       this.#current = null
       follow?.stop()
       await callOutputs(all, 'end', [outcome.results, { ...follow?.context, file: outcome.file, exitCode: outcome.exitCode }], warn)
@@ -117,7 +132,6 @@ export class RunSession extends EventEmitter {
       return { ...outcome, terminated: this.terminated }
     } finally {
       this.#current = null
-      this.#rejectBeforeStart = null
       follow?.stop()
       if (outputs.length) await callOutputs(all.slice(this.#outputs.length), 'close', [], warn)
     }
@@ -139,8 +153,7 @@ export class RunSession extends EventEmitter {
     const run = this.#current
     const lineEnd = this.err.isTTY ? '\n' : ''
     if (!run) {
-      this.#interruptedBeforeStart = true
-      if (this.#rejectBeforeStart) {
+      if (this.#runsStarted === 0) {
         this.err.write(lineEnd)
         this.#rejectBeforeStart(interruptedError('interrupted before the run started', this.#trap))
       }
