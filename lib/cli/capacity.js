@@ -12,6 +12,7 @@ import { RunSession } from '../session/run-session.js'
 import { interruptedError } from '../session/interrupts.js'
 import { createLogger } from '../log.js'
 import { RUN_OPTIONS } from './run-options.js'
+import { RUN_OPTION_TABLE, capacityOptionNames, yargsOption } from '../options/run-option-table.js'
 import { planInputFromArgv, refuseOptions, connectionUrl } from './run-argv.js'
 import { defaultResultsPath } from '../results/write.js'
 import { capacitySettingsFromArgv, CAPACITY_DEFAULTS, CAPACITY_REFUSED } from '../capacity/options.js'
@@ -20,9 +21,12 @@ import { formatStepHeader, formatStepRow } from '../capacity/format.js'
 
 const workloadModules = await Promise.all(workloadNames.map((n) => loadWorkload(n)))
 
-// the run options capacity takes as they are (its own replace --rate, --duration, --threshold, ...)
-const TAKEN = Object.fromEntries(Object.entries(RUN_OPTIONS).filter(([name]) => !['rate', 'duration', 'transactions', 'warmup', 'jobs', 'threshold', 'latency-limit', 'think-time', 'connect', 'cold', 'restart-command', 'keep-page-cache', 'shard', 'shards', 'run-id', 'shard-timeout', 'progress', 'dashboard', 'dashboard-out', 'dashboard-keep', 'metrics', 'metrics-push', 'metrics-push-header', 'json', 'log', 'aggregate-interval', 'sampling-rate', 'log-prefix', 'show-script', 'stages', 'clients-stages', 'ramp'].includes(name)))
-const REFUSED = ['rate', 'duration', 'transactions', 'warmup', 'jobs', 'threshold', 'latency-limit', 'think-time', 'connect', 'cold', 'shard', 'shards', 'stages', 'clients-stages', 'ramp']
+// the run options capacity takes as they are, and those it refuses (its own replace --rate,
+// --duration, --threshold, ...): from the option table
+const { taken, refused: REFUSED } = capacityOptionNames()
+const TAKEN = Object.fromEntries(taken.map((name) => [name, RUN_OPTIONS[name]]))
+// capacity's arrivals wait for terminals from the first step: --max-queue applies without --stages
+const MAX_QUEUE = yargsOption({ ...RUN_OPTION_TABLE['max-queue'], describe: 'arrivals that may wait for a free terminal; more are dropped and counted' })
 
 const pct = (f) => `${f * 100}`
 
@@ -42,7 +46,7 @@ export function builder (y) {
   y.option('behind', { type: 'string', describe: `percent: a step fails when it completes fewer transactions than the arrivals that came in its measured part by more than this [default: ${pct(d.behindMargin)}]` })
   y.option('max-rate', { type: 'string', describe: 'no step above this rate [default: none]' })
   y.option('max-steps', { type: 'string', describe: `no more steps than this [default: ${d.maxSteps}]` })
-  for (const [name, def] of Object.entries(TAKEN)) y.option(name, name === 'max-queue' ? { ...def, describe: 'arrivals that may wait for a free terminal; more are dropped and counted [default: 1000]' } : def)
+  for (const [name, def] of Object.entries(TAKEN)) y.option(name, name === 'max-queue' ? MAX_QUEUE : def)
   // refused with a reason (capacityFromArgv), under their run names and aliases
   for (const name of REFUSED) y.option(name, { ...RUN_OPTIONS[name], type: 'string', hidden: true })
   for (const mod of workloadModules) {
