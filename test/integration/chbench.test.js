@@ -1,11 +1,17 @@
 // `init chbench`: TPC-C's tables plus supplier, nation and region, loaded or added; the 22 queries
-// run on them; another shape's table of the same name is never dropped.
+// run on them; another shape's table of the same name is never dropped. `run chbench`: TPC-C's
+// terminals and the analytic streams in one run, each query a transaction type.
 import { test, before, after } from 'node:test'
 import assert from 'node:assert/strict'
 import { scratchDatabase } from '../helpers/scratch-database.js'
 import { openConnection } from '../../lib/db/connection.js'
 import { initCommand } from '../../lib/cli/init.js'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { CH_QUERIES } from '../../workloads/chbench/queries.js'
+import { runCli } from '../helpers/cli.js'
+import { readResults } from '../../lib/results/read.js'
 
 const db = scratchDatabase(`pgload_chbench_${process.pid}`)
 let conn
@@ -68,4 +74,43 @@ test('on TPC-C tables already loaded: the three are kept unless --force, and ano
   await conn.query('drop table supplier, nation, region')
   await init({})
   assert.equal(await digest(), first)
+})
+
+test('run chbench: the streams run the 22 queries beside TPC-C, counted apart from its figures', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'pgload-chbench-'))
+  try {
+    const out = join(dir, 'ch.json')
+    const r = await runCli(['run', 'chbench', '--url', db.url, '--no-wait', '-T', '6', '--streams', '2', '--connections', '6', '-o', out])
+    assert.equal(r.code, 0, r.stderr)
+    const doc = await readResults(out)
+    const names = CH_QUERIES.map((q) => q.name)
+    for (const name of ['new-order', 'payment', ...names]) assert.ok(doc.transactions[name], name)
+    const queries = names.reduce((n, q) => n + doc.transactions[q].count, 0)
+    assert.equal(doc.chbench.queries, queries)
+    assert.ok(queries > 0)
+    assert.equal(doc.chbench.streams, 2)
+    // TPC-C's figures count its five types only
+    const tpccCount = ['new-order', 'payment', 'order-status', 'delivery', 'stock-level'].reduce((n, t) => n + doc.transactions[t].count, 0)
+    assert.ok(Math.abs(doc.tpcc.tpmTotal - tpccCount * 60 / doc.run.durationS) < 0.01)
+    assert.deepEqual(Object.keys(doc.tpcc.mix).sort(), ['delivery', 'new-order', 'order-status', 'payment', 'stock-level'])
+    // rows returned by the queries that ran
+    for (const name of names) if (doc.transactions[name].count > 0) assert.ok(doc.chbench.perQuery[name].count === doc.transactions[name].count)
+    assert.match(r.stdout, /CH-benCHmark: 2 analytic streams beside the TPC-C terminals/)
+    assert.match(r.stdout, /queries per hour = /)
+    assert.doesNotMatch(r.stdout.split('\n').filter((l) => /^q\d+ +-/.test(l)).join('\n'), /q1/, 'no query rows in the TPC-C type table')
+    // the report renders it
+    const rep = await runCli(['report', out, '-o', join(dir, 'ch.html')])
+    assert.equal(rep.code, 0, rep.stderr)
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+})
+
+test('run chbench refuses -j and a negative --streams before connecting', async () => {
+  const j = await runCli(['run', 'chbench', '--url', 'postgres://127.0.0.1:1/x', '-j', '2'])
+  assert.equal(j.code, 1)
+  assert.match(j.stderr, /^pgload: -j 2 does not apply to chbench/m)
+  const s = await runCli(['run', 'chbench', '--url', 'postgres://127.0.0.1:1/x', '--streams', '-1'])
+  assert.equal(s.code, 1)
+  assert.match(s.stderr, /--streams must be an integer in 0\.\.1000/)
 })
