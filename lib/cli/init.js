@@ -26,7 +26,7 @@ const modules = Object.fromEntries(await Promise.all(workloadNames.map(async (na
 const SHARED_DESCRIPTIONS = {
   force: 'drop and reload the workload\'s own existing tables (only those)',
   'foreign-keys': 'add foreign keys between the workload\'s tables',
-  vacuum: 'VACUUM ANALYZE after loading (--no-vacuum: tpcb skips it, tpcc runs ANALYZE only) [default: true]'
+  vacuum: 'VACUUM ANALYZE after loading (--no-vacuum: tpcb skips it, tpcc and chbench run ANALYZE only) [default: true]'
 }
 
 export const command = 'init <workload>'
@@ -41,9 +41,13 @@ export function builder (y) {
   for (const [name, mod] of Object.entries(modules)) {
     for (const key of Object.keys(mod?.initOptions ?? {})) owners.set(key, [...(owners.get(key) ?? []), name])
   }
+  const defined = new Set()
   for (const [name, mod] of Object.entries(modules)) {
     if (!mod?.initOptions) continue
     for (const [key, spec] of Object.entries(mod.initOptions)) {
+      // defined once: yargs would list a shared option's alias once per definition
+      if (defined.has(key)) continue
+      defined.add(key)
       if (owners.get(key).length > 1) {
         y.option(key, { ...spec, describe: SHARED_DESCRIPTIONS[key] ?? spec.describe, group: `${owners.get(key).join(' and ')} options:` })
       } else {

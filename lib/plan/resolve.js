@@ -244,6 +244,10 @@ function timing (opt) {
 /** -j within this machine's cores; the connections open at once within its open-file limit. */
 function checkHost (plan, module, limits) {
   checkJobs(plan.jobs, limits)
+  // a workload whose terminals cannot be cut into parts (CH-benCHmark's streams) says why
+  if (module.oneThread && (plan.jobs > 1 || plan.shard)) {
+    throw new PgloadError(`${plan.jobs > 1 ? `-j ${plan.jobs}` : '--shard'} does not apply to ${plan.workload}: ${module.oneThread}`, { code: 'BAD_OPTION' })
+  }
   // -C: each client holds its own connection while its transaction runs; without think time a
   // client is a connection unless --connections says; a workload with its own terminals decides.
   // A shard opens its share.
