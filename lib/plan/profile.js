@@ -76,18 +76,8 @@ export function profileChecks (opt, plan, clientsGiven) {
 }
 
 /**
- * A stage as the engine runs it, on the measured clock, with the whole run's targets.
- * @typedef {import('../metrics/stage-windows.js').StageBounds} StageBounds
- */
-
-/**
- * The engine's profile of a plan (whole-run values; each part takes its share where it runs).
- * @typedef {object} StageProfile
- * @property {'rate'|'clients'} kind
- * @property {StageBounds[]} stages in order, back to back from 0
- * @property {number} before the target before the first stage (the warm-up's): --rate for rate
- *   stages, the first stage's starting number for clients stages
- * @property {number} maxQueue arrivals that may wait for a terminal, the whole run's (rate stages; 0 for clients)
+ * The engine's profile of a plan: the shape lib/metrics/stage-windows.js defines, made here.
+ * @typedef {import('../metrics/stage-windows.js').StageProfile} StageProfile
  */
 
 /**
