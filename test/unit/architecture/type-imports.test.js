@@ -3,7 +3,7 @@
 
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { readFileSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
 import { join, dirname, relative, resolve, sep } from 'node:path'
 import { ROOT, sourceFiles, importsOf } from '../../helpers/import-graph.js'
 import { roomOf } from './import-graph.test.js'
@@ -35,4 +35,12 @@ test('no two rooms point at each other, counting JSDoc type imports', () => {
     if (from < to && edges.has(`${to} -> ${from}`)) mutual.push(`${from} <-> ${to}: ${edges.get(key)}; ${edges.get(`${to} -> ${from}`)}`)
   }
   assert.deepEqual(mutual, [])
+})
+
+test('every JSDoc type import names a module that exists', () => {
+  const missing = []
+  for (const file of [...sourceFiles('lib'), ...sourceFiles('workloads')]) {
+    for (const target of typeImportsOf(file)) if (!existsSync(join(ROOT, target))) missing.push(`${file} -> ${target}`)
+  }
+  assert.deepEqual(missing, [])
 })
