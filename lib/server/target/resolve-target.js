@@ -7,6 +7,7 @@ import { join } from 'node:path'
 import { PgloadError } from '../../errors.js'
 import { shownValue } from '../../options/shown.js'
 import { explainSslError } from './ssl-errors.js'
+import { hostCandidates, checkedChoice, splitUriHosts, hostsText, SESSION_ATTRS, LOAD_BALANCE } from './host-list.js'
 
 /** @typedef {import('../../db/connection.js').Target} Target */
 
@@ -35,7 +36,9 @@ const KEYWORDS = {
   application_name: 'ignored', // always pgload
   fallback_application_name: 'ignored',
   client_encoding: 'ignored',
-  options: 'options'
+  options: 'options',
+  target_session_attrs: 'targetSessionAttrs',
+  load_balance_hosts: 'loadBalanceHosts'
 }
 
 /**
@@ -69,12 +72,20 @@ function nonEmpty (v) {
 }
 
 function buildTarget (p, env, source) {
-  const host = p.hostaddr ?? p.host ?? DEFAULTS.host // hostaddr wins, as in libpq
-  const port = p.port === undefined ? DEFAULTS.port : Number(p.port)
-  if (!Number.isInteger(port) || port < 1 || port > 65535) {
-    throw new PgloadError(`${source === '--url' ? '--url' : 'PGPORT'}: invalid port ${JSON.stringify(String(p.port))}`)
+  const flag = source === '--url' ? '--url' : 'PGPORT'
+  const candidates = hostCandidates(p, DEFAULTS, flag)
+  const attrs = checkedChoice('target_session_attrs', p.targetSessionAttrs, SESSION_ATTRS, flag)
+  checkedChoice('load_balance_hosts', p.loadBalanceHosts, LOAD_BALANCE, flag)
+  // the drivers reach one given server; choosing among several (and checking what each is)
+  // is refused in one line rather than silently taking the first
+  if (candidates.length > 1) {
+    throw new PgloadError(`${flag}: connecting to one of several servers (${hostsText(candidates)}) is not supported; give one`)
   }
-  if (/,/.test(host)) throw new PgloadError(`--url: several hosts (${host}) are not supported; give one`)
+  if (attrs !== undefined && attrs !== 'any') {
+    throw new PgloadError(`${flag}: target_session_attrs=${attrs} is not supported; give the server to use (or target_session_attrs=any)`)
+  }
+  const host = candidates[0].hostaddr ?? candidates[0].host // hostaddr wins, as in libpq
+  const port = candidates[0].port
   const user = p.user ?? userInfo().username
   const database = p.database ?? user
   const password = p.password ?? passwordFromPgpass({ host, port, database, user }, env)
@@ -156,15 +167,17 @@ function parseText (text) {
 }
 
 function parseUri (text) {
+  const several = splitUriHosts(text)
   let u
   try {
-    u = new URL(text)
+    u = new URL(several ? several.text : text)
   } catch {
     throw new PgloadError(`--url is not a valid URI: ${redact(text)}`)
   }
   const out = {}
-  if (u.hostname) out.host = percentDecoded(u.hostname.replace(/^\[|\]$/g, ''), 'host')
-  if (u.port) out.port = u.port
+  if (several) Object.assign(out, several.port === undefined ? { host: several.host } : { host: several.host, port: several.port })
+  else if (u.hostname) out.host = percentDecoded(u.hostname.replace(/^\[|\]$/g, ''), 'host')
+  if (u.port && !several) out.port = u.port
   if (u.username) out.user = percentDecoded(u.username, 'user name')
   if (u.password) out.password = percentDecoded(u.password, 'password')
   const db = percentDecoded(u.pathname.replace(/^\//, ''), 'database name')
