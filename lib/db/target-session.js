@@ -103,3 +103,21 @@ function stateWord (s) {
   if (s.inRecovery) return 'standby'
   return s.readOnly ? 'read-only' : 'read-write primary'
 }
+
+/**
+ * Open one connection to a target with a driver's opener: a target of several servers (or with
+ * a session attribute to check) goes through openMatching, per new connection as libpq does,
+ * and the connection records the server chosen in `server`.
+ * @template C
+ * @param {any} target
+ * @param {(target: any) => Promise<C>} openOne opens a connection to a target of one server
+ * @returns {Promise<C>}
+ */
+export async function openOnTarget (target, openOne) {
+  const hosts = target.hosts
+  if (!hosts) return openOne(target)
+  const open = (c) => openOne({ ...target, hosts: undefined, config: { ...target.config, host: c.hostaddr ?? c.host, port: c.port } })
+  const r = await openMatching(hosts, { open, targetSessionAttrs: target.targetSessionAttrs, loadBalanceHosts: target.loadBalanceHosts })
+  r.conn.server = { host: r.candidate.host, port: r.candidate.port, position: r.position, of: r.of }
+  return r.conn
+}

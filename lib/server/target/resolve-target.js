@@ -75,15 +75,7 @@ function buildTarget (p, env, source) {
   const flag = source === '--url' ? '--url' : 'PGPORT'
   const candidates = hostCandidates(p, DEFAULTS, flag)
   const attrs = checkedChoice('target_session_attrs', p.targetSessionAttrs, SESSION_ATTRS, flag)
-  checkedChoice('load_balance_hosts', p.loadBalanceHosts, LOAD_BALANCE, flag)
-  // the drivers reach one given server; choosing among several (and checking what each is)
-  // is refused in one line rather than silently taking the first
-  if (candidates.length > 1) {
-    throw new PgloadError(`${flag}: connecting to one of several servers (${hostsText(candidates)}) is not supported; give one`)
-  }
-  if (attrs !== undefined && attrs !== 'any') {
-    throw new PgloadError(`${flag}: target_session_attrs=${attrs} is not supported; give the server to use (or target_session_attrs=any)`)
-  }
+  const balance = checkedChoice('load_balance_hosts', p.loadBalanceHosts, LOAD_BALANCE, flag)
   const host = candidates[0].hostaddr ?? candidates[0].host // hostaddr wins, as in libpq
   const port = candidates[0].port
   const user = p.user ?? userInfo().username
@@ -105,7 +97,10 @@ function buildTarget (p, env, source) {
   const timeout = p.connectTimeout === undefined ? DEFAULTS.connectTimeoutS : Number(p.connectTimeout)
   if (timeout > 0) config.connectionTimeoutMillis = timeout * 1000
   if (p.options) config.options = p.options
-  return { config, display: displayUrl(config), embedded: false }
+  if (candidates.length === 1 && (attrs ?? 'any') === 'any') return { config, display: displayUrl(config), embedded: false }
+  // several servers: each new connection chooses one (lib/db/target-session.js)
+  const display = `postgres://${encodeURIComponent(user)}@${hostsText(candidates)}/${encodeURIComponent(database)}`
+  return { config, display, embedded: false, hosts: candidates, targetSessionAttrs: attrs ?? 'any', loadBalanceHosts: balance ?? 'disable' }
 }
 
 // The node-postgres `ssl` option the target records: both drivers read `sslmode` when it is
@@ -288,6 +283,7 @@ function splitPgpassLine (line) {
  * @returns {PgloadError}
  */
 export function explainConnectError (err, target) {
+  if (err instanceof PgloadError) return err // already one line (no server matched)
   const c = target?.config ?? {}
   const where = `${c.host ?? '?'}:${c.port ?? '?'}`
   const code = err?.code

@@ -44,13 +44,19 @@ test('target_session_attrs and load_balance_hosts take libpq\'s values only', ()
   assert.throws(() => resolveTarget({ url: 'host=h load_balance_hosts=yes', env: noEnv }), /invalid load_balance_hosts "yes": use disable, random/)
 })
 
-test('one server with any / load_balance_hosts is accepted; what the drivers cannot honour is refused in one line', () => {
+test('one server with any is a plain target; several servers or a session attribute carry the candidates', () => {
   const t = resolveTarget({ url: 'postgres://h:5/db?target_session_attrs=any&load_balance_hosts=random', env: noEnv })
   assert.equal(t.config.host, 'h')
   assert.equal(t.config.port, 5)
-  assert.throws(() => resolveTarget({ url: 'postgresql://u:secret@h1:5432,h2:5433/db', env: noEnv }),
-    (err) => /^--url: connecting to one of several servers \(h1:5432,h2:5433\) is not supported; give one$/.test(err.message) && !err.message.includes('secret'))
-  assert.throws(() => resolveTarget({ url: 'host=h target_session_attrs=standby', env: noEnv }), /--url: target_session_attrs=standby is not supported/)
+  assert.equal(t.hosts, undefined)
+  const m = resolveTarget({ url: 'postgresql://u:secret@h1:5432,h2:5433/db?load_balance_hosts=random', env: noEnv })
+  assert.deepEqual(m.hosts, [{ host: 'h1', port: 5432 }, { host: 'h2', port: 5433 }])
+  assert.equal(m.targetSessionAttrs, 'any')
+  assert.equal(m.loadBalanceHosts, 'random')
+  assert.equal(m.display, 'postgres://u@h1:5432,h2:5433/db')
+  const s = resolveTarget({ url: 'host=h target_session_attrs=standby', env: noEnv })
+  assert.deepEqual(s.hosts, [{ host: 'h', port: 5432 }])
+  assert.equal(s.targetSessionAttrs, 'standby')
 })
 
 test('a single-host URI is left to the URL parser; a malformed host escape is one line', () => {
