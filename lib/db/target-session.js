@@ -121,3 +121,23 @@ export async function openOnTarget (target, openOne) {
   r.conn.server = { host: r.candidate.host, port: r.candidate.port, position: r.position, of: r.of }
   return r.conn
 }
+
+/**
+ * The target as reached by one connection of several servers: its display names the server
+ * chosen and its place in the list (`postgres://u@h2:5433/db (2nd of 3 hosts, read-write)`);
+ * later connections still choose for themselves.
+ * @param {any} target
+ * @param {{ host: string, port: number, position: number, of: number }|undefined} server conn.server
+ */
+export function targetAsReached (target, server) {
+  if (!target.hosts || !server) return target
+  const host = server.host.includes(':') ? `[${server.host}]` : server.host
+  const url = target.display.replace(/@[^/]*\//, `@${host}:${server.port}/`)
+  const how = [target.targetSessionAttrs !== 'any' ? target.targetSessionAttrs : '', target.loadBalanceHosts === 'random' ? 'load_balance_hosts=random' : ''].filter(Boolean)
+  return { ...target, display: `${url} (${ordinal(server.position)} of ${server.of} host${server.of === 1 ? '' : 's'}${how.length ? ', ' + how.join(', ') : ''})` }
+}
+
+function ordinal (n) {
+  const s = n % 100 >= 11 && n % 100 <= 13 ? 'th' : ({ 1: 'st', 2: 'nd', 3: 'rd' }[n % 10] ?? 'th')
+  return `${n}${s}`
+}

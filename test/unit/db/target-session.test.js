@@ -3,7 +3,7 @@
 
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { openMatching, tryOrder, sessionMatches } from '../../../lib/db/target-session.js'
+import { openMatching, tryOrder, sessionMatches, targetAsReached } from '../../../lib/db/target-session.js'
 
 const PRIMARY = { readOnly: false, inRecovery: false }
 const STANDBY = { readOnly: true, inRecovery: true }
@@ -78,4 +78,13 @@ test('sessionMatches follows libpq: read-write/read-only by transaction_read_onl
   assert.equal(sessionMatches('read-only', hotReadOnlyPrimary), true)
   assert.equal(sessionMatches('standby', hotReadOnlyPrimary), false)
   assert.equal(sessionMatches('any', STANDBY), true)
+})
+
+test('the target as reached names the server chosen and its place; a one-server target is unchanged', () => {
+  const target = { display: 'postgres://u@h1:5432,h2:5433,h3:5434/db', hosts: list('h1', 'h2', 'h3'), targetSessionAttrs: 'read-write', loadBalanceHosts: 'disable', config: {} }
+  const t = targetAsReached(target, { host: 'h2', port: 5433, position: 2, of: 3 })
+  assert.equal(t.display, 'postgres://u@h2:5433/db (2nd of 3 hosts, read-write)')
+  assert.equal(t.hosts, target.hosts)
+  const one = { display: 'postgres://u@h:5432/db', config: {} }
+  assert.equal(targetAsReached(one, undefined), one)
 })
