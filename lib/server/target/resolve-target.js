@@ -60,7 +60,9 @@ export function resolveTarget ({ url, env = process.env } = {}) {
     sslmode: env.PGSSLMODE || undefined,
     sslrootcert: env.PGSSLROOTCERT || undefined,
     connectTimeout: env.PGCONNECT_TIMEOUT || undefined,
-    options: env.PGOPTIONS || undefined
+    options: env.PGOPTIONS || undefined,
+    targetSessionAttrs: env.PGTARGETSESSIONATTRS || undefined,
+    loadBalanceHosts: env.PGLOADBALANCEHOSTS || undefined
   }
   const p = { ...fromEnv }
   for (const [k, v] of Object.entries(fromUrl)) if (v !== undefined) p[k] = v

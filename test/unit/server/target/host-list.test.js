@@ -68,3 +68,10 @@ test('redaction covers the password of a several-server URI', () => {
   assert.equal(redact('postgresql://u:pw@h1:5432,h2:5433/db'), 'postgresql://u:***@h1:5432,h2:5433/db')
   assert.equal(redact('host=a,b password=pw port=1,2'), 'host=a,b password=*** port=1,2')
 })
+
+test('PGHOST lists and PGTARGETSESSIONATTRS / PGLOADBALANCEHOSTS are read as libpq reads them', () => {
+  const t = resolveTarget({ env: { ...noEnv, PGHOST: 'a,b', PGPORT: '1,2', PGTARGETSESSIONATTRS: 'standby', PGLOADBALANCEHOSTS: 'random' } })
+  assert.deepEqual(t.hosts, [{ host: 'a', port: 1 }, { host: 'b', port: 2 }])
+  assert.equal(t.targetSessionAttrs, 'standby')
+  assert.equal(t.loadBalanceHosts, 'random')
+})
