@@ -7,6 +7,7 @@ import { performance } from 'node:perf_hooks'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { computeDeltas, perTransaction, tableDeltas } from './counters.js'
 import { AutovacuumTracker, CheckpointTracker } from './events.js'
+import { ioDeltas } from './io.js'
 import { StatsReader } from './reader.js'
 import { countersMoved, seriesEntry, trackerReading } from './sample-entry.js'
 import { ServerLogCheckpoints } from './server-log.js'
@@ -179,6 +180,7 @@ export class StatsSampler {
     while (this.inFlight) await this.inFlight
     let deltas = null
     let tables = {}
+    let io = null
     let statements = { available: false, reason: 'server statistics were not collected' }
     if (this.started) {
       if (!this.measuring) this.note(`the measured window (from t=${this.measuredFrom}s) never started: the deltas include the warm-up`)
@@ -192,6 +194,7 @@ export class StatsSampler {
           if (v === null && !OPTIONAL_DELTAS.has(k)) this.note(`deltas.${k}: not readable, or reset during the run`)
         }
         tables = tableDeltas(this.base.tables, end.tables, this.tables)
+        if (this.base.io && end.io) io = ioDeltas(this.base.io, end.io)
         await this.checkpointsFromLog(runInfo.durationS)
         statements = await this.statementsResult()
       } catch (err) {
@@ -205,6 +208,7 @@ export class StatsSampler {
       deltas: deltas ?? computeDeltas({}, {}),
       perTransaction: perTransaction(deltas ?? {}, runInfo.transactions),
       tables,
+      io,
       series: this.series,
       events: this.events.sort((a, b) => a.t - b.t),
       checkpointSource: this.checkpointsLogged ? 'log' : 'samples',
