@@ -57,7 +57,7 @@ export function ioRates (prev, cur, seconds) {
 }
 
 /**
- * The rows that moved between two readings, with their count deltas and their times' deltas
+ * The rows that moved between two readings (a row absent from `base` counts from zero), with their count deltas and their times' deltas
  * (`readTimeMs`, ...: present only when track_io_timing made a time move), largest first.
  * @param {Map<string, any>} base
  * @param {Map<string, any>} end
@@ -70,15 +70,19 @@ export function ioDeltas (base, end) {
     const d = { backendType: e.backendType, object: e.object, context: e.context }
     let moved = false
     for (const [name] of IO_OPS) {
-      d[name] = b ? counterDelta(b.counts[name], e.counts[name]) : null
+      // a row absent from the earlier reading was at zero (the query leaves such rows out)
+      d[name] = counterDelta(b ? b.counts[name] : ZERO(e.counts[name]), e.counts[name])
       if (d[name] > 0) moved = true
-      const dt = b && e.timesMs[name] !== null && b.timesMs[name] !== null ? e.timesMs[name] - b.timesMs[name] : 0
+      const dt = e.timesMs[name] === null ? 0 : e.timesMs[name] - (b ? b.timesMs[name] ?? e.timesMs[name] : 0)
       if (dt > 0) d[`${name.slice(0, -1)}TimeMs`] = round3(dt)
     }
     if (moved) out.push(d)
   }
   return out.sort((x, y) => ioTotal(y) - ioTotal(x))
 }
+
+// Zero where the server counts the operation, null where it does not.
+const ZERO = (count) => count === null ? null : 0n
 
 /**
  * Reads + writes + extends + fsyncs of a delta row or a backend type's sums.

@@ -19,12 +19,12 @@ test('parseIoRows keys rows by backend type, object and context; untracked count
 
 test('ioDeltas keeps the rows that moved, largest first, with the times track_io_timing moved', () => {
   const d = ioDeltas(base, end)
-  assert.deepEqual(d.map(r => r.backendType + '/' + r.context), ['checkpointer/normal', 'client backend/normal'])
+  assert.deepEqual(d.map(r => r.backendType + '/' + r.context), ['checkpointer/normal', 'client backend/normal', 'autovacuum worker/vacuum'])
   assert.deepEqual(d[0], { backendType: 'checkpointer', object: 'relation', context: 'normal', reads: null, writes: 1000, extends: null, fsyncs: 20, writeTimeMs: 100, fsyncTimeMs: 1.25 })
   assert.equal(d[1].reads, 60)
   assert.equal(d[1].extends, 10)
-  // a row new in the end reading has no base: not counted (its start is unknown)
-  assert.ok(!d.some(r => r.backendType === 'autovacuum worker'))
+  // a row new in the end reading was at zero (the query leaves rows at zero out)
+  assert.deepEqual(d[2], { backendType: 'autovacuum worker', object: 'relation', context: 'vacuum', reads: 9, writes: 0, extends: 0, fsyncs: null })
   // a row that went backwards (reset) counts as nothing
   assert.ok(!d.some(r => r.backendType === 'background writer'))
 })
@@ -39,7 +39,7 @@ test('ioRates sums a backend type over its rows, per second; null without both r
 
 test('the summary names the two backend types that did the most I/O', () => {
   const io = ioDeltas(base, end)
-  assert.deepEqual(ioByBackendType(io).map(s => s.backendType), ['checkpointer', 'client backend'])
+  assert.deepEqual(ioByBackendType(io).map(s => s.backendType), ['checkpointer', 'client backend', 'autovacuum worker'])
   const text = formatServerStatsSummary({ deltas: {}, io })
   assert.match(text, /I\/O \(pg_stat_io, most first\): checkpointer 1,000 writes, 20 fsyncs; client backend 60 reads, 4 writes, 10 extends/)
   assert.doesNotMatch(formatServerStatsSummary({ deltas: {}, io: null }), /pg_stat_io/)
