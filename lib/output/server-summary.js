@@ -6,6 +6,7 @@
 import { formatPerTransaction } from './per-transaction.js'
 import { bytesText } from '../format/bytes.js'
 import { IO_OPS, ioByBackendType } from '../server/stats/io.js'
+import { readOnlyWritesText } from '../server/stats/read-only-writes.js'
 
 /**
  * Format the server statistics for the end-of-run summary.
@@ -38,6 +39,8 @@ export function formatServerStatsSummary (serverStats, run = {}) {
   const temp = known(d.tempBytes) ? `${fmtNum(d.tempFiles ?? 0, 0)} (${bytesText(d.tempBytes)})` : 'n/a'
   lines.push(`        temp files ${temp}, deadlocks ${known(d.deadlocks) ? d.deadlocks : 'n/a'}`)
 
+  const hintBits = readOnlyWritesText(serverStats.statements?.writes)
+  if (hintBits) lines.push(`        ${hintBits}`)
   const av = (serverStats.events ?? []).filter(e => e.kind === 'autovacuum' || e.kind === 'autoanalyze')
   if (av.length > 0) {
     lines.push(`        ${av.map(e => `${e.kind} ${e.table} at ${fmtNum(e.t, 0)}s`).join(', ')}`)

@@ -269,7 +269,7 @@ const serverStats = object({
   io: arrayOf(ioRow, { nullable: true }),
   series: arrayOf(sample),
   events: arrayOf(object({ t: anyNumberOrNull, kind: text })),
-  statements: object({ top: arrayOf(object({})) }),
+  statements: object({ top: arrayOf(object({})), writes: object({ statements: count, readOnly: boolean, blksDirtied: countOrNull, walFpi: countOrNull }) }),
   settings: object({}),
   tableSizes: mapOf(object({}))
 }, { nullable: true })

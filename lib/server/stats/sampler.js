@@ -8,10 +8,12 @@ import { setTimeout as sleep } from 'node:timers/promises'
 import { computeDeltas, perTransaction, tableDeltas } from './counters.js'
 import { AutovacuumTracker, CheckpointTracker } from './events.js'
 import { ioDeltas } from './io.js'
+import { MARKER } from './queries.js'
 import { StatsReader } from './reader.js'
 import { countersMoved, seriesEntry, trackerReading } from './sample-entry.js'
 import { ServerLogCheckpoints } from './server-log.js'
-import { TOP_STATEMENTS, probeStatements, readStatements, topStatements } from './statements-top.js'
+import { TOP_STATEMENTS, probeStatements, readStatements, statementDeltas } from './statements-top.js'
+import { statementWrites } from './read-only-writes.js'
 import { round3 } from '../../format/round.js'
 import { plural } from '../../format/plural.js'
 
@@ -326,7 +328,7 @@ export class StatsSampler {
   async backendsExited (pids) {
     const list = pids.filter(p => Number.isInteger(p) && p > 0)
     if (list.length === 0) return
-    const query = `SELECT count(*)::int AS n FROM pg_stat_activity WHERE pid IN (${list.join(',')})`
+    const query = `SELECT ${MARKER} count(*)::int AS n FROM pg_stat_activity WHERE pid IN (${list.join(',')})`
     const deadline = this.now() + this.opts.exitWaitMs
     try {
       for (;;) {
@@ -364,7 +366,9 @@ export class StatsSampler {
     if (!info?.available) return { available: false, reason: info?.reason ?? 'not probed' }
     try {
       const end = await readStatements(this.reader, info)
-      const out = { available: true, top: topStatements(this.statementsBase ?? new Map(), end.rows, this.opts.topStatements) }
+      const all = statementDeltas(this.statementsBase ?? new Map(), end.rows)
+      const top = all.toSorted((a, b) => b.totalMs - a.totalMs).slice(0, this.opts.topStatements)
+      const out = { available: true, top, writes: statementWrites(all) }
       if (end.hidden > 0) {
         out.hidden = end.hidden
         this.note(`pg_stat_statements: ${plural(end.hidden, 'statement')} of other roles ${end.hidden === 1 ? 'is' : 'are'} hidden (needs pg_read_all_stats)`)
