@@ -5,7 +5,8 @@
 import { PgloadError } from '../errors.js'
 
 /**
- * @typedef {import('../server/target/host-list.js').HostCandidate} HostCandidate
+ * One server of a target's list, as a connection tries it (lib/server/target/host-list.js makes them).
+ * @typedef {{ host: string, hostaddr?: string, port: number }} HostCandidate
  * @typedef {{ readOnly: boolean, inRecovery: boolean }} SessionState
  */
 

@@ -9,7 +9,7 @@ export const SESSION_ATTRS = Object.freeze(['any', 'read-write', 'read-only', 'p
 export const LOAD_BALANCE = Object.freeze(['disable', 'random'])
 
 /**
- * @typedef {{ host: string, hostaddr?: string, port: number }} HostCandidate
+ * @typedef {import('../../db/target-session.js').HostCandidate} HostCandidate
  */
 
 /**
