@@ -6,8 +6,8 @@ import { once } from 'node:events'
 import { finished } from 'node:stream/promises'
 import { readFileSync } from 'node:fs'
 import { PgloadError } from '../../lib/errors.js'
-import { findTables, refuseForeignTables, dropOwnTables, markTablesSql, loadState } from '../own-tables.js'
-import { loadTpcc } from '../tpcc/loader.js'
+import { findTables, refuseForeignTables, dropOwnTables, markTablesSql, loadState, shapesOfDdl } from '../own-tables.js'
+import { loadTpcc, timed } from '../tpcc/loader.js'
 import { withLoadLock } from '../load-lock.js'
 import { parseInteger } from '../../lib/options/parse.js'
 import { rangeOf } from '../../lib/options/ranges.js'
@@ -35,7 +35,7 @@ export async function loadChbench (ctx, opts) {
   // Every table is checked before anything is dropped or loaded: a same-named table of the
   // user's (a "supplier" of another shape) stops it all.
   const existing = await findTables(conn, CH_TABLES)
-  refuseForeignTables(existing, { workload: 'chbench', shapes: await chShapes(conn), label: 'a CH-benCHmark table', owners: 'pgload\'s own CH-benCHmark tables (supplier, nation, region)' })
+  refuseForeignTables(existing, { workload: 'chbench', shapes: await shapesOfDdl(conn, SCHEMA_SQL), label: 'a CH-benCHmark table', owners: 'pgload\'s own CH-benCHmark tables (supplier, nation, region)' })
   const tpcc = await tpccState(conn)
   let steps = []
   let rows = 0
@@ -91,27 +91,6 @@ async function tpccState (conn) {
   if (found.length < TPCC_TABLES.length) return { loaded: false }
   const state = await loadState(conn, 'tpcc', TPCC_TABLES)
   return { loaded: state.state === 'ok' }
-}
-
-/** The column lists of our three tables, as the server spells them (schema.sql in a rolled-back transaction). */
-async function chShapes (conn) {
-  await conn.query('BEGIN')
-  try {
-    await conn.query(SCHEMA_SQL.replace(/CREATE TABLE/g, 'CREATE TEMPORARY TABLE'))
-    const r = await conn.query(`SELECT c.relname, string_agg(a.attname || ' ' || format_type(a.atttypid, a.atttypmod), ',' ORDER BY a.attnum)
-      FROM pg_class c JOIN pg_attribute a ON a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped
-      WHERE c.relnamespace = pg_my_temp_schema() AND c.relkind = 'r' GROUP BY c.relname`)
-    return Object.fromEntries(r.rows.map(([name, cols]) => [name, [cols.split(',')]]))
-  } finally {
-    await conn.query('ROLLBACK')
-  }
-}
-
-async function timed (steps, name, fn, onStep) {
-  onStep?.(name)
-  const t = performance.now()
-  await fn()
-  steps.push({ name, seconds: (performance.now() - t) / 1000 })
 }
 
 /** COPY tab-separated text into a table. */
