@@ -1,10 +1,14 @@
-// pgload as a library: `import { runBenchmark } from 'pgload'`.
+// pgload as a library: `import { runBenchmark, RunSession } from 'pgload'`. A run is reached
+// through its handle (createRun, or the session's 'run' event and an output's start), never
+// through the engine's classes.
 
 export { runBenchmark } from './benchmark.js'
 export { resolvePlan, isPlan } from './plan/resolve.js'
 export { DEFAULTS as RUN_DEFAULTS } from './plan/defaults.js'
-export { Run } from './engine/run.js'
-export { createRun } from './engine/create-run.js' // one thread or worker threads (-j)
+export { RunSession } from './session/run-session.js' // one run or a sequence, its outputs and the interrupt policy
+export { defineOutput } from './session/output.js' // the output interface: start, interval, stage, end, close
+export { trapInterrupts, INTERRUPT_EXIT_CODES } from './session/interrupts.js'
+export { createRun } from './engine/create-run.js' // the run handle (lib/engine/run-handle.js), one thread or worker threads (-j)
 export { planSource } from './orchestration/thread-part.js' // how worker threads rebuild a plan's workload
 export { applyDriverV8Flags } from './engine/v8-flags.js' // the command line's V8 settings, for runs in your process
 export { openConnection, defineStatement } from './db/connection.js'

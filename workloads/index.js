@@ -3,7 +3,8 @@
 
 export const workloads = {
   tpcb: () => import('./tpcb/index.js'),
-  tpcc: () => import('./tpcc/index.js')
+  tpcc: () => import('./tpcc/index.js'),
+  chbench: () => import('./chbench/index.js')
 }
 
 /** Names of the built-in workloads. */

@@ -148,3 +148,23 @@ export function incompleteLoadError (workload, tables, initCommand) {
     code: 'INCOMPLETE_LOAD'
   })
 }
+
+/**
+ * The columns of a workload's own tables, as the server spells them: its DDL run as temporary
+ * tables in a rolled-back transaction, so that the DDL stays the only description of them.
+ * @param {{ query(text: string): Promise<{ rows: any[][] }> }} conn outside a transaction
+ * @param {string} ddl CREATE TABLE statements
+ * @returns {Promise<Record<string, string[][]>>} per table, one accepted column list
+ */
+export async function shapesOfDdl (conn, ddl) {
+  await conn.query('BEGIN')
+  try {
+    await conn.query(ddl.replace(/CREATE TABLE/g, 'CREATE TEMPORARY TABLE'))
+    const r = await conn.query(`SELECT c.relname, string_agg(a.attname || ' ' || format_type(a.atttypid, a.atttypmod), ',' ORDER BY a.attnum)
+      FROM pg_class c JOIN pg_attribute a ON a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped
+      WHERE c.relnamespace = pg_my_temp_schema() AND c.relkind = 'r' GROUP BY c.relname`)
+    return Object.fromEntries(r.rows.map(([name, cols]) => [name, [cols.split(',')]]))
+  } finally {
+    await conn.query('ROLLBACK')
+  }
+}

@@ -2,7 +2,6 @@
 // CapacityController adds step by step; its results document is the run's (a stage per step),
 // with a `capacity` section (the steps and the answer), written once at the end.
 
-import { runBenchmark } from '../benchmark.js'
 import { writeResults } from '../results/write.js'
 import { CapacityController } from './controller.js'
 import { capacityAnswer } from './answer.js'
@@ -38,19 +37,16 @@ export function capacityPlanInput (input, cap) {
  * Run the capacity search.
  * @param {import('../plan/resolve.js').RunPlan} plan from capacityPlanInput, resolved
  * @param {import('./controller.js').CapacitySettings} cap
- * @param {{ file: string|null, log?: any, onStep?: (step: import('./step.js').StepRecord) => void,
- *   onRun?: (run: any, extras: any) => void, onPhase?: (phase: string, info?: any) => void }} io
+ * @param {{ file: string|null, session: import('../session/run-session.js').RunSession, onStep?: (step: import('./step.js').StepRecord) => void }} io
+ *   session: runs it, with its outputs and its interrupt policy
  * @returns {Promise<{ results: any, file: string|null, exitCode: number, answer: import('./answer.js').CapacityAnswer }>}
  */
-export async function runCapacity (plan, cap, { file, log, onStep, onRun, onPhase }) {
+export async function runCapacity (plan, cap, { file, session, onStep }) {
   let controller = null
-  const outcome = await runBenchmark(plan, {
-    log,
-    onPhase,
-    onRun (run, extras) {
+  const outcome = await session.run(plan, {
+    onRun (run) {
       controller = new CapacityController(run, cap)
       if (onStep) controller.on('step', onStep)
-      onRun?.(run, extras)
     }
   })
   const { results } = outcome

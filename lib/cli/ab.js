@@ -6,7 +6,9 @@ import { join } from 'node:path'
 import yargs from 'yargs'
 import { hideBin } from 'yargs/helpers'
 import { PgloadError } from '../errors.js'
-import { trapInterrupts, recordedCommand, openLineEnd } from './interrupts.js'
+import { recordedCommand, openLineEnd } from './interrupts.js'
+import { RunSession } from '../session/run-session.js'
+import { interruptedError } from '../session/interrupts.js'
 import { AbRunner, AB_DEFAULTS, defaultAbDir } from '../orchestration/ab/runner.js'
 import { parseSettingList } from '../orchestration/ab/settings.js'
 import { compareRuns, significanceOutOfReach } from '../compare/verdict.js'
@@ -126,20 +128,31 @@ function sayUpFront (opts, err) {
  *   log?: any, signals?: boolean, runBenchmark?: Function }} [io]
  */
 export async function abCommand (opts, { out = process.stdout, err = process.stderr, env = process.env, log, signals = true, runBenchmark } = {}) {
-  runBenchmark ??= (await import('../benchmark.js')).runBenchmark
   sayUpFront(opts, err)
-  const runner = new AbRunner({ ...opts, env, log, runBenchmark, onEvent: (name, info) => reportAbEvent(err, name, info) })
-  const trap = trapInterrupts(({ count }) => {
-    err.write(openLineEnd(err) + (count === 1
-      ? 'pgload ab: stopping after the current run, then restoring the settings (Ctrl-C again to abort the run at once)\n'
-      : 'pgload ab: aborting the current run; restoring the settings\n'))
-    runner.interrupt(count > 1)
-  }, { on: signals })
+  let runner = null
+  // the one interrupt policy; ab's effect of it: the current run and the rounds stop, the settings are restored
+  const session = new RunSession({
+    signals,
+    err,
+    log,
+    env,
+    runBenchmark,
+    onInterrupt ({ count }) {
+      // before any setting is changed (the servers being reached), the session ends ab at once
+      if (!runner.changing) return false
+      err.write(openLineEnd(err) + (count === 1
+        ? 'pgload ab: stopping after the current run, then restoring the settings (Ctrl-C again to abort the run at once)\n'
+        : 'pgload ab: aborting the current run; restoring the settings\n'))
+      runner.interrupt(count > 1)
+      return true
+    }
+  })
+  runner = new AbRunner({ ...opts, env, log, runBenchmark: (plan, hooks) => session.run(plan, { env: hooks.env, onRun: hooks.onRun }), onEvent: (name, info) => reportAbEvent(err, name, info) })
   let outcome
   try {
-    outcome = await runner.run()
+    outcome = await session.guard(runner.run())
   } finally {
-    trap.release()
+    await session.close()
   }
   if (!outcome.restored) {
     throw new PgloadError('the original server settings could not all be restored (see above)', { code: 'AB_RESTORE', exitCode: 2 })
@@ -150,7 +163,7 @@ export async function abCommand (opts, { out = process.stdout, err = process.std
   }
   if (outcome.interrupted) {
     err.write(`pgload ab: interrupted after ${outcome.runs.length} of ${outcome.sequence.length} runs; settings restored; results in ${opts.outDir}\n`)
-    throw new PgloadError('interrupted', { code: 'INTERRUPTED', exitCode: 130 })
+    throw interruptedError('interrupted', session)
   }
   const as = outcome.runs.filter(r => r.side === 'A').map(r => withFile(r))
   const bs = outcome.runs.filter(r => r.side === 'B').map(r => withFile(r))

@@ -5,11 +5,15 @@ import { hideBin } from 'yargs/helpers'
 import { PgloadError } from '../errors.js'
 import { resolvePlan } from '../plan/resolve.js'
 import { workloadNames, loadWorkload } from '../../workloads/index.js'
-import { phaseMessage } from '../output/run-messages.js'
+import { progressOutput } from '../output/run-outputs.js'
+import { storeOutput } from '../store/store-output.js'
+import { reportOutput } from '../report/report-output.js'
+import { RunSession } from '../session/run-session.js'
+import { interruptedError } from '../session/interrupts.js'
 import { createLogger } from '../log.js'
 import { RUN_OPTIONS } from './run-options.js'
+import { RUN_OPTION_TABLE, capacityOptionNames, yargsOption } from '../options/run-option-table.js'
 import { planInputFromArgv, refuseOptions, connectionUrl } from './run-argv.js'
-import { trapInterrupts, openLineEnd } from './interrupts.js'
 import { defaultResultsPath } from '../results/write.js'
 import { capacitySettingsFromArgv, CAPACITY_DEFAULTS, CAPACITY_REFUSED } from '../capacity/options.js'
 import { capacityPlanInput, runCapacity } from '../capacity/capacity-run.js'
@@ -17,9 +21,12 @@ import { formatStepHeader, formatStepRow } from '../capacity/format.js'
 
 const workloadModules = await Promise.all(workloadNames.map((n) => loadWorkload(n)))
 
-// the run options capacity takes as they are (its own replace --rate, --duration, --threshold, ...)
-const TAKEN = Object.fromEntries(Object.entries(RUN_OPTIONS).filter(([name]) => !['rate', 'duration', 'transactions', 'warmup', 'jobs', 'threshold', 'latency-limit', 'think-time', 'connect', 'cold', 'restart-command', 'keep-page-cache', 'shard', 'shards', 'run-id', 'shard-timeout', 'progress', 'dashboard', 'dashboard-out', 'dashboard-keep', 'metrics', 'metrics-push', 'metrics-push-header', 'json', 'log', 'aggregate-interval', 'sampling-rate', 'log-prefix', 'show-script', 'stages', 'clients-stages', 'ramp'].includes(name)))
-const REFUSED = ['rate', 'duration', 'transactions', 'warmup', 'jobs', 'threshold', 'latency-limit', 'think-time', 'connect', 'cold', 'shard', 'shards', 'stages', 'clients-stages', 'ramp']
+// the run options capacity takes as they are, and those it refuses (its own replace --rate,
+// --duration, --threshold, ...): from the option table
+const { taken, refused: REFUSED } = capacityOptionNames()
+const TAKEN = Object.fromEntries(taken.map((name) => [name, RUN_OPTIONS[name]]))
+// capacity's arrivals wait for terminals from the first step: --max-queue applies without --stages
+const MAX_QUEUE = yargsOption({ ...RUN_OPTION_TABLE['max-queue'], describe: 'arrivals that may wait for a free terminal; more are dropped and counted' })
 
 const pct = (f) => `${f * 100}`
 
@@ -39,7 +46,7 @@ export function builder (y) {
   y.option('behind', { type: 'string', describe: `percent: a step fails when it completes fewer transactions than the arrivals that came in its measured part by more than this [default: ${pct(d.behindMargin)}]` })
   y.option('max-rate', { type: 'string', describe: 'no step above this rate [default: none]' })
   y.option('max-steps', { type: 'string', describe: `no more steps than this [default: ${d.maxSteps}]` })
-  for (const [name, def] of Object.entries(TAKEN)) y.option(name, name === 'max-queue' ? { ...def, describe: 'arrivals that may wait for a free terminal; more are dropped and counted [default: 1000]' } : def)
+  for (const [name, def] of Object.entries(TAKEN)) y.option(name, name === 'max-queue' ? MAX_QUEUE : def)
   // refused with a reason (capacityFromArgv), under their run names and aliases
   for (const name of REFUSED) y.option(name, { ...RUN_OPTIONS[name], type: 'string', hidden: true })
   for (const mod of workloadModules) {
@@ -68,25 +75,17 @@ export async function capacityFromArgv (argv) {
 /** @param {any} argv */
 export async function handler (argv) {
   const log = createLogger(argv)
-  const { cap, plan } = await capacityFromArgv(argv)
   const out = process.stdout
   const err = process.stderr
-  const file = plan.out ?? defaultResultsPath(`capacity-${plan.resultName ?? plan.workload}`)
-  let currentRun = null
-  const trap = trapInterrupts(({ count }) => {
-    if (!currentRun) return
-    if (count === 1) { err.write(`${openLineEnd(err)}pgload: stopping the search; writing what was measured\n`); currentRun.stop('interrupted') } else currentRun.abort('interrupted')
-  })
-  let headed = false
+  const session = new RunSession({ log, messages: { stopping: 'pgload: stopping the search; writing what was measured' } })
   try {
+    const { cap, plan } = await capacityFromArgv(argv)
+    const file = plan.out ?? defaultResultsPath(`capacity-${plan.resultName ?? plan.workload}`)
+    session.use(progressOutput(plan, { err, log }))
+    let headed = false
     const { answer, results } = await runCapacity(plan, cap, {
       file,
-      log,
-      onPhase (phase, info) {
-        const line = phaseMessage(phase, info, plan)
-        if (line) err.write(line)
-      },
-      onRun (run) { currentRun = run },
+      session,
       onStep (step) {
         if (!headed) { out.write(formatStepHeader(cap) + '\n'); headed = true }
         out.write(formatStepRow(step) + '\n')
@@ -94,18 +93,14 @@ export async function handler (argv) {
     })
     out.write(answer.line + '\n')
     err.write(`pgload: results written to ${file}\n`)
-    if (argv.report) {
-      const { writeHtmlReport } = await import('../report/index.js')
-      err.write(`pgload: report written to ${await writeHtmlReport(results, file.replace(/\.json$/, '') + '.html')}\n`)
-    }
-    if (plan.store) {
-      const { storeWrittenFiles } = await import('./store.js')
-      await storeWrittenFiles([file], plan, { log })
-    }
+    // the search's document is complete only now (its capacity section): the file outputs follow it
+    const done = { file, exitCode: results.run.aborted ? 2 : 0 }
+    if (argv.report) await reportOutput({ err }).end(results, done)
+    if (plan.store) await storeOutput(plan, { err, log }).end(results, done)
     if (results.run.aborted) throw new PgloadError('the run was aborted; the steps cover what was measured', { code: 'RUN_ABORTED', exitCode: 2 })
-    if (results.run.interrupted) throw new PgloadError('the search was interrupted; the answer covers the steps measured', { code: 'INTERRUPTED', exitCode: trap.terminated ? 143 : 130 })
+    if (results.run.interrupted) throw interruptedError('the search was interrupted; the answer covers the steps measured', session)
   } finally {
-    trap.release()
+    await session.close()
   }
 }
 

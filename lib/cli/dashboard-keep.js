@@ -2,6 +2,7 @@
 // are written (--dashboard-keep): a person at a terminal reads it until Ctrl-C, a CI job or a
 // pipe does not wait. The exit status stays the run's own, also after a Ctrl-C during the wait.
 
+import { trapInterrupts } from '../session/interrupts.js'
 import { PgloadError } from '../errors.js'
 import { parseDurationS } from '../options/parse.js'
 
@@ -59,10 +60,11 @@ export function keepServing (keepS, { url, err = process.stderr, signals = true 
     let timer = null
     const done = () => {
       clearTimeout(timer)
-      if (signals) { process.off('SIGINT', done); process.off('SIGTERM', done) }
+      trap.release()
       resolve()
     }
+    // a signal ends only the wait: the run's results are written already
+    const trap = trapInterrupts(done, { on: signals })
     if (keepS !== Infinity) timer = setTimeout(done, keepS * 1000)
-    if (signals) { process.once('SIGINT', done); process.once('SIGTERM', done) }
   })
 }

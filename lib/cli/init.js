@@ -8,6 +8,7 @@ import { openConnection } from '../db/connection.js'
 import { createProgress } from '../output/progress.js'
 import { InterruptibleLoad } from './interruptible-load.js'
 import { openLineEnd } from './interrupts.js'
+import { trapInterrupts } from '../session/interrupts.js'
 import { createLogger } from '../log.js'
 import { loadState } from '../../workloads/own-tables.js'
 import { withLoadLock, waitingForLoadMessage } from '../../workloads/load-lock.js'
@@ -25,7 +26,7 @@ const modules = Object.fromEntries(await Promise.all(workloadNames.map(async (na
 const SHARED_DESCRIPTIONS = {
   force: 'drop and reload the workload\'s own existing tables (only those)',
   'foreign-keys': 'add foreign keys between the workload\'s tables',
-  vacuum: 'VACUUM ANALYZE after loading (--no-vacuum: tpcb skips it, tpcc runs ANALYZE only) [default: true]'
+  vacuum: 'VACUUM ANALYZE after loading (--no-vacuum: tpcb skips it, tpcc and chbench run ANALYZE only) [default: true]'
 }
 
 export const command = 'init <workload>'
@@ -40,9 +41,13 @@ export function builder (y) {
   for (const [name, mod] of Object.entries(modules)) {
     for (const key of Object.keys(mod?.initOptions ?? {})) owners.set(key, [...(owners.get(key) ?? []), name])
   }
+  const defined = new Set()
   for (const [name, mod] of Object.entries(modules)) {
     if (!mod?.initOptions) continue
     for (const [key, spec] of Object.entries(mod.initOptions)) {
+      // defined once: yargs would list a shared option's alias once per definition
+      if (defined.has(key)) continue
+      defined.add(key)
       if (owners.get(key).length > 1) {
         y.option(key, { ...spec, describe: SHARED_DESCRIPTIONS[key] ?? spec.describe, group: `${owners.get(key).join(' and ')} options:` })
       } else {
@@ -141,20 +146,23 @@ export async function handler (argv) {
   }
   // Ctrl-C stops the load and reports what it left; a second one ends pgload at once.
   const controller = new AbortController()
-  const onSignal = (sig) => {
-    if (controller.signal.aborted) {
-      process.off('SIGINT', onSignal).off('SIGTERM', onSignal)
-      process.kill(process.pid, sig)
+  const trap = trapInterrupts(({ count, signal }) => {
+    if (count > 1) {
+      trap.release()
+      process.kill(process.pid, signal)
       return
     }
     process.stderr.write(`${openLineEnd(process.stderr)}pgload: stopping init (Ctrl-C again to quit at once)\n`)
     controller.abort()
-  }
-  process.on('SIGINT', onSignal).on('SIGTERM', onSignal)
+  })
   try {
     await initCommand({ workload: argv.workload, url: argv.url, options, log: createLogger(argv), signal: controller.signal })
+  } catch (err) {
+    // the load says it was interrupted; the exit status says by which signal
+    if (err?.code === 'INTERRUPTED') err.exitCode = trap.exitCode
+    throw err
   } finally {
-    process.off('SIGINT', onSignal).off('SIGTERM', onSignal)
+    trap.release()
   }
 }
 

@@ -1,40 +1,11 @@
-// Ctrl-C and SIGTERM for the commands that run benchmarks (run, ab), and the command line as
-// it is recorded (passwords redacted): one place, so both commands behave and record alike.
+// What the commands share about signals and their record: the line a signal ends on a terminal,
+// and the command line as it is recorded (passwords redacted).
 
 import { redact } from '../server/target/resolve-target.js'
 import { shellWord } from './shell-word.js'
 
-/** Exit status of a run stopped by a signal, as shells report it: 128 + the signal number. */
-export const INTERRUPT_EXIT_CODES = Object.freeze({ SIGINT: 130, SIGTERM: 143 })
-
-/**
- * Listen for Ctrl-C (SIGINT) and SIGTERM until release(). Each signal calls
- * `onInterrupt({ count, signal })`; the first one asks to stop gracefully, any later one to
- * abort at once. SIGTERM counts as a Ctrl-C, and the exit status then says it was SIGTERM.
- * @param {(e: { count: number, signal: 'SIGINT'|'SIGTERM' }) => void} onInterrupt
- * @param {{ on?: boolean }} [opts] on: false listens to nothing (tests drive `interrupt` themselves)
- */
-export function trapInterrupts (onInterrupt, { on = true } = {}) {
-  let count = 0
-  let terminated = false
-  const interrupt = (signal) => {
-    count++
-    if (signal === 'SIGTERM') terminated = true
-    onInterrupt({ count, signal })
-  }
-  if (on) { process.on('SIGINT', interrupt); process.on('SIGTERM', interrupt) }
-  return {
-    interrupt,
-    get count () { return count },
-    /** whether a SIGTERM was among the signals */
-    get terminated () { return terminated },
-    /** 143 after a SIGTERM, else 130 */
-    get exitCode () { return terminated ? INTERRUPT_EXIT_CODES.SIGTERM : INTERRUPT_EXIT_CODES.SIGINT },
-    release () {
-      if (on) { process.off('SIGINT', interrupt); process.off('SIGTERM', interrupt) }
-    }
-  }
-}
+// the policy itself lives in lib/session/interrupts.js
+export { INTERRUPT_EXIT_CODES, trapInterrupts } from '../session/interrupts.js'
 
 /**
  * What ends the line open when a signal came: on a terminal, the echoed ^C and any progress line

@@ -2,6 +2,7 @@
 // or script files, scripts in command-line order, pgbench's -h/-p/-U/-d, refused options, and
 // the flags renamed to the plan's names. The plan checks every value.
 
+import { planKeys } from '../options/run-option-table.js'
 import { PgloadError } from '../errors.js'
 import { parseInteger } from '../options/parse.js'
 import { shownValue } from '../options/shown.js'
@@ -11,23 +12,8 @@ import { INIT_ONLY, UNSUPPORTED } from './run-options.js'
 import { recordedCommand } from './interrupts.js'
 
 /** argv name -> plan name, for the options whose names differ (the rest keep theirs). */
-const RENAMED = {
-  duration: 'durationS',
-  transactions: 'transactionsPerClient',
-  latencyLimit: 'latencyLimitMs',
-  warmup: 'warmupS',
-  interval: 'intervalS',
-  progress: 'progressS',
-  grace: 'graceS',
-  transactionTimeout: 'transactionTimeoutS',
-  threshold: 'thresholds',
-  ramp: 'rampS',
-  metricsPushHeader: 'metricsPushHeaders'
-}
-const SAME = ['url', 'clients', 'connections', 'rate', 'thinkTime', 'seed', 'protocol', 'driver', 'maxTries', 'exitOnAbort',
-  'connect', 'verboseErrors', 'failuresDetailed', 'serverStats', 'out', 'label', 'jobs', 'progressTimestamp',
-  'store', 'resultsUrl', 'shard', 'shards', 'runId', 'shardTimeout', 'cold', 'restartCommand', 'keepPageCache',
-  'dashboard', 'dashboardOut', 'metrics', 'metricsPush', 'progressServer', 'stages', 'clientsStages', 'maxQueue']
+// argv key -> plan key, from the option table
+const PLAN_KEYS = planKeys()
 
 /**
  * The plan input of `pgload run ARGS`.
@@ -42,8 +28,7 @@ export async function planInputFromArgv (argv, { rawArgs, command, env = process
   const specs = [...scriptSpecs(argv, rawArgs), ...files.map((spec) => ({ kind: 'file', spec }))]
   if (workload !== 'tpcb' && specs.length) throw new PgloadError(`--file and --builtin go with tpcb or script files, not with ${workload}`, { code: 'BAD_OPTION' })
   const input = { workload, scripts: specs }
-  for (const [from, to] of Object.entries(RENAMED)) input[to] = argv[from]
-  for (const key of SAME) input[key] = argv[key]
+  for (const [from, to] of PLAN_KEYS) input[to] = argv[from]
   input.seed = unsignedSeed(argv.seed)
   input.url = connectionUrl(argv, { check: false }) // checked in pgbench's order: runPlanFromArgv
   input.command = command ?? (rawArgs ? recordedCommand(rawArgs) : undefined)

@@ -4,26 +4,9 @@
 import { PgloadError } from '../errors.js'
 import { createLogger } from '../log.js'
 import { storeFiles } from '../store/store-files.js'
+import { storedLine } from '../store/store-output.js'
 
-/**
- * One line for a file's outcome: `FILE: stored (run 12)`, `FILE: already stored (run 12)`,
- * `FILE: stored (sweep ID: 18 runs, 18 stored now, 0 already stored, 2 without a file)`,
- * `compare.json: skipped (a compare verdict, not a run ...)`.
- * @param {import('../store/store-files.js').FileStored} o
- * @returns {string}
- */
-export function storedLine (o) {
-  if ('error' in o) {
-    const msg = String(o.error?.message ?? o.error).split('\n')[0]
-    return msg.startsWith(o.file) ? msg : `${o.file}: ${msg}`
-  }
-  if (o.kind === 'run') return `${o.file}: ${o.status} (run ${o.runId})`
-  if (o.kind === 'verdict') return `${o.file}: skipped (a compare verdict, not a run: its runs are stored from their own files)`
-  const s = o.sweep
-  const runs = s.runsStored + s.runsKnown
-  const without = s.skipped.length ? `, ${s.skipped.length} without a file` : ''
-  return `${o.file}: ${o.status} (sweep ${s.sweepId}: ${runs} run${runs === 1 ? '' : 's'}, ${s.runsStored} stored now, ${s.runsKnown} already stored${without})`
-}
+export { storedLine, storeWrittenFiles } from '../store/store-output.js'
 
 /**
  * Store files; a line per file on `out` (errors on `err`). Throws after all files when any failed;
@@ -52,30 +35,6 @@ export async function storeCommand (opts, { out = process.stdout, err = process.
     throw new PgloadError(`${failed} of ${outcomes.length} file${outcomes.length === 1 ? '' : 's'} could not be stored${rest}`, { code: 'STORE_FAILED' })
   }
   return outcomes
-}
-
-/**
- * Store the results files a command just wrote (`run --store`, `ab --store`). A failure is a
- * warning line: the files stay as written, and the command's outcome is its own.
- * @param {string[]} files
- * @param {{ resultsUrl?: string }} plan
- * @param {{ err?: { write(s: string): any }, env?: Record<string, string|undefined>, log?: any }} [io]
- * @returns {Promise<boolean>} whether every file was stored
- */
-export async function storeWrittenFiles (files, plan, { err = process.stderr, env = process.env, log } = {}) {
-  const warn = (msg) => err.write(`pgload: warning: not stored in the results database: ${msg} (the results file is kept)\n`)
-  try {
-    const outcomes = await storeFiles(files, {
-      resultsUrl: plan.resultsUrl ?? null,
-      env,
-      log,
-      onFile: (o) => 'error' in o ? warn(storedLine(o)) : err.write(`pgload: results ${o.status} in the results database (run ${o.runId})\n`)
-    })
-    return outcomes.every((o) => !('error' in o))
-  } catch (e) {
-    warn(String(e?.message ?? e).split('\n')[0])
-    return false
-  }
 }
 
 export const command = 'store <files..>'

@@ -14,7 +14,8 @@ import { workloadNames, loadWorkload } from '../../workloads/index.js'
 import { TOOL_VERSION } from '../version.js'
 import { RUN_OPTIONS, REFUSED_OPTIONS } from './run-options.js'
 import { planInputFromArgv, refuseOptions, connectionUrl } from './run-argv.js'
-import { recordedCommand, trapInterrupts, openLineEnd } from './interrupts.js'
+import { recordedCommand, openLineEnd } from './interrupts.js'
+import { RunSession } from '../session/run-session.js'
 import { initCommand } from './init.js'
 import { sweepSpec, sweepDifference, DEFAULT_REPEAT } from '../sweep/spec.js'
 import { runOrder } from '../sweep/order.js'
@@ -101,15 +102,21 @@ export async function handler (argv) {
   // the dashboard and the metrics endpoint are bound once the options are checked, before the
   // sweep's directory is made or any server is reached: a busy port stops here
   const keepS = dashboardKeepS(argv)
-  const bind = async () => { live = await startSweepLive(sweepLiveOptions(argv), { atEnd: keepS === null ? undefined : keepNote(keepS, 'sweep') }) }
+  const log = createLogger(argv)
+  // the one interrupt policy from here on: a signal while the sweep is checked or the server reached ends it at once
+  const session = sweepSession({ err: process.stderr, log, env: process.env })
+  const bind = async () => { live = await startSweepLive(sweepLiveOptions(argv), { err: process.stderr, atEnd: keepS === null ? undefined : keepNote(keepS, 'sweep') }) }
   try {
-    const sweep = argv.resume !== undefined ? await resumedSweep(argv, args, { bind }) : await newSweep(argv, args, { bind })
+    const sweep = await session.guard(argv.resume !== undefined ? resumedSweep(argv, args, { bind }) : newSweep(argv, args, { bind }))
     live?.setDoc(sweep.doc)
-    const ended = await sweepCommand(sweep, { log: createLogger(argv), json: Boolean(argv.json), live }).then(() => null, (error) => error)
+    const ended = await sweepCommand(sweep, { log, json: Boolean(argv.json), live, interrupts: session }).then(() => null, (error) => error)
+    // a signal during the wait below ends only the wait
+    await session.close()
     // the document and the report are written: the wait loses nothing, and the exit status stays the sweep's
     if (live?.urls.dashboard && live.dashboard.reportHtml !== null) await keepServing(keepS, { url: live.urls.dashboard })
     if (ended) throw ended
   } finally {
+    await session.close()
     await live?.close()
   }
 }
@@ -129,29 +136,28 @@ export function sweepLiveOptions (argv) {
  * grace (it is kept, as interrupted), twice stops it at once; either way no other run starts.
  * @param {{ spec: import('../sweep/spec.js').SweepSpec, dir: string, doc: Record<string, any> }} sweep
  * @param {{ log?: any, json?: boolean, out?: { write(s: string): any }, err?: { write(s: string): any }, env?: Record<string, string|undefined>,
- *   live?: import('../live/sweep-live.js').SweepLive|null }} [opts] live: the sweep's dashboard and metrics, bound already
+ *   live?: import('../live/sweep-live.js').SweepLive|null, interrupts?: RunSession|null }} [opts] live: the sweep's dashboard and
+ *   metrics, bound already; interrupts: the command's session (sweepSession), listening since before the sweep was checked
  */
-export async function sweepCommand (sweep, { log, json = false, out = process.stdout, err = process.stderr, env = process.env, live = null } = {}) {
+export async function sweepCommand (sweep, { log, json = false, out = process.stdout, err = process.stderr, env = process.env, live = null, interrupts = null } = {}) {
   const { spec, dir, doc } = sweep
   const axis = sizeAxis(spec.workload)
   const loadSize = (size, { signal }) => initCommand({ workload: spec.workload, url: spec.common.url, env, options: { [axis]: size, force: true }, stderr: loadOutput(err, `${axis} ${size}`), log, signal })
-  let trap = null
-  const outcome = await runSweep(sweep, {
-    loadSize,
-    log,
-    env,
-    err,
-    live,
-    onRunner (runner) {
-      trap = trapInterrupts(({ count }) => {
-        err.write(openLineEnd(err))
-        if (count > 1) err.write('pgload sweep: stopping at once\n')
-        else if (runner.phase === 'load') err.write('pgload sweep: stopping: the load is cancelled (--resume loads it again)\n')
-        else err.write('pgload sweep: stopping: the current run finishes its transactions in flight and is kept (Ctrl-C again to stop at once)\n')
-        runner.interrupt(count > 1)
-      })
-    }
-  }).finally(() => trap?.release())
+  const session = interrupts ?? sweepSession({ err, log, env })
+  let outcome
+  try {
+    outcome = await session.guard(runSweep(sweep, {
+      loadSize,
+      log,
+      env,
+      err,
+      live,
+      runBenchmark: (plan, hooks) => session.run(plan, { onRun: hooks.onRun, env: hooks.env }),
+      onRunner (r) { session.runner = r }
+    }))
+  } finally {
+    if (!interrupts) await session.close()
+  }
   if (live) await finishLive(live, { dir, doc, err })
   out.write(json ? JSON.stringify(doc, null, 1) + '\n' : cellTable(doc))
   const done = doc.runs.filter((r) => r.status === 'done').length
@@ -159,11 +165,39 @@ export async function sweepCommand (sweep, { log, json = false, out = process.st
   if (spec.common.store && done > 0) await storeFinishedSweep(join(dir, SWEEP_FILE), { resultsUrl: spec.common.resultsUrl, env, log, err })
   const resume = `pgload sweep --resume ${dir}`
   if (outcome.interrupted) {
-    throw new PgloadError(`the sweep was ${trap?.terminated ? 'terminated' : 'interrupted'}; every finished run is kept`, { code: 'INTERRUPTED', exitCode: trap?.exitCode ?? 130, hint: `finish it with ${resume}` })
+    throw new PgloadError(`the sweep was ${session.terminated ? 'terminated' : 'interrupted'}; every finished run is kept`, { code: 'INTERRUPTED', exitCode: session.interruptExitCode, hint: `finish it with ${resume}` })
   }
   if (outcome.error) throw Object.assign(outcome.error, { hint: outcome.error.hint ?? `once it is fixed, ${resume} runs what is missing` })
   const failed = doc.runs.filter((r) => r.status === 'failed').length
   if (failed) throw new PgloadError(`${failed} run${failed === 1 ? '' : 's'} of the sweep failed (see the document); the cells cover the others`, { code: 'RUN_ABORTED', exitCode: 2, hint: `${resume} runs them again` })
+}
+
+/**
+ * The sweep's run session: the one interrupt policy, with the sweep's effect of it: the current
+ * run (or load) stops and no other starts. Before the runner exists (the sweep checked, the server
+ * being reached) a signal ends the command at once.
+ * @param {{ err: { write(s: string): any, isTTY?: boolean }, log?: any, env?: Record<string, string|undefined> }} io
+ * @returns {RunSession & { runner?: any }}
+ */
+export function sweepSession ({ err, log, env }) {
+  /** @type {RunSession & { runner?: any }} */
+  const session = new RunSession({
+    err,
+    log,
+    env,
+    onInterrupt ({ count }) {
+      const runner = session.runner
+      // nothing measured yet and no load to cancel: the command ends at once
+      if (!runner || (runner.phase !== 'load' && !runner.currentRun && session.runsStarted === 0)) return false
+      err.write(openLineEnd(err))
+      if (count > 1) err.write('pgload sweep: stopping at once\n')
+      else if (runner.phase === 'load') err.write('pgload sweep: stopping: the load is cancelled (--resume loads it again)\n')
+      else err.write('pgload sweep: stopping: the current run finishes its transactions in flight and is kept (Ctrl-C again to stop at once)\n')
+      runner.interrupt(count > 1)
+      return true
+    }
+  })
+  return session
 }
 
 /** The sweep's report to the dashboard's pages and to --dashboard-out; a failure there is a warning. */

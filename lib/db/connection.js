@@ -8,6 +8,7 @@ import { cancelAndDestroy } from './cancel-request.js'
 import { installedConnector } from './connector.js'
 import { sslModeOf } from './ssl-negotiation.js'
 import { connectWithSslFallback } from './ssl-fallback.js'
+import { openOnTarget } from './target-session.js'
 
 /** @typedef {{ id: number, name: string, text: string }} Statement */
 /** @typedef {{ command: string, rowCount: number, fields: string[], rows: (string|null)[][] }} Result */
@@ -295,6 +296,10 @@ export class PgConnection {
  */
 export async function openConnection (target, { applicationName = 'pgload', protocol = 'prepared', connectTimeoutMs } = {}) {
   if (installedConnector() !== null) return installedConnector()(target, { applicationName, protocol, connectTimeoutMs }) // connector.js
+  return openOnTarget(target, (one) => openPgConnection(one, { applicationName, protocol, connectTimeoutMs }))
+}
+
+async function openPgConnection (target, { applicationName, protocol, connectTimeoutMs }) {
   const { sslmode, ...config } = target.config
   const open = async (mode) => {
     const client = new pg.Client({

@@ -14,6 +14,7 @@ import { startSession } from './connect-socket.js'
 import { installedConnector } from './connector.js'
 import { CopyInStream, CopyGate } from './copy-in.js'
 import { ResponseReader, connectionLost, OP_EXEC, OP_SIMPLE, OP_PREPARE, OP_PIPELINE, OP_COPY, STMT_NEW } from './response-reader.js'
+import { openOnTarget } from './target-session.js'
 
 /** @typedef {import('./connection.js').Statement} Statement */
 /** @typedef {import('./connection.js').Result} Result */
@@ -334,6 +335,10 @@ const TERMINATE = Buffer.from([0x58, 0, 0, 0, 4])
 export async function openLeanConnection (target, opts = {}) {
   const installed = installedConnector()
   if (installed !== null && opts.connect === undefined) return installed(target, opts)
+  return openOnTarget(target, (one) => openLeanOne(one, opts))
+}
+
+async function openLeanOne (target, opts) {
   const { applicationName = 'pgload', protocol = 'prepared', connectTimeoutMs, connect } = opts
   const config = target.config
   const timeoutMs = connectTimeoutMs ?? config.connectionTimeoutMillis ?? 10000

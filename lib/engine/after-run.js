@@ -9,8 +9,8 @@ const AFTER_RUN_MS = 30_000
 const AFTER_STALL_MS = 1500
 /** ms a connection's polite close (Terminate) may take before its socket is destroyed */
 export const CLOSE_MS = 1000
-// ms when transactions had to be cancelled
-const STALLED_CLOSE_MS = 250
+/** ms a connection's close may take once transactions had to be cancelled (the run's pool too) */
+export const STALLED_CLOSE_MS = 250
 
 /**
  * The bound on what is read after the run: `within(promise, onLate)` settles with the promise,

@@ -63,17 +63,8 @@
  */
 
 /**
- * One transaction type's counts in an interval (the histograms are in `interval.histograms`).
- * @typedef {object} IntervalTypeCounts
- * @property {number} count transactions that ended in the interval and were recorded (committed
- *   or expected rollbacks)
- * @property {number} failed failed after their tries (any SQLSTATE)
- * @property {number} skipped skipped (--latency-limit with --rate)
- * @property {number} retries retries spent by the transactions that ended in the interval
- * @property {Record<string, number>} [errors] only when failed > 0: the interval's failures by
- *   kind (SQLSTATE, or pgload's code such as a client-side error's), summing to `failed`. The
- *   recorder's per-type counts for the outcome, differenced at the interval's close (nothing per
- *   transaction); worker threads' are summed by the main thread
+ * One transaction type's counts in an interval: the recorder's (lib/metrics/recorder.js).
+ * @typedef {import('../metrics/recorder.js').IntervalTypeCounts} IntervalTypeCounts
  */
 
 /**
@@ -100,17 +91,8 @@
  */
 
 /**
- * The 'stage' event: a stage of the load profile begins (stage 0 as the measured window opens,
- * each next one as the interval at its start closes), on the run's measured clock; with worker
- * threads, once the merged interval at its start closes. The stage's figures are in the results
- * document's `stages[index]` when the run ends.
- * @typedef {object} StageEvent
- * @property {number} index 0-based
- * @property {number} count the stages of the profile
- * @property {'rate'|'clients'} kind
- * @property {number} startS @property {number} endS planned bounds, seconds on the measured clock
- * @property {import('../metrics/stage-windows.js').StageTarget} target whole-run target
- * @property {boolean} ramp
+ * The 'stage' event: made by the recorder's stages (lib/metrics/stage-windows.js).
+ * @typedef {import('../metrics/stage-windows.js').StageEvent} StageEvent
  */
 
 /**

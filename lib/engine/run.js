@@ -11,9 +11,11 @@ import { countStates } from './terminal-phases.js'
 import { TerminalContext } from './terminal-context.js'
 import { Canceller } from './canceller.js'
 import { RunLifecycle } from './run-handle.js'
-import { startCpuWindow, runOutcome } from './run-outcome.js'
+import { runOutcome } from './run-outcome.js'
+import { RunClock } from './run-clock.js'
+import { STALLED_CLOSE_MS } from './after-run.js'
 import { Recorder } from '../metrics/recorder.js'
-import { StageWindows, stageEvent, stageOfInterval, stageAfterInterval } from '../metrics/stage-windows.js'
+import { StageWindows, stageEvent } from '../metrics/stage-windows.js'
 import { deriveSeeds } from '../random/seeding.js'
 import { terminalStreams, arrivalStream } from './part-seeds.js'
 import { formatServerError, ClientAbortError } from '../errors.js'
@@ -36,7 +38,6 @@ import { formatServerError, ClientAbortError } from '../errors.js'
 
 const defaultNowUs = () => performance.now() * 1000
 // ms each connection's polite close may take once transactions had to be cancelled
-const STALLED_CLOSE_MS = 250
 
 /** @implements {import('./run-handle.js').RunHandle} */
 export class Run extends EventEmitter {
@@ -93,7 +94,8 @@ export class Run extends EventEmitter {
     this.otherErrors = 0
     // terminals still running, and how execute() learns the end (set when it starts them)
     this._live = 0
-    this._intervalEvent = null // the 'interval' event being emitted (nextStage)
+    // the measured window's clock: ticks, intervals, the measuring start (run-clock.js)
+    this.clock = new RunClock(this)
     this._allFinished = null
     this._finishAborted = null
   }
@@ -125,7 +127,7 @@ export class Run extends EventEmitter {
     const windows = this.recorder.stageWindows
     if (profile?.kind !== 'rate' || !this.context.arrivals) throw new RangeError('nextStage needs a run with --stages')
     if (!(ratePerS >= 0) || !Number.isFinite(ratePerS)) throw new RangeError(`nextStage needs a rate >= 0, got ${ratePerS}`)
-    const e = this._intervalEvent
+    const e = this.clock.intervalEvent
     if (!e || e.final || this.stopping) throw new RangeError('nextStage is called from an \'interval\' listener of a running run')
     const edgeUs = (e.index + 1) * this.settings.intervalUs
     const stages = profile.stages
@@ -266,7 +268,7 @@ export class Run extends EventEmitter {
       return await this._runTerminals(startUs)
     } catch (err) {
       // a bug past the pool's opening: its connections must not keep the process alive
-      clearTimeout(this._tickTimer)
+      this.clock.cancel()
       this.context.stopping = this.context.aborting = true
       this._wakeAll()
       await Promise.all([this.canceller.close(false), this.pool.close({ timeoutMs: STALLED_CLOSE_MS })]).catch(() => {})
@@ -287,7 +289,7 @@ export class Run extends EventEmitter {
     this.#life.running(this.startUs)
     this.emit('start', { terminals: this.terminalCount, connections: this.poolSize, initialConnectionMs: this.initialConnectionMs })
 
-    this._startTick()
+    this.clock.start()
     this.canceller.startTimeouts()
     this._live = this.terminalCount
     const done = new Promise((resolve) => { this._allFinished = resolve })
@@ -304,7 +306,7 @@ export class Run extends EventEmitter {
     if (this._live === 0) this._allFinished()
     await Promise.race([done, aborted])
     this.endUs = this.nowUs()
-    this._stopTick()
+    this.clock.stop()
     const hurried = this.#life.hurried
     if (hurried) this.canceller.cancelAll('abort') // any still running (Ctrl-C twice during the start)
     // after Ctrl-C twice no socket is waited for; after cancels the server may not be answering
@@ -313,113 +315,12 @@ export class Run extends EventEmitter {
     return this._finish()
   }
 
-  _startTick () {
-    const intervalUs = this.settings.intervalUs
-    const warmupS = this.settings.warmupUs / 1e6
-    this._cpuWindow = null
-    let nextUs = this.measureStartUs + intervalUs
-    let warm = this.measureStartUs <= this.startUs
-    if (warm) this._beginMeasuring()
-    // During a warm-up: a 'warmup-tick' each interval (progress lines), no interval closed.
-    let nextWarmUs = this.startUs + intervalUs
-    const tick = () => {
-      const now = this.nowUs()
-      if (!warm && now >= nextWarmUs && now < this.measureStartUs) {
-        while (nextWarmUs + intervalUs <= now) nextWarmUs += intervalUs
-        this.emit('warmup-tick', { elapsedS: (nextWarmUs - this.startUs) / 1e6, warmupS, connections: this._connectionUse(), terminals: this._terminalUse() })
-        nextWarmUs += intervalUs
-      }
-      if (!warm && now >= this.measureStartUs) { warm = true; this._beginMeasuring() }
-      if (this.deadlineUs !== Infinity && now >= this.deadlineUs && !this.expired) {
-        this.context.expired = true
-        this.stop('duration')
-      }
-      // arrivals that found no terminal free are admitted or dropped, in their interval
-      if (warm) this.context.arrivals?.settle(Math.min(now, this.deadlineUs))
-      while (now >= nextUs && warm) { // eslint-disable-line no-unmodified-loop-condition
-        this._closeInterval(nextUs, intervalUs, false)
-        nextUs += intervalUs
-      }
-      this._tickTimer = setTimeout(tick, delayMs(warm ? Math.min(nextUs, this.deadlineUs) : Math.min(nextWarmUs, this.measureStartUs)))
-    }
-    const delayMs = (targetUs) => Math.max(1, Math.ceil((targetUs - this.nowUs()) / 1000))
-    this._tickTimer = setTimeout(tick, delayMs(warm ? Math.min(nextUs, this.deadlineUs) : Math.min(nextWarmUs, this.measureStartUs)))
-  }
-
-  /** Close the interval ending at endUs and emit it ('interval', and 'tick' for older callers). */
-  _closeInterval (endUs, lengthUs, final) {
-    const elapsedS = (endUs - this.measureStartUs) / 1e6
-    const types = {}
-    const interval = this.recorder.closeInterval(elapsedS, lengthUs / 1e6, types)
-    const index = this.recorder.intervals.length - 1
-    const profile = this.profile
-    // a stage that another follows ends with its last interval; the last stage ends with the run
-    const next = final ? -1 : stageAfterInterval(profile, index, this.settings.intervalUs)
-    if (next > 0) {
-      this.recorder.stageWindows.close(elapsedS, false)
-      this.recorder.stageWindows.begin()
-    }
-    /** @type {import('./run-handle.js').IntervalEvent} */
-    const e = {
-      index,
-      elapsedS,
-      lengthS: lengthUs / 1e6,
-      final,
-      interval,
-      types,
-      connections: final ? { size: this.poolSize, active: 0, waiting: 0 } : this._connectionUse(),
-      terminals: this._terminalUse(),
-      stage: stageOfInterval(profile, index, this.settings.intervalUs)
-    }
-    this._intervalEvent = e
-    try {
-      this.emit('interval', e)
-      this.emit('tick', e)
-    } finally {
-      this._intervalEvent = null
-    }
-    if (next > 0) this.emit('stage', stageEvent(profile, next))
-  }
-
-  /** @returns {import('./run-handle.js').ConnectionUse} */
-  _connectionUse () {
-    return { size: this.poolSize, active: this.pool.active, waiting: this.pool.waiting }
-  }
-
-  /** @returns {import('./run-handle.js').TerminalUse} */
-  _terminalUse () {
-    return { total: this.terminalCount, ...countStates(this.terminals ?? []) }
-  }
-
   /**
    * Terminals by state (keying, thinking, in a transaction, waiting for a connection): a pass
    * over the terminals, for a progress line.
    */
   terminalStates () {
     return countStates(this.terminals ?? [])
-  }
-
-  _beginMeasuring () {
-    this._cpuWindow = startCpuWindow()
-    this.emit('measuring')
-    const stages = this.recorder.stageWindows
-    if (stages !== null) {
-      stages.begin()
-      this.emit('stage', stageEvent(this.profile, 0))
-    }
-  }
-
-  _stopTick () {
-    clearTimeout(this._tickTimer)
-    const now = this.endUs
-    if (this.measureStartUs === undefined || now <= this.measureStartUs) return
-    // arrivals never served (still waiting, or held by a terminal that stopped) are dropped, in
-    // the last interval
-    this.context.arrivals?.end(Math.min(now, this.deadlineUs))
-    // The last partial interval, so every measured transaction is in the series.
-    const closed = this.recorder.intervals.length * this.settings.intervalUs
-    const partialUs = (now - this.measureStartUs) - closed
-    if (partialUs > 1000) this._closeInterval(now, partialUs, true)
   }
 
   _finish () {
@@ -440,7 +341,7 @@ export class Run extends EventEmitter {
         initialConnectionMs: this.initialConnectionMs,
         terminals: this.terminalCount,
         abortedClients: this.abortedClients,
-        cpuWindow: this._cpuWindow ?? null
+        cpuWindow: this.clock.cpuWindow
       }
     })
   }

@@ -1,15 +1,9 @@
 // A terminal: one simulated client, a small state machine driven by the run's scheduler.
 // It borrows a pooled connection only while a transaction runs.
 
-import { ClientAbortError, classifySqlState } from '../errors.js'
 import { PH_IDLE, PH_FIRST, PH_ARRIVAL, PH_KEYING, PH_THINK, PH_QUEUED, PH_RUNNING, PH_DONE, PH_PAUSED, PH_PARKED } from './terminal-phases.js'
 import { NO_STAGE } from '../metrics/stage-windows.js'
-
-const OK = 0
-const ROLLED_BACK = 1
-const FAILED = 2
-const UNKNOWN = 3 // the connection was lost after COMMIT was sent, before any reply
-const CANCELLED = 4 // recorded when it was cancelled (cancelTransaction): nothing more to record
+import { OK, ROLLED_BACK, FAILED, UNKNOWN, CANCELLED, transactionFailed, cancelRunning } from './terminal-errors.js'
 
 export class Terminal {
   /**
@@ -35,23 +29,23 @@ export class Terminal {
     this.transactions = 0
     this.phase = PH_IDLE
     // the transaction in progress
-    this._type = 0
-    this._intendedUs = 0
+    this.typeIndex = 0
+    this.intendedUs = 0
     this._scheduledUs = 0
     // --stages, --clients-stages: the stage the transaction arrived in (-1: before the measured
     // window), which its outcome counts in; NO_STAGE in a run without stages
-    this._stage = NO_STAGE
+    this.stageIndex = NO_STAGE
     this._readyUs = -1
     this._lagUs = 0
     this._keyingUs = 0
     this._queueStartUs = 0
     this._queueUs = 0
-    this._saved = [0, 0, 0, 0]
-    this._retries = 0
-    this._failCode = null
-    this._completedBeforeAbort = false
+    this.savedRandomState = [0, 0, 0, 0]
+    this.retries = 0
+    this.failCode = null
+    this.completedBeforeAbort = false
     this._beganUs = 0 // when the transaction got its connection (--transaction-timeout)
-    this._cancelled = false // cancelled and recorded; the try's own end is still to come
+    this.cancelled = false // cancelled and recorded; the try's own end is still to come
     this._sleepResolve = null
     // callbacks for the workload, made on first use
     this._onTransactionEnd = null
@@ -63,7 +57,7 @@ export class Terminal {
   get id () { return this.terminalId }
 
   /** When the transaction in flight got its connection (monotonic us), or -1 when none runs. */
-  get inFlightSinceUs () { return this.phase === PH_RUNNING && !this._cancelled ? this._beganUs : -1 }
+  get inFlightSinceUs () { return this.phase === PH_RUNNING && !this.cancelled ? this._beganUs : -1 }
 
   /** @returns {number} monotonic microseconds */
   nowUs () { return this.context.nowUs() }
@@ -99,7 +93,7 @@ export class Terminal {
       this._readyUs = c.nowUs() + c.firstWaitUs(this)
       this._sleep(PH_FIRST, this._readyUs)
     } catch (err) {
-      this._crash(err)
+      this.crash(err)
     }
   }
 
@@ -122,7 +116,7 @@ export class Terminal {
         default: // queued for a connection, or done: nothing to wake
       }
     } catch (err) {
-      this._crash(err)
+      this.crash(err)
     }
   }
 
@@ -139,7 +133,7 @@ export class Terminal {
   _next (nowUs) {
     const c = this.context
     const limit = c.transactionsPerClient
-    if (c.stopping || (limit > 0 && this.transactions >= limit)) return this._finish()
+    if (c.stopping || (limit > 0 && this.transactions >= limit)) return this.finishTerminal()
     if (c.activeClients !== null && this._paused(nowUs ?? c.nowUs())) return
     if (c.parked !== null && c.arrivals.mustWait(nowUs ?? c.nowUs())) {
       // one free terminal holds the next arrival; the others wait for it to come, so that a
@@ -148,29 +142,29 @@ export class Terminal {
       c.parked.push(this)
       return
     }
-    this._type = c.chooseType(this)
-    const tt = c.types[this._type]
+    this.typeIndex = c.chooseType(this)
+    const tt = c.types[this.typeIndex]
     this._keyingUs = 0
     if (c.openModel) {
       // Open model: the intended start is the scheduled arrival (coordinated omission corrected).
       this._scheduledUs = c.nextArrivalUs()
-      if (c.arrivals !== null) this._stage = c.arrivals.lastStage
-      if (this._scheduledUs >= c.deadlineUs) return this._finish()
+      if (c.arrivals !== null) this.stageIndex = c.arrivals.lastStage
+      if (this._scheduledUs >= c.deadlineUs) return this.finishTerminal()
       if (c.nowUs() < this._scheduledUs) return this._sleep(PH_ARRIVAL, this._scheduledUs)
       return this._arrived()
     }
     const now = nowUs ?? c.nowUs()
     if (tt.keyingUs) {
       this._keyingUs = tt.keyingUs.sampleUs(this.waitRandom)
-      this._intendedUs = now + this._keyingUs
-      return this._sleep(PH_KEYING, this._intendedUs)
+      this.intendedUs = now + this._keyingUs
+      return this._sleep(PH_KEYING, this.intendedUs)
     }
     if (this._readyUs >= 0) {
       // Closed model after think time: the intended start is when the terminal became ready.
-      this._intendedUs = this._readyUs
+      this.intendedUs = this._readyUs
       this._lagUs = now - this._readyUs
     } else {
-      this._intendedUs = now
+      this.intendedUs = now
       this._lagUs = 0
     }
     this._readyUs = -1
@@ -186,7 +180,7 @@ export class Terminal {
   _paused (nowUs) {
     const at = this.context.activeClients.runnableAtUs(this.terminalId, nowUs)
     if (at <= nowUs) return false
-    if (at === Infinity) { this._finish(); return true }
+    if (at === Infinity) { this.finishTerminal(); return true }
     this._readyUs = at
     this._sleep(PH_PAUSED, at)
     return true
@@ -196,8 +190,8 @@ export class Terminal {
   _arrived () {
     const c = this.context
     if (c.stopping) {
-      c.arrivals?.abandon(this._scheduledUs, this._stage)
-      return this._finish()
+      c.arrivals?.abandon(this._scheduledUs, this.stageIndex)
+      return this.finishTerminal()
     }
     const limit = c.transactionsPerClient
     let scheduled = this._scheduledUs
@@ -206,18 +200,18 @@ export class Terminal {
       // Already hopeless: skip the slot, as pgbench -L does.
       this.transactions++
       // a staged arrival's skip counts in its stage, as its arrival did
-      if (this._stage === NO_STAGE ? scheduled >= c.measureStartUs && !c.expired : this._stage >= 0) c.recorder.skipped(this._type, this._stage)
-      if (limit > 0 && this.transactions >= limit) return this._finish()
+      if (this.stageIndex === NO_STAGE ? scheduled >= c.measureStartUs && !c.expired : this.stageIndex >= 0) c.recorder.skipped(this.typeIndex, this.stageIndex)
+      if (limit > 0 && this.transactions >= limit) return this.finishTerminal()
       scheduled = c.nextArrivalUs()
-      if (c.arrivals !== null) this._stage = c.arrivals.lastStage
-      if (scheduled >= c.deadlineUs) return this._finish()
+      if (c.arrivals !== null) this.stageIndex = c.arrivals.lastStage
+      if (scheduled >= c.deadlineUs) return this.finishTerminal()
       now = c.nowUs()
     }
     this._scheduledUs = scheduled
     if (now < scheduled) return this._sleep(PH_ARRIVAL, scheduled)
     // --stages: the next arrival is for a parked terminal to hold (or to take, when it has come)
     if (c.parked !== null && c.parked.length > 0) c.scheduler.add(now, c.parked.pop())
-    this._intendedUs = scheduled
+    this.intendedUs = scheduled
     this._lagUs = now - scheduled
     this._readyUs = -1
     this._acquire(now)
@@ -226,9 +220,9 @@ export class Terminal {
   /** TPC-C: the keying time is over; the transaction's intended start was its end. */
   _keyed () {
     const c = this.context
-    if (c.stopping) return this._finish()
+    if (c.stopping) return this.finishTerminal()
     const now = c.nowUs()
-    this._lagUs = now - this._intendedUs
+    this._lagUs = now - this.intendedUs
     this._readyUs = -1
     this._acquire(now)
   }
@@ -237,7 +231,7 @@ export class Terminal {
   _acquire (nowUs) {
     const c = this.context
     // --clients-stages: a transaction arrives at its intended start
-    if (c.activeClients !== null) this._stage = c.recorder.stageAt(this._intendedUs - c.measureStartUs)
+    if (c.activeClients !== null) this.stageIndex = c.recorder.stageAt(this.intendedUs - c.measureStartUs)
     const conn = c.pool.tryAcquire()
     if (conn !== null) {
       this._queueUs = 0 // no wait: no clock reading needed
@@ -254,7 +248,7 @@ export class Terminal {
    */
   onConnection (conn) {
     const c = this.context
-    if (conn === null) return this._finish()
+    if (conn === null) return this.finishTerminal()
     const now = c.nowUs()
     this._queueUs = now - this._queueStartUs
     this._begin(conn, now)
@@ -265,24 +259,24 @@ export class Terminal {
     if (c.stopping || c.aborting) {
       // Not started before the end: no new transaction begins after the run stops.
       c.pool.release(conn)
-      return this._finish()
+      return this.finishTerminal()
     }
     this.conn = conn
     this.phase = PH_RUNNING
     this._beganUs = nowUs
-    this._transaction(c.types[this._type], conn)
+    this._transaction(c.types[this.typeIndex], conn)
   }
 
   /** Run it, retrying serialization failures and deadlocks with the same random state. */
   _transaction (tt, conn) {
-    this.random.getState(this._saved)
-    this._retries = 0
-    this._failCode = null
-    this._try(tt)
+    this.random.getState(this.savedRandomState)
+    this.retries = 0
+    this.failCode = null
+    this.tryTransaction(tt)
   }
 
   // One try: a workload with start() reports to the terminal's callback, run() through a promise.
-  _try (tt) {
+  tryTransaction (tt) {
     try {
       if (tt.start !== undefined) {
         tt.start(this, this._onTransactionEnd ??= (err, outcome) => this._tryEnded(err, outcome))
@@ -297,85 +291,40 @@ export class Terminal {
   /** A try ended: record it, or retry, roll back, fail or abort (never throws: a bug is _crash). */
   _tryEnded (err, outcome) {
     try {
-      if (this._cancelled) return this._cancelledEnded()
-      if (err === null || err === undefined) return this._done(outcome === 'rollback' ? ROLLED_BACK : OK)
-      this._tryFailed(err)
+      if (this.cancelled) return this.cancelledEnded()
+      if (err === null || err === undefined) return this.endTransaction(outcome === 'rollback' ? ROLLED_BACK : OK)
+      transactionFailed(this, err)
     } catch (bug) {
-      this._crash(bug)
+      this.crash(bug)
     }
-  }
-
-  _tryFailed (err) {
-    const c = this.context
-    if (c.aborting) return this._done(FAILED)
-    // Neither committed nor failed: only the server knows (the connection is gone, no rollback).
-    if (err?.outcomeUnknown === true) return this._done(UNKNOWN)
-    if (err instanceof ClientAbortError) {
-      // pgbench counts a script that ended inside a transaction block before aborting the client
-      if (err.transactionCompleted) this._completedBeforeAbort = true
-      c.events.clientAborted(this, err)
-      return this._afterRollback(() => this._done(-1))
-    }
-    this._afterRollback(() => this._retryOrFail(err))
-  }
-
-  // After the rollback: within --max-tries (and the latency limit and duration) try again.
-  _retryOrFail (err) {
-    const c = this.context
-    if (c.aborting) return this._done(FAILED)
-    const code = typeof err?.code === 'string' ? err.code : 'ERROR'
-    const kind = classifySqlState(code)
-    const retry = kind === 'retry' && c.canRetry(this._retries + 1, this._intendedUs)
-    if (kind === 'retry' && c.verboseErrors) c.events.retryableError(this, err, this._retries + 1, retry)
-    if (retry) {
-      this.random.setState(this._saved)
-      this._retries++
-      return this._try(c.types[this._type])
-    }
-    this._failCode = code
-    if (kind === 'other') c.events.otherError(this, err)
-    this._done(FAILED)
-  }
-
-  // Roll back a transaction an error left open, then go on (errors only: rare, so closures).
-  _afterRollback (next) {
-    const conn = this.conn
-    const then = () => {
-      try {
-        if (this._cancelled) this._cancelledEnded() // cancelled meanwhile: recorded already
-        else next()
-      } catch (bug) { this._crash(bug) }
-    }
-    if (conn.broken || conn.closed || conn.transactionStatus === 'I') return then()
-    conn.simpleQuery('ROLLBACK').then(then, then) // a failed rollback: the pool replaces the connection
   }
 
   /** A transaction ended: give the connection back, record, think, go on. */
-  _done (status) {
+  endTransaction (status) {
     const c = this.context
     const conn = this.conn
     this.conn = null
     c.pool.release(conn)
     this.transactions++
     const endUs = c.nowUs()
-    const type = this._type
+    const type = this.typeIndex
     const rec = c.recorder
-    const latencyUs = endUs - this._intendedUs
-    const stage = this._stage
+    const latencyUs = endUs - this.intendedUs
+    const stage = this.stageIndex
     // in a staged run a transaction counts when it arrived in the measured window, in its stage
     const counted = stage === NO_STAGE ? endUs >= c.measureStartUs : stage >= 0
     if (status === -1) {
-      if (this._completedBeforeAbort && counted) rec.ok(type, latencyUs, this._lagUs, this._queueUs, false, stage)
-      return this._finish() // the terminal aborted
+      if (this.completedBeforeAbort && counted) rec.ok(type, latencyUs, this._lagUs, this._queueUs, false, stage)
+      return this.finishTerminal() // the terminal aborted
     }
     if (counted && !c.aborting && status !== CANCELLED) {
-      if (status === FAILED) rec.failed(type, this._failCode, stage)
+      if (status === FAILED) rec.failed(type, this.failCode, stage)
       else if (status === UNKNOWN) rec.outcomeUnknown(type, stage)
       else rec.ok(type, latencyUs, this._lagUs, this._queueUs, status === ROLLED_BACK, stage)
-      if (this._retries > 0) rec.retriedTimes(type, this._retries, stage)
+      if (this.retries > 0) rec.retriedTimes(type, this.retries, stage)
     }
     const tt = c.types[type]
-    if (c.hasTransactionEnd && status !== CANCELLED) c.reportTransaction(this, tt.name, status === OK ? 'ok' : status === ROLLED_BACK ? 'rollback' : 'failed', latencyUs, this._lagUs, this._retries + 1, status === UNKNOWN ? 'CONNECTION_LOST' : this._failCode, this._intendedUs, endUs)
+    if (c.hasTransactionEnd && status !== CANCELLED) c.reportTransaction(this, tt.name, status === OK ? 'ok' : status === ROLLED_BACK ? 'rollback' : 'failed', latencyUs, this._lagUs, this.retries + 1, status === UNKNOWN ? 'CONNECTION_LOST' : this.failCode, this.intendedUs, endUs)
     if (tt.thinkUs && !c.stopping) {
       const thinkUs = tt.thinkUs.sampleUs(this.waitRandom)
       if (endUs >= c.measureStartUs) rec.waits(type, this._keyingUs, thinkUs)
@@ -392,49 +341,31 @@ export class Terminal {
 
   /**
    * Cancel the transaction running (grace over, second Ctrl-C, --transaction-timeout) and record
-   * it now: outcome unknown if a commit is in flight, else unfinished (with the time it had
-   * waited) or, for a timeout, failed. Its connection gets a cancel request and is destroyed.
-   * After a timeout the terminal goes on once the try ends (the socket's loss ends it).
+   * it now (lib/engine/terminal-errors.js).
    * @param {'grace'|'abort'|'timeout'} reason
    * @param {number} nowUs
    * @returns {boolean} whether a transaction was running (and is now cancelled)
    */
   cancelTransaction (reason, nowUs) {
-    if (this.phase !== PH_RUNNING || this._cancelled) return false
-    const c = this.context
-    const conn = this.conn
-    const type = this._type
-    this._cancelled = true
-    const stage = this._stage
-    if (stage === NO_STAGE ? nowUs >= c.measureStartUs : stage >= 0) {
-      const rec = c.recorder
-      if (conn?.commitInFlight === true) rec.outcomeUnknown(type, stage)
-      else if (reason === 'timeout') rec.failed(type, 'TRANSACTION_TIMEOUT', stage)
-      else rec.unfinished(type, nowUs - this._intendedUs, stage)
-    }
-    if (conn !== null) c.events.cancelConnection(conn, reason === 'abort')
-    if (reason === 'timeout') return true
-    this.conn = null
-    this._finish()
-    return true
+    return cancelRunning(this, reason, nowUs)
   }
 
   // The try of a cancelled transaction ended (its connection is gone): go on, recording nothing.
-  _cancelledEnded () {
+  cancelledEnded () {
     if (this.phase === PH_DONE) return
-    this._cancelled = false
-    this._done(CANCELLED)
+    this.cancelled = false
+    this.endTransaction(CANCELLED)
   }
 
-  _finish () {
+  finishTerminal () {
     if (this.phase === PH_DONE) return
     this.phase = PH_DONE
     this.context.events.finished(this)
   }
 
   /** A bug, not a database error: stop the run and keep what was measured. */
-  _crash (err) {
+  crash (err) {
     this.context.events.internalError(err)
-    this._finish()
+    this.finishTerminal()
   }
 }

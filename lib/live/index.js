@@ -32,7 +32,7 @@ import { writeFileAtomic } from '../atomic-write.js'
  *   announced; atEnd: what the announcement says the page does once the run has ended
  * @returns {Promise<LiveView|null>}
  */
-export async function startLive (plan, { err = process.stderr, now = () => new Date(), atEnd = 'then the report' } = {}) {
+export async function startLive (plan, { err, now = () => new Date(), atEnd = 'then the report' }) {
   if (!plan.dashboard && !plan.metrics && !plan.metricsPush) return null
   const shard = plan.shard ? { index: plan.shard.index, count: plan.shard.count } : null
   const live = new LiveDocument({ workload: plan.resultName ?? plan.workload, label: plan.label ?? null, intervalS: plan.intervalS, startTime: now().toISOString(), shard })

@@ -33,7 +33,7 @@ import { writeFileAtomic } from '../atomic-write.js'
  *   announcement says the page does once the sweep has ended
  * @returns {Promise<SweepLive|null>}
  */
-export async function startSweepLive (options, { err = process.stderr, now = () => new Date(), atEnd = 'then the report' } = {}) {
+export async function startSweepLive (options, { err, now = () => new Date(), atEnd = 'then the report' }) {
   if (!options.dashboard && !options.metrics && !options.metricsPush) return null
   const view = new SweepLive(options, { now, err })
   try {
@@ -60,7 +60,7 @@ export class SweepLive {
    * @param {SweepLiveOptions} options
    * @param {{ now: () => Date, err?: { write(s: string): any } }} opts err: where the push's warnings go
    */
-  constructor (options, { now, err = process.stderr }) {
+  constructor (options, { now, err }) {
     this.options = options
     /** @type {Record<string, any>|null} the sweep document, read again at each update (its runs and cells) */
     this.doc = null

@@ -40,6 +40,20 @@ function withOpen (cumulative, open) {
  */
 
 /** Counters and histograms of one transaction type. */
+/**
+ * One transaction type's counts in an interval (the histograms are in `interval.histograms`).
+ * @typedef {object} IntervalTypeCounts
+ * @property {number} count transactions that ended in the interval and were recorded (committed
+ *   or expected rollbacks)
+ * @property {number} failed failed after their tries (any SQLSTATE)
+ * @property {number} skipped skipped (--latency-limit with --rate)
+ * @property {number} retries retries spent by the transactions that ended in the interval
+ * @property {Record<string, number>} [errors] only when failed > 0: the interval's failures by
+ *   kind (SQLSTATE, or pgload's code such as a client-side error's), summing to `failed`. The
+ *   recorder's per-type counts for the outcome, differenced at the interval's close (nothing per
+ *   transaction); worker threads' are summed by the main thread
+ */
+
 export class TypeStats extends OutcomeCounts {
   /** @param {string} name */
   constructor (name) {
@@ -250,7 +264,7 @@ export class Recorder {
    * Close the current interval and start the next one.
    * @param {number} tS seconds since the measured window started (end of this interval)
    * @param {number} lengthS the interval's length in seconds
-   * @param {Record<string, import('../engine/run-handle.js').IntervalTypeCounts>} [byType] filled
+   * @param {Record<string, IntervalTypeCounts>} [byType] filled
    *   with each type's counts of the interval (the run handle's 'interval' event)
    * @returns {IntervalEntry} the interval entry of the results document
    */

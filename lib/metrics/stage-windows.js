@@ -72,6 +72,31 @@ import { round3 } from '../format/round.js'
  * @property {boolean} ramp
  */
 
+/**
+ * The 'stage' event: a stage of the load profile begins (stage 0 as the measured window opens,
+ * each next one as the interval at its start closes), on the run's measured clock; with worker
+ * threads, once the merged interval at its start closes. The stage's figures are in the results
+ * document's `stages[index]` when the run ends.
+ * @typedef {object} StageEvent
+ * @property {number} index 0-based
+ * @property {number} count the stages of the profile
+ * @property {'rate'|'clients'} kind
+ * @property {number} startS @property {number} endS planned bounds, seconds on the measured clock
+ * @property {StageTarget} target whole-run target
+ * @property {boolean} ramp
+ */
+
+/**
+ * The engine's profile of a plan (whole-run values; each part takes its share where it runs),
+ * made by lib/plan/profile.js's stageProfile.
+ * @typedef {object} StageProfile
+ * @property {'rate'|'clients'} kind
+ * @property {StageBounds[]} stages in order, back to back from 0
+ * @property {number} before the target before the first stage (the warm-up's): --rate for rate
+ *   stages, the first stage's starting number for clients stages
+ * @property {number} maxQueue arrivals that may wait for a terminal, the whole run's (rate stages; 0 for clients)
+ */
+
 /** The no-stage mark of a transaction in a run without stages. */
 export const NO_STAGE = -2
 
@@ -193,9 +218,9 @@ export function meanTarget (b, seconds) {
 
 /**
  * The run handle's 'stage' payload for stage `index` of a profile.
- * @param {import('../plan/profile.js').StageProfile} profile
+ * @param {StageProfile} profile
  * @param {number} index
- * @returns {import('../engine/run-handle.js').StageEvent}
+ * @returns {StageEvent}
  */
 export function stageEvent (profile, index) {
   const s = profile.stages[index]
@@ -205,7 +230,7 @@ export function stageEvent (profile, index) {
 /**
  * The stage that interval `index` (0-based, of `intervalUs` each) belongs to: the last stage for
  * anything past the profile's end (the grace), null without a profile.
- * @param {import('../plan/profile.js').StageProfile|null} profile
+ * @param {StageProfile|null} profile
  * @param {number} index @param {number} intervalUs
  * @returns {number|null}
  */
@@ -219,7 +244,7 @@ export function stageOfInterval (profile, index, intervalUs) {
 
 /**
  * Whether interval `index` is the last one of a stage that another follows.
- * @param {import('../plan/profile.js').StageProfile|null} profile
+ * @param {StageProfile|null} profile
  * @param {number} index @param {number} intervalUs
  * @returns {number} the stage that begins after it, or -1
  */

@@ -44,6 +44,7 @@ export const RANGES = Object.freeze({
   '--port': { min: 1, max: 65535, why: 'TCP ports' },
   '--shards': { min: 1, max: 1000, why: 'shards meet at one barrier on the server' },
   '--wait-scale': { min: 0, exclusiveMin: true, max: 1000, why: 'a multiplier of TPC-C\'s keying and think times' },
+  '--streams': { min: 0, max: 1000, why: 'CH-benCHmark\'s analytic streams, one connection each' },
   // capacity
   '--step': { min: 0, exclusiveMin: true, max: YEAR_S, why: 'seconds: a year' },
   '--settle': { min: 0, max: YEAR_S, why: 'seconds: a year' },

@@ -84,7 +84,7 @@ export function shardGate (barrier, onPhase) {
     }
     if (gate.start) run.once('start', () => onPhase('shard-started', { shard: barrier.shard, start: startedAt(gate.start, run) }))
   }
-  /** @type {import('./barrier.js').ShardStart|null} */
+  /** @type {import('../shard/barrier.js').ShardStart|null} */
   gate.start = null
   /** @type {{ offsetMs: number, rttMs: number }|null} */
   gate.clock = null
@@ -95,7 +95,7 @@ export function shardGate (barrier, onPhase) {
  * Mark a shard's results document: `run.shard`, and where its server statistics are.
  * @param {any} results the document, before it is written
  * @param {import('../plan/resolve.js').RunPlan} plan
- * @param {{ start: import('./barrier.js').ShardStart|null, clock: { offsetMs: number, rttMs: number }|null }|null} gate
+ * @param {{ start: import('../shard/barrier.js').ShardStart|null, clock: { offsetMs: number, rttMs: number }|null }|null} gate
  * @param {import('../engine/run-handle.js').RunHandle} run when its terminals started
  */
 export function markShardResults (results, plan, gate, run) {
@@ -109,7 +109,7 @@ export function markShardResults (results, plan, gate, run) {
 /**
  * The barrier's start with `startedLateMs` measured where the engine's terminals started (after
  * the barrier closed and the terminals were made), on the server's clock.
- * @param {import('./barrier.js').ShardStart|null} start
+ * @param {import('../shard/barrier.js').ShardStart|null} start
  * @param {import('../engine/run-handle.js').RunHandle|null} run
  */
 function startedAt (start, run) {
@@ -122,7 +122,7 @@ function startedAt (start, run) {
 /**
  * The shard's mark (`run.shard`, docs/results-format.md).
  * @param {import('../plan/resolve.js').RunPlan} plan
- * @param {import('./barrier.js').ShardStart|null} start null when stopped before the start
+ * @param {import('../shard/barrier.js').ShardStart|null} start null when stopped before the start
  * @param {{ offsetMs: number, rttMs: number }} [clock] the clock offset, measured in any case
  */
 export function shardRecord (plan, start, clock) {

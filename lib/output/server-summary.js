@@ -5,6 +5,8 @@
 
 import { formatPerTransaction } from './per-transaction.js'
 import { bytesText } from '../format/bytes.js'
+import { IO_OPS, ioByBackendType } from '../server/stats/io.js'
+import { readOnlyWritesText } from '../server/stats/read-only-writes.js'
 
 /**
  * Format the server statistics for the end-of-run summary.
@@ -31,10 +33,14 @@ export function formatServerStatsSummary (serverStats, run = {}) {
     known(per.blocks) ? `${formatPerTransaction(per.blocks)} read+hit per transaction` : null
   ].filter(Boolean)
   lines.push(`        blocks read ${known(d.blksRead) ? fmtNum(d.blksRead, 0) : 'n/a'}${perRead.length ? ` (${perRead.join('; ')})` : ''}`)
+  const io = ioText(serverStats.io)
+  if (io) lines.push(`        ${io}`)
   lines.push(`        ${checkpointText(d, serverStats.events, serverStats.checkpointSource)}`)
   const temp = known(d.tempBytes) ? `${fmtNum(d.tempFiles ?? 0, 0)} (${bytesText(d.tempBytes)})` : 'n/a'
   lines.push(`        temp files ${temp}, deadlocks ${known(d.deadlocks) ? d.deadlocks : 'n/a'}`)
 
+  const hintBits = readOnlyWritesText(serverStats.statements?.writes)
+  if (hintBits) lines.push(`        ${hintBits}`)
   const av = (serverStats.events ?? []).filter(e => e.kind === 'autovacuum' || e.kind === 'autoanalyze')
   if (av.length > 0) {
     lines.push(`        ${av.map(e => `${e.kind} ${e.table} at ${fmtNum(e.t, 0)}s`).join(', ')}`)
@@ -107,6 +113,15 @@ function spanText (s, secs) {
     parts.push(s.end === null ? `from ${secs(s.start)}, still running at the end` : `${secs(s.start)} to ${secs(s.end)}`)
   }
   return parts.join(', ')
+}
+
+// The two backend types that did the most I/O in the window, with their non-zero operations.
+function ioText (rows) {
+  if (!Array.isArray(rows)) return null
+  const top = ioByBackendType(rows).slice(0, 2)
+  if (top.length === 0) return 'I/O (pg_stat_io): none'
+  const ops = (s) => IO_OPS.filter(([name]) => s[name] > 0).map(([name]) => `${fmtNum(s[name], 0)} ${name}`).join(', ')
+  return `I/O (pg_stat_io, most first): ${top.map(s => `${s.backendType} ${ops(s)}`).join('; ')}`
 }
 
 function bytes (n) {

@@ -6,6 +6,7 @@ import { clientCpuLine } from './client-cpu.js'
 import { formatPerTransaction } from './per-transaction.js'
 import { fewForPerTransaction } from './enough-data.js'
 import { formatTpcc } from './tpcc-summary.js'
+import { formatChbench } from './chbench-summary.js'
 
 export { formatTpcc }
 
@@ -88,6 +89,7 @@ export function formatSummary (results, { description } = {}) {
   const stages = formatStages(results)
   if (stages) lines.push('', stages)
   if (results.tpcc) lines.push('', formatTpcc(results))
+  if (results.chbench) lines.push('', ...formatChbench(results))
   return lines.join('\n') + '\n'
 }
 

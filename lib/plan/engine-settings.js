@@ -5,7 +5,7 @@
 
 import { DEFAULTS } from './defaults.js'
 import { wholeRange } from './partition.js'
-import { parseDistribution } from '../options/distribution.js'
+import { thinkTimeDistribution } from './think-time.js'
 import { stageProfile } from './profile.js'
 
 /**
@@ -58,7 +58,7 @@ export function engineSettings (plan, workload, part = {}) {
   const terminals = workload.terminals ?? plan.clients
   const range = part.range ?? wholeRange(terminals)
   if (range.total !== terminals) throw new RangeError(`terminal range of ${range.total}, the run has ${terminals}`)
-  const thinkTime = plan.thinkTime === undefined ? null : parseDistribution(plan.thinkTime, '--think-time')
+  const thinkTime = thinkTimeDistribution(plan.thinkTime)
   const paced = isPaced(workload, thinkTime)
   const connect = Boolean(plan.connect)
   const pool = connect ? range.count : (part.connections ?? poolSize(plan, workload, paced, range.count))
@@ -132,6 +132,6 @@ export function sendableSettings (settings) {
  * @returns {Readonly<EngineSettings>}
  */
 export function receivedSettings (sent) {
-  const thinkTime = sent.thinkTime === null ? null : parseDistribution(sent.thinkTime, '--think-time')
+  const thinkTime = thinkTimeDistribution(sent.thinkTime)
   return Object.freeze({ ...sent, range: Object.freeze({ ...sent.range }), thinkTime })
 }

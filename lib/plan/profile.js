@@ -7,11 +7,11 @@ import { parseDurationS, parseInteger } from '../options/parse.js'
 import { rangeOf } from '../options/ranges.js'
 import { parseRateStages, parseClientStages } from '../options/stages.js'
 import { shownValue } from '../options/shown.js'
+import { DEFAULTS } from './defaults.js'
 
 const bad = (message) => new PgloadError(message, { code: 'BAD_OPTION' })
 
 /** Arrivals that may wait for a free terminal, for the whole run, when --max-queue is not given. */
-export const DEFAULT_MAX_QUEUE = 1000
 
 /**
  * The stages, as given, and the run's length from them: the stages' sum, which a --duration the
@@ -56,7 +56,7 @@ export function profileChecks (opt, plan, clientsGiven) {
   if (plan.stages) {
     if (plan.thinkTime !== undefined) throw bad('--think-time and --stages cannot be combined: the stages already set when each transaction starts')
     if (plan.warmupS > 0 && !(plan.rate > 0)) throw bad('--warmup with --stages needs --rate: the rate the warm-up runs at (the first stage ramps from it)')
-    out.maxQueue = opt('maxQueue') === undefined ? DEFAULT_MAX_QUEUE : parseInteger(opt('maxQueue'), '--max-queue', rangeOf('--max-queue'))
+    out.maxQueue = opt('maxQueue') === undefined ? DEFAULTS.maxQueue : parseInteger(opt('maxQueue'), '--max-queue', rangeOf('--max-queue'))
   } else if (opt('maxQueue') !== undefined) {
     throw bad('--max-queue goes with --stages: it bounds the arrivals waiting for a free terminal')
   }
@@ -76,18 +76,8 @@ export function profileChecks (opt, plan, clientsGiven) {
 }
 
 /**
- * A stage as the engine runs it, on the measured clock, with the whole run's targets.
- * @typedef {import('../metrics/stage-windows.js').StageBounds} StageBounds
- */
-
-/**
- * The engine's profile of a plan (whole-run values; each part takes its share where it runs).
- * @typedef {object} StageProfile
- * @property {'rate'|'clients'} kind
- * @property {StageBounds[]} stages in order, back to back from 0
- * @property {number} before the target before the first stage (the warm-up's): --rate for rate
- *   stages, the first stage's starting number for clients stages
- * @property {number} maxQueue arrivals that may wait for a terminal, the whole run's (rate stages; 0 for clients)
+ * The engine's profile of a plan: the shape lib/metrics/stage-windows.js defines, made here.
+ * @typedef {import('../metrics/stage-windows.js').StageProfile} StageProfile
  */
 
 /**
@@ -109,5 +99,5 @@ export function stageProfile (plan) {
   }
   const first = out[0]
   const before = kind === 'rate' ? first.from : (first.ramp ? first.from : first.to)
-  return Object.freeze({ kind, stages: Object.freeze(out), before, maxQueue: kind === 'rate' ? plan.maxQueue ?? DEFAULT_MAX_QUEUE : 0 })
+  return Object.freeze({ kind, stages: Object.freeze(out), before, maxQueue: kind === 'rate' ? plan.maxQueue ?? DEFAULTS.maxQueue : 0 })
 }

@@ -2,9 +2,9 @@
 // frozen, JSON-serialisable data that the command line, `ab`, the library entry and the engine share.
 
 import { PgloadError } from '../errors.js'
+import { thinkTimeDistribution } from './think-time.js'
 import { parseDurationS, parseInteger, parseNumber, parseOutputPath } from '../options/parse.js'
 import { rangeOf } from '../options/ranges.js'
-import { parseDistribution } from '../options/distribution.js'
 import { parseRandomSeed, seedAsInt64 } from '../random/seeding.js'
 import { PROTOCOLS } from '../db/connection.js'
 import { parseConnectionString, redact } from '../server/target/resolve-target.js'
@@ -220,7 +220,7 @@ function pacing (opt) {
   const latencyLimitMs = opt('latencyLimitMs') === undefined ? DEFAULTS.latencyLimitMs : parseNumber(opt('latencyLimitMs'), '--latency-limit', rangeOf('--latency-limit'))
   if (latencyLimitMs > 0 && rate === 0) throw bad('--latency-limit needs --rate: the limit is measured against the schedule that --rate sets')
   const thinkTime = opt('thinkTime') === undefined ? undefined : String(opt('thinkTime'))
-  if (thinkTime !== undefined) parseDistribution(thinkTime, '--think-time')
+  thinkTimeDistribution(thinkTime)
   if (thinkTime !== undefined && rate > 0) throw bad('--think-time and --rate cannot be combined: --rate already sets when each transaction starts')
   return { rate, latencyLimitMs, thinkTime }
 }
@@ -244,6 +244,10 @@ function timing (opt) {
 /** -j within this machine's cores; the connections open at once within its open-file limit. */
 function checkHost (plan, module, limits) {
   checkJobs(plan.jobs, limits)
+  // a workload whose terminals cannot be cut into parts (CH-benCHmark's streams) says why
+  if (module.oneThread && (plan.jobs > 1 || plan.shard)) {
+    throw new PgloadError(`${plan.jobs > 1 ? `-j ${plan.jobs}` : '--shard'} does not apply to ${plan.workload}: ${module.oneThread}`, { code: 'BAD_OPTION' })
+  }
   // -C: each client holds its own connection while its transaction runs; without think time a
   // client is a connection unless --connections says; a workload with its own terminals decides.
   // A shard opens its share.

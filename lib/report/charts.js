@@ -188,7 +188,9 @@ export const RUN_CHARTS = [
       if (typeof tpmC === 'number') {
         const eff = doc.tpcc?.efficiency
         const few = doc.tpcc ? fewEvents(committedNewOrders(doc), 'New-Orders', 'these') : null
-        const over = typeof eff === 'number' && eff > doc.tpcc?.efficiencyCeiling ? `above the ${doc.tpcc.efficiencyCeiling.toFixed(1)} % these waits allow on average, by chance` : null
+        const ceiling = doc.tpcc?.efficiencyCeiling
+        // unpaced runs have no ceiling (null): no comparison with it
+        const over = typeof eff === 'number' && typeof ceiling === 'number' && eff > ceiling ? `above the ${doc.tpcc.efficiencyCeiling.toFixed(1)} % these waits allow on average, by chance` : null
         // a line each: one long line would reach past the plot's left edge into the axis
         const label = [`whole run: tpmC ${tpmC.toLocaleString('en-US')}` + (typeof eff === 'number' ? ` · efficiency ${eff.toFixed(1)} %` : ''), over, few].filter(Boolean)
         summary.push({ tpmC, series: WHOLE_RUN, label })

@@ -139,6 +139,11 @@ export function serverRows (doc) {
     if (isNum(s.walBytesPerS)) rows.push({ t, panel: 'wal', series: 'WAL', value: round3(s.walBytesPerS / 1e6) })
     if (isNum(s.blksReadPerS)) rows.push({ t, panel: 'blocks', series: 'blocks read', value: round3(s.blksReadPerS) })
     if (isNum(s.blksHitPerS)) rows.push({ t, panel: 'blocks', series: 'blocks hit', value: round3(s.blksHitPerS) })
+    if (s.ioPerS && typeof s.ioPerS === 'object') {
+      for (const [backendType, ops] of Object.entries(s.ioPerS)) {
+        for (const op of ['reads', 'writes']) if (isNum(ops?.[op])) rows.push({ t, panel: 'io', series: `${backendType} ${op}`, backendType, op, value: ops[op] })
+      }
+    }
     if (s.backends && typeof s.backends === 'object') {
       for (const [state, n] of Object.entries(s.backends)) if (isNum(n)) rows.push({ t, panel: 'backends', series: state, value: n })
     }

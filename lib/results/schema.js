@@ -256,14 +256,20 @@ const stages = refine(arrayOf(stage, { nullable: true }), (list) => {
   return null
 })
 
-const sample = object({ t: anyNumberOrNull })
+// pg_stat_io: per-second rates by backend type in each sample, the window's deltas per row
+const ioRates = mapOf(object({ reads: amount, writes: amount, extends: amount, fsyncs: amount }), { nullable: true })
+const sample = object({ t: anyNumberOrNull, ioPerS: ioRates })
+const ioRow = object({
+  backendType: text, object: text, context: text, reads: countOrNull, writes: countOrNull, extends: countOrNull, fsyncs: countOrNull
+}, { required: ['backendType', 'object', 'context'] })
 const serverStats = object({
   deltas: mapOf(anyNumberOrNull),
   perTransaction: mapOf(anyNumberOrNull),
   tables: mapOf(object({})),
+  io: arrayOf(ioRow, { nullable: true }),
   series: arrayOf(sample),
   events: arrayOf(object({ t: anyNumberOrNull, kind: text })),
-  statements: object({ top: arrayOf(object({})) }),
+  statements: object({ top: arrayOf(object({})), writes: object({ statements: count, readOnly: boolean, blksDirtied: countOrNull, walFpi: countOrNull }) }),
   settings: object({}),
   tableSizes: mapOf(object({}))
 }, { nullable: true })

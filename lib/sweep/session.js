@@ -24,7 +24,7 @@ import { silentLogger } from '../log.js'
  * @returns {Promise<{ interrupted: boolean, ran: number, error: Error|null }>} error: a run that
  *   could not be run at all stopped the sweep (the document records it)
  */
-export async function runSweep ({ spec, dir, doc }, { loadSize, log = silentLogger, env = process.env, err = process.stderr, onRunner, runBenchmark, prepareRun = realPrepareRun, live = null }) {
+export async function runSweep ({ spec, dir, doc }, { loadSize, log = silentLogger, env = process.env, err, onRunner, runBenchmark, prepareRun = realPrepareRun, live = null }) {
   runBenchmark ??= (await import('../benchmark.js')).runBenchmark
   if (doc.runs.every((r) => r.status === 'done')) return { interrupted: false, ran: 0, error: null }
   const server = await holdServer(spec.common.url, { env, log, err })

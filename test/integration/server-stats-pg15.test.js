@@ -28,6 +28,8 @@ test('PostgreSQL 15 as superuser: deltas, CHECKPOINT marker, pg_stat_statements 
   const run = await simulateRun({ target: cluster.target, admin, table: scratch.table, durationMs: 2500 })
   checkRunStats(assert, run, { table: scratch.table, lowPrivilege: false })
   assert.equal(run.stats.deltas.checkpointsDone, null, 'num_done exists only from 18')
+  assert.equal(run.stats.io, null, 'pg_stat_io exists only from 16')
+  assert.equal(run.stats.missing.filter(m => m.includes('pg_stat_io')).length, 1)
   assert.ok(run.stats.deltas.walRecords > run.commits, 'pg_stat_wal is read on 15')
   const st = run.stats.statements
   assert.equal(st.available, true)

@@ -28,6 +28,13 @@ test('a short write run as superuser: deltas match the transactions, a CHECKPOIN
   checkRunStats(assert, run, { table: scratch.table, lowPrivilege: false })
   assert.equal(run.stats.deltas.checkpointsDone >= 1, true, 'PostgreSQL 18 counts completed checkpoints')
   assert.ok(run.stats.deltas.walRecords > run.commits, 'pg_stat_wal is read on 18')
+  // pg_stat_io: the CHECKPOINT sent half-way wrote the run's dirty blocks
+  const ckpt = run.stats.io.find(r => r.backendType === 'checkpointer' && r.object === 'relation')
+  assert.ok(ckpt?.writes > 0, `checkpointer writes in ${JSON.stringify(run.stats.io)}`)
+  for (const r of run.stats.io) for (const op of ['reads', 'writes', 'extends', 'fsyncs']) assert.ok(r[op] === null || r[op] >= 0)
+  const rates = run.stats.series.map(e => e.ioPerS).filter(Boolean)
+  assert.ok(rates.length > 0 && rates.every(byType => Object.values(byType).every(o => Object.values(o).every(x => x >= 0))))
+  assert.ok(rates.some(byType => byType.checkpointer?.writes > 0), 'the checkpoint\'s writes show in a sample')
   assert.equal(run.stats.statements.available, false)
   assert.match(run.stats.statements.reason, /not installed/)
   const summary = formatServerStatsSummary(run.stats)
@@ -35,6 +42,7 @@ test('a short write run as superuser: deltas match the transactions, a CHECKPOIN
   // one decimal from 1 on, two significant digits below (0.041)
   assert.match(summary, /^ {8}blocks read \d[\d,]* \((?:[1-9][\d,]*\.\d|0\.0*[1-9]\d?|0\.0) per transaction; (?:[1-9][\d,]*\.\d|0\.0*[1-9]\d?|0\.0) read\+hit per transaction\)$/m)
   // the CHECKPOINT sent half-way is the one checkpoint in the run, and the counters agree
+  assert.match(summary, /^ {8}I\/O \(pg_stat_io, most first\): .*checkpointer [\d,]+ writes/m)
   assert.match(summary, /checkpoints: 1 in the run \(requested, [\d.]+ s to [\d.]+ s; times to the sample\); server counters in the window: 0 timed, 1 requested, 1 done/)
   t.diagnostic(`commits ${run.commits}, xactCommit ${run.stats.deltas.xactCommit}, WAL ${run.stats.deltas.walBytes} B, ` +
     `sample ${run.stats.sampler.meanMs} ms mean, ${run.stats.sampler.maxMs} ms max over ${run.stats.sampler.samples}`)

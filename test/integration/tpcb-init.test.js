@@ -166,7 +166,7 @@ test('options: --fillfactor, --unlogged-tables, --foreign-keys, --no-vacuum; bad
 
   await assert.rejects(init({ scale: 0, force: true }), /^PgloadError: --scale must be an integer in 1..2147483647, got 0$/)
   await assert.rejects(init({ scale: 1, fillfactor: 5, force: true }), /--fillfactor must be an integer in 10\.\.100, got 5$/)
-  await assert.rejects(initCommand({ workload: 'tpcz', url: urlFor(DB), env: {}, stderr: sink() }), /^PgloadError: unknown workload "tpcz": valid workloads are tpcb, tpcc$/)
+  await assert.rejects(initCommand({ workload: 'tpcz', url: urlFor(DB), env: {}, stderr: sink() }), /^PgloadError: unknown workload "tpcz": valid workloads are tpcb, tpcc, chbench$/)
 })
 
 test('same schema as pgbench -i, and pgbench -n -t 10 runs on pgload\'s tables', { skip: havePgbench ? false : 'pgbench is not on PATH' }, async () => {

@@ -211,7 +211,11 @@ function bySize (a, b) {
   return rank(a) - rank(b)
 }
 
-async function timed (steps, name, fn, onStep) {
+/**
+ * Run a load step, timed into `steps`, saying its name first.
+ * @param {{ name: string, seconds: number }[]} steps @param {string} name @param {() => Promise<any>} fn @param {(name: string) => void} [onStep]
+ */
+export async function timed (steps, name, fn, onStep) {
   onStep?.(name)
   const t = performance.now()
   await fn()

@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs'
 import { PgloadError } from '../../lib/errors.js'
 import { DEFAULTS } from './defaults.js'
-import { loadState, incompleteLoadError } from '../own-tables.js'
+import { loadState, incompleteLoadError, shapesOfDdl } from '../own-tables.js'
 
 export const META_TABLE = 'pgload_tpcc_meta'
 
@@ -50,17 +50,8 @@ export const ALL_TABLES = Object.freeze([...TPCC_TABLES, META_TABLE])
  * @param {{ query(text: string): Promise<{ rows: any[][] }> }} conn outside a transaction
  * @returns {Promise<Record<string, string[][]>>} per table, one accepted column list
  */
-export async function tpccShapes (conn) {
-  await conn.query('BEGIN')
-  try {
-    await conn.query(`${SCHEMA_SQL}\n${CREATE_META}`.replace(/CREATE TABLE/g, 'CREATE TEMPORARY TABLE'))
-    const r = await conn.query(`SELECT c.relname, string_agg(a.attname || ' ' || format_type(a.atttypid, a.atttypmod), ',' ORDER BY a.attnum)
-      FROM pg_class c JOIN pg_attribute a ON a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped
-      WHERE c.relnamespace = pg_my_temp_schema() AND c.relkind = 'r' GROUP BY c.relname`)
-    return Object.fromEntries(r.rows.map(([name, cols]) => [name, [cols.split(',')]]))
-  } finally {
-    await conn.query('ROLLBACK')
-  }
+export function tpccShapes (conn) {
+  return shapesOfDdl(conn, `${SCHEMA_SQL}\n${CREATE_META}`)
 }
 
 /**

@@ -145,6 +145,8 @@ export class AbRunner {
     this.opts = { ...AB_DEFAULTS, env: process.env, onEvent: () => {}, ...opts }
     for (const k of Object.keys(AB_DEFAULTS)) this.opts[k] ??= AB_DEFAULTS[k]
     this.interrupted = false
+    /** settings may be changed from now on: a signal must let the runner restore them */
+    this.changing = false
     this.currentRun = null
   }
 
@@ -205,6 +207,7 @@ export class AbRunner {
         sequence
       })
       await mkdir(o.outDir, { recursive: true })
+      this.changing = true
       let current = null
       for (let i = 0; i < sequence.length && !this.interrupted; i++) {
         const side = sequence[i]

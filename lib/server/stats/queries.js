@@ -1,5 +1,5 @@
 // The SQL the stats sampler runs, chosen by server version (13..18): views and columns moved
-// between releases (pg_stat_wal 14+, pg_stat_force_next_flush 15+, pg_stat_checkpointer 17+).
+// between releases (pg_stat_wal 14+, pg_stat_io 16+, pg_stat_force_next_flush 15+, pg_stat_checkpointer 17+).
 // Every statement carries the marker comment so pg_stat_statements readings can leave it out.
 
 import { quoteLiteral } from '../../db/connection.js'
@@ -22,6 +22,12 @@ export function statQueries (versionNum, tableOids = []) {
     q.wal = `SELECT ${MARKER} wal_records, wal_fpi, wal_bytes::text FROM pg_stat_wal`
   }
   q.checkpoints = checkpointsQuery(versionNum)
+  if (versionNum >= 160000) {
+    // rows that never moved are left out: most of the view's rows stay at zero
+    q.io = `SELECT ${MARKER} backend_type, object, context, reads, writes, extends, fsyncs,
+      read_time, write_time, extend_time, fsync_time FROM pg_stat_io
+      WHERE coalesce(reads, 0) + coalesce(writes, 0) + coalesce(extends, 0) + coalesce(fsyncs, 0) > 0`
+  }
   q.control = `SELECT ${MARKER} pg_wal_lsn_diff(checkpoint_lsn, '0/0')::text AS checkpoint_lsn,
     extract(epoch from checkpoint_time)::text AS checkpoint_epoch FROM pg_control_checkpoint()`
   q.activity = `SELECT ${MARKER} backend_type, state, wait_event_type, wait_event,

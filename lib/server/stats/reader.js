@@ -2,11 +2,12 @@
 // read (probed once, refused statements dropped and listed), then one round trip per reading.
 
 import { DATABASE_COUNTERS, TABLE_COUNTERS, TABLE_GAUGES, parseCounter, rowCounters } from './counters.js'
+import { parseIoRows } from './io.js'
 import { FORCE_FLUSH, PRIVILEGES_QUERY, resolveTablesQuery, statQueries, tableStatsQuery } from './queries.js'
 
 // Per-tick statements, in the order they are sent; `full` readings add the others; `autovacuum`
 // follows in a second round trip only when an autovacuum worker is running.
-const TICK = ['database', 'walLsn', 'checkpoints', 'control', 'activity', 'tableCounts']
+const TICK = ['database', 'walLsn', 'checkpoints', 'io', 'control', 'activity', 'tableCounts']
 const FULL = ['wal', 'tables']
 const IDLE_CHECKPOINTER_WAITS = new Set(['CheckpointerMain', 'CheckpointerShutdown'])
 
@@ -132,6 +133,7 @@ export class StatsReader {
       }
     }
     if (this.versionNum < 140000) this.note('walRecords: pg_stat_wal needs PostgreSQL 14')
+    if (this.versionNum < 160000) this.note('io: pg_stat_io needs PostgreSQL 16')
   }
 
   /** Make our own earlier transactions visible in the shared statistics (15+) before a baseline. */
@@ -184,7 +186,7 @@ export class StatsReader {
   }
 
   parse (r, atMs, own) {
-    const snap = { atMs, own, db: null, serverEpoch: null, walLsn: null, wal: null, checkpoints: null, control: null, activity: null, running: null, counts: null, tables: null }
+    const snap = { atMs, own, db: null, serverEpoch: null, walLsn: null, wal: null, checkpoints: null, io: null, control: null, activity: null, running: null, counts: null, tables: null }
     const one = (res) => res && res.rows.length ? res.rows[0] : null
     let row = one(r.database)
     if (row) {
@@ -199,6 +201,7 @@ export class StatsReader {
     if (row) {
       snap.checkpoints = { timed: parseCounter(row[0]), requested: parseCounter(row[1]), done: parseCounter(row[2]), buffersWritten: parseCounter(row[3]), buffersClean: parseCounter(row[4]) }
     }
+    if (r.io) snap.io = parseIoRows(r.io.fields, r.io.rows)
     row = one(r.control)
     if (row) snap.control = { lsn: parseCounter(row[0]), epoch: row[1] === null ? null : Number(row[1]) }
     if (r.activity) snap.activity = summarizeActivity(r.activity.rows)

@@ -1,6 +1,7 @@
 // One sample's derived figures: its series entry (rates against the previous reading), the checkpoint tracker's input, and whether the workload's counters still move.
 
 import { DATABASE_COUNTERS, counterDelta, ratePerS } from './counters.js'
+import { ioRates } from './io.js'
 
 const TUPLES = ['tupReturned', 'tupFetched', 'tupInserted', 'tupUpdated', 'tupDeleted']
 
@@ -32,6 +33,7 @@ export function seriesEntry (t, prev, snap) {
     blksReadPerS: ratePerS(d('blksRead'), dt),
     blksHitPerS: ratePerS(d('blksHit'), dt),
     tuplesPerS: ratePerS(tup.includes(null) ? null : tup.reduce((x, y) => x + y, 0), dt),
+    ioPerS: ioRates(prev.io, snap.io, dt),
     backends: a?.backends ?? null,
     waitEvents: a?.waitEvents ?? null,
     lockWaits: a?.lockWaits ?? null,

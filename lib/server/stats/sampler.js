@@ -7,10 +7,13 @@ import { performance } from 'node:perf_hooks'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { computeDeltas, perTransaction, tableDeltas } from './counters.js'
 import { AutovacuumTracker, CheckpointTracker } from './events.js'
+import { ioDeltas } from './io.js'
+import { MARKER } from './queries.js'
 import { StatsReader } from './reader.js'
 import { countersMoved, seriesEntry, trackerReading } from './sample-entry.js'
 import { ServerLogCheckpoints } from './server-log.js'
-import { TOP_STATEMENTS, probeStatements, readStatements, topStatements } from './statements-top.js'
+import { TOP_STATEMENTS, probeStatements, readStatements, statementDeltas } from './statements-top.js'
+import { statementWrites } from './read-only-writes.js'
 import { round3 } from '../../format/round.js'
 import { plural } from '../../format/plural.js'
 
@@ -179,6 +182,7 @@ export class StatsSampler {
     while (this.inFlight) await this.inFlight
     let deltas = null
     let tables = {}
+    let io = null
     let statements = { available: false, reason: 'server statistics were not collected' }
     if (this.started) {
       if (!this.measuring) this.note(`the measured window (from t=${this.measuredFrom}s) never started: the deltas include the warm-up`)
@@ -192,6 +196,7 @@ export class StatsSampler {
           if (v === null && !OPTIONAL_DELTAS.has(k)) this.note(`deltas.${k}: not readable, or reset during the run`)
         }
         tables = tableDeltas(this.base.tables, end.tables, this.tables)
+        if (this.base.io && end.io) io = ioDeltas(this.base.io, end.io)
         await this.checkpointsFromLog(runInfo.durationS)
         statements = await this.statementsResult()
       } catch (err) {
@@ -205,6 +210,7 @@ export class StatsSampler {
       deltas: deltas ?? computeDeltas({}, {}),
       perTransaction: perTransaction(deltas ?? {}, runInfo.transactions),
       tables,
+      io,
       series: this.series,
       events: this.events.sort((a, b) => a.t - b.t),
       checkpointSource: this.checkpointsLogged ? 'log' : 'samples',
@@ -322,7 +328,7 @@ export class StatsSampler {
   async backendsExited (pids) {
     const list = pids.filter(p => Number.isInteger(p) && p > 0)
     if (list.length === 0) return
-    const query = `SELECT count(*)::int AS n FROM pg_stat_activity WHERE pid IN (${list.join(',')})`
+    const query = `SELECT ${MARKER} count(*)::int AS n FROM pg_stat_activity WHERE pid IN (${list.join(',')})`
     const deadline = this.now() + this.opts.exitWaitMs
     try {
       for (;;) {
@@ -360,7 +366,9 @@ export class StatsSampler {
     if (!info?.available) return { available: false, reason: info?.reason ?? 'not probed' }
     try {
       const end = await readStatements(this.reader, info)
-      const out = { available: true, top: topStatements(this.statementsBase ?? new Map(), end.rows, this.opts.topStatements) }
+      const all = statementDeltas(this.statementsBase ?? new Map(), end.rows)
+      const top = all.toSorted((a, b) => b.totalMs - a.totalMs).slice(0, this.opts.topStatements)
+      const out = { available: true, top, writes: statementWrites(all) }
       if (end.hidden > 0) {
         out.hidden = end.hidden
         this.note(`pg_stat_statements: ${plural(end.hidden, 'statement')} of other roles ${end.hidden === 1 ? 'is' : 'are'} hidden (needs pg_read_all_stats)`)

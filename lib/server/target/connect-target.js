@@ -4,6 +4,7 @@
 import { resolveTarget, explainConnectError } from './resolve-target.js'
 import { ensureEmbeddedServer } from '../embedded/embedded-server.js'
 import { openConnection } from '../../db/connection.js'
+import { targetAsReached } from '../../db/target-session.js'
 import { closeWithin } from '../../db/close-within.js'
 
 const RELEASE_MS = 1000 // ms the set-up connection's polite close may take
@@ -28,6 +29,7 @@ export async function connectTarget ({ url, env = process.env, log } = {}) {
     if (server) await server.stop().catch(() => {})
     throw explainConnectError(err, target)
   }
+  target = targetAsReached(target, conn.server) // the line and results name the server chosen
   return {
     target,
     embedded: Boolean(server),

@@ -7,6 +7,7 @@ import { join } from 'node:path'
 import { PgloadError } from '../../errors.js'
 import { shownValue } from '../../options/shown.js'
 import { explainSslError } from './ssl-errors.js'
+import { hostCandidates, checkedChoice, splitUriHosts, hostsText, SESSION_ATTRS, LOAD_BALANCE } from './host-list.js'
 
 /** @typedef {import('../../db/connection.js').Target} Target */
 
@@ -35,7 +36,9 @@ const KEYWORDS = {
   application_name: 'ignored', // always pgload
   fallback_application_name: 'ignored',
   client_encoding: 'ignored',
-  options: 'options'
+  options: 'options',
+  target_session_attrs: 'targetSessionAttrs',
+  load_balance_hosts: 'loadBalanceHosts'
 }
 
 /**
@@ -57,7 +60,9 @@ export function resolveTarget ({ url, env = process.env } = {}) {
     sslmode: env.PGSSLMODE || undefined,
     sslrootcert: env.PGSSLROOTCERT || undefined,
     connectTimeout: env.PGCONNECT_TIMEOUT || undefined,
-    options: env.PGOPTIONS || undefined
+    options: env.PGOPTIONS || undefined,
+    targetSessionAttrs: env.PGTARGETSESSIONATTRS || undefined,
+    loadBalanceHosts: env.PGLOADBALANCEHOSTS || undefined
   }
   const p = { ...fromEnv }
   for (const [k, v] of Object.entries(fromUrl)) if (v !== undefined) p[k] = v
@@ -69,12 +74,12 @@ function nonEmpty (v) {
 }
 
 function buildTarget (p, env, source) {
-  const host = p.hostaddr ?? p.host ?? DEFAULTS.host // hostaddr wins, as in libpq
-  const port = p.port === undefined ? DEFAULTS.port : Number(p.port)
-  if (!Number.isInteger(port) || port < 1 || port > 65535) {
-    throw new PgloadError(`${source === '--url' ? '--url' : 'PGPORT'}: invalid port ${JSON.stringify(String(p.port))}`)
-  }
-  if (/,/.test(host)) throw new PgloadError(`--url: several hosts (${host}) are not supported; give one`)
+  const flag = source === '--url' ? '--url' : 'PGPORT'
+  const candidates = hostCandidates(p, DEFAULTS, flag)
+  const attrs = checkedChoice('target_session_attrs', p.targetSessionAttrs, SESSION_ATTRS, flag)
+  const balance = checkedChoice('load_balance_hosts', p.loadBalanceHosts, LOAD_BALANCE, flag)
+  const host = candidates[0].hostaddr ?? candidates[0].host // hostaddr wins, as in libpq
+  const port = candidates[0].port
   const user = p.user ?? userInfo().username
   const database = p.database ?? user
   const password = p.password ?? passwordFromPgpass({ host, port, database, user }, env)
@@ -94,7 +99,10 @@ function buildTarget (p, env, source) {
   const timeout = p.connectTimeout === undefined ? DEFAULTS.connectTimeoutS : Number(p.connectTimeout)
   if (timeout > 0) config.connectionTimeoutMillis = timeout * 1000
   if (p.options) config.options = p.options
-  return { config, display: displayUrl(config), embedded: false }
+  if (candidates.length === 1 && (attrs ?? 'any') === 'any') return { config, display: displayUrl(config), embedded: false }
+  // several servers: each new connection chooses one (lib/db/target-session.js)
+  const display = `postgres://${encodeURIComponent(user)}@${hostsText(candidates)}/${encodeURIComponent(database)}`
+  return { config, display, embedded: false, hosts: candidates, targetSessionAttrs: attrs ?? 'any', loadBalanceHosts: balance ?? 'disable' }
 }
 
 // The node-postgres `ssl` option the target records: both drivers read `sslmode` when it is
@@ -156,15 +164,17 @@ function parseText (text) {
 }
 
 function parseUri (text) {
+  const several = splitUriHosts(text)
   let u
   try {
-    u = new URL(text)
+    u = new URL(several ? several.text : text)
   } catch {
     throw new PgloadError(`--url is not a valid URI: ${redact(text)}`)
   }
   const out = {}
-  if (u.hostname) out.host = percentDecoded(u.hostname.replace(/^\[|\]$/g, ''), 'host')
-  if (u.port) out.port = u.port
+  if (several) Object.assign(out, several.port === undefined ? { host: several.host } : { host: several.host, port: several.port })
+  else if (u.hostname) out.host = percentDecoded(u.hostname.replace(/^\[|\]$/g, ''), 'host')
+  if (u.port && !several) out.port = u.port
   if (u.username) out.user = percentDecoded(u.username, 'user name')
   if (u.password) out.password = percentDecoded(u.password, 'password')
   const db = percentDecoded(u.pathname.replace(/^\//, ''), 'database name')
@@ -275,6 +285,7 @@ function splitPgpassLine (line) {
  * @returns {PgloadError}
  */
 export function explainConnectError (err, target) {
+  if (err instanceof PgloadError) return err // already one line (no server matched)
   const c = target?.config ?? {}
   const where = `${c.host ?? '?'}:${c.port ?? '?'}`
   const code = err?.code

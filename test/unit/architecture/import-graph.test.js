@@ -1,12 +1,12 @@
-// The rules docs/architecture.md states about the rooms of lib/, checked on the static import
-// graph of the sources: no cycles between rooms, the engine imports no workload (nor the script
+// The rules docs/architecture.md states about the rooms of lib/, checked on the import graph of the
+// sources (static imports and dynamic ones with a literal specifier): no cycles between rooms, the engine imports no workload (nor the script
 // language, nor the command line), the db room imports nothing above it.
 
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { ROOT, sourceFiles, importsOf } from '../../helpers/import-graph.js'
+import { ROOT, sourceFiles, importsOf, specifiersIn } from '../../helpers/import-graph.js'
 
 /**
  * The room of a file, as docs/architecture.md counts them: a directory directly under lib/ with
@@ -101,6 +101,30 @@ test('the cycle finder finds a loop of three rooms and ignores a room importing 
   const g = new Map([['a', new Map([['b', []]])], ['b', new Map([['c', []]])], ['c', new Map([['a', []]])], ['d', new Map([['a', []]])]])
   assert.deepEqual(roomCycles(g), [['a', 'b', 'c']])
   assert.deepEqual(roomCycles(new Map([['a', new Map([['b', []]])]])), [])
+})
+
+test('the graph holds the dynamic imports with a literal specifier: a module loaded when needed is still a dependency', () => {
+  // lib/orchestration/ab/runner.js loads the embedded server's restart only for a restart
+  assert.ok(importsOf('lib/orchestration/ab/runner.js').includes('lib/server/embedded/restart.js'))
+  assert.ok(graph.get('lib/sweep')?.has('lib/benchmark.js'), 'lib/sweep/session.js loads runBenchmark when it runs')
+})
+
+test('dynamic imports are read from code, not from JSDoc types, comments or computed specifiers', () => {
+  const text = [
+    "import { a } from './a.js'",
+    "const { b } = await import('./b.js')",
+    'const c = (await import("./c.js")).c',
+    'const lazy = () => import(`./d.js`)',
+    "/** @param {import('./typed.js').T} t */",
+    '/**',
+    " * @returns {typeof import('./typed-too.js').f}",
+    ' */',
+    "// const { e } = await import('./commented.js')",
+    'const f = await import(name)',
+    'const g = await import(`./${name}.js`)', // eslint-disable-line no-template-curly-in-string
+    "x.import('./not-an-import.js')"
+  ].join('\n')
+  assert.deepEqual(specifiersIn(text), ['./a.js', './b.js', './c.js', './d.js'])
 })
 
 test('docs/architecture.md states the rules this file checks', () => {

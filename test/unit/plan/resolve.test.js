@@ -124,7 +124,7 @@ test('the library entry checks options as the command line does, before connecti
 })
 
 const ERRORS = [
-  [{ workload: 'tpcx' }, 'unknown workload "tpcx": valid workloads are tpcb, tpcc, or script files ending in .sql'],
+  [{ workload: 'tpcx' }, 'unknown workload "tpcx": valid workloads are tpcb, tpcc, chbench, or script files ending in .sql'],
   [{ clinets: 2 }, 'unknown run option "clinets"'],
   [{ workloadOptions: { colour: 'red' } }, 'unknown option "colour" of workload tpcb'],
   [{ workload: 'tpcc', scripts: [{ kind: 'builtin', spec: 'select-only' }] }, '--file and --builtin go with tpcb or script files, not with tpcc'],

@@ -76,6 +76,14 @@ test('server rows plot the sampler\'s rates and gauges, and skip the unknown one
   assert.deepEqual(serverRows({}), [])
 })
 
+test('server rows carry pg_stat_io reads and writes per backend type', () => {
+  const rows = serverRows({ serverStats: { series: [{ t: 1, ioPerS: { checkpointer: { reads: 0, writes: 40, extends: 0, fsyncs: 2 } } }, { t: 2, ioPerS: null }] } })
+  assert.deepEqual(rows, [
+    { t: 1, panel: 'io', series: 'checkpointer reads', backendType: 'checkpointer', op: 'reads', value: 0 },
+    { t: 1, panel: 'io', series: 'checkpointer writes', backendType: 'checkpointer', op: 'writes', value: 40 }
+  ])
+})
+
 test('spectrum stays finite, never decreases and ends at the maximum', () => {
   const h = createHistogram()
   for (let i = 1; i <= 1000; i++) recordUs(h, i * 10)

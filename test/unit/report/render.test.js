@@ -88,3 +88,17 @@ test('a results file recorded by pgload run renders every applicable chart witho
   const server = svgText(readFileSync(join(out, 'recorded', 'server-activity.svg'), 'utf8'))
   for (const text of ['WAL MB/s', 'blocks per second', 'backends', 'lock waits']) assert.ok(server.includes(text), text)
 })
+
+test('pg_stat_io rates draw a panel of reads and writes by backend type, aligned with the others', async () => {
+  const doc = fixture('tpcb-a.json')
+  const series = doc.serverStats.series
+  series.forEach((s, i) => { s.ioPerS = { 'client backend': { reads: 10 + i, writes: 1, extends: 0, fsyncs: 0 }, checkpointer: { reads: 0, writes: 40, extends: 0, fsyncs: 1 } } })
+  const warnings = []
+  await renderReport([doc], { formats: ['svg'], outDir: join(out, 'io'), warnings })
+  assert.deepEqual(warnings, [])
+  const texts = svgText(readFileSync(join(out, 'io', 'server-activity.svg'), 'utf8'))
+  for (const text of ['pg_stat_io operations/s', 'backend type', 'client backend', 'checkpointer', 'writes']) assert.ok(texts.includes(text), `no text "${text}"`)
+  // without pg_stat_io the panel is left out
+  const plain = svgText(readFileSync(join(out, 'no-events', 'server-activity.svg'), 'utf8'))
+  assert.ok(!plain.includes('pg_stat_io operations/s'))
+})

@@ -126,3 +126,12 @@ test('TPC-C: the response-time legend names only the verdicts there are; the eff
   assert.deepEqual(status.range, ['#2ca02c'])
   assert.deepEqual(spec.datasets.tpccSummary[0].label.slice(0, 2), ['whole run: tpmC 12 · efficiency 101.1 %', 'above the 98.0 % these waits allow on average, by chance'])
 })
+
+test('TPC-C unpaced (--no-wait): no ceiling, and the whole-run label is made without one', () => {
+  const doc = fixture('results/recorded-tpcc-short.json')
+  doc.tpcc.efficiency = 1864.3
+  doc.tpcc.efficiencyCeiling = null
+  const { spec } = chart(doc, 'tpcc')
+  assert.deepEqual(spec.datasets.tpccSummary[0].label.slice(0, 1), ['whole run: tpmC 12 · efficiency 1864.3 %'])
+  assert.ok(!spec.datasets.tpccSummary[0].label.some((l) => /above the/.test(l)))
+})

@@ -20,6 +20,7 @@ function fakeServer ({ versionNum = '180004', refuse = [], superuser = 't', logC
     requested: 0n,
     buffers: 0n,
     idx: 7n,
+    ioReads: 40n,
     activity: [['client backend', 'active', null, null, 't', '3'], ['client backend', 'idle', 'Client', 'ClientRead', 't', '2'],
       ['client backend', 'active', 'Lock', 'transactionid', 't', '1'], ['checkpointer', null, 'Activity', 'CheckpointerMain', 'f', '1']],
     queries: 0,
@@ -46,6 +47,10 @@ function fakeServer ({ versionNum = '180004', refuse = [], superuser = 't', logC
     if (text.includes('pg_current_wal_lsn')) return res(['wal_lsn'], [[String(s.wal)]])
     if (text.includes('FROM pg_stat_wal')) return res(['wal_records', 'wal_fpi', 'wal_bytes'], [['10', '0', '100']])
     if (text.includes('pg_stat_checkpointer') || text.includes('FROM pg_stat_bgwriter')) return res(['timed', 'requested', 'done', 'buffers_written', 'buffers_clean'], [['0', String(s.requested), '0', String(s.buffers), '0']])
+    if (text.includes('FROM pg_stat_io')) {
+      return res(['backend_type', 'object', 'context', 'reads', 'writes', 'extends', 'fsyncs', 'read_time', 'write_time', 'extend_time', 'fsync_time'],
+        [['client backend', 'relation', 'normal', String(s.ioReads), '2', '0', null, '0', '0', '0', null]])
+    }
     if (text.includes('pg_control_checkpoint')) return res(['checkpoint_lsn', 'checkpoint_epoch'], [[String(s.ckptLsn), String(s.ckptEpoch)]])
     if (text.includes('FROM pg_stat_activity WHERE pid IN')) {
       const listed = text.slice(text.indexOf('IN (') + 4, text.lastIndexOf(')')).split(',').map(Number)
@@ -99,8 +104,9 @@ test('rates per second leave out the sampler\'s own transactions; deltas over th
   const sampler = new StatsSampler({ openConnection: async () => srv.conn, tables: ['acc', 'gone'], now: c.now, settleMs: 0 })
   assert.equal(await sampler.start(), true)
   c.ms = 1000
-  srv.commits += 500n; srv.reads += 10n; srv.hits += 990n; srv.wal += 250_000n; srv.epoch += 1
+  srv.commits += 500n; srv.reads += 10n; srv.hits += 990n; srv.wal += 250_000n; srv.epoch += 1; srv.ioReads += 10n
   const e1 = await sampler.sample(1)
+  assert.deepEqual(e1.ioPerS, { 'client backend': { reads: 10, writes: 0, extends: 0, fsyncs: 0 } })
   assert.equal(e1.xactCommitPerS, 500)
   assert.equal(e1.walBytesPerS, 250000)
   assert.equal(e1.blksReadPerS, 10)
@@ -121,6 +127,7 @@ test('rates per second leave out the sampler\'s own transactions; deltas over th
   assert.equal(r.perTransaction.walBytes, 350)
   assert.equal(r.perTransaction.blocks, 1.25)
   assert.equal(r.tables.acc.idxScan, 1600)
+  assert.deepEqual(r.io, [{ backendType: 'client backend', object: 'relation', context: 'normal', reads: 10, writes: 0, extends: 0, fsyncs: null }])
   assert.equal(r.tables.acc.nDeadTup, 3)
   assert.equal(r.tables.acc.sizeBytes, 8192)
   assert.equal(r.tables.gone.sizeBytes, null)
@@ -247,6 +254,8 @@ test('measuredFrom: warm-up samples are marked and the deltas count from the fir
   c.ms = 3000; srv.commits += 70n; srv.wal += 700n
   await sampler.sample(3)
   const r = await sampler.finish({ transactions: 70 })
+  assert.equal(r.io, null, 'PostgreSQL 15 has no pg_stat_io')
+  assert.ok(r.missing.includes('io: pg_stat_io needs PostgreSQL 16'))
   assert.equal(r.deltas.xactCommit, 70)
   assert.equal(r.deltas.walBytes, 700)
   assert.equal(r.perTransaction.walBytes, 10)

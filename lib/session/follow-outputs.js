@@ -1,0 +1,43 @@
+// One run's events to the outputs: start once the handle exists, then every interval and stage.
+// The server statistics sampler is handed only to outputs that say they need it.
+
+import { callOutputsNow } from './output.js'
+
+/**
+ * @param {import('../engine/run-handle.js').RunHandle} run
+ * @param {import('./output.js').Output[]} outputs
+ * @param {{ plan: any, types?: string[], sampler?: any }} extras
+ * @param {(line: string) => void} warn
+ * @returns {{ context: import('./output.js').OutputContext, stop(): void }}
+ */
+export function followOutputs (run, outputs, { plan, types = [], sampler = null }, warn) {
+  const context = { plan, run, types, sampler: null, file: null }
+  const withSampler = { ...context, sampler }
+  const contexts = new Map(outputs.map((o) => [o, o.needs?.sampler ? withSampler : context]))
+  for (const o of outputs) {
+    if (typeof o.start !== 'function') continue
+    try {
+      const started = o.start(contexts.get(o))
+      if (started && typeof started.catch === 'function') started.catch((err) => warn(`pgload: warning: output ${o.name} failed at start: ${err?.message ?? err}`))
+    } catch (err) {
+      warn(`pgload: warning: output ${o.name} failed at start: ${err?.message ?? err}`)
+    }
+  }
+  const each = (method) => (e) => {
+    for (const o of outputs) if (typeof o[method] === 'function') callOutputsNow([o], method, [e, contexts.get(o)], warn)
+  }
+  const onInterval = each('interval')
+  const onStage = each('stage')
+  run.on('interval', onInterval)
+  run.on('stage', onStage)
+  let stopped = false
+  return {
+    context,
+    stop () {
+      if (stopped) return
+      stopped = true
+      run.off('interval', onInterval)
+      run.off('stage', onStage)
+    }
+  }
+}
