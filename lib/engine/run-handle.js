@@ -64,7 +64,7 @@
 
 /**
  * One transaction type's counts in an interval: the recorder's (lib/metrics/recorder.js).
- * @typedef {import('../metrics/recorder.js').IntervalTypeCounts} IntervalTypeCounts
+ * @typedef {import('../metrics/type-stats.js').IntervalTypeCounts} IntervalTypeCounts
  */
 
 /**

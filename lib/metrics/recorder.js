@@ -5,7 +5,7 @@
 import { addInto, createHistogram, recordUs, encodeHistogram, latencySummaryMs } from './histogram.js'
 import { ratePerS, latencyFiguresMs, intervalLatencyMs, intervalTailMs } from './figures.js'
 import { round3 } from '../format/round.js'
-import { OutcomeCounts } from './outcome-counts.js'
+import { TypeStats, intervalErrors } from './type-stats.js'
 
 /**
  * The cumulative histogram including the interval still open: itself when that interval is
@@ -38,57 +38,6 @@ function withOpen (cumulative, open) {
  * @property {string} [lagHistogram] encoded
  * @property {string} [queueHistogram] encoded
  */
-
-/** Counters and histograms of one transaction type. */
-/**
- * One transaction type's counts in an interval (the histograms are in `interval.histograms`).
- * @typedef {object} IntervalTypeCounts
- * @property {number} count transactions that ended in the interval and were recorded (committed
- *   or expected rollbacks)
- * @property {number} failed failed after their tries (any SQLSTATE)
- * @property {number} skipped skipped (--latency-limit with --rate)
- * @property {number} retries retries spent by the transactions that ended in the interval
- * @property {Record<string, number>} [errors] only when failed > 0: the interval's failures by
- *   kind (SQLSTATE, or pgload's code such as a client-side error's), summing to `failed`. The
- *   recorder's per-type counts for the outcome, differenced at the interval's close (nothing per
- *   transaction); worker threads' are summed by the main thread
- */
-
-export class TypeStats extends OutcomeCounts {
-  /** @param {string} name */
-  constructor (name) {
-    super()
-    this.name = name
-    /** all closed intervals (see Recorder.summarize for the open one) */
-    this.hist = createHistogram()
-    this.intervalHist = createHistogram()
-    /** @type {Map<string, number>} `errors` as the last interval with a failure closed them */
-    this.errorsClosed = new Map()
-    this.keyingSumUs = 0
-    this.keyingN = 0
-    this.thinkSumUs = 0
-    this.thinkN = 0
-    this.intervalCount = 0
-    this.intervalFailed = 0
-    this.intervalSkipped = 0
-    this.intervalRetries = 0
-  }
-}
-
-/**
- * A type's failures by kind in the interval closing: its counts since the last interval that had
- * a failure. Done at the close, and only for an interval with failures: nothing per transaction.
- * @param {TypeStats} t
- * @returns {Record<string, number>}
- */
-function intervalErrors (t) {
-  const out = {}
-  for (const [code, n] of t.errors) {
-    const d = n - (t.errorsClosed.get(code) ?? 0)
-    if (d > 0) { out[code] = d; t.errorsClosed.set(code, n) }
-  }
-  return out
-}
 
 export class Recorder {
   /**
@@ -264,7 +213,7 @@ export class Recorder {
    * Close the current interval and start the next one.
    * @param {number} tS seconds since the measured window started (end of this interval)
    * @param {number} lengthS the interval's length in seconds
-   * @param {Record<string, IntervalTypeCounts>} [byType] filled
+   * @param {Record<string, import('./type-stats.js').IntervalTypeCounts>} [byType] filled
    *   with each type's counts of the interval (the run handle's 'interval' event)
    * @returns {IntervalEntry} the interval entry of the results document
    */
