@@ -14,8 +14,8 @@ import { workloadNames, loadWorkload } from '../../workloads/index.js'
 import { TOOL_VERSION } from '../version.js'
 import { RUN_OPTIONS, REFUSED_OPTIONS } from './run-options.js'
 import { planInputFromArgv, refuseOptions, connectionUrl } from './run-argv.js'
-import { recordedCommand, openLineEnd } from './interrupts.js'
-import { RunSession } from '../session/run-session.js'
+import { recordedCommand } from './interrupts.js'
+import { sweepSession } from './sweep-session.js'
 import { initCommand } from './init.js'
 import { sweepSpec, sweepDifference, DEFAULT_REPEAT } from '../sweep/spec.js'
 import { runOrder } from '../sweep/order.js'
@@ -136,7 +136,7 @@ export function sweepLiveOptions (argv) {
  * grace (it is kept, as interrupted), twice stops it at once; either way no other run starts.
  * @param {{ spec: import('../sweep/spec.js').SweepSpec, dir: string, doc: Record<string, any> }} sweep
  * @param {{ log?: any, json?: boolean, out?: { write(s: string): any }, err?: { write(s: string): any }, env?: Record<string, string|undefined>,
- *   live?: import('../live/sweep-live.js').SweepLive|null, interrupts?: RunSession|null }} [opts] live: the sweep's dashboard and
+ *   live?: import('../live/sweep-live.js').SweepLive|null, interrupts?: import('../session/run-session.js').RunSession|null }} [opts] live: the sweep's dashboard and
  *   metrics, bound already; interrupts: the command's session (sweepSession), listening since before the sweep was checked
  */
 export async function sweepCommand (sweep, { log, json = false, out = process.stdout, err = process.stderr, env = process.env, live = null, interrupts = null } = {}) {
@@ -170,34 +170,6 @@ export async function sweepCommand (sweep, { log, json = false, out = process.st
   if (outcome.error) throw Object.assign(outcome.error, { hint: outcome.error.hint ?? `once it is fixed, ${resume} runs what is missing` })
   const failed = doc.runs.filter((r) => r.status === 'failed').length
   if (failed) throw new PgloadError(`${failed} run${failed === 1 ? '' : 's'} of the sweep failed (see the document); the cells cover the others`, { code: 'RUN_ABORTED', exitCode: 2, hint: `${resume} runs them again` })
-}
-
-/**
- * The sweep's run session: the one interrupt policy, with the sweep's effect of it: the current
- * run (or load) stops and no other starts. Before the runner exists (the sweep checked, the server
- * being reached) a signal ends the command at once.
- * @param {{ err: { write(s: string): any, isTTY?: boolean }, log?: any, env?: Record<string, string|undefined> }} io
- * @returns {RunSession & { runner?: any }}
- */
-export function sweepSession ({ err, log, env }) {
-  /** @type {RunSession & { runner?: any }} */
-  const session = new RunSession({
-    err,
-    log,
-    env,
-    onInterrupt ({ count }) {
-      const runner = session.runner
-      // nothing measured yet and no load to cancel: the command ends at once
-      if (!runner || (runner.phase !== 'load' && !runner.currentRun && session.runsStarted === 0)) return false
-      err.write(openLineEnd(err))
-      if (count > 1) err.write('pgload sweep: stopping at once\n')
-      else if (runner.phase === 'load') err.write('pgload sweep: stopping: the load is cancelled (--resume loads it again)\n')
-      else err.write('pgload sweep: stopping: the current run finishes its transactions in flight and is kept (Ctrl-C again to stop at once)\n')
-      runner.interrupt(count > 1)
-      return true
-    }
-  })
-  return session
 }
 
 /** The sweep's report to the dashboard's pages and to --dashboard-out; a failure there is a warning. */
