@@ -2,19 +2,20 @@
 // when it is skipped (and why), and the few render-time adjustments (log scale, domains).
 
 import { readFileSync } from 'node:fs'
-import { spectrumRows } from './histogram-data.js'
 import {
-  intervalSeconds, lengthOf, timeIntervals, transactionTypes, throughputRows, latencyRows, markerSets, serverRows,
+  intervalSeconds, transactionTypes, throughputRows, latencyRows, markerSets, serverRows,
   spectrumByType, distributionByType, thresholdRows, tpmcRows, responseTimeRows
 } from './datasets.js'
-import { mergeHistograms } from '../metrics/histogram.js'
-import { steadyStateOf } from '../metrics/steady-state.js'
 import { layoutMarkerLabels } from './marker-labels.js'
 import { rollingMean, effectiveWindowS, TPMC_WINDOW_S } from './rolling-mean.js'
 import { round3 } from '../format/round.js'
 import { fewEvents } from '../output/enough-data.js'
 import { committedNewOrders } from '../output/tpcc-summary.js'
-import { stageBands, stageLatencyData, loadVaries, STEADY_NOT_APPLICABLE } from './stage-data.js'
+import { stageBands, stageLatencyData, judgedSteadyState, STEADY_NOT_APPLICABLE } from './stage-data.js'
+import { spectrumDomain, useLog } from './spec-scales.js'
+import { COMPARE_CHART } from './compare-chart.js'
+
+export { COMPARE_CHART }
 
 const SPEC_DIR = new URL('../../reports/', import.meta.url)
 const specCache = new Map()
@@ -27,12 +28,6 @@ const specCache = new Map()
 export function loadSpec (id) {
   if (!specCache.has(id)) specCache.set(id, readFileSync(new URL(`${id}.vl.json`, SPEC_DIR), 'utf8'))
   return JSON.parse(specCache.get(id))
-}
-
-/** Log-scale x domain for a spectrum: 1 .. the next power of ten above the data, at least 100. */
-function spectrumDomain (rows) {
-  const maxInv = rows.reduce((m, r) => Math.max(m, r.inv), 1)
-  return [1, Math.max(100, 10 ** Math.ceil(Math.log10(maxInv) - 1e-9))]
 }
 
 /**
@@ -53,16 +48,8 @@ function steadyBandRows (steady, maxT) {
   return [{ t: steady.timeS, t2: Math.max(steady.timeS, maxT), lo, hi, label: `${Math.round(lo)}-${Math.round(hi)} tps` }]
 }
 
-/** A run's time to steady state, or null where its load varies on purpose. */
-const judgedSteadyState = (doc) => (loadVaries(doc) ? null : steadyStateOf(doc))
-
 /** "shaded: checkpoint" where the chart has a checkpoint span, else nothing. */
 const checkpointNote = (d) => (d.checkpoints.length > 0 ? '; shaded: checkpoint' : '')
-
-function useLog (scale) {
-  scale.type = 'log'
-  delete scale.zero
-}
 
 /** The dashed line of the whole run's tpmC on the TPC-C chart: its name in the legend, its colour. */
 const WHOLE_RUN = 'whole-run tpmC'
@@ -252,60 +239,6 @@ function tuneServerPanel (panel, rows) {
   if (Array.isArray(color?.scale?.domain)) {
     const present = new Set(rows.map((r) => r.series))
     color.legend = { ...color.legend, values: color.scale.domain.filter((s) => present.has(s)) }
-  }
-}
-
-/**
- * The rows of the runs that have a line to draw: two points or more at different `x`.
- * @param {{ run: string }[]} rows @param {string} x
- */
-function linesDrawn (rows, x) {
-  const xs = new Map()
-  for (const r of rows) xs.set(r.run, (xs.get(r.run) ?? new Set()).add(r[x]))
-  return rows.filter((r) => xs.get(r.run).size > 1)
-}
-
-/** The overlay of several runs (chart 7). */
-export const COMPARE_CHART = {
-  id: 'compare',
-  title: 'Runs compared',
-  /** @param {{ doc: any, label: string }[]} runs */
-  data: (runs) => {
-    const compareThroughput = []
-    const compareLatency = []
-    const compareSpectrum = []
-    const compareSteady = []
-    for (const { doc, label } of runs) {
-      const steady = judgedSteadyState(doc)
-      compareSteady.push(...(steady?.timeS == null ? [] : [{ run: label, t: steady.timeS, label: `${steady.timeS} s` }]))
-      const dt = intervalSeconds(doc)
-      for (const iv of timeIntervals(doc)) {
-        const n = Object.values(iv.count ?? {}).reduce((a, v) => a + (typeof v === 'number' ? v : 0), 0)
-        if (typeof iv.t === 'number') compareThroughput.push({ run: label, t: iv.t, tps: round3(n / lengthOf(iv, dt)) })
-      }
-      for (const r of latencyRows(doc)) if (r.stat === 'p99') compareLatency.push({ run: label, t: r.t, ms: r.ms })
-      const all = mergeHistograms(Object.values(doc.transactions).map((t) => t.histogram).filter((h) => typeof h === 'string'))
-      for (const r of spectrumRows(all)) compareSpectrum.push({ run: label, ...r })
-    }
-    // A line of one point draws nothing: such a run would stand in the legend with no line.
-    const drawn = {
-      compareThroughput: linesDrawn(compareThroughput, 't'),
-      compareLatency: linesDrawn(compareLatency, 't'),
-      compareSpectrum: linesDrawn(compareSpectrum, 'inv')
-    }
-    const inThroughput = new Set(drawn.compareThroughput.map((r) => r.run))
-    const shown = new Set(Object.values(drawn).flatMap((rows) => rows.map((r) => r.run)))
-    const notDrawn = runs.map((r) => r.label).filter((label) => !shown.has(label))
-    return { ...drawn, compareSteady: compareSteady.filter((r) => inThroughput.has(r.run)), notDrawn }
-  },
-  skip: (d) => (d.compareThroughput.length === 0 && d.compareSpectrum.length === 0 ? 'the runs have neither intervals nor histograms' : null),
-  tune: (spec, d, opts) => {
-    spec.vconcat[2].encoding.x.scale.domain = spectrumDomain(d.compareSpectrum)
-    if (d.compareSteady.length === 0) spec.title.subtitle = spec.title.subtitle.replace('; dashed: time to steady state', '')
-    if (opts.logScale) {
-      useLog(spec.vconcat[1].encoding.y.scale)
-      useLog(spec.vconcat[2].encoding.y.scale)
-    }
   }
 }
 

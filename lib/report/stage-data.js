@@ -4,6 +4,7 @@
 
 import { thresholdRows } from './datasets.js'
 import { round3 } from '../format/round.js'
+import { steadyStateOf } from '../metrics/steady-state.js'
 
 const isNum = (v) => typeof v === 'number' && Number.isFinite(v)
 const rate = (v) => Math.round(v).toLocaleString('en-US')
@@ -120,3 +121,6 @@ function labelSides (points, limits, answer = null) {
     return { ...p, above: nearest === null || p.ms >= nearest.ms, left: isNum(answer) && p.x <= answer }
   })
 }
+
+/** A run's time to steady state, or null where its load varies on purpose. */
+export const judgedSteadyState = (doc) => (loadVaries(doc) ? null : steadyStateOf(doc))
