@@ -14,18 +14,9 @@ export function followOutputs (run, outputs, { plan, types = [], sampler = null 
   const context = { plan, run, types, sampler: null, file: null }
   const withSampler = { ...context, sampler }
   const contexts = new Map(outputs.map((o) => [o, o.needs?.sampler ? withSampler : context]))
-  for (const o of outputs) {
-    if (typeof o.start !== 'function') continue
-    try {
-      const started = o.start(contexts.get(o))
-      if (started && typeof started.catch === 'function') started.catch((err) => warn(`pgload: warning: output ${o.name} failed at start: ${err?.message ?? err}`))
-    } catch (err) {
-      warn(`pgload: warning: output ${o.name} failed at start: ${err?.message ?? err}`)
-    }
-  }
-  const each = (method) => (e) => {
-    for (const o of outputs) if (typeof o[method] === 'function') callOutputsNow([o], method, [e, contexts.get(o)], warn)
-  }
+  const contextOf = (o) => contexts.get(o)
+  callOutputsNow(outputs, 'start', (o) => [contextOf(o)], warn)
+  const each = (method) => (e) => callOutputsNow(outputs, method, (o) => [e, contextOf(o)], warn)
   const onInterval = each('interval')
   const onStage = each('stage')
   run.on('interval', onInterval)

@@ -42,6 +42,9 @@ export function defineOutput (output) {
   return output
 }
 
+/** The warning line of an output that failed. */
+const failedLine = (o, method, err) => `pgload: warning: output ${o.name} failed at ${method}: ${err?.message ?? err}`
+
 /**
  * Call one method on every output that has it, in order; a failure is a warning, not the end.
  * @param {Output[]} outputs
@@ -55,25 +58,27 @@ export async function callOutputs (outputs, method, args, warn) {
     try {
       await o[method](...args)
     } catch (err) {
-      warn(`pgload: warning: output ${o.name} failed at ${method}: ${err?.message ?? err}`)
+      warn(failedLine(o, method, err))
     }
   }
 }
 
 /**
- * The synchronous form for the run's events (interval, stage, phase): no output waits on another.
+ * The form for the run's events (phase, start, interval, stage): no output waits on another; one
+ * that returns a promise has its rejection warned of when it comes.
  * @param {Output[]} outputs
- * @param {'phase'|'interval'|'stage'} method
- * @param {any[]} args
+ * @param {'phase'|'start'|'interval'|'stage'} method
+ * @param {any[]|((o: Output) => any[])} args the same for all, or each output's own
  * @param {(line: string) => void} warn
  */
 export function callOutputsNow (outputs, method, args, warn) {
   for (const o of outputs) {
     if (typeof o[method] !== 'function') continue
     try {
-      o[method](...args)
+      const done = o[method](...(typeof args === 'function' ? args(o) : args))
+      if (typeof done?.catch === 'function') done.catch((err) => warn(failedLine(o, method, err)))
     } catch (err) {
-      warn(`pgload: warning: output ${o.name} failed at ${method}: ${err?.message ?? err}`)
+      warn(failedLine(o, method, err))
     }
   }
 }
