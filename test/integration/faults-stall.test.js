@@ -84,8 +84,10 @@ for (const jobs of ['1', '2']) {
       proxy.pause() // and never resumed while pgload runs
     })
     assert.equal(r.code, 0, r.stderr)
-    // 3 s + 1 s grace, the cancel (1 s at most) and the bounded reads after the run
-    assert.ok(runS < 3 + 1 + 5, `the run took ${runS} s`)
+    // 3 s + 1 s grace, the cancel (1 s at most) and the bounded reads after the run (1.5 s) take
+    // about 6.5 s on an idle machine; two test files share two cores, so the bound is loose: what
+    // it catches is a run held by the stalled server (until the test's own timeout)
+    assert.ok(runS < 3 + 1 + 10, `the run took ${runS} s`)
     const s = results.summary
     assert.equal(s.unfinished + s.outcomeUnknown, 4, 'each client had one transaction in flight')
     assert.equal(results.run.cancelled.grace, 4)
@@ -111,7 +113,7 @@ for (const jobs of ['1', '2']) {
     })
     assert.equal(r.code, 130, r.stderr)
     assert.ok(times.afterSecondS < 2, `exited ${times.afterSecondS} s after the second Ctrl-C`)
-    assert.ok(runS < 10, `the run took ${runS} s`)
+    assert.ok(runS < 12, `the run took ${runS} s`) // of the 30 s asked
     assert.match(r.stderr, /aborting; writing what was measured/)
     const s = results.summary
     assert.equal(results.run.interrupted, true)
@@ -133,7 +135,8 @@ test('SIGTERM during a stall: as the first Ctrl-C (grace, then cancel), results 
     child.kill('SIGTERM')
   })
   assert.equal(r.code, 143, r.stderr)
-  assert.ok(runS < 1.5 + 1 + 5, `the run took ${runS} s`)
+  // about 5 s on an idle machine (see above); what the bound catches is a run that goes on to its 30 s
+  assert.ok(runS < 1.5 + 1 + 10, `the run took ${runS} s`)
   assert.match(r.stderr, /the run was terminated; the results cover what was measured/)
   const s = results.summary
   assert.equal(results.run.interrupted, true)
