@@ -39,6 +39,7 @@ export const RUN_OPTION_TABLE = Object.freeze({
   connect: { alias: 'C', type: 'boolean', plan: 'connect', default: false, capacity: 'refused', describe: 'open a new connection for every transaction (pgbench -C); its time counts in the latency' },
   driver: { type: 'string', plan: 'driver', default: 'lean', describe: 'run connections: lean (pgload\'s own protocol path, default) or pg (node-postgres)' },
   'max-tries': { type: 'string', plan: 'maxTries', default: 1, describe: 'tries per transaction on serialization failures and deadlocks (0 = unlimited)' },
+  'reconnect-window': { type: 'string', plan: 'reconnectWindowS', default: 10, shown: true, describe: 'while no connection can be re-opened (a restart, a failover), the run goes on retrying every 0.5 s (following target_session_attrs to a new primary) for this long, then ends early with its results (exit 2): 10s, 2m, 0' },
   grace: { alias: 'graceful-stop', type: 'string', plan: 'graceS', default: 10, shown: true, describe: 'once the run stops (end of --duration, Ctrl-C, SIGTERM), transactions in flight get this long to finish; then they are cancelled and counted as unfinished: 10s, 500ms, 0' },
   'transaction-timeout': { type: 'string', plan: 'transactionTimeoutS', default: 0, shown: 'none', describe: 'cancel any transaction running longer than this, counted as failed (TRANSACTION_TIMEOUT): 5s, 500ms' },
   'exit-on-abort': { type: 'boolean', plan: 'exitOnAbort', default: false, describe: 'stop the whole run at the first aborted client or failed transaction' },
@@ -96,12 +97,11 @@ export const RUN_OPTION_TABLE = Object.freeze({
  * @type {Readonly<Record<string, any>>}
  */
 export const PLAN_ONLY_DEFAULTS = Object.freeze({
-  serverLostS: 10, // seconds without any connection re-opened before the run ends
   writeFile: true // write the results document (to `out`, else ./pgload-results/<time>-<workload>.json)
 })
 
 /** Units of the plan keys whose shown default needs one. */
-const SHOWN_UNIT = { graceS: 's' }
+const SHOWN_UNIT = { graceS: 's', reconnectWindowS: 's' }
 
 /**
  * The yargs definition of an entry: its help text ends with its default, from the table.

@@ -71,8 +71,13 @@ export function attachRunMessages (run, { progressS, progressTimestamp = false, 
   run.on('prepare-error', ({ error }) => err.write(`pgload: error: ${formatServerError(error)}\n`))
   let reported = false
   run.on('connection-error', ({ error }) => {
-    if (!reported) err.write(`pgload: cannot reconnect to the server (${error.message.split('\n')[0]}); retrying for up to ${run.settings.serverLostUs / 1e6} s\n`)
+    if (!reported) err.write(`pgload: cannot reconnect to the server (${error.message.split('\n')[0]}); retrying for up to ${run.settings.serverLostUs / 1e6} s (--reconnect-window)\n`)
     reported = true
+  })
+  run.on('reconnected', ({ failedForMs }) => {
+    // said once per outage: the first connection back after the line above
+    if (reported) err.write(`pgload: reconnected to the server after ${(failedForMs / 1000).toFixed(1)} s\n`)
+    reported = false
   })
   run.on('internal-error', (e) => err.write(`pgload: internal error: ${e.stack}\n`))
   run.on('cancelled', ({ reason, count, graceS }) => {

@@ -25,7 +25,7 @@ export const DRIVERS = ['lean', 'pg']
 /** What a caller may give: the plan's own names, values typed or as typed on a command line. */
 const INPUT_KEYS = new Set(['workload', 'scripts', 'url', 'clients', 'connections', 'durationS', 'transactionsPerClient',
   'rate', 'latencyLimitMs', 'thinkTime', 'warmupS', 'intervalS', 'progressS', 'progressTimestamp', 'seed', 'protocol',
-  'driver', 'maxTries', 'exitOnAbort', 'graceS', 'transactionTimeoutS', 'connect', 'verboseErrors', 'failuresDetailed',
+  'driver', 'maxTries', 'exitOnAbort', 'graceS', 'reconnectWindowS', 'transactionTimeoutS', 'connect', 'verboseErrors', 'failuresDetailed',
   'serverStats', 'out', 'writeFile', 'label', 'thresholds', 'command', 'jobs', 'workloadOptions', 'store', 'resultsUrl',
   'shard', 'shards', 'shardIndex', 'runId', 'shardTimeout', 'cold', 'restartCommand', 'keepPageCache',
   'dashboard', 'dashboardOut', 'metrics', 'metricsPush', 'metricsPushHeaders', 'progressServer', 'stages', 'clientsStages', 'maxQueue', 'rampS'])
@@ -61,6 +61,7 @@ const bad = (message) => new PgloadError(message, { code: 'BAD_OPTION' })
  * @property {'lean'|'pg'} driver
  * @property {number} maxTries 0 = unlimited
  * @property {number} graceS
+ * @property {number} reconnectWindowS seconds a run goes on while no connection can be re-opened
  * @property {number} transactionTimeoutS 0 = never
  * @property {boolean} exitOnAbort
  * @property {boolean} connect
@@ -225,7 +226,7 @@ function pacing (opt) {
   return { rate, latencyLimitMs, thinkTime }
 }
 
-/** Pool size, progress, warm-up, series interval, grace and timeout. */
+/** Pool size, progress, warm-up, series interval, grace, reconnect window and timeout. */
 function timing (opt) {
   const duration = (key, flag) => opt(key) === undefined ? DEFAULTS[key] : parseDurationS(opt(key), flag, rangeOf(flag))
   const out = {
@@ -234,6 +235,7 @@ function timing (opt) {
     warmupS: duration('warmupS', '--warmup'),
     intervalS: opt('intervalS') === undefined ? DEFAULTS.intervalS : parseNumber(opt('intervalS'), '--interval', rangeOf('--interval')),
     graceS: duration('graceS', '--grace'),
+    reconnectWindowS: duration('reconnectWindowS', '--reconnect-window'),
     transactionTimeoutS: duration('transactionTimeoutS', '--transaction-timeout'),
     jobs: opt('jobs') === undefined ? DEFAULTS.jobs : parseInteger(opt('jobs'), '--jobs', rangeOf('--jobs'))
   }

@@ -18,7 +18,8 @@ export function haveStandbyBinaries () {
 
 /**
  * @returns {Promise<{ primaryPort: number, standbyPort: number, stopStandby: () => Promise<void>,
- *   startStandby: () => Promise<void>, stop: () => void }>}
+ *   startStandby: () => Promise<void>, stopPrimary: () => Promise<void>, promoteStandby: () => Promise<void>, stop: () => void }>}
+ *   stopPrimary: an immediate stop, as a crash; promoteStandby: pg_ctl promote, waited for
  */
 export async function startStandbyPair () {
   const ids = await serverUser()
@@ -57,6 +58,13 @@ export async function startStandbyPair () {
     async stopStandby () {
       await pgctl(standby, '-m', 'fast', 'stop')
       started.delete(standby)
+    },
+    async stopPrimary () {
+      await pgctl(primary, '-m', 'immediate', 'stop')
+      started.delete(primary)
+    },
+    async promoteStandby () {
+      await pgctl(standby, 'promote')
     },
     stop
   }
