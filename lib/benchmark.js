@@ -73,7 +73,7 @@ export async function measureBenchmark (planOrOptions, { log = silentLogger, env
     // What the server looked like: always recorded, even with --no-server-stats (A/B diffs need it).
     const snapshot = await takeSettingsSnapshot(conn, { tables: module.tables ?? [] })
 
-    if (samplesServer(plan)) sampler = await startSampler(target, module, { embedded: session.embedded, env, log })
+    if (samplesServer(plan)) sampler = await startSampler(target, module, { embedded: session.embedded, env, log, hostStats: plan.serverHostStats })
     barrier = await openShardBarrier(plan, { openConnection: (o) => openConnection(target, o), log })
     const gate = barrier && shardGate(barrier, onPhase)
 
@@ -179,11 +179,11 @@ async function createOrLoad (module, wctx, { plan, workloadOptions, embedded, se
 }
 
 /** The server statistics sampler, started; null when the server does not let it read them. */
-async function startSampler (target, module, { embedded, env, log }) {
+async function startSampler (target, module, { embedded, env, log, hostStats = embedded }) {
   const { StatsSampler } = await import('./server/stats/sampler.js')
   // The embedded server's log is on this machine: checkpoint times from its lines.
   const serverLog = embedded ? (await embeddedPaths(pgloadHome({ env }))).log : null
-  const sampler = new StatsSampler({ openConnection: () => openConnection(target, { protocol: 'simple', applicationName: 'pgload-stats' }), tables: module.tables ?? [], log, serverLog })
+  const sampler = new StatsSampler({ openConnection: () => openConnection(target, { protocol: 'simple', applicationName: 'pgload-stats' }), tables: module.tables ?? [], log, serverLog, hostStats: hostStats ? { embedded, host: target.config.host } : null })
   try {
     await sampler.start()
     return sampler

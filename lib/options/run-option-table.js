@@ -56,6 +56,7 @@ export const RUN_OPTION_TABLE = Object.freeze({
   'restart-command': { type: 'string', plan: 'restartCommand', capacity: 'no', describe: 'with --cold: shell command that restarts a server that is not the embedded one, e.g. \'sudo systemctl restart postgresql\'' },
   'keep-page-cache': { type: 'boolean', plan: 'keepPageCache', default: false, capacity: 'no', describe: 'with --cold: restart only, leave the OS page cache as it is' },
   'server-stats': { type: 'boolean', plan: 'serverStats', default: true, shown: true, describe: 'sample server statistics during the run (--no-server-stats to disable)' },
+  'server-host-stats': { type: 'boolean', plan: 'serverHostStats', shown: 'on for the embedded server, else off', describe: 'with the server statistics: the server host\'s CPU (user, system, iowait, steal) and its data directory\'s disk per sample, from /proc (Linux); only when the server runs on this machine, else said why' },
   builtin: { alias: 'b', type: 'string', array: true, describe: 'pgbench built-in script name[@weight]: tpcb-like, simple-update, select-only; "list" lists them' },
   file: { alias: 'f', type: 'string', array: true, describe: 'pgbench script file[@weight]' },
   'select-only': { alias: 'S', type: 'count', describe: 'same as -b select-only (each -S adds one script)' },

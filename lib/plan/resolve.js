@@ -26,7 +26,7 @@ export const DRIVERS = ['lean', 'pg']
 const INPUT_KEYS = new Set(['workload', 'scripts', 'url', 'clients', 'connections', 'durationS', 'transactionsPerClient',
   'rate', 'latencyLimitMs', 'thinkTime', 'warmupS', 'intervalS', 'progressS', 'progressTimestamp', 'seed', 'protocol',
   'driver', 'maxTries', 'exitOnAbort', 'graceS', 'reconnectWindowS', 'transactionTimeoutS', 'connect', 'verboseErrors', 'failuresDetailed',
-  'serverStats', 'out', 'writeFile', 'label', 'thresholds', 'command', 'jobs', 'workloadOptions', 'store', 'resultsUrl',
+  'serverStats', 'serverHostStats', 'out', 'writeFile', 'label', 'thresholds', 'command', 'jobs', 'workloadOptions', 'store', 'resultsUrl',
   'shard', 'shards', 'shardIndex', 'runId', 'shardTimeout', 'cold', 'restartCommand', 'keepPageCache',
   'dashboard', 'dashboardOut', 'metrics', 'metricsPush', 'metricsPushHeaders', 'progressServer', 'stages', 'clientsStages', 'maxQueue', 'rampS'])
 /** Workload options of script runs (tpcb); a workload module adds its own `runOptions`. */
@@ -68,6 +68,7 @@ const bad = (message) => new PgloadError(message, { code: 'BAD_OPTION' })
  * @property {boolean} verboseErrors
  * @property {boolean} failuresDetailed
  * @property {boolean} serverStats
+ * @property {boolean} [serverHostStats] the server host's CPU and disk from this machine's /proc; absent: on for the embedded server only
  * @property {boolean} cold restart the server before the measured run (lib/server/cold/cold-start.js)
  * @property {string} [restartCommand] with cold: the shell command that restarts a server that is not the embedded one
  * @property {boolean} keepPageCache with cold: do not drop the OS page cache
@@ -145,6 +146,7 @@ export async function resolvePlan (input, { config, readStdin, checks = {}, host
   Object.assign(plan, timing(opt))
   Object.assign(plan, profileChecks(opt, plan, opt('clients') !== undefined))
   Object.assign(plan, switches(opt))
+  Object.assign(plan, serverHostStats(opt, plan.serverStats))
   Object.assign(plan, coldStart(opt))
   Object.assign(plan, liveOptions(opt))
   plan.workloadOptions = workloadOptions(module, w, logOptions)
@@ -262,6 +264,13 @@ function checkHost (plan, module, limits) {
 function switches (opt) {
   const flags = { exitOnAbort: '--exit-on-abort', connect: '--connect', verboseErrors: '--verbose-errors', failuresDetailed: '--failures-detailed', serverStats: '--server-stats', writeFile: 'writeFile', progressTimestamp: '--progress-timestamp' }
   return Object.fromEntries(Object.entries(flags).map(([key, flag]) => [key, booleanOption(opt(key), flag, DEFAULTS[key] ?? false)]))
+}
+
+/** --server-host-stats: given or not (absent: the embedded server's default, decided where the server is known). */
+function serverHostStats (opt, serverStats) {
+  const on = booleanOption(opt('serverHostStats'), '--server-host-stats', undefined)
+  if (on && !serverStats) throw bad('--server-host-stats goes with the server statistics: --no-server-stats turns them off')
+  return on === undefined ? {} : { serverHostStats: on }
 }
 
 /** --cold, --restart-command and --keep-page-cache: the last two only go with the first. */

@@ -258,7 +258,21 @@ const stages = refine(arrayOf(stage, { nullable: true }), (list) => {
 
 // pg_stat_io: per-second rates by backend type in each sample, the window's deltas per row
 const ioRates = mapOf(object({ reads: amount, writes: amount, extends: amount, fsyncs: amount }), { nullable: true })
-const sample = object({ t: anyNumberOrNull, ioPerS: ioRates })
+// the server host's CPU (% of all cores' time) and disk per sample, over the window and at most
+const share = refine(amount, (v) => (v > 100 ? `a share of the CPU time above 100 %: ${v}` : null))
+const hostFigures = object({
+  cpu: object({ busy: share, user: share, system: share, iowait: share, steal: share, idle: share }, { nullable: true }),
+  disk: object({ readsPerS: amount, writesPerS: amount, readBytesPerS: amount, writeBytesPerS: amount, queue: amount }, { nullable: true })
+}, { nullable: true })
+const hostStats = object({
+  available: boolean,
+  reason: text,
+  disk: object({ name: textOrNull, devices: arrayOf(text), scope: text }, { nullable: true }),
+  samples: count,
+  window: hostFigures,
+  max: object({ cpu: mapOf(share, { nullable: true }), disk: mapOf(amount, { nullable: true }) })
+}, { required: ['available'], nullable: true })
+const sample = object({ t: anyNumberOrNull, ioPerS: ioRates, host: hostFigures })
 const ioRow = object({
   backendType: text, object: text, context: text, reads: countOrNull, writes: countOrNull, extends: countOrNull, fsyncs: countOrNull
 }, { required: ['backendType', 'object', 'context'] })
@@ -267,6 +281,7 @@ const serverStats = object({
   perTransaction: mapOf(anyNumberOrNull),
   tables: mapOf(object({})),
   io: arrayOf(ioRow, { nullable: true }),
+  host: hostStats,
   series: arrayOf(sample),
   events: arrayOf(object({ t: anyNumberOrNull, kind: text })),
   statements: object({ top: arrayOf(object({})), writes: object({ statements: count, readOnly: boolean, blksDirtied: countOrNull, walFpi: countOrNull }) }),

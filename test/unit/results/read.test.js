@@ -230,3 +230,19 @@ test('a gzip bomb is refused by its decompressed size, naming the file and the l
   const gz = write(gzipSync(JSON.stringify(base())))
   assert.equal((await readResults(gz, { maxBytes: 1048576 })).schemaVersion, SCHEMA_VERSION)
 })
+
+test('the server host\'s figures: shares of the CPU time within 0-100 %, disk rates not negative, availability said', async () => {
+  const figures = { cpu: { busy: 60, user: 40, system: 15, iowait: 5, steal: 0, idle: 40 }, disk: { readsPerS: 1, writesPerS: 200, readBytesPerS: 4096, writeBytesPerS: 819200, queue: 1.5 } }
+  const withHost = (change) => damaged((d) => {
+    d.serverStats.series = [{ t: 1, host: structuredClone(figures) }, { t: 2, host: null }]
+    d.serverStats.host = { available: true, disk: { name: 'vda', devices: ['vda'], scope: 'data directory' }, samples: 1, window: structuredClone(figures), max: structuredClone(figures) }
+    change?.(d)
+  })
+  const read = await readResults(write(withHost()))
+  assert.equal(read.serverStats.host.window.cpu.busy, 60)
+  await readResults(write(withHost((d) => { d.serverStats.host = { available: false, reason: 'they come from Linux\'s /proc, and this machine runs darwin' } })))
+  await refused(withHost((d) => { d.serverStats.series[0].host.cpu.user = 140 }), 'serverStats.series[0].host.cpu.user: a share of the CPU time above 100 %: 140')
+  await refused(withHost((d) => { d.serverStats.host.window.disk.queue = -1 }), 'serverStats.host.window.disk.queue: expected a number >= 0, got -1')
+  await refused(withHost((d) => { delete d.serverStats.host.available }), 'serverStats.host.available: missing')
+  await refused(withHost((d) => { d.serverStats.host.max.cpu.busy = 'high' }), 'serverStats.host.max.cpu.busy: expected a number >= 0, got "high"')
+})

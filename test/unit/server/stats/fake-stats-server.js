@@ -63,6 +63,7 @@ export function fakeServer ({ versionNum = '180004', refuse = [], superuser = 't
       return res(['epoch'], stamps.map(st => [String(Date.parse(st.replace(' ', 'T') + 'Z') / 1000)]))
     }
     if (text.includes('FROM pg_extension')) return res(['nspname', 'extversion'], [])
+    if (text.includes("current_setting('data_directory')")) return res(['data_directory', 'port', 'started'], [['/srv/pg', '5432', '1764320000']])
     throw new Error('unexpected statement: ' + text.slice(0, 60))
   }
   const conn = {
