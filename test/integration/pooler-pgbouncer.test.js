@@ -96,6 +96,19 @@ test('--pooler-admin: a console named is read; an address that is no console cos
   assert.equal(wrong.results.pooler, undefined)
 })
 
+test('a PgBouncer that does not let the run\'s user read its console: a warning with what to do, and the run goes on', { skip, timeout: 120_000 }, async () => {
+  const closed = await startPgbouncer(server, { extra: { admin_users: 'somebody_else' } })
+  try {
+    const r = await run('not-allowed', ['-c', '2', '-T', '1s', '-M', 'extended', '--url', closed.url()])
+    assert.equal(r.code, 0, r.stderr)
+    assert.match(r.stderr, /^pgload: warning: PgBouncer at postgres:\/\/postgres@127\.0\.0\.1:\d+\/pgbouncer does not let postgres read its admin console: no pooler readings$/m)
+    assert.match(r.stderr, /^hint: add postgres to stats_users in pgbouncer\.ini/m)
+    assert.equal(r.results.pooler, undefined)
+  } finally {
+    await closed.stop()
+  }
+})
+
 test('a run against PostgreSQL itself: no pooler section, no word about one', { skip, timeout: 120_000 }, async () => {
   const r = await run('direct', ['-c', '2', '-T', '1s', '--url', server.url])
   assert.equal(r.code, 0, r.stderr)

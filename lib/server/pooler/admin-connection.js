@@ -26,7 +26,8 @@ const NAMED_TIMEOUT_MS = 10000
  * @param {{ target: import('../../db/connection.js').Target|null, adminUrl?: string, env?: Record<string, string|undefined>, log?: any }} opts
  *   target: the run's (null: the embedded server, never a pooler); adminUrl: --pooler-admin (`off`: none)
  * @returns {Promise<PoolerAdmin|null>}
- * @throws {PgloadError} when the console named with --pooler-admin cannot be read
+ * @throws {PgloadError} when the console named with --pooler-admin cannot be read, or the
+ *   target is a PgBouncer that does not let the run's user read its console
  */
 export async function openPoolerAdmin ({ target, adminUrl, env = process.env, log }) {
   if (adminUrl === 'off') return null
@@ -38,6 +39,13 @@ export async function openPoolerAdmin ({ target, adminUrl, env = process.env, lo
   try {
     conn = await openConnection(admin, { protocol: 'simple', applicationName: 'pgload-pooler', connectTimeoutMs: DETECT_TIMEOUT_MS })
   } catch (err) {
+    // PgBouncer's own refusal (PostgreSQL has no such answer): a pooler whose console this user may not read
+    if (err.code === '08P01' && err.message === 'not allowed') {
+      throw new PgloadError(`PgBouncer at ${displayUrl(admin.config)} does not let ${target.config.user} read its admin console: no pooler readings`, {
+        code: 'POOLER_ADMIN',
+        hint: `add ${target.config.user} to stats_users in pgbouncer.ini, name a console with --pooler-admin URL, or --pooler-admin off`
+      })
+    }
     log?.debug({ err: err.message }, 'no pooler admin console on the target')
     return null
   }

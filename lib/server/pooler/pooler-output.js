@@ -3,6 +3,7 @@
 // `pooler` section. Without a pooler it costs one refused connection attempt and says nothing.
 
 import { silentLogger } from '../../log.js'
+import { PgloadError } from '../../errors.js'
 import { resolveTarget } from '../target/resolve-target.js'
 import { openPoolerAdmin } from './admin-connection.js'
 import { PoolerSampler } from './sampler.js'
@@ -49,7 +50,7 @@ export function poolerOutput (plan, { env = process.env, err = { write () {} }, 
 async function startSampler (plan, { env, log }) {
   const target = resolveTarget({ url: plan.url, env })
   if (!target && plan.poolerAdmin !== undefined && plan.poolerAdmin !== 'off') {
-    throw Object.assign(new Error('--pooler-admin is for a run through a pooler: the embedded server has none, give the pooler\'s address with --url'), { hint: null })
+    throw new PgloadError('--pooler-admin is for a run through a pooler: the embedded server has none', { code: 'POOLER_ADMIN', hint: 'give the pooler\'s address with --url' })
   }
   const admin = await openPoolerAdmin({ target, adminUrl: plan.poolerAdmin, env, log })
   if (!admin) return null
@@ -58,7 +59,7 @@ async function startSampler (plan, { env, log }) {
     await sampler.start()
   } catch (e) {
     await sampler.close()
-    throw new Error(`PgBouncer at ${admin.display} could not be read: ${e.message}`)
+    throw new PgloadError(`PgBouncer at ${admin.display} could not be read: ${e.message}`, { code: 'POOLER_ADMIN' })
   }
   return sampler
 }
