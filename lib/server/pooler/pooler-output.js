@@ -10,20 +10,23 @@ import { PoolerSampler } from './sampler.js'
 import { preparedStatementsProblem } from './prepared-statements.js'
 
 /**
- * @param {Readonly<Record<string, any>>} plan the run's plan: its url, poolerAdmin and protocol
+ * The output; each run's plan (its url, poolerAdmin and protocol) comes with the run's start.
  * @param {{ env?: Record<string, string|undefined>, err?: { write(s: string): any }, log?: any }} [opts]
  *   err: where its warning lines go (the command's stderr)
  * @returns {import('../../session/output.js').Output}
  */
-export function poolerOutput (plan, { env = process.env, err = { write () {} }, log = silentLogger } = {}) {
+export function poolerOutput ({ env = process.env, err = { write () {} }, log = silentLogger } = {}) {
   /** @type {PoolerSampler|null} */
   let sampler = null
   let starting = Promise.resolve()
   const warn = (message, hint) => err.write(`pgload: warning: ${message}\n${hint ? `hint: ${hint}\n` : ''}`)
   return {
     name: 'pooler',
-    start ({ run }) {
-      starting = startSampler(plan, { env, log }).then((s) => {
+    start ({ run, plan }) {
+      // a session's next run: the last one's console is closed before another is opened
+      const previous = sampler
+      sampler = null
+      starting = Promise.resolve(previous?.close()).then(() => startSampler(plan, { env, log })).then((s) => {
         sampler = s
         const problem = s && preparedStatementsProblem({ protocol: plan.protocol, version: s.version, ...s.settings })
         if (problem) warn(problem.message, problem.hint)
@@ -35,8 +38,13 @@ export function poolerOutput (plan, { env = process.env, err = { write () {} }, 
     },
     async finish (results) {
       await starting
+      if (!sampler) return
+      const pooler = await sampler.finish()
+      // the pooler's client connection is given back as soon as the readings are done
+      await sampler.close()
+      sampler = null
       // a document that has one (a library caller's) keeps it
-      if (sampler && results.pooler === undefined) results.pooler = await sampler.finish()
+      if (results.pooler === undefined) results.pooler = pooler
     },
     async close () {
       await starting
