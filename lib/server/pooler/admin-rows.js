@@ -52,14 +52,16 @@ function numberOf (row, name) {
 }
 
 /**
- * The pool of one database and user in a SHOW POOLS answer; null when it has none (no client of
- * that database and user connected yet).
+ * The pool of one database and user in a SHOW POOLS answer, or the database's only pool (a
+ * database with force_user pools under that user); null when there is none (no client of that
+ * database connected yet).
  * @param {{ fields: string[], rows: (string|null)[][] }} result
  * @param {{ database: string, user: string }} pool
  * @returns {PoolReading|null}
  */
 export function poolReading (result, { database, user }) {
-  const row = rowsByName(result).find((r) => r.database === database && r.user === user)
+  const rows = rowsByName(result).filter((r) => r.database === database)
+  const row = rows.find((r) => r.user === user) ?? (rows.length === 1 ? rows[0] : null)
   if (!row) return null
   const seconds = numberOf(row, 'maxwait')
   const micros = numberOf(row, 'maxwait_us') ?? 0

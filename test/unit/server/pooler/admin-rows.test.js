@@ -21,7 +21,11 @@ test('SHOW POOLS: the run\'s pool by database and user, the longest wait from ma
   assert.deepEqual(poolReading(POOLS_1_18, { database: 'postgres', user: 'postgres' }), {
     clientsActive: 3, clientsWaiting: 7, maxWaitMs: 17.579, serversActive: 2, serversIdle: 0, serversUsed: 0, poolMode: 'transaction'
   })
-  assert.equal(poolReading(POOLS_1_18, { database: 'postgres', user: 'other' }), null)
+  // force_user: the database's one pool is under another user
+  assert.equal(poolReading(POOLS_1_18, { database: 'postgres', user: 'app' }).clientsWaiting, 7)
+  assert.equal(poolReading(POOLS_1_18, { database: 'other', user: 'postgres' }), null)
+  const twoPools = { fields: POOLS_1_18.fields, rows: [POOLS_1_18.rows[1], POOLS_1_18.rows[1].map((v, i) => i === 1 ? 'admin' : v)] }
+  assert.equal(poolReading(twoPools, { database: 'postgres', user: 'app' }), null, 'two pools and neither the run\'s: none')
 })
 
 test('SHOW POOLS and SHOW STATS are read by column name, whatever the order and the extra columns', () => {
