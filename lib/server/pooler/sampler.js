@@ -20,12 +20,14 @@ export class PoolerSampler {
   #series = []
   #settings = { poolSize: null, poolMode: null, maxPreparedStatements: null }
   #poolMode = null
+  #finishWaitMs
 
   /**
-   * @param {{ conn: import('../../db/connection.js').PgConnection, version: string, found: string, pool: { database: string, user: string }, now?: () => number }} opts
+   * @param {{ conn: import('../../db/connection.js').PgConnection, version: string, found: string, pool: { database: string, user: string }, now?: () => number, finishWaitMs?: number }} opts
    *   pool: the run's database and user, whose pool is read
    */
-  constructor ({ conn, version, found, pool, now = () => performance.now() }) {
+  constructor ({ conn, version, found, pool, now = () => performance.now(), finishWaitMs = FINISH_WAIT_MS }) {
+    this.#finishWaitMs = finishWaitMs
     this.#conn = conn
     this.version = version
     this.found = found
@@ -86,7 +88,7 @@ export class PoolerSampler {
   async finish () {
     if (this.#busy) {
       let timer
-      await Promise.race([this.#busy, new Promise((resolve) => { timer = setTimeout(resolve, FINISH_WAIT_MS) })])
+      await Promise.race([this.#busy, new Promise((resolve) => { timer = setTimeout(resolve, this.#finishWaitMs) })])
       clearTimeout(timer)
     }
     const { poolSize, poolMode, maxPreparedStatements } = this.settings
@@ -104,8 +106,9 @@ export class PoolerSampler {
     }
   }
 
-  /** Close the admin connection. */
+  /** Close the admin connection; one with a reading still on its way (a console that stopped answering) at once. */
   async close () {
-    await this.#conn.close().catch(() => {})
+    if (this.#busy) this.#conn.destroy()
+    else await this.#conn.close().catch(() => {})
   }
 }

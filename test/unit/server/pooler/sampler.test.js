@@ -23,7 +23,8 @@ function fakeConsole ({ step = 1000 } = {}) {
       }
       throw new Error(`unexpected ${sql}`)
     },
-    async close () { console.closed = true }
+    async close () { console.closed = true },
+    destroy () { console.destroyed = true }
   }
   return console
 }
@@ -76,4 +77,22 @@ test('readings never overlap: an interval that closes during one is left to the 
   const section = await finishing
   assert.deepEqual(section.series.map((e) => e.t), [1])
   assert.equal(section.found, 'named')
+})
+
+test('a console that stops answering: finish gives what was read, and close does not wait on it', async () => {
+  const conn = fakeConsole()
+  let ms = 0
+  const sampler = new PoolerSampler({ conn, version: '1.18.0', found: 'detected', pool: { database: 'postgres', user: 'postgres' }, now: () => ms, finishWaitMs: 10 })
+  await sampler.start()
+  ms = 1000
+  sampler.sample(1)
+  await settle()
+  conn.hold = true
+  ms = 2000
+  sampler.sample(2) // never answered
+  const section = await sampler.finish()
+  assert.deepEqual(section.series.map((e) => e.t), [1])
+  await sampler.close()
+  assert.equal(conn.destroyed, true)
+  assert.equal(conn.closed, undefined)
 })
