@@ -223,7 +223,7 @@ async function readAfterRun (run, outcome, { workload, conn, sampler, log }) {
 
 /** The plan as the results document records it: no server addresses (they may hold a password). */
 function recordedPlan (plan) {
-  const { planVersion, seedGiven, url, resultsUrl, ...options } = plan
+  const { planVersion, seedGiven, url, resultsUrl, poolerAdmin, ...options } = plan
   if (options.restartCommand !== undefined) options.restartCommand = redact(options.restartCommand)
   if (options.metricsPush !== undefined) options.metricsPush = recordedMetricsPush(options.metricsPush)
   // the plan holds the seed as pgbench's signed random_seed; the user gives and reads it unsigned

@@ -26,7 +26,7 @@ export const DRIVERS = ['lean', 'pg']
 const INPUT_KEYS = new Set(['workload', 'scripts', 'url', 'clients', 'connections', 'durationS', 'transactionsPerClient',
   'rate', 'latencyLimitMs', 'thinkTime', 'warmupS', 'intervalS', 'progressS', 'progressTimestamp', 'seed', 'protocol',
   'driver', 'maxTries', 'exitOnAbort', 'graceS', 'reconnectWindowS', 'transactionTimeoutS', 'connect', 'verboseErrors', 'failuresDetailed',
-  'serverStats', 'serverHostStats', 'out', 'writeFile', 'label', 'thresholds', 'command', 'jobs', 'workloadOptions', 'store', 'resultsUrl',
+  'serverStats', 'serverHostStats', 'out', 'writeFile', 'label', 'thresholds', 'command', 'jobs', 'workloadOptions', 'store', 'resultsUrl', 'poolerAdmin',
   'shard', 'shards', 'shardIndex', 'runId', 'shardTimeout', 'cold', 'restartCommand', 'keepPageCache',
   'dashboard', 'dashboardOut', 'metrics', 'metricsPush', 'metricsPushHeaders', 'progressServer', 'stages', 'clientsStages', 'maxQueue', 'rampS'])
 /** Workload options of script runs (tpcb); a workload module adds its own `runOptions`. */
@@ -79,6 +79,7 @@ const bad = (message) => new PgloadError(message, { code: 'BAD_OPTION' })
  * @property {string} [command] the command line, passwords redacted
  * @property {boolean} store store the run in the results database once its file is written (lib/store)
  * @property {string} [resultsUrl] the results database; absent: `pgload_results` on the embedded server
+ * @property {string} [poolerAdmin] the PgBouncer admin console to read, or 'off'; absent: looked for on the target
  * @property {Record<string, any>} workloadOptions
  * @property {import('./shard.js').ShardPlan} [shard] this process runs one shard of a run (--shard, --shards)
  * @property {{ host: string, port: number }} [dashboard] serve the live dashboard here during the run (lib/live)
@@ -338,8 +339,17 @@ async function record (opt) {
     label: runLabel(opt('label')),
     thresholds: await runThresholds(opt('thresholds')),
     command: command === undefined ? undefined : redact(String(command)),
+    poolerAdmin: poolerAdmin(opt('poolerAdmin')),
     ...resultsStore(opt)
   }
+}
+
+/** --pooler-admin: a connection string (malformed: said before the run) or off. */
+function poolerAdmin (value) {
+  if (value === undefined || value === 'off') return value
+  if (typeof value !== 'string' || value.trim() === '') throw bad(`--pooler-admin needs a connection string or off, got ${shownValue(value)}`)
+  parseConnectionString(value, '--pooler-admin')
+  return value
 }
 
 /** --store and --results-url: where the run is stored after its file is written. */

@@ -3,7 +3,7 @@
 
 import { readFileSync } from 'node:fs'
 import {
-  intervalSeconds, transactionTypes, throughputRows, latencyRows, markerSets, serverRows,
+  intervalSeconds, transactionTypes, throughputRows, latencyRows, markerSets, serverRows, poolerRows,
   spectrumByType, distributionByType, thresholdRows, tpmcRows, responseTimeRows
 } from './datasets.js'
 import { layoutMarkerLabels } from './marker-labels.js'
@@ -110,6 +110,18 @@ export const RUN_CHARTS = [
     tune: (spec, d, opts) => {
       spec.title.subtitle += checkpointNote(d)
       if (opts.logScale) useLog(spec.layer.find((l) => l.data.name === 'latency').encoding.y.scale)
+    }
+  },
+  {
+    id: 'pooler',
+    title: 'Through the pooler',
+    // only runs through a pooler have it: another run's report does not mention it
+    applies: (doc) => Boolean(doc.pooler),
+    data: (doc) => ({ latency: latencyRows(doc), ...poolerRows(doc) }),
+    skip: (d) => (d.poolerClients.length + d.poolerServers.length === 0 ? 'no reading of the pooler (pooler.series) in the results' : null),
+    tune: (spec, d, opts) => {
+      if (d.poolerSize.length > 0) spec.title.subtitle = [spec.title.subtitle, 'dashed: the pool size']
+      if (opts.logScale) useLog(spec.vconcat[0].layer[0].encoding.y.scale)
     }
   },
   {

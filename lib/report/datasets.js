@@ -169,6 +169,22 @@ function hostRows (rows, t, host, disk) {
   }
 }
 
+/**
+ * A run through PgBouncer (the results' `pooler`): its clients and server connections at each
+ * reading, a row per series, and its pool size (none when unknown).
+ * @returns {{ poolerClients: { t: number, series: string, value: number }[], poolerServers: { t: number, series: string, value: number }[], poolerSize: { size: number, label: string }[] }}
+ */
+export function poolerRows (doc) {
+  const series = Array.isArray(doc.pooler?.series) ? doc.pooler.series : []
+  const rows = (fields) => series.flatMap((e) => Object.entries(fields).filter(([, key]) => isNum(e?.[key]) && isNum(e.t)).map(([name, key]) => ({ t: e.t, series: name, value: e[key] })))
+  const size = doc.pooler?.poolSize
+  return {
+    poolerClients: rows({ waiting: 'clientsWaiting', active: 'clientsActive' }),
+    poolerServers: rows({ active: 'serversActive', idle: 'serversIdle', used: 'serversUsed' }),
+    poolerSize: isNum(size) && size > 0 ? [{ size, label: `pool size ${size}` }] : []
+  }
+}
+
 /** Spectrum rows of every type with a merged histogram. */
 export function spectrumByType (doc) {
   const rows = []

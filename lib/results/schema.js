@@ -298,6 +298,51 @@ const tpcc = object({
   mix: object({})
 }, { nullable: true })
 
+// pooler: PgBouncer read at each interval (docs/results-format.md, "pooler")
+const poolerEntry = object({
+  t: amount,
+  lengthS: amount,
+  clientsActive: countOrNull,
+  clientsWaiting: countOrNull,
+  maxWaitMs: amountOrNull,
+  serversActive: countOrNull,
+  serversIdle: countOrNull,
+  serversUsed: countOrNull,
+  transactions: countOrNull,
+  tps: amountOrNull,
+  qps: amountOrNull,
+  waitS: amountOrNull,
+  waitMs: amountOrNull
+}, { required: ['t', 'lengthS'] })
+// its entries in time order, and the run's figures no more than its entries hold
+const pooler = refine(object({
+  kind: text,
+  version: text,
+  found: text,
+  database: text,
+  user: text,
+  poolMode: textOrNull,
+  poolSize: countOrNull,
+  maxPreparedStatements: countOrNull,
+  maxClientsWaiting: countOrNull,
+  waitingIntervals: count,
+  waitingS: amount,
+  longestWaitMs: amountOrNull,
+  maxServersActive: countOrNull,
+  transactions: countOrNull,
+  waitS: amountOrNull,
+  waitMs: amountOrNull,
+  series: arrayOf(poolerEntry)
+}, { nullable: true, required: ['kind', 'version', 'series'] }), (p) => {
+  if (p === null) return null
+  const at = p.series.findIndex((e, i) => i > 0 && e.t < p.series[i - 1].t)
+  if (at > 0) return `series[${at}] ends at t = ${p.series[at].t}, before series[${at - 1}] (t = ${p.series[at - 1].t})`
+  if (p.waitingIntervals > p.series.length) return `waitingIntervals is ${p.waitingIntervals}, but the series has ${p.series.length} entries`
+  const most = p.series.reduce((m, e) => Math.max(m, e.clientsWaiting ?? 0), 0)
+  if (p.maxClientsWaiting !== null && p.maxClientsWaiting !== undefined && p.maxClientsWaiting !== most) return `maxClientsWaiting is ${p.maxClientsWaiting}, but the series' most is ${most}`
+  return null
+})
+
 const document = object({
   tool: object({}),
   run,
@@ -310,6 +355,7 @@ const document = object({
   stages,
   serverStats,
   tpcc,
+  pooler,
   script: object({}, { nullable: true }),
   thresholds: arrayOf(object({}), { nullable: true })
 }, { required: ['run', 'summary', 'transactions', 'intervals'] })

@@ -84,6 +84,7 @@ const PAGES = {
   run: () => writeHtmlReport([busyRun()], join(dir, 'run.html')),
   tpcc: () => writeHtmlReport([fixture('results/tpcc.json')], join(dir, 'tpcc.html')),
   'tpcc-short': () => writeHtmlReport([shortTpcc()], join(dir, 'tpcc-short.html')),
+  pooler: () => writeHtmlReport([fixture('results/recorded-tpcb-pgbouncer.json')], join(dir, 'pooler.html')),
   staged: () => writeHtmlReport([stagedBusyRun()], join(dir, 'staged.html')),
   'staged-marked': () => writeHtmlReport([twoStagesMarkedRun()], join(dir, 'staged-marked.html')),
   capacity: () => writeHtmlReport([capacityResults()], join(dir, 'capacity.html')),

@@ -246,3 +246,16 @@ test('the server host\'s figures: shares of the CPU time within 0-100 %, disk ra
   await refused(withHost((d) => { delete d.serverStats.host.available }), 'serverStats.host.available: missing')
   await refused(withHost((d) => { d.serverStats.host.max.cpu.busy = 'high' }), 'serverStats.host.max.cpu.busy: expected a number >= 0, got "high"')
 })
+
+test('pooler: the section of a run through PgBouncer, its series in order and its figures held to it', async () => {
+  const recorded = () => JSON.parse(readFileSync(new URL('results/recorded-tpcb-pgbouncer.json', FIXTURES), 'utf8'))
+  const doc = await readResults(write(recorded()))
+  assert.equal(doc.pooler.version, '1.18.0')
+  assert.ok(doc.pooler.series.length >= 3)
+  const broken = (change) => { const d = recorded(); change(d.pooler); return d }
+  await refused(broken((p) => { p.series.reverse() }), `pooler: series[1] ends at t = ${doc.pooler.series.at(-2).t}, before series[0] (t = ${doc.pooler.series.at(-1).t})`)
+  await refused(broken((p) => { p.series[0].clientsWaiting = -1 }), 'pooler.series[0].clientsWaiting: expected an integer >= 0 or null, got -1')
+  await refused(broken((p) => { p.maxClientsWaiting = 99 }), `pooler: maxClientsWaiting is 99, but the series' most is ${doc.pooler.maxClientsWaiting}`)
+  await refused(broken((p) => { p.waitingIntervals = 99 }), `pooler: waitingIntervals is 99, but the series has ${doc.pooler.series.length} entries`)
+  await refused(broken((p) => { delete p.series }), 'pooler.series: missing')
+})
