@@ -13,6 +13,7 @@ import { DEFAULTS, precedence } from './defaults.js'
 import { loadScripts, checkScripts } from './scripts.js'
 import { resolveShard, shardSeed } from './shard.js'
 import { liveOptions } from './live-options.js'
+import { failoverOptions } from './failover-options.js'
 import { booleanOption, checkLogOptions, optionalInteger, runLabel, runThresholds, samplingRate, scriptVariables } from './checks.js'
 import { shownValue } from '../options/shown.js'
 import { profileLength, profileChecks } from './profile.js'
@@ -25,7 +26,7 @@ export const DRIVERS = ['lean', 'pg']
 /** What a caller may give: the plan's own names, values typed or as typed on a command line. */
 const INPUT_KEYS = new Set(['workload', 'scripts', 'url', 'clients', 'connections', 'durationS', 'transactionsPerClient',
   'rate', 'latencyLimitMs', 'thinkTime', 'warmupS', 'intervalS', 'progressS', 'progressTimestamp', 'seed', 'protocol',
-  'driver', 'maxTries', 'exitOnAbort', 'graceS', 'reconnectWindowS', 'transactionTimeoutS', 'connect', 'verboseErrors', 'failuresDetailed',
+  'driver', 'maxTries', 'exitOnAbort', 'graceS', 'failover', 'reconnectWindowS', 'transactionTimeoutS', 'connect', 'verboseErrors', 'failuresDetailed',
   'serverStats', 'serverHostStats', 'out', 'writeFile', 'label', 'thresholds', 'command', 'jobs', 'workloadOptions', 'store', 'resultsUrl', 'poolerAdmin',
   'shard', 'shards', 'shardIndex', 'runId', 'shardTimeout', 'cold', 'restartCommand', 'keepPageCache',
   'dashboard', 'dashboardOut', 'metrics', 'metricsPush', 'metricsPushHeaders', 'progressServer', 'stages', 'clientsStages', 'maxQueue', 'rampS'])
@@ -62,6 +63,7 @@ const bad = (message) => new PgloadError(message, { code: 'BAD_OPTION' })
  * @property {number} maxTries 0 = unlimited
  * @property {number} graceS
  * @property {number} reconnectWindowS seconds a run goes on while no connection can be re-opened
+ * @property {boolean} failover measure a failover during the run (lib/failover)
  * @property {number} transactionTimeoutS 0 = never
  * @property {boolean} exitOnAbort
  * @property {boolean} connect
@@ -149,6 +151,7 @@ export async function resolvePlan (input, { config, readStdin, checks = {}, host
   Object.assign(plan, switches(opt))
   Object.assign(plan, serverHostStats(opt, plan.serverStats))
   Object.assign(plan, coldStart(opt))
+  Object.assign(plan, failoverOptions(opt, plan))
   Object.assign(plan, liveOptions(opt))
   plan.workloadOptions = workloadOptions(module, w, logOptions)
   Object.assign(plan, workloadWarmup(module, plan, opt('warmupS')))

@@ -4,6 +4,7 @@
 
 import { PgloadError } from '../errors.js'
 import { inspectHistogram } from './histogram-check.js'
+import { failover } from './schema-failover.js'
 import { FieldProblem, number, string, boolean, either, object, mapOf, arrayOf, refine, describe, memberPath } from './rules.js'
 import { round3 } from '../format/round.js'
 import { checkDerived } from './derived-check.js'
@@ -356,6 +357,7 @@ const document = object({
   serverStats,
   tpcc,
   pooler,
+  failover,
   script: object({}, { nullable: true }),
   thresholds: arrayOf(object({}), { nullable: true })
 }, { required: ['run', 'summary', 'transactions', 'intervals'] })

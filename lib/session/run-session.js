@@ -9,7 +9,7 @@ import { silentLogger } from '../log.js'
 import { trapInterrupts, interruptedError } from './interrupts.js'
 import { defineOutput, callOutputs, callOutputsNow } from './output.js'
 import { followOutputs } from './follow-outputs.js'
-import { planOutputs } from './plan-outputs.js'
+import { planOutputs, fileOutputs } from './plan-outputs.js'
 import { isPlan, resolvePlan } from '../plan/resolve.js'
 
 /** What the session says on stderr when a signal comes (commands word their own). */
@@ -108,11 +108,11 @@ export class RunSession extends EventEmitter {
    */
   async run (plan, { outputs = [], onRun, env = this.env } = {}) {
     if (this.#runsStarted === 0 && this.interrupted) throw interruptedError('interrupted before the run started', this.#trap)
-    const all = [...this.#outputs, ...outputs.map(defineOutput)]
     const warn = (line) => this.err.write(`${line}\n`)
     const measure = this.#runBenchmark ?? (await import('../benchmark.js')).measureBenchmark
-    // the plan's own outputs (results file, thresholds) are read from a resolved plan
+    // the plan's own outputs (failover, thresholds, results file) are read from a resolved plan
     if (!isPlan(plan)) plan = await this.guard(resolvePlan(plan))
+    const all = [...this.#outputs, ...outputs.map(defineOutput), ...planOutputs(plan, { env })]
     let follow = null
     try {
       const running = measure(plan, {
@@ -133,13 +133,13 @@ export class RunSession extends EventEmitter {
       const outcome = await (this.#runsStarted === 0 ? this.guard(running) : running)
       this.#current = null
       follow?.stop()
-      await this.#finish(outcome, plan, all, { ...follow?.context, plan, file: outcome.file }, warn)
+      await this.#finish(outcome, all, { ...follow?.context, plan, file: outcome.file }, warn)
       this.emit('end', outcome.results, outcome)
       return { ...outcome, terminated: this.terminated }
     } finally {
       this.#current = null
       follow?.stop()
-      if (outputs.length) await callOutputs(all.slice(this.#outputs.length), 'close', [], warn)
+      await callOutputs(all.slice(this.#outputs.length), 'close', [], warn)
     }
   }
 
@@ -148,10 +148,9 @@ export class RunSession extends EventEmitter {
    * (the plan's results file, first of the ends), then the other outputs' end; a required
    * output's failure is thrown once all had their turn.
    */
-  async #finish (outcome, plan, outputs, context, warn) {
-    const own = planOutputs(plan, outcome.file)
-    const finishing = await callOutputs([...outputs, ...own], 'finish', [outcome.results, context], warn)
-    const ending = await callOutputs([...own, ...outputs], 'end', [outcome.results, { ...context, exitCode: outcome.exitCode }], warn)
+  async #finish (outcome, outputs, context, warn) {
+    const finishing = await callOutputs(outputs, 'finish', [outcome.results, context], warn)
+    const ending = await callOutputs([...fileOutputs(outcome.file), ...outputs], 'end', [outcome.results, { ...context, exitCode: outcome.exitCode }], warn)
     if (finishing ?? ending) throw finishing ?? ending
   }
 

@@ -1,7 +1,7 @@
 // A failover during a run, on a real primary and streaming standby (PostgreSQL 15's binaries, on
 // loopback, removed after): the primary stops as in a crash, the standby is promoted, and a run
 // whose URL names both hosts with target_session_attrs=read-write goes on within its
-// --reconnect-window, its new connections on the promoted standby.
+// --reconnect-window, its new connections on the promoted standby; --failover measures it.
 
 import { test, before, after } from 'node:test'
 import assert from 'node:assert/strict'
@@ -30,48 +30,64 @@ after(() => {
 
 const both = () => `host=127.0.0.1,127.0.0.1 port=${pair.primaryPort},${pair.standbyPort} user=postgres dbname=postgres sslmode=disable connect_timeout=2 target_session_attrs=read-write`
 
-/** pgbench_history rows on the server at `port`. */
-async function historyRows (port) {
+/** One statement on the server at `port`. */
+async function sql (port, text) {
   const conn = await openConnection(resolveTarget({ url: `host=127.0.0.1 port=${port} user=postgres dbname=postgres sslmode=disable`, env: {} }), { protocol: 'simple' })
   try {
-    return Number((await conn.simpleQuery('select count(*) from pgbench_history')).rows[0][0])
+    return await conn.simpleQuery(text)
   } finally {
     await conn.close()
   }
 }
 
-test('the primary crashes, the standby is promoted: the run reconnects to it within --reconnect-window and goes on', { skip, timeout: 120000 }, async () => {
-  const init = await runCli(['init', 'tpcb', '--scale', '1', '--url', `host=127.0.0.1 port=${pair.primaryPort} user=postgres dbname=postgres sslmode=disable`], { timeoutMs: 60000 })
+test('the primary crashes, the standby is promoted: with --failover the run reconnects to it, and measures the outage and the RPO (synchronous replication: none missing)', { skip, timeout: 120000 }, async () => {
+  const primary = `host=127.0.0.1 port=${pair.primaryPort} user=postgres dbname=postgres sslmode=disable`
+  const init = await runCli(['init', 'tpcb', '--scale', '1', '--url', primary], { timeoutMs: 60000 })
   assert.equal(init.code, 0, init.stderr)
+  await sql(pair.primaryPort, "alter system set synchronous_standby_names = '*'")
+  await sql(pair.primaryPort, 'select pg_reload_conf()')
   const out = join(dir, 'failover.json')
   let failover = null
-  const r = await runCli(['run', 'tpcb', '-c', '4', '-T', '14s', '--reconnect-window', '30s', '--url', both(), '--out', out], {
+  const r = await runCli(['run', 'tpcb', '-c', '4', '-T', '14s', '--failover', '--url', both(), '--out', out], {
     timeoutMs: 90000,
     onSpawn (child) {
       child.stderr.on('data', (d) => {
         if (failover || !String(d).includes('pgload: running')) return
         failover = (async () => {
           await sleep(3000)
+          const t0 = performance.now()
           await pair.stopPrimary()
           await sleep(1000)
           await pair.promoteStandby()
+          return { tookMs: performance.now() - t0 }
         })()
       })
     }
   })
-  await failover
+  const { tookMs } = await failover
   assert.equal(r.code, 0, r.stderr)
-  assert.match(r.stderr, /pgload: cannot reconnect to the server \(.*\); retrying for up to 30 s \(--reconnect-window\)/)
+  assert.match(r.stderr, /pgload: cannot reconnect to the server \(.*\); retrying for up to 60 s \(--reconnect-window\)/)
   assert.match(r.stderr, /pgload: reconnected to the server after \d+\.\d s/)
   const results = JSON.parse(readFileSync(out, 'utf8'))
   const s = results.summary
-  assert.ok(s.failed + s.outcomeUnknown + s.unfinished > 0 || s.transactions > 0)
   // the last seconds' transactions committed on the promoted standby
   const last = results.intervals.slice(-3)
   assert.ok(last.every((i) => i.tps > 0), `tps of the last intervals: ${last.map((i) => i.tps)}`)
-  const onNewPrimary = await historyRows(pair.standbyPort)
-  assert.ok(onNewPrimary > 0, 'history rows on the promoted standby')
-  assert.ok(onNewPrimary <= s.transactions + s.outcomeUnknown, `${onNewPrimary} rows; ${s.transactions} committed, ${s.outcomeUnknown} outcome unknown`)
+  const f = results.failover
+  assert.equal(f.detected, true)
+  assert.ok(f.firstErrorS >= 2 && f.firstErrorS <= 6, `first error at ${f.firstErrorS} s`)
+  assert.ok(f.reconnectedS > f.firstErrorS)
+  // the commits' own timestamps: no commit for at least the second between the stop and the
+  // promotion, and not much longer than the test's stop, wait and promotion took
+  assert.ok(f.outageMs >= 1000 && f.outageMs <= tookMs + 2000, `outage ${f.outageMs} ms; the test's failover took ${Math.round(tookMs)} ms`)
+  assert.equal(f.rpo.server, `127.0.0.1:${pair.standbyPort}`)
+  assert.equal(f.rpo.checked, s.transactions)
+  assert.equal(f.rpo.missing, 0, 'synchronous replication: every acknowledged commit is on the new primary')
+  assert.ok(f.rpo.found <= s.transactions + s.outcomeUnknown, `${f.rpo.found} rows; ${s.transactions} committed, ${s.outcomeUnknown} outcome unknown`)
+  assert.ok(f.failed.during + s.outcomeUnknown + s.unfinished > 0, 'the crash cost the transactions in flight')
+  assert.match(r.stdout, /^failover: write outage [\d,]+ ms \(last commit before .+, first after .+, server time\)$/m)
+  assert.match(r.stdout, /^failover: RPO check on 127\.0\.0\.1:\d+: [\d,]+ acknowledged commits, [\d,]+ rows found, none missing$/m)
+  process.stdout.write(`# ${r.stdout.split('\n').filter((l) => l.startsWith('failover:')).join('\n# ')}\n`)
 })
 
 test('without a server to reconnect to, the run ends when --reconnect-window runs out: exit 2, results written', { skip, timeout: 60000 }, async () => {
