@@ -225,6 +225,7 @@ async function readAfterRun (run, outcome, { workload, conn, sampler, log }) {
 function recordedPlan (plan) {
   const { planVersion, seedGiven, url, resultsUrl, poolerAdmin, ...options } = plan
   if (options.restartCommand !== undefined) options.restartCommand = redact(options.restartCommand)
+  if (options.trigger !== undefined) options.trigger = redact(options.trigger)
   if (options.metricsPush !== undefined) options.metricsPush = recordedMetricsPush(options.metricsPush)
   // the plan holds the seed as pgbench's signed random_seed; the user gives and reads it unsigned
   options.seed = parseRandomSeed(plan.seed).toString()

@@ -1,4 +1,4 @@
-// The summary's `failover:` lines (results.failover, lib/failover): when the first error came,
+// The summary's `trigger:` and `failover:` lines (results.run.trigger, results.failover, lib/failover): when the first error came,
 // when the run reconnected, the write outage the server's rows show, the recovery of the
 // throughput, failures by phase, and the RPO check.
 
@@ -6,6 +6,18 @@ import { plural } from '../format/plural.js'
 
 const s1 = (x) => x.toLocaleString('en-US', { minimumFractionDigits: 1, maximumFractionDigits: 1 })
 const ms = (x) => x >= 10_000 ? `${s1(x / 1000)} s` : `${Math.round(x).toLocaleString('en-US')} ms`
+
+/**
+ * The --trigger line: when the command ran and how it ended.
+ * @param {Record<string, any>} results
+ * @returns {string[]}
+ */
+export function formatTrigger (results) {
+  const t = results.run?.trigger
+  if (!t || typeof t !== 'object') return []
+  if (t.atS === null) return [`trigger: not run (${t.error})`]
+  return [`trigger: at ${s1(t.atS)} s, ${t.error === null ? `done in ${s1(t.seconds)} s` : t.error}`]
+}
 
 /**
  * @param {Record<string, any>} results

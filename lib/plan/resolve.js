@@ -26,7 +26,7 @@ export const DRIVERS = ['lean', 'pg']
 /** What a caller may give: the plan's own names, values typed or as typed on a command line. */
 const INPUT_KEYS = new Set(['workload', 'scripts', 'url', 'clients', 'connections', 'durationS', 'transactionsPerClient',
   'rate', 'latencyLimitMs', 'thinkTime', 'warmupS', 'intervalS', 'progressS', 'progressTimestamp', 'seed', 'protocol',
-  'driver', 'maxTries', 'exitOnAbort', 'graceS', 'failover', 'reconnectWindowS', 'transactionTimeoutS', 'connect', 'verboseErrors', 'failuresDetailed',
+  'driver', 'maxTries', 'exitOnAbort', 'graceS', 'failover', 'trigger', 'triggerAtS', 'reconnectWindowS', 'transactionTimeoutS', 'connect', 'verboseErrors', 'failuresDetailed',
   'serverStats', 'serverHostStats', 'out', 'writeFile', 'label', 'thresholds', 'command', 'jobs', 'workloadOptions', 'store', 'resultsUrl', 'poolerAdmin',
   'shard', 'shards', 'shardIndex', 'runId', 'shardTimeout', 'cold', 'restartCommand', 'keepPageCache',
   'dashboard', 'dashboardOut', 'metrics', 'metricsPush', 'metricsPushHeaders', 'progressServer', 'stages', 'clientsStages', 'maxQueue', 'rampS'])
@@ -161,6 +161,7 @@ export async function resolvePlan (input, { config, readStdin, checks = {}, host
   plan.seedGiven = opt('seed') !== undefined
   Object.assign(plan, sharding(opt, plan))
   if (plan.shard && plan.cold) throw bad('--cold does not go with shards: each shard would restart the server under the others; restart it before starting them')
+  if (plan.shard && plan.trigger !== undefined) throw bad('--trigger does not go with shards: each shard would run it; run it from one place')
   if (plan.shard && plan.store) throw bad('--store goes with whole runs: merge the shards\' files (pgload merge) and store the merged one (pgload store merged.json)')
   checkHost(plan, module, host ?? hostLimits())
   return deepFreeze(withoutUndefined(plan))

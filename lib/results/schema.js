@@ -97,6 +97,8 @@ const run = object({
     waitedMs: amountOrNull
   }, { nullable: true, required: ['runId', 'index', 'count'] }),
   shards: object({ runId: text, count: number({ min: 1, integer: true }), scheduledStart: textOrNull, startSkewMs: amountOrNull }, { nullable: true, required: ['runId', 'count'] }),
+  // --trigger: when the command ran in the measured window, how long it took, how it ended
+  trigger: object({ command: text, atS: amountOrNull, seconds: amountOrNull, error: textOrNull }, { nullable: true, required: ['command'] }),
   // --cold: what the cold start before the measured run did
   cold: object({ restarted: boolean, method: textOrNull, restartS: amountOrNull, pageCacheDropped: boolean, pageCacheNote: textOrNull }, { nullable: true, required: ['restarted', 'pageCacheDropped'] })
 }, { required: ['workload'] })

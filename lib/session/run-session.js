@@ -112,7 +112,7 @@ export class RunSession extends EventEmitter {
     const measure = this.#runBenchmark ?? (await import('../benchmark.js')).measureBenchmark
     // the plan's own outputs (failover, thresholds, results file) are read from a resolved plan
     if (!isPlan(plan)) plan = await this.guard(resolvePlan(plan))
-    const all = [...this.#outputs, ...outputs.map(defineOutput), ...planOutputs(plan, { env })]
+    const all = [...this.#outputs, ...outputs.map(defineOutput), ...planOutputs(plan, { env, err: this.err })]
     let follow = null
     try {
       const running = measure(plan, {

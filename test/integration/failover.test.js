@@ -47,25 +47,9 @@ test('the primary crashes, the standby is promoted: with --failover the run reco
   await sql(pair.primaryPort, "alter system set synchronous_standby_names = '*'")
   await sql(pair.primaryPort, 'select pg_reload_conf()')
   const out = join(dir, 'failover.json')
-  let failover = null
-  const r = await runCli(['run', 'tpcb', '-c', '4', '-T', '14s', '--failover', '--url', both(), '--out', out], {
-    timeoutMs: 90000,
-    onSpawn (child) {
-      child.stderr.on('data', (d) => {
-        if (failover || !String(d).includes('pgload: running')) return
-        failover = (async () => {
-          await sleep(3000)
-          const t0 = performance.now()
-          await pair.stopPrimary()
-          await sleep(1000)
-          await pair.promoteStandby()
-          return { tookMs: performance.now() - t0 }
-        })()
-      })
-    }
-  })
-  const { tookMs } = await failover
+  const r = await runCli(['run', 'tpcb', '-c', '4', '-T', '14s', '--failover', '--trigger', pair.failoverCommand, '--trigger-at', '3s', '--url', both(), '--out', out], { timeoutMs: 90000 })
   assert.equal(r.code, 0, r.stderr)
+  assert.match(r.stderr, /^pgload: --trigger at [23]\.\d s: .*pg_ctl .* promote$/m)
   assert.match(r.stderr, /pgload: cannot reconnect to the server \(.*\); retrying for up to 60 s \(--reconnect-window\)/)
   assert.match(r.stderr, /pgload: reconnected to the server after \d+\.\d s/)
   const results = JSON.parse(readFileSync(out, 'utf8'))
@@ -73,9 +57,13 @@ test('the primary crashes, the standby is promoted: with --failover the run reco
   // the last seconds' transactions committed on the promoted standby
   const last = results.intervals.slice(-3)
   assert.ok(last.every((i) => i.tps > 0), `tps of the last intervals: ${last.map((i) => i.tps)}`)
+  const trigger = results.run.trigger
+  assert.equal(trigger.error, null)
+  assert.ok(Math.abs(trigger.atS - 3) < 0.5, `the trigger ran at ${trigger.atS} s`)
+  const tookMs = trigger.seconds * 1000
   const f = results.failover
   assert.equal(f.detected, true)
-  assert.ok(f.firstErrorS >= 2 && f.firstErrorS <= 6, `first error at ${f.firstErrorS} s`)
+  assert.ok(f.firstErrorS >= trigger.atS && f.firstErrorS <= trigger.atS + trigger.seconds, `first error at ${f.firstErrorS} s; the trigger ran from ${trigger.atS} s for ${trigger.seconds} s`)
   assert.ok(f.reconnectedS > f.firstErrorS)
   // the commits' own timestamps: no commit for at least the second between the stop and the
   // promotion, and not much longer than the test's stop, wait and promotion took
