@@ -171,11 +171,14 @@ function hostRows (rows, t, host, disk) {
 
 /**
  * A run through PgBouncer (the results' `pooler`): its clients and server connections at each
- * reading, a row per series, and its pool size (none when unknown).
+ * reading, a row per series, and its pool size (none when unknown). The reading of the run's
+ * ragged tail is left out, as its interval is from the other time charts: taken as the run
+ * ended, it shows the clients leaving, not the load.
  * @returns {{ poolerClients: { t: number, series: string, value: number }[], poolerServers: { t: number, series: string, value: number }[], poolerSize: { size: number, label: string }[] }}
  */
 export function poolerRows (doc) {
-  const series = Array.isArray(doc.pooler?.series) ? doc.pooler.series : []
+  const dt = intervalSeconds(doc)
+  const series = (Array.isArray(doc.pooler?.series) ? doc.pooler.series : []).filter((e) => lengthOf(e ?? {}, dt) >= dt * MIN_INTERVAL_SHARE)
   const rows = (fields) => series.flatMap((e) => Object.entries(fields).filter(([, key]) => isNum(e?.[key]) && isNum(e.t)).map(([name, key]) => ({ t: e.t, series: name, value: e[key] })))
   const size = doc.pooler?.poolSize
   return {

@@ -177,7 +177,9 @@ test('a run through PgBouncer: its clients and server connections under the late
   const { spec } = charts.find((c) => c.id === 'pooler')
   const doc = fixture('recorded-tpcb-pgbouncer.json')
   const waiting = spec.datasets.poolerClients.filter((r) => r.series === 'waiting')
-  assert.deepEqual(waiting.map((r) => [r.t, r.value]), doc.pooler.series.map((e) => [e.t, e.clientsWaiting]))
+  // every reading but the one of the run's ragged tail (13 ms, as the clients left), as the latency's intervals
+  assert.deepEqual(waiting.map((r) => [r.t, r.value]), doc.pooler.series.slice(0, -1).map((e) => [e.t, e.clientsWaiting]))
+  assert.equal(doc.pooler.series.at(-1).lengthS, 0.013)
   assert.deepEqual(spec.datasets.poolerSize, [{ size: 2, label: 'pool size 2' }])
   assert.deepEqual([spec.title.subtitle].flat().at(-1), 'dashed: the pool size')
   // one x scale for the three panels: a reading stands under the latency of its interval
@@ -187,4 +189,36 @@ test('a run through PgBouncer: its clients and server connections under the late
   const plain = built(['tpcb-a.json'])
   assert.equal(plain.charts.some((c) => c.id === 'pooler'), false)
   assert.equal(plain.skipped.some((c) => c.id === 'pooler'), false)
+})
+
+test('backend states stack on every sample, in time order: a state absent from a sample counts 0 there (no gaps, no crossing areas)', async () => {
+  const doc = fixture('recorded-tpcb.json')
+  const all = doc.serverStats.series
+  // idle in transaction only in the middle samples, idle only in the last ones
+  doc.serverStats.series = all.slice(0, 6).map((e, i) => ({ ...e, backends: i < 3 ? { active: 2, 'idle in transaction': 1 } : { active: 2, idle: 1 } }))
+  const { spec } = buildCharts(labelRuns([doc])).charts.find((c) => c.id === 'server-activity')
+  const vega = await import('vega')
+  const { compile } = await import('vega-lite')
+  const view = new vega.View(vega.parse(compile(spec).spec), { renderer: 'none' })
+  await view.runAsync()
+  // every point of the area marks, by state, in the order the area's path is drawn: each state has
+  // one at every sample's time, in time order (a zero a state was given after its own points would
+  // draw its path back across the chart)
+  const pointsOf = new Map()
+  const walk = (node) => {
+    if (!node || typeof node !== 'object') return
+    if (node.marktype === 'area') {
+      for (const item of node.items ?? []) {
+        const { series, t } = item.datum ?? {}
+        if (series !== undefined) pointsOf.set(series, [...(pointsOf.get(series) ?? []), t])
+      }
+      return
+    }
+    for (const item of node.items ?? []) walk(item)
+  }
+  walk(view.scenegraph().root)
+  const times = doc.serverStats.series.map((e) => e.t)
+  assert.deepEqual([...pointsOf.keys()].sort(), ['active', 'idle', 'idle in transaction'])
+  for (const [state, points] of pointsOf) assert.deepEqual(points, times, `${state}: a point at every sample, in time order`)
+  view.finalize()
 })
