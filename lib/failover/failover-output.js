@@ -8,7 +8,7 @@ import { openConnection } from '../db/connection.js'
 import { closeWithin } from '../db/close-within.js'
 import { resolveTarget } from '../server/target/resolve-target.js'
 import { failoverTimeline } from './timeline.js'
-import { serverClock, historySince, historyCommits } from './history-check.js'
+import { serverClock, rowsSince, commitRows } from './history-check.js'
 
 const CLOSE_MS = 1000 // ms the check's connection may take to close politely
 
@@ -72,16 +72,16 @@ async function failoverSection (results, { seen, target, baseline }) {
 
 /** The outage from the history rows' timestamps and the RPO check, or why they are not there. */
 async function serverSide (results, { target, baseline }) {
-  const commits = historyCommits(results)
-  if (!commits) return { outageMs: null, rpo: null, serverCheck: 'only for pgbench\'s tpcb-like and simple-update, whose transactions each insert a pgbench_history row' }
+  const commits = commitRows(results)
+  if (!commits) return { outageMs: null, rpo: null, serverCheck: 'only for pgbench\'s tpcb-like and simple-update and TPC-C, whose commits each insert a row' }
   // the warm-up's commits have their rows too, but are not in the results' counts
-  if (results.run?.options?.warmupS > 0) return { outageMs: null, rpo: null, serverCheck: 'the warm-up\'s commits are in pgbench_history but not in the results: run --failover without --warmup' }
+  if (results.run?.options?.warmupS > 0) return { outageMs: null, rpo: null, serverCheck: `the warm-up's commits are in ${commits.table} but not in the results: run --failover without --warmup (TPC-C: --warmup 0)` }
   const clock = baseline ? await baseline : { error: 'the run used the embedded server' }
   if (clock.error) return { outageMs: null, rpo: null, serverCheck: `the server's clock before the run could not be read: ${clock.error}` }
   let conn
   try {
     conn = await openConnection(target, { protocol: 'simple', applicationName: 'pgload-failover' })
-    const h = await historySince(conn, clock.since)
+    const h = await rowsSince(conn, commits, clock.since)
     const missing = Math.max(0, commits.committed - h.rows)
     return {
       outageMs: h.gapMs,

@@ -1,8 +1,9 @@
 // What the server kept of a run through a failover, read from the new primary after it: the
-// write outage from the commits' own timestamps (the longest gap between two consecutive history
-// rows of the run), and the RPO check (every commit the server acknowledged has its row). pgbench's
-// tpcb-like and simple-update insert one pgbench_history row per transaction, stamped with the
-// transaction's start (CURRENT_TIMESTAMP), which makes both exact to within a transaction.
+// write outage from the commits' own timestamps (the longest gap between two consecutive rows
+// the run's commits inserted), and the RPO check (every commit the server acknowledged has its
+// row). pgbench's tpcb-like and simple-update insert one pgbench_history row per transaction
+// (mtime: CURRENT_TIMESTAMP), TPC-C's committed New-Orders one orders row (o_entry_d: now()),
+// each stamped with its transaction's start, which makes both exact to within a transaction.
 
 /** The built-in scripts that insert one pgbench_history row per committed transaction. */
 export const HISTORY_SCRIPTS = new Set(['tpcb-like', 'simple-update'])
@@ -17,18 +18,19 @@ export async function serverClock (conn) {
 }
 
 /**
- * The run's history rows (stamped at or after `since`): how many, and the longest gap between two
+ * The run's rows (stamped at or after `since`): how many, and the longest gap between two
  * consecutive ones with its ends.
  * @param {import('../db/connection.js').PgConnection} conn
+ * @param {{ table: string, column: string }} rows where a commit's row is, and its timestamp
  * @param {string} since the server's clock before the run (serverClock)
  * @returns {Promise<{ rows: number, gapMs: number|null, lastBefore: string|null, firstAfter: string|null }>}
  */
-export async function historySince (conn, since) {
+export async function rowsSince (conn, { table, column }, since) {
   const literal = `'${since.replace(/'/g, "''")}'::timestamp`
-  const count = await conn.simpleQuery(`select count(*) from pgbench_history where mtime >= ${literal}`)
-  const gap = await conn.simpleQuery(`select extract(epoch from mtime - prev) * 1000, prev::text, mtime::text from (
-      select mtime, lag(mtime) over (order by mtime) as prev from pgbench_history where mtime >= ${literal}
-    ) g where prev is not null order by mtime - prev desc limit 1`)
+  const count = await conn.simpleQuery(`select count(*) from ${table} where ${column} >= ${literal}`)
+  const gap = await conn.simpleQuery(`select extract(epoch from at - prev) * 1000, prev::text, at::text from (
+      select ${column} as at, lag(${column}) over (order by ${column}) as prev from ${table} where ${column} >= ${literal}
+    ) g where prev is not null order by at - prev desc limit 1`)
   const row = gap.rows[0]
   return {
     rows: Number(count.rows[0][0]),
@@ -39,13 +41,17 @@ export async function historySince (conn, since) {
 }
 
 /**
- * Transactions of the run that inserted a history row when they committed, from its results: the
- * counts of the types that are history scripts; null when a type is a script of the user's (what
- * it inserts is not known).
+ * The commits of the run that inserted a row, and where: pgbench's history scripts (a user's own
+ * script: unknown, null), or TPC-C's New-Orders less their expected rollbacks; null for others.
  * @param {Record<string, any>} results
- * @returns {{ committed: number, outcomeUnknown: number }|null}
+ * @returns {{ table: string, column: string, committed: number, outcomeUnknown: number }|null}
  */
-export function historyCommits (results) {
+export function commitRows (results) {
+  if (results.run?.workload === 'tpcc') {
+    const t = results.transactions?.['new-order']
+    if (!t) return null
+    return { table: 'orders', column: 'o_entry_d', committed: t.count - (t.rollbacks ?? 0), outcomeUnknown: t.outcomeUnknown ?? 0 }
+  }
   const scripts = results.run?.options?.scripts ?? []
   if (results.run?.workload !== 'tpcb' || scripts.length === 0) return null
   let committed = 0
@@ -57,5 +63,5 @@ export function historyCommits (results) {
     committed += t.count
     outcomeUnknown += t.outcomeUnknown ?? 0
   }
-  return { committed, outcomeUnknown }
+  return { table: 'pgbench_history', column: 'mtime', committed, outcomeUnknown }
 }

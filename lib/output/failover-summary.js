@@ -26,7 +26,10 @@ export function formatTrigger (results) {
 export function formatFailover (results) {
   const f = results.failover
   if (!f || typeof f !== 'object') return []
-  if (!f.detected) return ['failover: none seen (no transaction failed and no reconnect was needed)']
+  if (!f.detected) {
+    const gap = f.outageMs === null || f.outageMs === undefined ? [] : [`failover: longest gap between two commits ${ms(f.outageMs)} (server time)`]
+    return ['failover: none seen (no transaction failed and no reconnect was needed)', ...gap, ...rpoLines(f)]
+  }
   const lines = []
   const back = f.reconnectedS === null ? 'never reconnected' : `reconnected at ${s1(f.reconnectedS)} s (re-opening failed for ${ms(f.reconnectMs)})`
   lines.push(`failover: first error at ${s1(f.firstErrorS)} s; ${back}`)
@@ -36,11 +39,14 @@ export function formatFailover (results) {
     : `throughput back to 95 % of the ${s1(f.tpsBefore)} tps before at ${s1(f.recoveredS)} s (${ms(f.recoveryMs)} after the first error)`
   lines.push(`failover: ${recovered}`)
   lines.push(`failover: failed transactions ${f.failed.before} before, ${f.failed.during} during, ${f.failed.after} after; ${plural(f.outcomeUnknown, 'commit')} of unknown outcome`)
+  return [...lines, ...rpoLines(f)]
+}
+
+/** The RPO check's line, or why there is none. */
+function rpoLines (f) {
   if (f.rpo) {
     const verdict = f.rpo.missing === 0 ? 'none missing' : `${plural(f.rpo.missing, 'acknowledged commit')} MISSING`
-    lines.push(`failover: RPO check on ${f.rpo.server}: ${f.rpo.checked.toLocaleString('en-US')} acknowledged commits, ${f.rpo.found.toLocaleString('en-US')} rows found, ${verdict}`)
-  } else if (f.serverCheck) {
-    lines.push(`failover: no RPO check: ${f.serverCheck}`)
+    return [`failover: RPO check on ${f.rpo.server}: ${f.rpo.checked.toLocaleString('en-US')} acknowledged commits, ${f.rpo.found.toLocaleString('en-US')} rows found, ${verdict}`]
   }
-  return lines
+  return f.serverCheck ? [`failover: no RPO check: ${f.serverCheck}`] : []
 }

@@ -78,6 +78,23 @@ test('the primary crashes, the standby is promoted: with --failover the run reco
   process.stdout.write(`# ${r.stdout.split('\n').filter((l) => l.startsWith('failover:')).join('\n# ')}\n`)
 })
 
+test('TPC-C with --failover and no failover: none seen, and the RPO check finds every committed New-Order in orders', { skip, timeout: 90000 }, async () => {
+  // the promoted standby is the primary now
+  const url = `host=127.0.0.1 port=${pair.standbyPort} user=postgres dbname=postgres sslmode=disable`
+  const init = await runCli(['init', 'tpcc', '--warehouses', '1', '--url', url], { timeoutMs: 60000 })
+  assert.equal(init.code, 0, init.stderr)
+  const out = join(dir, 'tpcc.json')
+  const r = await runCli(['run', 'tpcc', '--warehouses', '1', '--no-wait', '-T', '3s', '--warmup', '0', '--failover', '--url', url, '--out', out], { timeoutMs: 60000 })
+  assert.equal(r.code, 0, r.stderr)
+  const results = JSON.parse(readFileSync(out, 'utf8'))
+  const newOrder = results.transactions['new-order']
+  assert.equal(results.failover.detected, false)
+  assert.deepEqual(results.failover.rpo, { checked: newOrder.count - newOrder.rollbacks, found: newOrder.count - newOrder.rollbacks, missing: 0, server: results.failover.rpo.server })
+  assert.ok(newOrder.count > 0)
+  assert.match(r.stdout, /^failover: none seen/m)
+  assert.match(r.stdout, /^failover: RPO check on .+: [\d,]+ acknowledged commits, [\d,]+ rows found, none missing$/m)
+})
+
 test('without a server to reconnect to, the run ends when --reconnect-window runs out: exit 2, results written', { skip, timeout: 60000 }, async () => {
   const out = join(dir, 'lost.json')
   let stopped = null

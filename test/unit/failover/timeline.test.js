@@ -1,7 +1,7 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { failoverTimeline } from '../../../lib/failover/timeline.js'
-import { historyCommits } from '../../../lib/failover/history-check.js'
+import { commitRows } from '../../../lib/failover/history-check.js'
 import { formatFailover } from '../../../lib/output/failover-summary.js'
 
 const interval = (t, tps, failed = 0) => ({ t, lengthS: 1, tps, failed })
@@ -26,12 +26,14 @@ test('nothing failed: no timeline; never back: recovered null', () => {
   assert.equal(t.reconnectedS, null)
 })
 
-test('the commits that insert a history row: pgbench\'s tpcb-like and simple-update, not select-only nor a user\'s script', () => {
+test('the commits that insert a row: pgbench\'s tpcb-like and simple-update, TPC-C\'s New-Orders less rollbacks; not select-only nor a user\'s script', () => {
   const results = (scripts, transactions) => ({ run: { workload: 'tpcb', options: { scripts } }, transactions })
-  assert.deepEqual(historyCommits(results([{ kind: 'builtin', name: 'tpcb-like' }, { kind: 'builtin', name: 'select-only' }],
-    { 'tpcb-like': { count: 40, outcomeUnknown: 1 }, 'select-only': { count: 500 } })), { committed: 40, outcomeUnknown: 1 })
-  assert.equal(historyCommits(results([{ kind: 'file', name: 'mine.sql' }], { 'mine.sql': { count: 3 } })), null)
-  assert.equal(historyCommits({ run: { workload: 'tpcc', options: {} }, transactions: {} }), null)
+  assert.deepEqual(commitRows(results([{ kind: 'builtin', name: 'tpcb-like' }, { kind: 'builtin', name: 'select-only' }],
+    { 'tpcb-like': { count: 40, outcomeUnknown: 1 }, 'select-only': { count: 500 } })), { table: 'pgbench_history', column: 'mtime', committed: 40, outcomeUnknown: 1 })
+  assert.equal(commitRows(results([{ kind: 'file', name: 'mine.sql' }], { 'mine.sql': { count: 3 } })), null)
+  assert.deepEqual(commitRows({ run: { workload: 'tpcc', options: {} }, transactions: { 'new-order': { count: 1165, rollbacks: 12, outcomeUnknown: 0 } } }),
+    { table: 'orders', column: 'o_entry_d', committed: 1153, outcomeUnknown: 0 })
+  assert.equal(commitRows({ run: { workload: 'chbench', options: {} }, transactions: {} }), null)
 })
 
 test('the summary\'s failover lines say the outage, the recovery and the RPO check', () => {
@@ -51,4 +53,9 @@ test('the summary\'s failover lines say the outage, the recovery and the RPO che
     'failover: RPO check on 127.0.0.1:5433: 1,234 acknowledged commits, 1,234 rows found, none missing'
   ])
   assert.deepEqual(formatFailover({ failover: { detected: false } }), ['failover: none seen (no transaction failed and no reconnect was needed)'])
+  assert.deepEqual(formatFailover({ failover: { detected: false, outageMs: 16, rpo: { checked: 2680, found: 2680, missing: 0, server: 'db:5432' } } }), [
+    'failover: none seen (no transaction failed and no reconnect was needed)',
+    'failover: longest gap between two commits 16 ms (server time)',
+    'failover: RPO check on db:5432: 2,680 acknowledged commits, 2,680 rows found, none missing'
+  ])
 })
