@@ -45,7 +45,7 @@ export function formatFailover (results) {
 /** The RPO check's line, or why there is none. */
 function rpoLines (f) {
   if (f.rpo) {
-    const verdict = f.rpo.missing === 0 ? 'none missing' : `${plural(f.rpo.missing, 'acknowledged commit')} MISSING`
+    const verdict = f.rpo.missing === 0 ? 'none missing' : `${f.rpo.missing.toLocaleString('en-US')} acknowledged commit${f.rpo.missing === 1 ? '' : 's'} MISSING`
     return [`failover: RPO check on ${f.rpo.server}: ${f.rpo.checked.toLocaleString('en-US')} acknowledged commits, ${f.rpo.found.toLocaleString('en-US')} rows found, ${verdict}`]
   }
   return f.serverCheck ? [`failover: no RPO check: ${f.serverCheck}`] : []

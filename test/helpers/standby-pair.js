@@ -7,6 +7,7 @@ import { promisify } from 'node:util'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { serverUser, giveToServerUser, freePort } from '../../lib/server/embedded/cluster.js'
+import { startFaultProxy } from './fault-proxy.js'
 
 const BIN = '/usr/lib/postgresql/15/bin'
 const run = promisify(execFile)
@@ -17,12 +18,14 @@ export function haveStandbyBinaries () {
 }
 
 /**
- * @returns {Promise<{ primaryPort: number, standbyPort: number, stopStandby: () => Promise<void>,
+ * @param {{ walRelay?: boolean }} [opts] walRelay: the standby streams WAL through a fault proxy
+ *   on loopback (`walRelay.pause()` holds the stream, as a slow network would)
+ * @returns {Promise<{ primaryPort: number, standbyPort: number, walRelay: import('./fault-proxy.js').FaultProxy|null, stopStandby: () => Promise<void>,
  *   startStandby: () => Promise<void>, stopPrimary: () => Promise<void>, promoteStandby: () => Promise<void>, failoverCommand: string, stop: () => void }>}
  *   stopPrimary: an immediate stop, as a crash; promoteStandby: pg_ctl promote, waited for;
  *   failoverCommand: a shell command that does both, a second apart (as the servers' OS user)
  */
-export async function startStandbyPair () {
+export async function startStandbyPair ({ walRelay: withRelay = false } = {}) {
   const ids = await serverUser()
   const base = mkdtempSync(join(tmpdir(), 'pgload-pair-'))
   chmodSync(base, 0o700)
@@ -32,7 +35,9 @@ export async function startStandbyPair () {
   const standby = join(base, 'standby')
   const pgctl = (dir, ...args) => run(join(BIN, 'pg_ctl'), ['-D', dir, '-w', '-t', '60', ...args], as)
   const started = new Set()
+  let walRelay = null
   const stop = () => {
+    walRelay?.close().catch(() => {})
     for (const dir of started) {
       try { execFileSync(join(BIN, 'pg_ctl'), ['-D', dir, '-m', 'immediate', '-w', 'stop'], { ...ids, stdio: 'ignore' }) } catch {}
     }
@@ -46,6 +51,9 @@ export async function startStandbyPair () {
   await pgctl(primary, '-l', join(base, 'primary.log'), '-o', `-p ${primaryPort}`, 'start')
   started.add(primary)
   await run(join(BIN, 'pg_basebackup'), ['-h', '127.0.0.1', '-p', String(primaryPort), '-U', 'postgres', '-D', standby, '-R', '-X', 'stream'], as)
+  walRelay = withRelay ? await startFaultProxy({ host: '127.0.0.1', port: primaryPort }) : null
+  // the last primary_conninfo wins: the stream goes through the relay
+  if (walRelay) appendFileSync(join(standby, 'postgresql.auto.conf'), `\nprimary_conninfo = 'host=127.0.0.1 port=${walRelay.port} user=postgres'\n`)
   const standbyPort = await freePort()
   const startStandby = async () => {
     await pgctl(standby, '-l', join(base, 'standby.log'), '-o', `-p ${standbyPort}`, 'start')
@@ -55,6 +63,7 @@ export async function startStandbyPair () {
   return {
     primaryPort,
     standbyPort,
+    walRelay,
     startStandby,
     async stopStandby () {
       await pgctl(standby, '-m', 'fast', 'stop')
