@@ -6,7 +6,8 @@ import { PgloadError } from '../errors.js'
 
 /**
  * One server of a target's list, as a connection tries it (lib/server/target/host-list.js makes them).
- * @typedef {{ host: string, hostaddr?: string, port: number }} HostCandidate
+ * @typedef {{ host: string, hostaddr?: string, port: number, password?: string }} HostCandidate
+ *   password: this host's, from the pgpass file, when the target gave none (own key: even undefined)
  * @typedef {{ readOnly: boolean, inRecovery: boolean }} SessionState
  */
 
@@ -117,7 +118,7 @@ function stateWord (s) {
 export async function openOnTarget (target, openOne) {
   const hosts = target.hosts
   if (!hosts) return openOne(target)
-  const open = (c) => openOne({ ...target, hosts: undefined, config: { ...target.config, host: c.hostaddr ?? c.host, port: c.port } })
+  const open = (c) => openOne({ ...target, hosts: undefined, config: { ...target.config, host: c.hostaddr ?? c.host, port: c.port, ...('password' in c ? { password: c.password } : {}) } })
   const r = await openMatching(hosts, { open, targetSessionAttrs: target.targetSessionAttrs, loadBalanceHosts: target.loadBalanceHosts })
   r.conn.server = { host: r.candidate.host, port: r.candidate.port, position: r.position, of: r.of }
   return r.conn

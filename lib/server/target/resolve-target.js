@@ -102,9 +102,12 @@ function buildTarget (p, env, source) {
   if (p.connectTimeout !== undefined) config.connectionTimeoutMillis = connectTimeoutMs(p.connectTimeout)
   if (p.options) config.options = p.options
   if (candidates.length === 1 && (attrs ?? 'any') === 'any') return { config, display: displayUrl(config), embedded: false }
-  // several servers: each new connection chooses one (lib/db/target-session.js)
+  // several servers: each new connection chooses one (lib/db/target-session.js), with the
+  // password of its own host:port line of the pgpass file when none was given, as libpq reads it
   const display = `postgres://${encodeURIComponent(user)}@${hostsText(candidates)}/${encodeURIComponent(database)}`
-  return { config, display, embedded: false, hosts: candidates, targetSessionAttrs: attrs ?? 'any', loadBalanceHosts: balance ?? 'disable' }
+  const own = p.password !== undefined ? [] : candidates.map((c) => passwordFromPgpass({ host: c.host, port: c.port, database, user }, env))
+  const hosts = own.some((pw) => pw !== undefined) ? candidates.map((c, i) => ({ ...c, password: own[i] })) : candidates
+  return { config, display, embedded: false, hosts, targetSessionAttrs: attrs ?? 'any', loadBalanceHosts: balance ?? 'disable' }
 }
 
 /**

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { resolveTarget, parseConnectionString, redact, explainConnectError, passwordFromPgpass } from '../../../../lib/server/target/resolve-target.js'
 import { PgloadError } from '../../../../lib/errors.js'
+import { openOnTarget } from '../../../../lib/db/target-session.js'
 
 const noEnv = { HOME: '/nonexistent' }
 
@@ -92,6 +93,30 @@ test('~/.pgpass (or PGPASSFILE) supplies the password when none is given, as lib
     assert.equal(resolveTarget({ url: 'postgres://u:given@h/db', env: { HOME: dir } }).config.password, 'given')
     chmodSync(file, 0o644) // libpq ignores a pgpass file others can read
     assert.equal(resolveTarget({ url: 'postgres://u@h/db', env: { HOME: dir } }).config.password, undefined)
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+})
+
+test('several hosts: each new connection takes its own host\'s pgpass line, as libpq; a given password goes to every host', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'pgload-pgpass-'))
+  try {
+    const file = join(dir, '.pgpass')
+    writeFileSync(file, 'a:5432:db:u:for-a\nb:5433:db:u:for-b\n')
+    chmodSync(file, 0o600)
+    const t = resolveTarget({ url: 'host=a,b,c port=5432,5433,5434 dbname=db user=u', env: { HOME: dir } })
+    assert.deepEqual(t.hosts.map((h) => h.password), ['for-a', 'for-b', undefined])
+    const seen = []
+    const open = async (one) => {
+      seen.push([one.config.host, one.config.password])
+      throw Object.assign(new Error('refused'), { code: 'ECONNREFUSED' })
+    }
+    await assert.rejects(openOnTarget(t, open))
+    assert.deepEqual(seen, [['a', 'for-a'], ['b', 'for-b'], ['c', undefined]])
+    const given = resolveTarget({ url: 'host=a,b port=5432,5433 dbname=db user=u password=mine', env: { HOME: dir } })
+    seen.length = 0
+    await assert.rejects(openOnTarget(given, open))
+    assert.deepEqual(seen, [['a', 'mine'], ['b', 'mine']])
   } finally {
     rmSync(dir, { recursive: true, force: true })
   }
