@@ -44,12 +44,19 @@ export function sessionMatches (attrs, s) {
 }
 
 /**
- * What a connection's server is: `SHOW transaction_read_only` and `pg_is_in_recovery()`, which
- * every supported server answers (libpq reads the same from in_hot_standby where sent).
- * @param {{ simpleQuery: (text: string) => Promise<{ rows: any[][] }> }} conn
+ * What a connection's server is. As libpq: from the in_hot_standby and
+ * default_transaction_read_only the server reported at start-up (PostgreSQL 14 and later, to a
+ * driver that keeps them: the lean one), else from `SHOW transaction_read_only` and
+ * `pg_is_in_recovery()`, which every supported server answers.
+ * @param {{ simpleQuery: (text: string) => Promise<{ rows: any[][] }>, parameters?: Record<string, string> }} conn
  * @returns {Promise<SessionState>}
  */
 export async function sessionState (conn) {
+  const reported = conn.parameters ?? {}
+  if (reported.in_hot_standby !== undefined && reported.default_transaction_read_only !== undefined) {
+    const inRecovery = reported.in_hot_standby === 'on'
+    return { readOnly: inRecovery || reported.default_transaction_read_only === 'on', inRecovery }
+  }
   const ro = await conn.simpleQuery('SHOW transaction_read_only')
   const rec = await conn.simpleQuery('SELECT pg_is_in_recovery()')
   return { readOnly: String(ro.rows[0]?.[0]) === 'on', inRecovery: ['t', 'true', true].includes(rec.rows[0]?.[0]) }

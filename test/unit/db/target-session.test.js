@@ -3,7 +3,7 @@
 
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { openMatching, tryOrder, sessionMatches, targetAsReached } from '../../../lib/db/target-session.js'
+import { openMatching, tryOrder, sessionMatches, sessionState, targetAsReached } from '../../../lib/db/target-session.js'
 
 const PRIMARY = { readOnly: false, inRecovery: false }
 const STANDBY = { readOnly: true, inRecovery: true }
@@ -87,4 +87,16 @@ test('the target as reached names the server chosen and its place; a one-server 
   assert.equal(t.hosts, target.hosts)
   const one = { display: 'postgres://u@h:5432/db', config: {} }
   assert.equal(targetAsReached(one, undefined), one)
+})
+
+test('a server that reported in_hot_standby and default_transaction_read_only at start-up is not asked again, as libpq', async () => {
+  const asked = []
+  const conn = (parameters) => ({ parameters, simpleQuery: async (text) => { asked.push(text); return { rows: [[text.startsWith('SHOW') ? 'off' : 'f']] } } })
+  assert.deepEqual(await sessionState(conn({ in_hot_standby: 'on', default_transaction_read_only: 'off' })), { readOnly: true, inRecovery: true })
+  assert.deepEqual(await sessionState(conn({ in_hot_standby: 'off', default_transaction_read_only: 'on' })), { readOnly: true, inRecovery: false })
+  assert.deepEqual(await sessionState(conn({ in_hot_standby: 'off', default_transaction_read_only: 'off' })), { readOnly: false, inRecovery: false })
+  assert.deepEqual(asked, [])
+  // PostgreSQL 13 reports neither (nor does a driver that does not keep them): asked
+  assert.deepEqual(await sessionState(conn({ server_version: '13.9' })), { readOnly: false, inRecovery: false })
+  assert.deepEqual(asked, ['SHOW transaction_read_only', 'SELECT pg_is_in_recovery()'])
 })
