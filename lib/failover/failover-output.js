@@ -46,7 +46,7 @@ export function failoverOutput (plan, { env = process.env } = {}) {
     interval (e) {
       // the measured window's clock: an interval is told as it closes
       seen.windowOpenMs ??= performance.now() - e.elapsedS * 1000
-      seen.intervals.push({ t: e.interval.t, lengthS: e.interval.lengthS, tps: e.interval.tps, failed: e.interval.failed })
+      seen.intervals.push({ t: e.interval.t, lengthS: e.interval.lengthS, tps: e.interval.tps, failed: e.interval.failed, errors: errorsOf(e.types) })
     },
     async finish (results) {
       unfollow()
@@ -104,4 +104,13 @@ async function readClock (target) {
   } finally {
     await closeWithin(conn, CLOSE_MS)
   }
+}
+
+/** An interval's failures by SQLSTATE over its types (only types that failed carry them). */
+function errorsOf (types) {
+  const out = {}
+  for (const t of Object.values(types ?? {})) {
+    for (const [code, n] of Object.entries(t.errors ?? {})) out[code] = (out[code] ?? 0) + n
+  }
+  return out
 }

@@ -21,11 +21,13 @@ const EVENT_LAG_S = 0.25
  * @property {number|null} noCommitsS time in intervals without a commit from the first error on (interval resolution)
  * @property {{ before: number, during: number, after: number }} failed failed transactions before the
  *   first error's interval, from it to the recovery, and after (by interval)
+ * @property {{ before: Record<string, number>, during: Record<string, number>, after: Record<string, number> }} errors
+ *   the same failures by SQLSTATE (or pgload's code)
  */
 
 /**
  * @param {{ firstErrorS: number|null, reconnects: { atS: number, failedForMs: number }[],
- *   intervals: { t: number, lengthS: number, tps: number, failed: number }[] }} seen
+ *   intervals: { t: number, lengthS: number, tps: number, failed: number, errors?: Record<string, number> }[] }} seen
  * @returns {FailoverTimeline|null} null when nothing failed
  */
 export function failoverTimeline ({ firstErrorS, reconnects, intervals }) {
@@ -37,9 +39,11 @@ export function failoverTimeline ({ firstErrorS, reconnects, intervals }) {
   const recovered = tpsBefore === null ? null : after.find((i) => i.tps >= RECOVERED_SHARE * tpsBefore) ?? null
   const recoveredS = recovered ? recovered.t : null
   const failed = { before: 0, during: 0, after: 0 }
+  const errors = { before: {}, during: {}, after: {} }
   for (const i of intervals) {
     const phase = i.t <= firstErrorS - EVENT_LAG_S ? 'before' : recoveredS === null || i.t <= recoveredS ? 'during' : 'after'
     failed[phase] += i.failed
+    for (const [code, n] of Object.entries(i.errors ?? {})) errors[phase][code] = (errors[phase][code] ?? 0) + n
   }
   const noCommitsS = intervals.filter((i) => i.t > firstErrorS && i.tps === 0).reduce((n, i) => n + i.lengthS, 0)
   return {
@@ -50,6 +54,7 @@ export function failoverTimeline ({ firstErrorS, reconnects, intervals }) {
     recoveredS,
     recoveryMs: recoveredS === null ? null : Math.round((recoveredS - firstErrorS) * 1000),
     noCommitsS: round3(noCommitsS),
-    failed
+    failed,
+    errors
   }
 }

@@ -39,6 +39,8 @@ export function formatFailover (results) {
     : `throughput back to 95 % of the ${s1(f.tpsBefore)} tps before at ${s1(f.recoveredS)} s (${ms(f.recoveryMs)} after the first error)`
   lines.push(`failover: ${recovered}`)
   lines.push(`failover: failed transactions ${f.failed.before} before, ${f.failed.during} during, ${f.failed.after} after; ${plural(f.outcomeUnknown, 'commit')} of unknown outcome`)
+  const during = codesText(f.errors?.during)
+  if (during) lines.push(`failover: failures during it, by SQLSTATE or pgload's code: ${during}`)
   return [...lines, ...rpoLines(f)]
 }
 
@@ -49,4 +51,9 @@ function rpoLines (f) {
     return [`failover: RPO check on ${f.rpo.server}: ${f.rpo.checked.toLocaleString('en-US')} acknowledged commits, ${f.rpo.found.toLocaleString('en-US')} rows found, ${verdict}`]
   }
   return f.serverCheck ? [`failover: no RPO check: ${f.serverCheck}`] : []
+}
+
+/** `57P01 2, 08006 1`: codes by count, most first. */
+function codesText (codes) {
+  return Object.entries(codes ?? {}).sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).map(([code, n]) => `${code} ${n}`).join(', ')
 }

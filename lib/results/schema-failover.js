@@ -1,7 +1,7 @@
 // The results' `failover` section (--failover, lib/failover): its rule, beside the document's in
 // schema.js. Times are seconds of the measured window; the server's own timestamps are text.
 
-import { number, string, boolean, object } from './rules.js'
+import { number, string, boolean, object, mapOf } from './rules.js'
 
 const count = number({ min: 0, integer: true })
 const amountOrNull = number({ min: 0, nullable: true })
@@ -18,6 +18,7 @@ export const failover = object({
   recoveryMs: amountOrNull,
   noCommitsS: amountOrNull,
   failed: object({ before: count, during: count, after: count }),
+  errors: object({ before: mapOf(count), during: mapOf(count), after: mapOf(count) }),
   outcomeUnknown: count,
   outageMs: amountOrNull,
   lastCommitBefore: textOrNull,

@@ -73,6 +73,7 @@ test('the primary crashes, the standby is promoted: with --failover the run reco
   assert.equal(f.rpo.missing, 0, 'synchronous replication: every acknowledged commit is on the new primary')
   assert.ok(f.rpo.found <= s.transactions + s.outcomeUnknown, `${f.rpo.found} rows; ${s.transactions} committed, ${s.outcomeUnknown} outcome unknown`)
   assert.ok(f.failed.during + s.outcomeUnknown + s.unfinished > 0, 'the crash cost the transactions in flight')
+  assert.equal(Object.values(f.errors.during).reduce((a, b) => a + b, 0), f.failed.during, 'the failures during it, by SQLSTATE')
   assert.match(r.stdout, /^failover: write outage [\d,]+ ms \(last commit before .+, first after .+, server time\)$/m)
   assert.match(r.stdout, /^failover: RPO check on 127\.0\.0\.1:\d+: [\d,]+ acknowledged commits, [\d,]+ rows found, none missing$/m)
   process.stdout.write(`# ${r.stdout.split('\n').filter((l) => l.startsWith('failover:')).join('\n# ')}\n`)

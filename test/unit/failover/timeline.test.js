@@ -7,7 +7,7 @@ import { formatFailover } from '../../../lib/output/failover-summary.js'
 const interval = (t, tps, failed = 0) => ({ t, lengthS: 1, tps, failed })
 
 test('a failover at 3.4 s: the throughput before, the seconds without commits, the recovery to 95 %, failures by phase', () => {
-  const intervals = [interval(1, 100), interval(2, 110), interval(3, 90), interval(4, 20, 4), interval(5, 0), interval(6, 60), interval(7, 97), interval(8, 100, 1)]
+  const intervals = [interval(1, 100), interval(2, 110), interval(3, 90), { ...interval(4, 20, 4), errors: { '57P01': 3, '08006': 1 } }, interval(5, 0), interval(6, 60), interval(7, 97), { ...interval(8, 100, 1), errors: { 40001: 1 } }]
   const t = failoverTimeline({ firstErrorS: 3.4, reconnects: [{ atS: 1, failedForMs: 10 }, { atS: 5.2, failedForMs: 1600 }], intervals })
   assert.equal(t.tpsBefore, 100) // the whole intervals up to the first error
   assert.equal(t.reconnectedS, 5.2, 'the first reconnect after the first error')
@@ -16,6 +16,7 @@ test('a failover at 3.4 s: the throughput before, the seconds without commits, t
   assert.equal(t.recoveryMs, 3600)
   assert.equal(t.noCommitsS, 1)
   assert.deepEqual(t.failed, { before: 0, during: 4, after: 1 })
+  assert.deepEqual(t.errors, { before: {}, during: { '57P01': 3, '08006': 1 }, after: { 40001: 1 } })
 })
 
 test('nothing failed: no timeline; never back: recovered null', () => {
@@ -40,7 +41,7 @@ test('the summary\'s failover lines say the outage, the recovery and the RPO che
   const lines = formatFailover({
     failover: {
       ...{ detected: true, firstErrorS: 3.4, reconnectedS: 5.2, reconnectMs: 1600, tpsBefore: 100, recoveredS: 7, recoveryMs: 3600, noCommitsS: 1 },
-      ...{ failed: { before: 0, during: 4, after: 1 }, outcomeUnknown: 0, outageMs: 1712, serverCheck: null },
+      ...{ failed: { before: 0, during: 4, after: 1 }, errors: { before: {}, during: { '08006': 1, '57P01': 3 }, after: {} }, outcomeUnknown: 0, outageMs: 1712, serverCheck: null },
       ...{ lastCommitBefore: '2026-11-28 11:00:03.4', firstCommitAfter: '2026-11-28 11:00:05.1' },
       rpo: { checked: 1234, found: 1234, missing: 0, server: '127.0.0.1:5433' }
     }
@@ -50,6 +51,7 @@ test('the summary\'s failover lines say the outage, the recovery and the RPO che
     'failover: write outage 1,712 ms (last commit before 2026-11-28 11:00:03.4, first after 2026-11-28 11:00:05.1, server time)',
     'failover: throughput back to 95 % of the 100.0 tps before at 7.0 s (3,600 ms after the first error)',
     'failover: failed transactions 0 before, 4 during, 1 after; 0 commits of unknown outcome',
+    'failover: failures during it, by SQLSTATE or pgload\'s code: 57P01 3, 08006 1',
     'failover: RPO check on 127.0.0.1:5433: 1,234 acknowledged commits, 1,234 rows found, none missing'
   ])
   assert.deepEqual(formatFailover({ failover: { detected: false } }), ['failover: none seen (no transaction failed and no reconnect was needed)'])
