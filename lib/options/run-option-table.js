@@ -54,6 +54,7 @@ export const RUN_OPTION_TABLE = Object.freeze({
   cold: { type: 'boolean', plan: 'cold', default: false, capacity: 'refused', describe: 'cold start: restart the server before the measured run (the embedded one itself, others with --restart-command) and, as root on the server\'s machine, drop the OS page cache; measured from the start unless --warmup is given' },
   'restart-command': { type: 'string', plan: 'restartCommand', capacity: 'no', describe: 'with --cold: shell command that restarts a server that is not the embedded one, e.g. \'sudo systemctl restart postgresql\'' },
   'keep-page-cache': { type: 'boolean', plan: 'keepPageCache', default: false, capacity: 'no', describe: 'with --cold: restart only, leave the OS page cache as it is' },
+  'wait-sampling': { type: 'string', plan: 'waitSamplingHz', default: 50, shown: true, describe: 'samples per second of the wait events of the run\'s own backends (pg_stat_activity) during the measured window, or off' },
   'server-stats': { type: 'boolean', plan: 'serverStats', default: true, shown: true, describe: 'sample server statistics during the run (--no-server-stats to disable)' },
   builtin: { alias: 'b', type: 'string', array: true, describe: 'pgbench built-in script name[@weight]: tpcb-like, simple-update, select-only; "list" lists them' },
   file: { alias: 'f', type: 'string', array: true, describe: 'pgbench script file[@weight]' },

@@ -5,6 +5,7 @@ import { formatServerError } from '../errors.js'
 import { attachProgress } from './run-progress.js'
 import { formatSummary } from './summary.js'
 import { formatServerStatsSummary } from './server-summary.js'
+import { formatWaitsSummary } from './waits-summary.js'
 import { shardPhaseMessage } from '../orchestration/shard-run.js'
 import { plural } from '../format/plural.js'
 import { thresholdActual, thresholdTally } from '../compare/format.js'
@@ -93,6 +94,8 @@ export function formatRunOutput (results, { json = false } = {}) {
   let text = formatSummary(results)
   const server = formatServerStatsSummary(results.serverStats, results.run)
   if (server) text += '\n' + server + '\n'
+  const waits = formatWaitsSummary(results.waits)
+  if (waits) text += (server ? '' : '\n') + waits + '\n'
   const thresholds = results.thresholds ?? []
   for (const t of thresholds) {
     text += `${t.pass ? '✓' : '✗'} ${t.expr}: ${t.actual === null ? 'no data' : thresholdActual(t)}${t.reason ? ` (${t.reason})` : ''}\n`

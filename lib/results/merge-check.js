@@ -10,7 +10,7 @@ import { PgloadError } from '../errors.js'
  * (server statistics are taken from one partition).
  */
 export const PARTITION_OPTIONS = new Set([
-  'out', 'resultName', 'writeFile', 'command', 'progressS', 'verboseErrors', 'serverStats',
+  'out', 'resultName', 'writeFile', 'command', 'progressS', 'verboseErrors', 'serverStats', 'waitSamplingHz',
   'shard', 'shards', 'jobs', 'thread', 'threads', 'partition'
 ])
 

@@ -1,0 +1,73 @@
+// The wait sampler's counts: samples by transaction type, statement and wait event, and by the
+// latency of the transaction each sample belonged to (a log-scale bucket), so that the samples
+// of the slowest transactions (above the type's p99, known only at the end) can be told apart.
+
+/** Latency buckets per doubling: each about 9 % wide. */
+const PER_OCTAVE = 8
+/** The bucket of a sample whose transaction's latency is not known (it failed, or was not seen to end). */
+export const NO_LATENCY = -1
+/** The statement of a sample whose statement is not known (the connection moved on while sampled). */
+export const NO_STATEMENT = -1
+
+/**
+ * @param {number} latencyUs
+ * @returns {number} the latency's bucket
+ */
+export function latencyBucket (latencyUs) {
+  return latencyUs >= 1 ? Math.floor(Math.log2(latencyUs) * PER_OCTAVE) : 0
+}
+
+/**
+ * @param {number} bucket
+ * @returns {number} the least latency in the bucket, microseconds
+ */
+export function bucketFloorUs (bucket) {
+  return 2 ** (bucket / PER_OCTAVE)
+}
+
+/**
+ * @typedef {object} TypeTally
+ * @property {number} samples samples of the type's transactions (server time)
+ * @property {Map<string, Map<number, number>>} events event -> latency bucket -> samples
+ * @property {Map<number, Map<string, number>>} statements statement index -> event -> samples
+ */
+
+export class WaitTally {
+  /** @param {number} typeCount */
+  constructor (typeCount) {
+    /** @type {TypeTally[]} */
+    this.types = Array.from({ length: typeCount }, () => ({ samples: 0, events: new Map(), statements: new Map() }))
+    /** connections between transactions: not any transaction's server time */
+    this.idle = 0
+    /** the backend idle outside a transaction while the client's had not ended: outside the server */
+    this.outside = 0
+    /** the connection moved from one transaction to another while it was sampled */
+    this.moved = 0
+    /** rows the server did not show (state NULL) */
+    this.hidden = 0
+    /** connections whose backend had no row (it had just exited) */
+    this.gone = 0
+  }
+
+  /**
+   * One sample of a transaction's server time.
+   * @param {number} type @param {number} statement NO_STATEMENT when not known
+   * @param {string} event @param {number} bucket NO_LATENCY when not known
+   */
+  add (type, statement, event, bucket) {
+    const t = this.types[type]
+    if (t === undefined) return
+    t.samples++
+    let byBucket = t.events.get(event)
+    if (byBucket === undefined) t.events.set(event, byBucket = new Map())
+    byBucket.set(bucket, (byBucket.get(bucket) ?? 0) + 1)
+    let byEvent = t.statements.get(statement)
+    if (byEvent === undefined) t.statements.set(statement, byEvent = new Map())
+    byEvent.set(event, (byEvent.get(event) ?? 0) + 1)
+  }
+
+  /** Samples of every kind, attributed or not. */
+  get total () {
+    return this.types.reduce((n, t) => n + t.samples, 0) + this.idle + this.outside + this.moved + this.hidden + this.gone
+  }
+}

@@ -1,0 +1,68 @@
+// The wait sampler against the embedded server: a script that sleeps in pg_sleep is attributed to
+// Timeout:PgSleep, two scripts updating one row show the waiting UPDATE on Lock:transactionid,
+// and --wait-sampling off gives no section. Figures are counted, not timed.
+
+import { test, before, after } from 'node:test'
+import assert from 'node:assert/strict'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { getTestServer } from '../helpers/server.js'
+import { openConnection } from '../../lib/db/connection.js'
+import { runCli } from '../helpers/cli.js'
+
+let server, dir
+
+before(async () => {
+  server = await getTestServer()
+  dir = mkdtempSync(join(tmpdir(), 'pgload-waits-'))
+  const conn = await openConnection(server.target)
+  await conn.simpleQuery('DROP TABLE IF EXISTS waits_t; CREATE TABLE waits_t (id int primary key, v int); INSERT INTO waits_t VALUES (1, 0)')
+  await conn.close()
+})
+
+after(() => { if (dir) rmSync(dir, { recursive: true, force: true }) })
+
+async function run (name, script, args) {
+  const file = join(dir, `${name}.sql`)
+  writeFileSync(file, script)
+  const out = join(dir, `${name}.json`)
+  const r = await runCli(['run', '-f', file, ...args, '--url', server.url, '--out', out, '--no-server-stats'])
+  assert.equal(r.code, 0, r.stderr)
+  return { stdout: r.stdout, results: JSON.parse(readFileSync(out, 'utf8')) }
+}
+
+test('a script of pg_sleep is attributed to Timeout:PgSleep', async (t) => {
+  const { stdout, results } = await run('sleep', 'SELECT pg_sleep(0.02);\n', ['-c', '2', '-T', '2s'])
+  const w = results.waits
+  t.diagnostic(JSON.stringify(w.types))
+  assert.equal(w.available, true)
+  assert.equal(w.source, 'pg_stat_activity')
+  const type = Object.values(w.types)[0]
+  assert.ok(type.samples >= 20, `${type.samples} samples`)
+  const sleep = type.events.find((e) => e.event === 'Timeout:PgSleep')
+  assert.ok(sleep && sleep.share >= 0.95, JSON.stringify(type.events))
+  // the statement is the script's only command
+  assert.equal(type.statements.find((s) => s.index === 0)?.events[0].event, 'Timeout:PgSleep')
+  assert.ok(type.serverMs > 10 && type.serverMs < 40, `server time ${type.serverMs} ms per transaction`)
+  assert.match(stdout, /Timeout:PgSleep/)
+  assert.match(stdout, /sampled [\d,]+ times at 50 Hz from pg_stat_activity/)
+})
+
+test('two scripts updating one row: the UPDATE waits on Lock:transactionid', async (t) => {
+  const script = 'BEGIN;\nUPDATE waits_t SET v = v + 1 WHERE id = 1;\nSELECT pg_sleep(0.02);\nEND;\n'
+  const file = join(dir, 'other.sql')
+  writeFileSync(file, script)
+  const { results } = await run('contend', script, ['-f', file, '-c', '4', '-T', '2s'])
+  const w = results.waits
+  t.diagnostic(JSON.stringify(w.types))
+  for (const type of Object.values(w.types)) {
+    const update = type.statements.find((s) => s.index === 1)
+    assert.equal(update?.events[0].event, 'Lock:transactionid', JSON.stringify(update))
+  }
+})
+
+test('--wait-sampling off gives no waits section', async () => {
+  const { results } = await run('off', 'SELECT 1;\n', ['-c', '1', '-t', '5', '--wait-sampling', 'off'])
+  assert.equal(results.waits, undefined)
+})
