@@ -22,7 +22,7 @@ export const WAITS_APPLICATION_NAME = 'pgload-waits'
  */
 export async function openWaitSampling ({ hz, jobs, settings, workload, openConnection, log }) {
   if (!(hz > 0)) return null
-  if (jobs > 1) return new WaitSampling(null, null, { reason: `not sampled with worker threads (-j ${jobs})` })
+  if (jobs > 1) return new WaitSampling(null, null, { reason: `the run has worker threads (-j ${jobs}), whose connections the sampler does not see yet` })
   // one slot per connection that can be open at once (pgbench -C: one per terminal)
   const activity = new ActivitySlots(Math.max(settings.connections, settings.range.count))
   const sampler = new WaitSampler({ openConnection, activity, hz, typeCount: workload.transactions.length })

@@ -66,3 +66,24 @@ test('--wait-sampling off gives no waits section', async () => {
   const { results } = await run('off', 'SELECT 1;\n', ['-c', '1', '-t', '5', '--wait-sampling', 'off'])
   assert.equal(results.waits, undefined)
 })
+
+test('a role without pg_read_all_stats still sees its own backends: the run is sampled', async (t) => {
+  // PostgreSQL hides other roles' rows' state and wait events from such a role (state NULL),
+  // never its own: pgload's backends and the sampler's connection are the same role's.
+  const conn = await openConnection(server.target)
+  await conn.simpleQuery("DROP ROLE IF EXISTS waits_plain; CREATE ROLE waits_plain LOGIN PASSWORD 'waits-plain'")
+  await conn.close()
+  const url = new URL(server.url)
+  url.username = 'waits_plain'
+  url.password = 'waits-plain'
+  const file = join(dir, 'plain.sql')
+  writeFileSync(file, 'SELECT pg_sleep(0.02);\n')
+  const out = join(dir, 'plain.json')
+  const r = await runCli(['run', '-f', file, '-c', '2', '-T', '1s', '--url', url.href, '--out', out, '--no-server-stats'])
+  assert.equal(r.code, 0, r.stderr)
+  const w = JSON.parse(readFileSync(out, 'utf8')).waits
+  t.diagnostic(JSON.stringify(w.samples))
+  assert.equal(w.available, true)
+  assert.equal(w.samples.hidden, 0)
+  assert.equal(Object.values(w.types)[0].events[0].event, 'Timeout:PgSleep')
+})
