@@ -25,7 +25,7 @@ import { loadWorkload } from '../workloads/index.js'
 import { withLoadLock, waitingForLoadMessage } from '../workloads/load-lock.js'
 import { TOOL_VERSION } from './version.js'
 import { takeSettingsSnapshot } from './server/stats/settings-snapshot.js'
-import { openWaitSampling, WAITS_APPLICATION_NAME } from './waits/run-waits.js'
+import { openWaitSampling } from './waits/run-waits.js'
 import { silentLogger } from './log.js'
 import { coreShares } from './output/client-cpu.js'
 import { shardPart, shardResultName, samplesServer, openShardBarrier, shardGate, markShardResults } from './orchestration/shard-run.js'
@@ -78,7 +78,7 @@ export async function runBenchmark (planOrOptions, { log = silentLogger, env = p
     const gate = barrier && shardGate(barrier, onPhase)
 
     const settings = engineSettings(plan, workload, part ? { range: part.terminalRange, connections: part.connections, rate: part.rate } : undefined)
-    waits = await openWaitSampling({ hz: plan.waitSamplingHz, jobs: plan.jobs, settings, workload, openConnection: () => openConnection(target, { applicationName: WAITS_APPLICATION_NAME }), log })
+    waits = await openWaitSampling({ hz: plan.waitSamplingHz, jobs: plan.jobs, settings, workload, target, log })
     const runtime = { openConnection: runConnectionOpener(plan, target), seed, seeds, part: part?.part, startGate: gate ?? undefined, log, activity: waits?.activity }
     run = createRun(workload, settings, runtime, {
       jobs: plan.jobs,

@@ -2,6 +2,7 @@
 // connection started and stopped with the measured window, and the results' `waits` section.
 
 import { ActivitySlots } from '../engine/activity-slots.js'
+import { openLeanConnection } from '../db/lean-connection.js'
 import { WaitSampler } from './wait-sampler.js'
 import { waitsSection } from './waits-section.js'
 
@@ -16,15 +17,18 @@ export const WAITS_APPLICATION_NAME = 'pgload-waits'
  * @param {number} p.jobs worker threads
  * @param {{ connections: number, range: { count: number } }} p.settings the run's engine settings
  * @param {{ transactions: { name: string }[], statementNames?: (string|null)[][] }} p.workload
- * @param {() => Promise<any>} p.openConnection opens the sampler's connection (prepared protocol)
+ * @param {import('../db/connection.js').Target} p.target the server
  * @param {import('pino').Logger} p.log
+ * @param {(target: any, opts: object) => Promise<any>} [p.open] opens the sampler's connection: the
+ *   lean one, whose reply parsing costs the least client CPU per read
  * @returns {Promise<WaitSampling|null>}
  */
-export async function openWaitSampling ({ hz, jobs, settings, workload, openConnection, log }) {
+export async function openWaitSampling ({ hz, jobs, settings, workload, target, log, open = openLeanConnection }) {
   if (!(hz > 0)) return null
   if (jobs > 1) return new WaitSampling(null, null, { reason: `the run has worker threads (-j ${jobs}), whose connections the sampler does not see yet` })
   // one slot per connection that can be open at once (pgbench -C: one per terminal)
   const activity = new ActivitySlots(Math.max(settings.connections, settings.range.count))
+  const openConnection = () => open(target, { applicationName: WAITS_APPLICATION_NAME, protocol: 'prepared' })
   const sampler = new WaitSampler({ openConnection, activity, hz, typeCount: workload.transactions.length })
   try {
     await sampler.start()

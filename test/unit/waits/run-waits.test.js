@@ -11,11 +11,11 @@ const workload = { transactions: [{ name: 'a' }] }
 const log = { warn () {} }
 
 test('off: no sampling at all', async () => {
-  assert.equal(await openWaitSampling({ hz: 0, jobs: 1, settings, workload, openConnection: async () => { throw new Error('not called') }, log }), null)
+  assert.equal(await openWaitSampling({ hz: 0, jobs: 1, settings, workload, target: {}, open: async () => { throw new Error('not called') }, log }), null)
 })
 
 test('a sampler that cannot connect: the run goes on, the section says why in one line', async () => {
-  const waits = await openWaitSampling({ hz: 50, jobs: 1, settings, workload, openConnection: async () => { throw new Error('permission denied for database') }, log })
+  const waits = await openWaitSampling({ hz: 50, jobs: 1, settings, workload, target: {}, open: async () => { throw new Error('permission denied for database') }, log })
   assert.equal(waits.activity, undefined, 'the run keeps no slots')
   const results = { transactions: {} }
   await waits.addTo(results)
