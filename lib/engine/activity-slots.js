@@ -1,7 +1,10 @@
 // What each of a run's connections is doing, published for a reader outside the transaction path
 // (the wait sampler): one preallocated slot per connection, written with plain stores by the
-// terminal that holds the connection, no allocation per transaction or statement. The arrays may
-// sit on a SharedArrayBuffer so that a reader on another thread sees them.
+// terminal that holds the connection, no allocation per transaction or statement. With worker
+// threads the arrays sit on SharedArrayBuffers: each worker takes its own range of slots, the
+// reader in the main thread sees them all. Aligned 32- and 64-bit stores are read whole; the reader
+// checks a slot before and after its read of the server, so a store seen late costs at most one
+// sample's attribution.
 
 /** Int32 fields of a slot. */
 export const PID = 0 // the connection's backend pid; 0: the slot is free
@@ -12,25 +15,48 @@ export const WANT = 4 // the sequence number whose latency a reader asks for (0:
 export const DONE = 5 // the sequence number whose latency is in the slot's latency field
 export const SLOT_INTS = 6
 
+/**
+ * What a worker thread needs to use its range of a run's shared slots (posted to it).
+ * @typedef {{ capacity: number, buffers: { ints: SharedArrayBuffer, latencyUs: SharedArrayBuffer }, first: number, count: number }} SharedSlots
+ */
+
 /** Slots of the run: `capacity` slots, each with SLOT_INTS ints and one latency (microseconds). */
 export class ActivitySlots {
   /**
    * @param {number} capacity how many connections can hold a slot at once
-   * @param {{ shared?: boolean }} [opts] shared: on a SharedArrayBuffer (a reader on another thread)
+   * @param {{ shared?: boolean, buffers?: SharedSlots['buffers'], first?: number, count?: number }} [opts]
+   *   shared: on SharedArrayBuffers (worker threads); buffers: those of another thread's slots, of
+   *   which this one takes slots first .. first + count - 1
    */
-  constructor (capacity, { shared = false } = {}) {
+  constructor (capacity, { shared = false, buffers = undefined, first = 0, count = capacity } = {}) {
     this.capacity = capacity
     const Buffer = shared ? SharedArrayBuffer : ArrayBuffer
     /** @type {Int32Array} */
-    this.ints = new Int32Array(new Buffer(capacity * SLOT_INTS * 4))
+    this.ints = new Int32Array(buffers?.ints ?? new Buffer(capacity * SLOT_INTS * 4))
     /** @type {Float64Array} latency of the transaction numbered DONE, microseconds */
-    this.latencyUs = new Float64Array(new Buffer(capacity * 8))
+    this.latencyUs = new Float64Array(buffers?.latencyUs ?? new Buffer(capacity * 8))
     // free slots, a stack: a connection opened takes one, a connection closed gives it back
-    this._free = new Int32Array(capacity)
-    for (let i = 0; i < capacity; i++) this._free[i] = capacity - 1 - i
-    this._freeCount = capacity
-    /** changes each time a pid comes or goes (the reader rebuilds its list of pids then) */
-    this.version = 0
+    this._free = new Int32Array(count)
+    for (let i = 0; i < count; i++) this._free[i] = first + count - 1 - i
+    this._freeCount = count
+  }
+
+  /**
+   * Slots first .. first + count - 1 for a worker thread (shared slots only).
+   * @param {number} first @param {number} count
+   * @returns {SharedSlots}
+   */
+  share (first, count) {
+    const buffers = { ints: /** @type {SharedArrayBuffer} */ (this.ints.buffer), latencyUs: /** @type {SharedArrayBuffer} */ (this.latencyUs.buffer) }
+    return { capacity: this.capacity, buffers, first, count }
+  }
+
+  /**
+   * A worker thread's slots, over the buffers the main thread shared.
+   * @param {SharedSlots} shared
+   */
+  static over (shared) {
+    return new ActivitySlots(shared.capacity, shared)
   }
 
   /**
@@ -49,7 +75,6 @@ export class ActivitySlots {
     a[base + WANT] = 0
     a[base + DONE] = 0
     conn.activityBase = base
-    this.version++
   }
 
   /**
@@ -63,7 +88,6 @@ export class ActivitySlots {
     this.ints[base + PID] = 0
     this.ints[base + TYPE] = -1
     this._free[this._freeCount++] = base / SLOT_INTS
-    this.version++
   }
 
   /**

@@ -25,9 +25,11 @@ export const WAITS_APPLICATION_NAME = 'pgload-waits'
  */
 export async function openWaitSampling ({ hz, jobs, settings, workload, target, log, open = openLeanConnection }) {
   if (!(hz > 0)) return null
-  if (jobs > 1) return new WaitSampling(null, null, { reason: `the run has worker threads (-j ${jobs}), whose connections the sampler does not see yet` })
-  // one slot per connection that can be open at once (pgbench -C: one per terminal)
-  const activity = new ActivitySlots(Math.max(settings.connections, settings.range.count))
+  // one slot per connection that can be open at once (pgbench -C: one per terminal); worker
+  // threads each take a range of them, as many as their connections or terminals
+  const activity = jobs > 1
+    ? new ActivitySlots(settings.connections + settings.range.count, { shared: true })
+    : new ActivitySlots(Math.max(settings.connections, settings.range.count))
   const openConnection = () => open(target, { applicationName: WAITS_APPLICATION_NAME, protocol: 'prepared' })
   const sampler = new WaitSampler({ openConnection, activity, hz, typeCount: workload.transactions.length })
   try {

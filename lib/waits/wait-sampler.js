@@ -41,7 +41,7 @@ export class WaitSampler {
     // samples of a slot's transaction still waiting for its latency: [statement, event, ...]
     this._pending = Array.from({ length: activity.capacity }, () => [])
     this._pendingSeq = new Int32Array(activity.capacity)
-    this._pidsVersion = -1
+    this._pids = []
     this._pidsText = '{}'
     /** @type {Map<number, number>} backend pid -> slot */
     this._slotOf = new Map()
@@ -106,9 +106,8 @@ export class WaitSampler {
 
   // What every slot runs as the read is sent; each transaction running is asked for its latency.
   _snapshot () {
-    const a = this.activity
-    const ints = a.ints
-    if (a.version !== this._pidsVersion) this._mapPids()
+    const ints = this.activity.ints
+    this._mapPids(ints)
     const pre = this._pre
     for (const slot of this._slotOf.values()) {
       const base = slot * SLOT_INTS
@@ -120,15 +119,23 @@ export class WaitSampler {
     }
   }
 
-  _mapPids () {
-    const ints = this.activity.ints
+  // The backends of the slots now (connections come and go: a reconnect, -C, another thread's).
+  _mapPids (ints) {
+    const pids = this._pids
+    let n = 0
+    let changed = false
     this._slotOf.clear()
     for (let slot = 0; slot < this.activity.capacity; slot++) {
       const pid = ints[slot * SLOT_INTS + PID]
-      if (pid > 0) this._slotOf.set(pid, slot)
+      if (pid <= 0) continue
+      this._slotOf.set(pid, slot)
+      if (pids[n] !== pid) { pids[n] = pid; changed = true }
+      n++
     }
-    this._pidsText = `{${[...this._slotOf.keys()].join(',')}}`
-    this._pidsVersion = this.activity.version
+    if (changed || pids.length !== n) {
+      pids.length = n
+      this._pidsText = `{${pids.join(',')}}`
+    }
   }
 
   /**

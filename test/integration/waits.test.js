@@ -62,6 +62,17 @@ test('two scripts updating one row: the UPDATE waits on Lock:transactionid', asy
   }
 })
 
+test('worker threads: the main thread samples every worker\'s connections', async (t) => {
+  const { results } = await run('threads', 'SELECT pg_sleep(0.02);\n', ['-c', '4', '-j', '2', '-T', '2s'])
+  const w = results.waits
+  t.diagnostic(JSON.stringify(w.samples))
+  assert.equal(w.available, true)
+  const type = Object.values(w.types)[0]
+  assert.ok(type.samples >= 40, `${type.samples} samples`)
+  assert.equal(type.events[0].event, 'Timeout:PgSleep')
+  assert.ok(type.typical.samples > 0, 'latencies came back from the workers')
+})
+
 test('--wait-sampling off gives no waits section', async () => {
   const { results } = await run('off', 'SELECT 1;\n', ['-c', '1', '-t', '5', '--wait-sampling', 'off'])
   assert.equal(results.waits, undefined)
