@@ -36,3 +36,8 @@ test('not sampled: one line with the reason; no section: nothing', () => {
   assert.equal(formatWaitsSummary({ available: false, reason: 'the sampler could not start: permission denied' }), 'waits: not sampled: the sampler could not start: permission denied')
   assert.equal(formatWaitsSummary(undefined), '')
 })
+
+test('pg_wait_sampling installed: the headline says its history was not read', () => {
+  const text = formatWaitsSummary({ available: true, source: 'pg_stat_activity', pgWaitSampling: true, hz: 20, ticks: { done: 10, skipped: 0, failed: 0 }, types: {} })
+  assert.equal(text, 'waits: sampled 10 times at 20 Hz from pg_stat_activity; pg_wait_sampling is installed, its history is not read')
+})

@@ -131,3 +131,13 @@ test('a connection replaced: the pids read follow the slots', async () => {
   assert.deepEqual(conn.reads, ['{101,102}', '{205,102}'], 'the new connection took the slot freed')
   await sampler.finish()
 })
+
+test('pg_wait_sampling installed: detected and said; the source stays pg_stat_activity', async () => {
+  const activity = new ActivitySlots(1)
+  const conn = fakeConnection()
+  conn.simpleQuery = async (text) => { assert.match(text, /pg_wait_sampling/); return { rows: [['t']] } }
+  const sampler = new WaitSampler({ openConnection: async () => conn, activity, hz: 50, typeCount: 1 })
+  await sampler.start()
+  assert.equal(sampler.pgWaitSampling, true)
+  await sampler.finish()
+})
