@@ -2,6 +2,10 @@
 // of pg_stat_activity for the run's own backends, each row joined on this side to what its
 // connection was doing (lib/engine/activity-slots.js): the transaction type, the statement and
 // the transaction's number, whose latency the terminal leaves in the slot when it ends.
+// The reads run in one transaction: each alone would be a commit in pg_stat_database beside the
+// run's own, 50 a second (a paced TPC-C run commits a few). The transaction's cached copy of
+// pg_stat_activity is cleared before each read (pg_stat_clear_snapshot); between reads it holds no
+// snapshot (READ COMMITTED, no xid), so it holds no vacuum back.
 
 import { defineStatement } from '../db/connection.js'
 import { PID, TYPE, STATEMENT, SEQ, WANT, DONE, SLOT_INTS } from '../engine/activity-slots.js'
@@ -9,6 +13,7 @@ import { WaitEventNames } from './classify.js'
 import { WaitTally, latencyBucket, NO_LATENCY, NO_STATEMENT } from './wait-tally.js'
 
 const ACTIVITY = defineStatement('select pid, state, wait_event_type, wait_event from pg_stat_activity where pid = any($1::int[])')
+const CLEAR = defineStatement('select pg_stat_clear_snapshot()')
 const EXTENSION = "select exists (select 1 from pg_extension where extname = 'pg_wait_sampling')"
 
 export class WaitSampler {
@@ -36,6 +41,7 @@ export class WaitSampler {
     this._busy = null
     this._beganMs = -1
     this._error = null
+    this._inTransaction = false
     // what each slot ran when the read was sent: type, statement, sequence number
     this._pre = new Int32Array(activity.capacity * 3)
     // samples of a slot's transaction still waiting for its latency: [statement, event, ...]
@@ -51,8 +57,12 @@ export class WaitSampler {
   async start () {
     this.conn = await this._open()
     await this.conn.prepare(ACTIVITY)
+    await this.conn.prepare(CLEAR)
     const r = await this.conn.simpleQuery(EXTENSION)
     this.pgWaitSampling = r.rows[0]?.[0] === 't' || r.rows[0]?.[0] === true
+    // the reads' transaction lasts the window, idle between reads: no server limit may end it
+    await this.conn.simpleQuery('SET idle_in_transaction_session_timeout = 0')
+    await this.conn.simpleQuery('SET transaction_timeout = 0').catch(() => {}) // PostgreSQL 17+
   }
 
   /** The measured window opens: sample until stop(). */
@@ -85,10 +95,19 @@ export class WaitSampler {
     this._snapshot()
     let rows
     try {
-      rows = (await this.conn.execute(ACTIVITY, [this._pidsText])).rows
+      if (!this._inTransaction) {
+        await this.conn.simpleQuery('BEGIN')
+        this._inTransaction = true
+      }
+      // both sent at once, answered in order: one round trip
+      rows = (await Promise.all([this.conn.execute(CLEAR), this.conn.execute(ACTIVITY, [this._pidsText])]))[1].rows
     } catch (err) {
       this.ticks.failed++
       this._error ??= err
+      if (this._inTransaction && this.conn !== null) {
+        this._inTransaction = false
+        await this.conn.simpleQuery('ROLLBACK').catch(() => {})
+      }
       return
     }
     this.ticks.done++
@@ -195,6 +214,7 @@ export class WaitSampler {
     await this.stop()
     this._resolvePending()
     for (let slot = 0; slot < this._pending.length; slot++) if (this._pending[slot].length > 0) this._resolve(slot, NO_LATENCY)
+    if (this._inTransaction) await this.conn?.simpleQuery('COMMIT').catch(() => {})
     this.abandon()
     return { tally: this.tally, error: this._error }
   }

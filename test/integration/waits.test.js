@@ -73,6 +73,40 @@ test('worker threads: the main thread samples every worker\'s connections', asyn
   assert.ok(type.typical.samples > 0, 'latencies came back from the workers')
 })
 
+test('the reads are one transaction: the database\'s commits are the run\'s, and each read sees the present', async (t) => {
+  const file = join(dir, 'commits.sql')
+  writeFileSync(file, 'SELECT pg_sleep(0.02);\n')
+  const out = join(dir, 'commits.json')
+  const r = await runCli(['run', '-f', file, '-c', '1', '-T', '2s', '--url', server.url, '--out', out])
+  assert.equal(r.code, 0, r.stderr)
+  const results = JSON.parse(readFileSync(out, 'utf8'))
+  const commits = results.serverStats.deltas.xactCommit
+  t.diagnostic(`${results.summary.transactions} transactions, ${commits} commits, ${results.waits.ticks.done} reads`)
+  assert.ok(results.waits.ticks.done >= 50)
+  assert.ok(commits <= results.summary.transactions + 10, `${commits} commits for ${results.summary.transactions} transactions`)
+
+  // what the sampler relies on: inside a transaction, pg_stat_clear_snapshot() makes the next
+  // read of pg_stat_activity see the backends as they are now
+  const sleeper = await openConnection(server.target)
+  const reader = await openConnection(server.target)
+  try {
+    const pid = sleeper.backendPid
+    const stateOf = async () => (await reader.simpleQuery(`select pg_stat_clear_snapshot(); select state from pg_stat_activity where pid = ${pid}`)).rows[0][0]
+    await reader.simpleQuery('BEGIN')
+    assert.equal(await stateOf(), 'idle')
+    const sleeping = sleeper.simpleQuery('select pg_sleep(0.5)')
+    let seen = 'idle'
+    for (let i = 0; i < 40 && seen !== 'active'; i++) { await new Promise((resolve) => setTimeout(resolve, 10)); seen = await stateOf() }
+    assert.equal(seen, 'active')
+    await sleeping
+    assert.equal(await stateOf(), 'idle')
+    await reader.simpleQuery('COMMIT')
+  } finally {
+    await sleeper.close()
+    await reader.close()
+  }
+})
+
 test('--wait-sampling off gives no waits section', async () => {
   const { results } = await run('off', 'SELECT 1;\n', ['-c', '1', '-t', '5', '--wait-sampling', 'off'])
   assert.equal(results.waits, undefined)

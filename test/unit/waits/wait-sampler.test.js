@@ -8,15 +8,23 @@ import { ActivitySlots } from '../../../lib/engine/activity-slots.js'
 import { WaitSampler } from '../../../lib/waits/wait-sampler.js'
 import { latencyBucket, NO_LATENCY, NO_STATEMENT } from '../../../lib/waits/wait-tally.js'
 
-/** A connection whose reads answer what `rows` returns, after `during` ran (the world moving on meanwhile). */
+/**
+ * A connection whose reads answer what `rows` returns, after `during` ran (the world moving on
+ * meanwhile); it checks that each read comes after a cleared snapshot in an open transaction.
+ */
 function fakeConnection () {
   const fake = {
     rows: () => [],
     during: () => {},
     reads: [],
+    simple: [],
+    cleared: 0,
     async prepare () {},
-    async simpleQuery () { return { rows: [['f']] } },
+    async simpleQuery (text) { fake.simple.push(text); return { rows: [['f']] } },
     async execute (stmt, values) {
+      if (stmt.text.includes('pg_stat_clear_snapshot')) { fake.cleared++; return { rows: [['']] } }
+      assert.equal(fake.cleared, fake.reads.length + 1, 'a read follows a cleared snapshot')
+      assert.ok(fake.simple.includes('BEGIN'))
       fake.reads.push(values[0])
       await null
       fake.during()
@@ -62,6 +70,8 @@ test('a running transaction\'s samples wait for its end and count with its laten
   const { tally } = await sampler.finish()
   assert.deepEqual(bucketsOf(sampler, 0, 'CPU'), [[NO_LATENCY, 1]])
   assert.equal(tally.total, 4)
+  // the reads were one transaction: one BEGIN, one COMMIT
+  assert.deepEqual(conn.simple.filter((q) => /^(BEGIN|COMMIT|ROLLBACK)$/.test(q)), ['BEGIN', 'COMMIT'])
   assert.equal(conn.closed, true)
 })
 
@@ -99,9 +109,10 @@ test('a backend idle outside any transaction while the client\'s transaction run
 test('a tick due while the last still runs is skipped and counted', async () => {
   const { conn, sampler } = await setUp([101])
   let release
-  conn.execute = () => new Promise((resolve) => { release = () => resolve({ rows: [] }) })
+  conn.execute = (stmt) => stmt.text.includes('pg_stat_clear_snapshot') ? Promise.resolve({ rows: [] }) : new Promise((resolve) => { release = () => resolve({ rows: [] }) })
   const first = sampler.tick()
   assert.equal(sampler.tick(), null)
+  await new Promise(setImmediate)
   assert.equal(sampler.tick(), null)
   release()
   await first
@@ -115,6 +126,7 @@ test('hidden rows and vanished backends are counted apart; a failed read is coun
   await sampler.tick()
   conn.execute = async () => { throw new Error('canceling statement') }
   await sampler.tick()
+  assert.equal(conn.simple.at(-1), 'ROLLBACK', 'the failed transaction is ended; the next read begins another')
   const { tally, error } = await sampler.finish()
   assert.equal(tally.hidden, 1)
   assert.equal(tally.gone, 1)
@@ -135,7 +147,7 @@ test('a connection replaced: the pids read follow the slots', async () => {
 test('pg_wait_sampling installed: detected and said; the source stays pg_stat_activity', async () => {
   const activity = new ActivitySlots(1)
   const conn = fakeConnection()
-  conn.simpleQuery = async (text) => { assert.match(text, /pg_wait_sampling/); return { rows: [['t']] } }
+  conn.simpleQuery = async (text) => ({ rows: [[/pg_wait_sampling/.test(text) ? 't' : '']] })
   const sampler = new WaitSampler({ openConnection: async () => conn, activity, hz: 50, typeCount: 1 })
   await sampler.start()
   assert.equal(sampler.pgWaitSampling, true)
