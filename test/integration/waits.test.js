@@ -84,6 +84,9 @@ test('the reads are one transaction: the database\'s commits are the run\'s, and
   t.diagnostic(`${results.summary.transactions} transactions, ${commits} commits, ${results.waits.ticks.done} reads`)
   assert.ok(results.waits.ticks.done >= 50)
   assert.ok(commits <= results.summary.transactions + 10, `${commits} commits for ${results.summary.transactions} transactions`)
+  // nor is the sampler's connection, idle in its transaction between reads, among the backends
+  const inTransaction = results.serverStats.series.map((e) => e.backends?.['idle in transaction'] ?? 0)
+  assert.deepEqual(inTransaction.filter((n) => n > 0), [], JSON.stringify(results.serverStats.series.map((e) => e.backends)))
 
   // what the sampler relies on: inside a transaction, pg_stat_clear_snapshot() makes the next
   // read of pg_stat_activity see the backends as they are now
