@@ -255,3 +255,16 @@ test('a workload section is recomputed by the workload, never copied from one pa
   assert.equal(m.tpcc.tpmC, 2 * committedNewOrders(doc) * 60 / doc.run.durationS)
   assert.equal(mergeResults([doc]).tpcc.tpmC, doc.tpcc.tpmC, 'one partition is the whole run')
 })
+
+test('the wait sampler\'s sections of partitions are not added up: the merged one says so', () => {
+  const { parts } = recordRun(2, 12)
+  const docs = parts.map((r, i) => documentOf(r, { startMs: START + i }))
+  const section = (n) => ({ available: true, source: 'pg_stat_activity', pgWaitSampling: false, hz: 50, intervalMs: 20, ticks: { done: n, skipped: 0, failed: 0 }, samples: { total: n }, types: {} })
+  docs[0].waits = section(10)
+  docs[1].waits = section(12)
+  const merged = mergeResults(docs)
+  assert.equal(merged.waits.available, false)
+  assert.match(merged.waits.reason, /each partition sampled its own backends/)
+  const none = mergeResults(parts.map((r, i) => documentOf(r, { startMs: START + i })))
+  assert.equal(none.waits, undefined)
+})
