@@ -10,6 +10,7 @@ import { agreed, combineObjects, combineValues, isNum } from './merge-fields.js'
 import { gridShifts, measuredStartMs, mergeIntervals } from './merge-series.js'
 import { mergeSummary, mergeTransactions } from './merge-totals.js'
 import { mergeScript } from './merge-script.js'
+import { mergeWaits } from './merge-waits.js'
 import { shardsOf } from './merge-shards.js'
 import { mergeStages } from './merge-stages.js'
 import { round3 } from '../format/round.js'
@@ -67,7 +68,7 @@ export function mergeResults (docs, { sources, coordinator, sections = {} } = {}
     stages: () => mergeStages(parts.map((d) => d.stages), parts[0].run.transactionTypes ?? []),
     serverStats: () => mergeServerStats(parts, attempts),
     script: () => mergeScript(parts.map((d) => d.script)),
-    waits: () => mergeWaits(parts),
+    waits: () => mergeWaits(parts.map((d) => d.waits), transactions),
     // verdicts on one partition's figures: `pgload check` evaluates the merged run
     thresholds: () => undefined
   }, agreed)
@@ -178,18 +179,6 @@ function mergeClient (parts, attempts) {
       return { transactions: combineValues(w.map((j) => j.transactions)), ms: ms.length ? Math.max(...ms) : null }
     }
   })
-}
-
-/**
- * The wait sampler's section: each partition sampled its own backends and split its samples at
- * its own p99, so partitions' sections do not add up into the run's: said, never one partition's.
- * @param {any[]} parts
- */
-function mergeWaits (parts) {
-  const sections = parts.map((d) => d.waits).filter((w) => w !== undefined && w !== null)
-  if (sections.length === 0) return undefined
-  if (parts.length === 1) return sections[0]
-  return { available: false, reason: 'each partition sampled its own backends: merged documents do not add their samples up' }
 }
 
 /**

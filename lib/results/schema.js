@@ -287,7 +287,8 @@ const waitType = object({
   statements: arrayOf(object({ index: number({ integer: true }), name: textOrNull, samples: count, events: waitShares }, { required: ['index', 'samples', 'events'] })),
   slow: object({ aboveMs: amountOrNull, samples: count, events: waitShares }),
   typical: object({ samples: count, events: waitShares }),
-  unknownLatency: count
+  unknownLatency: count,
+  counts: object({ sampledMs: amount, buckets: mapOf(arrayOf(arrayOf(number({ integer: true })))), statements: mapOf(counts) }, { required: ['sampledMs', 'buckets', 'statements'] })
 }, { required: ['samples', 'events'] })
 const waits = object({
   available: boolean,

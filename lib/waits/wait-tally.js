@@ -2,28 +2,7 @@
 // latency of the transaction each sample belonged to (a log-scale bucket), so that the samples
 // of the slowest transactions (above the type's p99, known only at the end) can be told apart.
 
-/** Latency buckets per doubling: each about 9 % wide. */
-const PER_OCTAVE = 8
-/** The bucket of a sample whose transaction's latency is not known (it failed, or was not seen to end). */
-export const NO_LATENCY = -1
-/** The statement of a sample whose statement is not known (the connection moved on while sampled). */
-export const NO_STATEMENT = -1
-
-/**
- * @param {number} latencyUs
- * @returns {number} the latency's bucket
- */
-export function latencyBucket (latencyUs) {
-  return latencyUs >= 1 ? Math.floor(Math.log2(latencyUs) * PER_OCTAVE) : 0
-}
-
-/**
- * @param {number} bucket
- * @returns {number} the least latency in the bucket, microseconds
- */
-export function bucketFloorUs (bucket) {
-  return 2 ** (bucket / PER_OCTAVE)
-}
+export { latencyBucket, NO_LATENCY, NO_STATEMENT } from '../results/waits-figures.js'
 
 /**
  * @typedef {object} TypeTally

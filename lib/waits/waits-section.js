@@ -1,10 +1,9 @@
-// The results' `waits` section from the sampler's counts (docs/results-format.md, "waits"): per
-// transaction type and statement, the share of sampled server time by wait event, the server time
-// per transaction the samples estimate, the time outside the server, and what the slowest
-// transactions (above the type's p99) waited on beside the others.
+// The results' `waits` section from the sampler's counts: per type its counts as the document
+// keeps them (they add up across partitions) and the figures derived from them
+// (lib/results/waits-figures.js).
 
 import { round3 } from '../format/round.js'
-import { bucketFloorUs, NO_LATENCY, NO_STATEMENT } from './wait-tally.js'
+import { waitTypeFigures } from '../results/waits-figures.js'
 
 /**
  * @typedef {object} WaitsContext
@@ -26,7 +25,9 @@ export function waitsSection (tally, ctx) {
   const intervalMs = ctx.ticks.done > 0 ? ctx.windowMs / ctx.ticks.done : 0
   const types = {}
   tally.types.forEach((t, i) => {
-    if (t.samples > 0) types[ctx.typeNames[i]] = typeFigures(t, ctx.transactions[ctx.typeNames[i]], intervalMs, ctx.statementNames?.[i])
+    if (t.samples === 0) return
+    const name = ctx.typeNames[i]
+    types[name] = waitTypeFigures(countsOf(t, intervalMs), ctx.transactions[name], namesOf(t, ctx.statementNames?.[i]))
   })
   return {
     source: 'pg_stat_activity',
@@ -47,90 +48,23 @@ export function waitsSection (tally, ctx) {
   }
 }
 
-/** One type's figures. */
-function typeFigures (t, txn, intervalMs, names) {
-  const n = (txn?.count ?? 0) + (txn?.failed ?? 0)
-  const byEvent = new Map([...t.events].map(([event, buckets]) => [event, sumOf(buckets.values())]))
-  const p99Ms = txn?.latencyMs?.p99 ?? null
-  const split = splitAtP99(t.events, p99Ms)
-  return {
-    samples: t.samples,
-    transactions: n,
-    events: shares(byEvent, t.samples),
-    ...timeFigures(t.samples, n, intervalMs, txn?.latencyMs),
-    statements: statementFigures(t.statements, names),
-    slow: { aboveMs: p99Ms, samples: split.slowSamples, events: shares(split.slow, split.slowSamples) },
-    typical: { samples: split.typicalSamples, events: shares(split.typical, split.typicalSamples) },
-    unknownLatency: sumOf(split.unknown.values())
-  }
-}
-
 /**
- * Server time per transaction from the samples (samples x interval / transactions), and the time
- * outside the server (mean latency minus that), each with a standard error: the samples counted
- * as Poisson, the mean latency's from its standard deviation.
- * @param {number} samples @param {number} transactions @param {number} intervalMs
- * @param {{ mean?: number|null, stddev?: number|null }} [latencyMs]
+ * A type's tally as the section's counts.
+ * @param {import('./wait-tally.js').TypeTally} t
+ * @param {number} intervalMs
+ * @returns {import('../results/waits-figures.js').WaitCounts}
  */
-export function timeFigures (samples, transactions, intervalMs, latencyMs) {
-  if (!(transactions > 0) || !(intervalMs > 0)) return { serverMs: null, serverMsStderr: null, outsideMs: null, outsideMsStderr: null }
-  const serverMs = samples * intervalMs / transactions
-  const serverErr = Math.sqrt(samples) * intervalMs / transactions
-  const mean = latencyMs?.mean
-  if (typeof mean !== 'number') return { serverMs: round3(serverMs), serverMsStderr: round3(serverErr), outsideMs: null, outsideMsStderr: null }
-  const meanErr = typeof latencyMs.stddev === 'number' ? latencyMs.stddev / Math.sqrt(transactions) : 0
-  return {
-    serverMs: round3(serverMs),
-    serverMsStderr: round3(serverErr),
-    outsideMs: round3(mean - serverMs),
-    outsideMsStderr: round3(Math.sqrt(serverErr * serverErr + meanErr * meanErr))
-  }
+function countsOf (t, intervalMs) {
+  const buckets = {}
+  for (const [event, byBucket] of t.events) buckets[event] = [...byBucket].sort((a, b) => a[0] - b[0])
+  const statements = {}
+  for (const [index, byEvent] of t.statements) statements[index] = Object.fromEntries(byEvent)
+  return { sampledMs: round3(t.samples * intervalMs), buckets, statements }
 }
 
-/**
- * A type's samples split at its p99: buckets wholly above it are the slowest transactions', the
- * others the typical ones'; samples without a latency are in neither.
- * @param {Map<string, Map<number, number>>} events
- * @param {number|null} p99Ms
- */
-export function splitAtP99 (events, p99Ms) {
-  const slow = new Map()
-  const typical = new Map()
-  const unknown = new Map()
-  const p99Us = p99Ms === null ? Infinity : p99Ms * 1000
-  for (const [event, buckets] of events) {
-    for (const [bucket, count] of buckets) {
-      const into = bucket === NO_LATENCY ? unknown : bucketFloorUs(bucket) >= p99Us ? slow : typical
-      into.set(event, (into.get(event) ?? 0) + count)
-    }
-  }
-  return { slow, typical, unknown, slowSamples: sumOf(slow.values()), typicalSamples: sumOf(typical.values()) }
-}
-
-/**
- * Events by share of the samples, largest first.
- * @param {Map<string, number>} counts
- * @param {number} total
- * @returns {{ event: string, samples: number, share: number }[]}
- */
-export function shares (counts, total) {
-  return [...counts]
-    .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
-    .map(([event, samples]) => ({ event, samples, share: total > 0 ? round3(samples / total) : 0 }))
-}
-
-function statementFigures (statements, names) {
-  return [...statements]
-    .sort((a, b) => a[0] - b[0])
-    .map(([index, events]) => {
-      const samples = sumOf(events.values())
-      const name = index === NO_STATEMENT ? null : names?.[index] ?? null
-      return { index, name, samples, events: shares(events, samples) }
-    })
-}
-
-function sumOf (values) {
-  let n = 0
-  for (const v of values) n += v
-  return n
+/** The names of the statements a type's samples name: index -> name. */
+function namesOf (t, names) {
+  const out = {}
+  for (const index of t.statements.keys()) if (index >= 0) out[index] = names?.[index] ?? null
+  return out
 }
