@@ -1,5 +1,5 @@
-// A whole benchmark, as a library call: reach the server, build the workload, run it with
-// server statistics, and write the results document. `pgload run` and `pgload ab` use this.
+// A whole benchmark: reach the server, build the workload, run it with server statistics, and
+// build the results document. The run session (lib/session) runs it for every command.
 // With the plan's `cold`, the server is restarted after the set-up, before the measured run.
 
 import os from 'node:os'
@@ -20,7 +20,7 @@ import { resolvePlan, isPlan } from './plan/resolve.js'
 import { recordedMetricsPush } from './plan/metrics-push-option.js'
 import { engineSettings } from './plan/engine-settings.js'
 import { buildResults } from './results/build.js'
-import { writeResults, ensureWritable, defaultResultsPath } from './results/write.js'
+import { ensureWritable, defaultResultsPath } from './results/write.js'
 import { loadWorkload } from '../workloads/index.js'
 import { withLoadLock, waitingForLoadMessage } from '../workloads/load-lock.js'
 import { TOOL_VERSION } from './version.js'
@@ -31,16 +31,18 @@ import { coreShares } from './output/client-cpu.js'
 import { shardPart, shardResultName, samplesServer, openShardBarrier, shardGate, markShardResults } from './orchestration/shard-run.js'
 
 /**
- * Run one benchmark end to end. Results already measured are written even when the run
- * ends in errors or is interrupted; --threshold results are in the document before it is written.
+ * Measure one benchmark end to end: its results document, built and not yet written. The run
+ * session (lib/session) runs this and hands the document to its outputs, the plan's results file
+ * and thresholds among them; `runBenchmark` (lib/session/run-benchmark.js) is the one-run call.
  * @param {import('./plan/resolve.js').RunPlan | Record<string, any>} planOrOptions a plan
  *   (lib/plan/resolve.js), or options that are resolved into one first (and checked as the command line's)
  * @param {{ log?: any, env?: Record<string, string|undefined>, onRun?: (run: import('./engine/run-handle.js').RunHandle, extras: { sampler: any, types: string[] }) => void, onPhase?: (phase: string, info?: any) => void }} [hooks]
  *   onRun: the run handle, before it starts (subscribe to its events; stop or abort it), with the
  *   server statistics sampler (null without one) and the workload's transaction types, for presenters
  * @returns {Promise<{ results: object, file: string|null, exitCode: number, run: import('./engine/run-handle.js').RunHandle }>}
+ *   file: where the plan's results go (checked writable before anything ran), null for none
  */
-export async function runBenchmark (planOrOptions, { log = silentLogger, env = process.env, onRun, onPhase = () => {} } = {}) {
+export async function measureBenchmark (planOrOptions, { log = silentLogger, env = process.env, onRun, onPhase = () => {} } = {}) {
   const plan = isPlan(planOrOptions) ? planOrOptions : await resolvePlan(planOrOptions)
   // A cold run without a way to restart its server stops here, before anything runs.
   const restart = plan.cold ? await coldRestartMethod({ url: plan.url, restartCommand: plan.restartCommand, env }) : null
@@ -73,7 +75,7 @@ export async function runBenchmark (planOrOptions, { log = silentLogger, env = p
     // What the server looked like: always recorded, even with --no-server-stats (A/B diffs need it).
     const snapshot = await takeSettingsSnapshot(conn, { tables: module.tables ?? [] })
 
-    if (samplesServer(plan)) sampler = await startSampler(target, module, { embedded: session.embedded, env, log })
+    if (samplesServer(plan)) sampler = await startSampler(target, module, { embedded: session.embedded, env, log, hostStats: plan.serverHostStats })
     barrier = await openShardBarrier(plan, { openConnection: (o) => openConnection(target, o), log })
     const gate = barrier && shardGate(barrier, onPhase)
 
@@ -113,7 +115,6 @@ export async function runBenchmark (planOrOptions, { log = silentLogger, env = p
     await waits?.addTo(results)
     markShardResults(results, plan, gate, run)
     if (started.cold) results.run.cold = started.cold
-    await finishResults(file, results, plan)
     const exitCode = outcome.aborted ? 2 : 0
     return { results, file, exitCode, run }
   } finally {
@@ -147,18 +148,6 @@ function followRun (run, workload, sampler) {
   if (sampler) {
     run.on('measuring', () => sampler.resetBaseline?.())
     run.on('interval', (e) => { if (!e.final) sampler.sample(e.elapsedS) })
-  }
-}
-
-/** --threshold results go into the document before its one write, which happens whatever they do. */
-async function finishResults (file, results, plan) {
-  try {
-    if (plan.thresholds.length) {
-      const { evaluateThresholds } = await import('./compare/thresholds/evaluate.js')
-      results.thresholds = evaluateThresholds(results, plan.thresholds)
-    }
-  } finally {
-    if (file) await writeResults(file, results)
   }
 }
 
@@ -196,11 +185,11 @@ async function createOrLoad (module, wctx, { plan, workloadOptions, embedded, se
 }
 
 /** The server statistics sampler, started; null when the server does not let it read them. */
-async function startSampler (target, module, { embedded, env, log }) {
+async function startSampler (target, module, { embedded, env, log, hostStats = embedded }) {
   const { StatsSampler } = await import('./server/stats/sampler.js')
   // The embedded server's log is on this machine: checkpoint times from its lines.
   const serverLog = embedded ? (await embeddedPaths(pgloadHome({ env }))).log : null
-  const sampler = new StatsSampler({ openConnection: () => openConnection(target, { protocol: 'simple', applicationName: 'pgload-stats' }), tables: module.tables ?? [], log, serverLog })
+  const sampler = new StatsSampler({ openConnection: () => openConnection(target, { protocol: 'simple', applicationName: 'pgload-stats' }), tables: module.tables ?? [], log, serverLog, hostStats: hostStats ? { embedded, host: target.config.host } : null })
   try {
     await sampler.start()
     return sampler
@@ -240,8 +229,9 @@ async function readAfterRun (run, outcome, { workload, conn, sampler, log }) {
 
 /** The plan as the results document records it: no server addresses (they may hold a password). */
 function recordedPlan (plan) {
-  const { planVersion, seedGiven, url, resultsUrl, ...options } = plan
+  const { planVersion, seedGiven, url, resultsUrl, poolerAdmin, ...options } = plan
   if (options.restartCommand !== undefined) options.restartCommand = redact(options.restartCommand)
+  if (options.trigger !== undefined) options.trigger = redact(options.trigger)
   if (options.metricsPush !== undefined) options.metricsPush = recordedMetricsPush(options.metricsPush)
   // the plan holds the seed as pgbench's signed random_seed; the user gives and reads it unsigned
   options.seed = parseRandomSeed(plan.seed).toString()

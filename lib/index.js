@@ -2,7 +2,7 @@
 // through its handle (createRun, or the session's 'run' event and an output's start), never
 // through the engine's classes.
 
-export { runBenchmark } from './benchmark.js'
+export { runBenchmark } from './session/run-benchmark.js' // one run, its results file written
 export { resolvePlan, isPlan } from './plan/resolve.js'
 export { DEFAULTS as RUN_DEFAULTS } from './plan/defaults.js'
 export { RunSession } from './session/run-session.js' // one run or a sequence, its outputs and the interrupt policy

@@ -8,6 +8,7 @@ import { progressOutput, summaryOutput } from '../output/run-outputs.js'
 import { storeOutput } from '../store/store-output.js'
 import { reportOutput } from '../report/report-output.js'
 import { liveOutput } from '../live/live-output.js'
+import { poolerOutput } from '../server/pooler/pooler-output.js'
 import { RunSession } from '../session/run-session.js'
 import { throwForOutcome } from '../session/exit-status.js'
 import { createLogger } from '../log.js'
@@ -62,7 +63,8 @@ export const runCommand = {
  */
 function runOutputs (plan, { argv, log, live, keepS }) {
   const err = process.stderr
-  const outputs = [progressOutput(plan, { err, log })]
+  // its section goes into the document in finish(), before the thresholds and the results file
+  const outputs = [poolerOutput({ err, log }), progressOutput(plan, { err, log })]
   // every file is written before the --dashboard-keep wait: a kill during it loses nothing
   if (live) outputs.push(liveOutput(live, { err, beforeClose: () => live.urls.dashboard ? keepServing(keepS, { url: live.urls.dashboard }) : Promise.resolve() }))
   outputs.push(summaryOutput({ json: argv.json, out: process.stdout, err }))

@@ -152,7 +152,7 @@ export async function sweepCommand (sweep, { log, json = false, out = process.st
       env,
       err,
       live,
-      runBenchmark: (plan, hooks) => session.run(plan, { onRun: hooks.onRun, env: hooks.env }),
+      runBenchmark: (plan, hooks) => session.run(plan, { onRun: hooks.onRun, env: hooks.env, outputs: hooks.outputs }),
       onRunner (r) { session.runner = r }
     }))
   } finally {

@@ -142,6 +142,8 @@ export class ConnectionPool {
     this._discard(conn)
     if (this.closed) return
     this._openOne().then((fresh) => {
+      // the first connection re-opened after failures: the server (or a new primary) is back
+      if (this.failingSinceMs !== 0) this.onReopened?.(performance.now() - this.failingSinceMs)
       this.failingSinceMs = 0
       if (this.closed) { fresh.close().catch(() => {}); return }
       this.all.push(fresh)

@@ -153,6 +153,7 @@
  *   ({ terminalId, message, code }: the first failures), 'retryable-error' (with verboseErrors:
  *   { terminalId, error, tries, maxTries, willRetry }), 'prepare-error' ({ error, statement }),
  *   'connection-error' ({ error, failingForMs }: re-opening fails, retried up to serverLostS),
+ *   'reconnected' ({ failedForMs }: a connection re-opened after re-opening had failed for this long),
  *   'cancelled' ({ reason: 'grace'|'abort', count, graceS }), 'internal-error' (Error)
  * @typedef {import('node:events').EventEmitter & {
  *   readonly status: RunStatus,

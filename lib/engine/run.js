@@ -164,6 +164,7 @@ export class Run extends EventEmitter {
       this._clientAborted(terminal, new ClientAbortError(`client ${terminal.id} aborted while establishing connection: ${err.message}`, { cause: err }))
     }
     pool.onOpenError = (err, ms) => this._connectFailed(err, ms)
+    pool.onReopened = (failedForMs) => this.emit('reconnected', { failedForMs })
     pool.onNotice = (notice) => this.emit('notice', notice)
     const reported = new Set()
     pool.onPrepareError = (err, stmt) => {

@@ -14,7 +14,7 @@ import { silentLogger } from '../log.js'
 import { afterRunLimit } from './after-run.js'
 
 // events of the Run passed on as they are (their errors made sendable)
-const FORWARDED = ['notice', 'terminal-aborted', 'server-lost', 'transaction-error', 'connection-error', 'retryable-error', 'prepare-error', 'cancelled']
+const FORWARDED = ['notice', 'terminal-aborted', 'server-lost', 'transaction-error', 'connection-error', 'reconnected', 'retryable-error', 'prepare-error', 'cancelled']
 
 const post = (m) => parentPort.postMessage(m)
 

@@ -117,7 +117,7 @@ export class SweepLive {
   }
 
   /**
-   * A run of the sweep begins (runBenchmark's onRun): follow it.
+   * A run of the sweep begins: follow it.
    * @param {import('../engine/run-handle.js').RunHandle} run
    * @param {{ types?: string[], sampler?: any }} [extras]
    */
@@ -129,6 +129,20 @@ export class SweepLive {
       : null
     this.sweepMetrics?.follow(metrics)
     this.unfollow = followLiveRun(run, { live: this.live, metrics, dashboard: this.dashboard, pusher: this.pusher }, extras)
+  }
+
+  /**
+   * One run of the sweep as an output of the run session: followed from its start, at rest once
+   * it ended (its results written or not).
+   * @returns {import('../session/output.js').Output}
+   */
+  runOutput () {
+    return {
+      name: 'live',
+      needs: { sampler: true },
+      start: ({ run, types, sampler }) => this.attach(run, { types, sampler }),
+      close: () => this.runEnded()
+    }
   }
 
   /** The run ended (results written or not): its page stays until the next one begins. */

@@ -34,6 +34,8 @@ export const RANGES = Object.freeze({
   '--think-time': { min: 0, max: INT32_MAX, why: 'ms; each wait is a timer: setTimeout\'s 2^31-1 ms (24.8 days)' },
   '--noise': { min: 0, max: 100, why: 'percent: a band wider than the values means nothing' },
   '--grace': { min: 0, max: TIMER_MAX_S, why: 'seconds; a timer: setTimeout\'s 2^31-1 ms (24.8 days)' },
+  '--trigger-at': { min: 0, max: TIMER_MAX_S, why: 'seconds; a timer: setTimeout\'s 2^31-1 ms (24.8 days)' },
+  '--reconnect-window': { min: 0, max: TIMER_MAX_S, why: 'seconds; a timer: setTimeout\'s 2^31-1 ms (24.8 days)' },
   '--transaction-timeout': { min: 0, exclusiveMin: true, max: TIMER_MAX_S, why: 'seconds; a timer: setTimeout\'s 2^31-1 ms (24.8 days)' },
   '--shard-timeout': { min: 0, exclusiveMin: true, max: TIMER_MAX_S, why: 'seconds; a timer: setTimeout\'s 2^31-1 ms (24.8 days)' },
   '--progress': { min: 1, max: YEAR_S, why: 'seconds; a year' },

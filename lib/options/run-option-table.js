@@ -39,6 +39,10 @@ export const RUN_OPTION_TABLE = Object.freeze({
   connect: { alias: 'C', type: 'boolean', plan: 'connect', default: false, capacity: 'refused', describe: 'open a new connection for every transaction (pgbench -C); its time counts in the latency' },
   driver: { type: 'string', plan: 'driver', default: 'lean', describe: 'run connections: lean (pgload\'s own protocol path, default) or pg (node-postgres)' },
   'max-tries': { type: 'string', plan: 'maxTries', default: 1, describe: 'tries per transaction on serialization failures and deadlocks (0 = unlimited)' },
+  failover: { type: 'boolean', plan: 'failover', default: false, capacity: 'refused', describe: 'measure a failover or switchover during the run: the outage, the recovery of the throughput and, for tpcb-like, the RPO check of every acknowledged commit on the server the run ends on (README: Through a failover); --reconnect-window defaults to 60s' },
+  trigger: { type: 'string', plan: 'trigger', capacity: 'refused', describe: 'a shell command run at --trigger-at during the run, e.g. a switchover (patronictl switchover, pg_ctl promote); the run does not wait for it, its results record when it ran and how it ended' },
+  'trigger-at': { type: 'string', plan: 'triggerAtS', shown: 'a third of --duration', capacity: 'refused', describe: 'with --trigger: when, in the measured window: 30s, 2m' },
+  'reconnect-window': { type: 'string', plan: 'reconnectWindowS', default: 10, shown: '10s; 60s with --failover', describe: 'while no connection can be re-opened (a restart, a failover), the run goes on retrying every 0.5 s (following target_session_attrs to a new primary) for this long, then ends early with its results (exit 2): 10s, 2m, 0' },
   grace: { alias: 'graceful-stop', type: 'string', plan: 'graceS', default: 10, shown: true, describe: 'once the run stops (end of --duration, Ctrl-C, SIGTERM), transactions in flight get this long to finish; then they are cancelled and counted as unfinished: 10s, 500ms, 0' },
   'transaction-timeout': { type: 'string', plan: 'transactionTimeoutS', default: 0, shown: 'none', describe: 'cancel any transaction running longer than this, counted as failed (TRANSACTION_TIMEOUT): 5s, 500ms' },
   'exit-on-abort': { type: 'boolean', plan: 'exitOnAbort', default: false, describe: 'stop the whole run at the first aborted client or failed transaction' },
@@ -54,8 +58,10 @@ export const RUN_OPTION_TABLE = Object.freeze({
   cold: { type: 'boolean', plan: 'cold', default: false, capacity: 'refused', describe: 'cold start: restart the server before the measured run (the embedded one itself, others with --restart-command) and, as root on the server\'s machine, drop the OS page cache; measured from the start unless --warmup is given' },
   'restart-command': { type: 'string', plan: 'restartCommand', capacity: 'no', describe: 'with --cold: shell command that restarts a server that is not the embedded one, e.g. \'sudo systemctl restart postgresql\'' },
   'keep-page-cache': { type: 'boolean', plan: 'keepPageCache', default: false, capacity: 'no', describe: 'with --cold: restart only, leave the OS page cache as it is' },
+  'pooler-admin': { type: 'string', plan: 'poolerAdmin', shown: 'found on --url\'s host and port', capacity: 'no', describe: 'the PgBouncer admin console to read each interval (SHOW POOLS, SHOW STATS): libpq URI or key=value string, database pgbouncer unless it names another; off: none' },
   'wait-sampling': { type: 'string', plan: 'waitSamplingHz', default: 50, shown: true, describe: 'samples per second of the wait events of the run\'s own backends (pg_stat_activity) during the measured window, or off' },
   'server-stats': { type: 'boolean', plan: 'serverStats', default: true, shown: true, describe: 'sample server statistics during the run (--no-server-stats to disable)' },
+  'server-host-stats': { type: 'boolean', plan: 'serverHostStats', shown: 'on for the embedded server, else off', describe: 'with the server statistics: the server host\'s CPU (user, system, iowait, steal) and its data directory\'s disk per sample, from /proc (Linux); only when the server runs on this machine, else said why' },
   builtin: { alias: 'b', type: 'string', array: true, describe: 'pgbench built-in script name[@weight]: tpcb-like, simple-update, select-only; "list" lists them' },
   file: { alias: 'f', type: 'string', array: true, describe: 'pgbench script file[@weight]' },
   'select-only': { alias: 'S', type: 'count', describe: 'same as -b select-only (each -S adds one script)' },
@@ -97,12 +103,11 @@ export const RUN_OPTION_TABLE = Object.freeze({
  * @type {Readonly<Record<string, any>>}
  */
 export const PLAN_ONLY_DEFAULTS = Object.freeze({
-  serverLostS: 10, // seconds without any connection re-opened before the run ends
   writeFile: true // write the results document (to `out`, else ./pgload-results/<time>-<workload>.json)
 })
 
 /** Units of the plan keys whose shown default needs one. */
-const SHOWN_UNIT = { graceS: 's' }
+const SHOWN_UNIT = { graceS: 's', reconnectWindowS: 's' }
 
 /**
  * The yargs definition of an entry: its help text ends with its default, from the table.

@@ -5,6 +5,7 @@ import { formatServerError } from '../errors.js'
 import { attachProgress } from './run-progress.js'
 import { formatSummary } from './summary.js'
 import { formatServerStatsSummary } from './server-summary.js'
+import { formatPoolerSummary } from './pooler-summary.js'
 import { formatWaitsSummary } from './waits-summary.js'
 import { shardPhaseMessage } from '../orchestration/shard-run.js'
 import { plural } from '../format/plural.js'
@@ -72,8 +73,13 @@ export function attachRunMessages (run, { progressS, progressTimestamp = false, 
   run.on('prepare-error', ({ error }) => err.write(`pgload: error: ${formatServerError(error)}\n`))
   let reported = false
   run.on('connection-error', ({ error }) => {
-    if (!reported) err.write(`pgload: cannot reconnect to the server (${error.message.split('\n')[0]}); retrying for up to ${run.settings.serverLostUs / 1e6} s\n`)
+    if (!reported) err.write(`pgload: cannot reconnect to the server (${error.message.split('\n')[0]}); retrying for up to ${run.settings.serverLostUs / 1e6} s (--reconnect-window)\n`)
     reported = true
+  })
+  run.on('reconnected', ({ failedForMs }) => {
+    // said once per outage: the first connection back after the line above
+    if (reported) err.write(`pgload: reconnected to the server after ${(failedForMs / 1000).toFixed(1)} s\n`)
+    reported = false
   })
   run.on('internal-error', (e) => err.write(`pgload: internal error: ${e.stack}\n`))
   run.on('cancelled', ({ reason, count, graceS }) => {
@@ -94,8 +100,10 @@ export function formatRunOutput (results, { json = false } = {}) {
   let text = formatSummary(results)
   const server = formatServerStatsSummary(results.serverStats, results.run)
   if (server) text += '\n' + server + '\n'
+  const pooler = formatPoolerSummary(results.pooler)
+  if (pooler) text += (server ? '' : '\n') + pooler + '\n'
   const waits = formatWaitsSummary(results.waits)
-  if (waits) text += (server ? '' : '\n') + waits + '\n'
+  if (waits) text += (server || pooler ? '' : '\n') + waits + '\n'
   const thresholds = results.thresholds ?? []
   for (const t of thresholds) {
     text += `${t.pass ? '✓' : '✗'} ${t.expr}: ${t.actual === null ? 'no data' : thresholdActual(t)}${t.reason ? ` (${t.reason})` : ''}\n`

@@ -35,6 +35,8 @@ export function formatServerStatsSummary (serverStats, run = {}) {
   lines.push(`        blocks read ${known(d.blksRead) ? fmtNum(d.blksRead, 0) : 'n/a'}${perRead.length ? ` (${perRead.join('; ')})` : ''}`)
   const io = ioText(serverStats.io)
   if (io) lines.push(`        ${io}`)
+  const host = hostText(serverStats.host)
+  if (host) lines.push(`        ${host}`)
   lines.push(`        ${checkpointText(d, serverStats.events, serverStats.checkpointSource)}`)
   const temp = known(d.tempBytes) ? `${fmtNum(d.tempFiles ?? 0, 0)} (${bytesText(d.tempBytes)})` : 'n/a'
   lines.push(`        temp files ${temp}, deadlocks ${known(d.deadlocks) ? d.deadlocks : 'n/a'}`)
@@ -122,6 +124,29 @@ function ioText (rows) {
   if (top.length === 0) return 'I/O (pg_stat_io): none'
   const ops = (s) => IO_OPS.filter(([name]) => s[name] > 0).map(([name]) => `${fmtNum(s[name], 0)} ${name}`).join(', ')
   return `I/O (pg_stat_io, most first): ${top.map(s => `${s.backendType} ${ops(s)}`).join('; ')}`
+}
+
+/**
+ * The server host's line: CPU busy over the window as shares of all cores, and its disk's rates.
+ * @param {any} host serverStats.host (lib/server/stats/host-stats.js)
+ * @returns {string|null} null when the host's figures were not asked for
+ */
+export function hostText (host) {
+  if (!host || typeof host !== 'object') return null
+  if (!host.available) return `host: n/a: ${host.reason}`
+  const cpu = host.window?.cpu
+  const n0 = (x) => fmtNum(x, 0)
+  const cpuText = cpu
+    ? `cpu ${n0(cpu.busy)} % busy (user ${n0(cpu.user)}, system ${n0(cpu.system)}, iowait ${n0(cpu.iowait)}, steal ${n0(cpu.steal)}` +
+      `${typeof host.max?.cpu?.busy === 'number' ? `; highest sample ${n0(host.max.cpu.busy)}` : ''})`
+    : 'cpu n/a'
+  const disk = host.window?.disk
+  const where = host.disk?.scope === 'all disks' ? `disks ${host.disk.name} (all of them: ${host.disk.note})` : `disk ${host.disk?.name}`
+  const mb = (b) => `${fmtNum(b / 1e6, 1)} MB/s`
+  const diskText = disk
+    ? `${where} ${n0(disk.readsPerS)} reads/s ${mb(disk.readBytesPerS)}, ${n0(disk.writesPerS)} writes/s ${mb(disk.writeBytesPerS)}, queue ${fmtNum(disk.queue, 1)}`
+    : `disk n/a${host.disk?.note ? `: ${host.disk.note}` : ''}`
+  return `host: ${cpuText}, ${diskText}`
 }
 
 function bytes (n) {

@@ -7,6 +7,7 @@ import { formatPerTransaction } from './per-transaction.js'
 import { fewForPerTransaction } from './enough-data.js'
 import { formatTpcc } from './tpcc-summary.js'
 import { formatChbench } from './chbench-summary.js'
+import { formatFailover, formatTrigger } from './failover-summary.js'
 
 export { formatTpcc }
 
@@ -90,6 +91,7 @@ export function formatSummary (results, { description } = {}) {
   if (stages) lines.push('', stages)
   if (results.tpcc) lines.push('', formatTpcc(results))
   if (results.chbench) lines.push('', ...formatChbench(results))
+  if (results.failover || results.run?.trigger) lines.push('', ...formatTrigger(results), ...formatFailover(results))
   return lines.join('\n') + '\n'
 }
 

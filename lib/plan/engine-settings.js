@@ -79,7 +79,7 @@ export function engineSettings (plan, workload, part = {}) {
     maxTries: plan.maxTries,
     graceUs: plan.graceS * 1e6,
     transactionTimeoutUs: plan.transactionTimeoutS * 1e6,
-    serverLostUs: (plan.serverLostS ?? DEFAULTS.serverLostS) * 1e6,
+    serverLostUs: (plan.reconnectWindowS ?? DEFAULTS.reconnectWindowS) * 1e6,
     exitOnAbort: Boolean(plan.exitOnAbort),
     verboseErrors: Boolean(plan.verboseErrors),
     profile: stageProfile(plan),

@@ -13,6 +13,7 @@ import { DEFAULTS, precedence } from './defaults.js'
 import { loadScripts, checkScripts } from './scripts.js'
 import { resolveShard, shardSeed } from './shard.js'
 import { liveOptions } from './live-options.js'
+import { failoverOptions } from './failover-options.js'
 import { waitSamplingHz } from './wait-sampling-option.js'
 import { booleanOption, checkLogOptions, optionalInteger, runLabel, runThresholds, samplingRate, scriptVariables } from './checks.js'
 import { shownValue } from '../options/shown.js'
@@ -26,8 +27,8 @@ export const DRIVERS = ['lean', 'pg']
 /** What a caller may give: the plan's own names, values typed or as typed on a command line. */
 const INPUT_KEYS = new Set(['workload', 'scripts', 'url', 'clients', 'connections', 'durationS', 'transactionsPerClient',
   'rate', 'latencyLimitMs', 'thinkTime', 'warmupS', 'intervalS', 'progressS', 'progressTimestamp', 'seed', 'protocol',
-  'driver', 'maxTries', 'exitOnAbort', 'graceS', 'transactionTimeoutS', 'connect', 'verboseErrors', 'failuresDetailed',
-  'serverStats', 'out', 'writeFile', 'label', 'thresholds', 'command', 'jobs', 'workloadOptions', 'store', 'resultsUrl',
+  'driver', 'maxTries', 'exitOnAbort', 'graceS', 'failover', 'trigger', 'triggerAtS', 'reconnectWindowS', 'transactionTimeoutS', 'connect', 'verboseErrors', 'failuresDetailed',
+  'serverStats', 'serverHostStats', 'out', 'writeFile', 'label', 'thresholds', 'command', 'jobs', 'workloadOptions', 'store', 'resultsUrl', 'poolerAdmin',
   'shard', 'shards', 'shardIndex', 'runId', 'shardTimeout', 'cold', 'restartCommand', 'keepPageCache',
   'dashboard', 'dashboardOut', 'metrics', 'metricsPush', 'metricsPushHeaders', 'progressServer', 'stages', 'clientsStages', 'maxQueue', 'rampS', 'waitSamplingHz'])
 /** Workload options of script runs (tpcb); a workload module adds its own `runOptions`. */
@@ -62,12 +63,15 @@ const bad = (message) => new PgloadError(message, { code: 'BAD_OPTION' })
  * @property {'lean'|'pg'} driver
  * @property {number} maxTries 0 = unlimited
  * @property {number} graceS
+ * @property {number} reconnectWindowS seconds a run goes on while no connection can be re-opened
+ * @property {boolean} failover measure a failover during the run (lib/failover)
  * @property {number} transactionTimeoutS 0 = never
  * @property {boolean} exitOnAbort
  * @property {boolean} connect
  * @property {boolean} verboseErrors
  * @property {boolean} failuresDetailed
  * @property {boolean} serverStats
+ * @property {boolean} [serverHostStats] the server host's CPU and disk from this machine's /proc; absent: on for the embedded server only
  * @property {boolean} cold restart the server before the measured run (lib/server/cold/cold-start.js)
  * @property {string} [restartCommand] with cold: the shell command that restarts a server that is not the embedded one
  * @property {boolean} keepPageCache with cold: do not drop the OS page cache
@@ -78,6 +82,7 @@ const bad = (message) => new PgloadError(message, { code: 'BAD_OPTION' })
  * @property {string} [command] the command line, passwords redacted
  * @property {boolean} store store the run in the results database once its file is written (lib/store)
  * @property {string} [resultsUrl] the results database; absent: `pgload_results` on the embedded server
+ * @property {string} [poolerAdmin] the PgBouncer admin console to read, or 'off'; absent: looked for on the target
  * @property {Record<string, any>} workloadOptions
  * @property {import('./shard.js').ShardPlan} [shard] this process runs one shard of a run (--shard, --shards)
  * @property {{ host: string, port: number }} [dashboard] serve the live dashboard here during the run (lib/live)
@@ -146,7 +151,9 @@ export async function resolvePlan (input, { config, readStdin, checks = {}, host
   Object.assign(plan, timing(opt))
   Object.assign(plan, profileChecks(opt, plan, opt('clients') !== undefined))
   Object.assign(plan, switches(opt))
+  Object.assign(plan, serverHostStats(opt, plan.serverStats))
   Object.assign(plan, coldStart(opt))
+  Object.assign(plan, failoverOptions(opt, plan))
   Object.assign(plan, liveOptions(opt))
   plan.waitSamplingHz = waitSamplingHz(opt('waitSamplingHz'), DEFAULTS.waitSamplingHz)
   plan.workloadOptions = workloadOptions(module, w, logOptions)
@@ -157,6 +164,7 @@ export async function resolvePlan (input, { config, readStdin, checks = {}, host
   plan.seedGiven = opt('seed') !== undefined
   Object.assign(plan, sharding(opt, plan))
   if (plan.shard && plan.cold) throw bad('--cold does not go with shards: each shard would restart the server under the others; restart it before starting them')
+  if (plan.shard && plan.trigger !== undefined) throw bad('--trigger does not go with shards: each shard would run it; run it from one place')
   if (plan.shard && plan.store) throw bad('--store goes with whole runs: merge the shards\' files (pgload merge) and store the merged one (pgload store merged.json)')
   checkHost(plan, module, host ?? hostLimits())
   return deepFreeze(withoutUndefined(plan))
@@ -228,7 +236,7 @@ function pacing (opt) {
   return { rate, latencyLimitMs, thinkTime }
 }
 
-/** Pool size, progress, warm-up, series interval, grace and timeout. */
+/** Pool size, progress, warm-up, series interval, grace, reconnect window and timeout. */
 function timing (opt) {
   const duration = (key, flag) => opt(key) === undefined ? DEFAULTS[key] : parseDurationS(opt(key), flag, rangeOf(flag))
   const out = {
@@ -237,6 +245,7 @@ function timing (opt) {
     warmupS: duration('warmupS', '--warmup'),
     intervalS: opt('intervalS') === undefined ? DEFAULTS.intervalS : parseNumber(opt('intervalS'), '--interval', rangeOf('--interval')),
     graceS: duration('graceS', '--grace'),
+    reconnectWindowS: duration('reconnectWindowS', '--reconnect-window'),
     transactionTimeoutS: duration('transactionTimeoutS', '--transaction-timeout'),
     jobs: opt('jobs') === undefined ? DEFAULTS.jobs : parseInteger(opt('jobs'), '--jobs', rangeOf('--jobs'))
   }
@@ -263,6 +272,13 @@ function checkHost (plan, module, limits) {
 function switches (opt) {
   const flags = { exitOnAbort: '--exit-on-abort', connect: '--connect', verboseErrors: '--verbose-errors', failuresDetailed: '--failures-detailed', serverStats: '--server-stats', writeFile: 'writeFile', progressTimestamp: '--progress-timestamp' }
   return Object.fromEntries(Object.entries(flags).map(([key, flag]) => [key, booleanOption(opt(key), flag, DEFAULTS[key] ?? false)]))
+}
+
+/** --server-host-stats: given or not (absent: the embedded server's default, decided where the server is known). */
+function serverHostStats (opt, serverStats) {
+  const on = booleanOption(opt('serverHostStats'), '--server-host-stats', undefined)
+  if (on && !serverStats) throw bad('--server-host-stats goes with the server statistics: --no-server-stats turns them off')
+  return on === undefined ? {} : { serverHostStats: on }
 }
 
 /** --cold, --restart-command and --keep-page-cache: the last two only go with the first. */
@@ -330,8 +346,17 @@ async function record (opt) {
     label: runLabel(opt('label')),
     thresholds: await runThresholds(opt('thresholds')),
     command: command === undefined ? undefined : redact(String(command)),
+    poolerAdmin: poolerAdmin(opt('poolerAdmin')),
     ...resultsStore(opt)
   }
+}
+
+/** --pooler-admin: a connection string (malformed: said before the run) or off. */
+function poolerAdmin (value) {
+  if (value === undefined || value === 'off') return value
+  if (typeof value !== 'string' || value.trim() === '') throw bad(`--pooler-admin needs a connection string or off, got ${shownValue(value)}`)
+  parseConnectionString(value, '--pooler-admin')
+  return value
 }
 
 /** --store and --results-url: where the run is stored after its file is written. */

@@ -3,7 +3,7 @@
 
 import { readFileSync } from 'node:fs'
 import {
-  intervalSeconds, transactionTypes, throughputRows, latencyRows, markerSets, serverRows,
+  intervalSeconds, transactionTypes, throughputRows, latencyRows, markerSets, serverRows, poolerRows,
   spectrumByType, distributionByType, thresholdRows, tpmcRows, responseTimeRows
 } from './datasets.js'
 import { layoutMarkerLabels } from './marker-labels.js'
@@ -113,6 +113,18 @@ export const RUN_CHARTS = [
     }
   },
   {
+    id: 'pooler',
+    title: 'Through the pooler',
+    // only runs through a pooler have it: another run's report does not mention it
+    applies: (doc) => Boolean(doc.pooler),
+    data: (doc) => ({ latency: latencyRows(doc), ...poolerRows(doc) }),
+    skip: (d) => (d.poolerClients.length + d.poolerServers.length === 0 ? 'no reading of the pooler (pooler.series) in the results' : null),
+    tune: (spec, d, opts) => {
+      if (d.poolerSize.length > 0) spec.title.subtitle = [spec.title.subtitle, 'dashed: the pool size']
+      if (opts.logScale) useLog(spec.vconcat[0].layer[0].encoding.y.scale)
+    }
+  },
+  {
     id: 'percentile-spectrum',
     title: 'Latency by percentile',
     data: (doc) => ({ spectrum: spectrumByType(doc), thresholds: thresholdRows(doc) }),
@@ -160,6 +172,8 @@ export const RUN_CHARTS = [
       const panels = new Set(d.server.map((r) => r.panel))
       spec.vconcat = spec.vconcat.filter((v) => panels.has(v.name))
       for (const panel of spec.vconcat) tuneServerPanel(panel, d.server.filter((r) => r.panel === panel.name))
+      const disk = d.server.find((r) => r.panel === 'hostDisk' && r.disk)?.disk
+      if (disk) spec.vconcat.find((v) => v.name === 'hostDisk').layer.find((l) => l.data?.name === 'server').encoding.y.title = `host disk ${disk}: I/Os per second`
       if (spec.vconcat.some((v) => v.layer.some((l) => l.mark.point))) spec.title.subtitle += '; one sample so far, drawn as points: waiting for a second sample'
     }
   },

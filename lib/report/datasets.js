@@ -133,6 +133,7 @@ export function serverRows (doc) {
   const series = doc.serverStats?.series
   if (!Array.isArray(series)) return []
   const rows = []
+  const disk = doc.serverStats.host?.disk?.name ?? null
   for (const s of series) {
     const t = s?.t
     if (!isNum(t)) continue
@@ -144,12 +145,44 @@ export function serverRows (doc) {
         for (const op of ['reads', 'writes']) if (isNum(ops?.[op])) rows.push({ t, panel: 'io', series: `${backendType} ${op}`, backendType, op, value: ops[op] })
       }
     }
+    hostRows(rows, t, s.host, disk)
     if (s.backends && typeof s.backends === 'object') {
       for (const [state, n] of Object.entries(s.backends)) if (isNum(n)) rows.push({ t, panel: 'backends', series: state, value: n })
     }
     if (isNum(s.lockWaits)) rows.push({ t, panel: 'locks', series: 'lock waits', value: s.lockWaits })
   }
   return rows
+}
+
+// The server host's CPU time stacked in this order, from the bottom.
+const HOST_CPU = ['user', 'system', 'iowait', 'steal']
+
+// A sample's host figures (lib/server/stats/host-stats.js): CPU shares, and the disk's I/Os with
+// their bytes and queue for the tooltip (and the disk's name when the run's end gave it).
+function hostRows (rows, t, host, disk) {
+  const cpu = host?.cpu
+  if (cpu) HOST_CPU.forEach((k, order) => { if (isNum(cpu[k])) rows.push({ t, panel: 'hostCpu', series: k, order, value: cpu[k] }) })
+  const d = host?.disk
+  if (!d) return
+  for (const [op, perS, bytes] of [['reads', d.readsPerS, d.readBytesPerS], ['writes', d.writesPerS, d.writeBytesPerS]]) {
+    if (isNum(perS)) rows.push({ t, panel: 'hostDisk', series: op, value: perS, mbPerS: isNum(bytes) ? round3(bytes / 1e6) : null, queue: d.queue ?? null, disk })
+  }
+}
+
+/**
+ * A run through PgBouncer (the results' `pooler`): its clients and server connections at each
+ * reading, a row per series, and its pool size (none when unknown).
+ * @returns {{ poolerClients: { t: number, series: string, value: number }[], poolerServers: { t: number, series: string, value: number }[], poolerSize: { size: number, label: string }[] }}
+ */
+export function poolerRows (doc) {
+  const series = Array.isArray(doc.pooler?.series) ? doc.pooler.series : []
+  const rows = (fields) => series.flatMap((e) => Object.entries(fields).filter(([, key]) => isNum(e?.[key]) && isNum(e.t)).map(([name, key]) => ({ t: e.t, series: name, value: e[key] })))
+  const size = doc.pooler?.poolSize
+  return {
+    poolerClients: rows({ waiting: 'clientsWaiting', active: 'clientsActive' }),
+    poolerServers: rows({ active: 'serversActive', idle: 'serversIdle', used: 'serversUsed' }),
+    poolerSize: isNum(size) && size > 0 ? [{ size, label: `pool size ${size}` }] : []
+  }
 }
 
 /** Spectrum rows of every type with a merged histogram. */

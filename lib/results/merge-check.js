@@ -6,11 +6,11 @@ import { PgloadError } from '../errors.js'
 
 /**
  * Options that may differ between partitions of one run: where each wrote its results, its
- * command line, what it printed, which partition it was, and whether it sampled the server
- * (server statistics are taken from one partition).
+ * command line, what it printed, which partition it was, and whether it sampled the server and
+ * its host (server statistics are taken from one partition).
  */
 export const PARTITION_OPTIONS = new Set([
-  'out', 'resultName', 'writeFile', 'command', 'progressS', 'verboseErrors', 'serverStats', 'waitSamplingHz',
+  'out', 'resultName', 'writeFile', 'command', 'progressS', 'verboseErrors', 'serverStats', 'serverHostStats', 'waitSamplingHz',
   'shard', 'shards', 'jobs', 'thread', 'threads', 'partition'
 ])
 

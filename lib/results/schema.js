@@ -4,6 +4,7 @@
 
 import { PgloadError } from '../errors.js'
 import { inspectHistogram } from './histogram-check.js'
+import { failover } from './schema-failover.js'
 import { FieldProblem, number, string, boolean, either, object, mapOf, arrayOf, refine, describe, memberPath } from './rules.js'
 import { round3 } from '../format/round.js'
 import { checkDerived } from './derived-check.js'
@@ -96,6 +97,8 @@ const run = object({
     waitedMs: amountOrNull
   }, { nullable: true, required: ['runId', 'index', 'count'] }),
   shards: object({ runId: text, count: number({ min: 1, integer: true }), scheduledStart: textOrNull, startSkewMs: amountOrNull }, { nullable: true, required: ['runId', 'count'] }),
+  // --trigger: when the command ran in the measured window, how long it took, how it ended
+  trigger: object({ command: text, atS: amountOrNull, seconds: amountOrNull, error: textOrNull }, { nullable: true, required: ['command'] }),
   // --cold: what the cold start before the measured run did
   cold: object({ restarted: boolean, method: textOrNull, restartS: amountOrNull, pageCacheDropped: boolean, pageCacheNote: textOrNull }, { nullable: true, required: ['restarted', 'pageCacheDropped'] })
 }, { required: ['workload'] })
@@ -258,7 +261,21 @@ const stages = refine(arrayOf(stage, { nullable: true }), (list) => {
 
 // pg_stat_io: per-second rates by backend type in each sample, the window's deltas per row
 const ioRates = mapOf(object({ reads: amount, writes: amount, extends: amount, fsyncs: amount }), { nullable: true })
-const sample = object({ t: anyNumberOrNull, ioPerS: ioRates })
+// the server host's CPU (% of all cores' time) and disk per sample, over the window and at most
+const share = refine(amount, (v) => (v > 100 ? `a share of the CPU time above 100 %: ${v}` : null))
+const hostFigures = object({
+  cpu: object({ busy: share, user: share, system: share, iowait: share, steal: share, idle: share }, { nullable: true }),
+  disk: object({ readsPerS: amount, writesPerS: amount, readBytesPerS: amount, writeBytesPerS: amount, queue: amount }, { nullable: true })
+}, { nullable: true })
+const hostStats = object({
+  available: boolean,
+  reason: text,
+  disk: object({ name: textOrNull, devices: arrayOf(text), scope: text }, { nullable: true }),
+  samples: count,
+  window: hostFigures,
+  max: object({ cpu: mapOf(share, { nullable: true }), disk: mapOf(amount, { nullable: true }) })
+}, { required: ['available'], nullable: true })
+const sample = object({ t: anyNumberOrNull, ioPerS: ioRates, host: hostFigures })
 const ioRow = object({
   backendType: text, object: text, context: text, reads: countOrNull, writes: countOrNull, extends: countOrNull, fsyncs: countOrNull
 }, { required: ['backendType', 'object', 'context'] })
@@ -267,6 +284,7 @@ const serverStats = object({
   perTransaction: mapOf(anyNumberOrNull),
   tables: mapOf(object({})),
   io: arrayOf(ioRow, { nullable: true }),
+  host: hostStats,
   series: arrayOf(sample),
   events: arrayOf(object({ t: anyNumberOrNull, kind: text })),
   statements: object({ top: arrayOf(object({})), writes: object({ statements: count, readOnly: boolean, blksDirtied: countOrNull, walFpi: countOrNull }) }),
@@ -312,6 +330,51 @@ const tpcc = object({
   mix: object({})
 }, { nullable: true })
 
+// pooler: PgBouncer read at each interval (docs/results-format.md, "pooler")
+const poolerEntry = object({
+  t: amount,
+  lengthS: amount,
+  clientsActive: countOrNull,
+  clientsWaiting: countOrNull,
+  maxWaitMs: amountOrNull,
+  serversActive: countOrNull,
+  serversIdle: countOrNull,
+  serversUsed: countOrNull,
+  transactions: countOrNull,
+  tps: amountOrNull,
+  qps: amountOrNull,
+  waitS: amountOrNull,
+  waitMs: amountOrNull
+}, { required: ['t', 'lengthS'] })
+// its entries in time order, and the run's figures no more than its entries hold
+const pooler = refine(object({
+  kind: text,
+  version: text,
+  found: text,
+  database: text,
+  user: text,
+  poolMode: textOrNull,
+  poolSize: countOrNull,
+  maxPreparedStatements: countOrNull,
+  maxClientsWaiting: countOrNull,
+  waitingIntervals: count,
+  waitingS: amount,
+  longestWaitMs: amountOrNull,
+  maxServersActive: countOrNull,
+  transactions: countOrNull,
+  waitS: amountOrNull,
+  waitMs: amountOrNull,
+  series: arrayOf(poolerEntry)
+}, { nullable: true, required: ['kind', 'version', 'series'] }), (p) => {
+  if (p === null) return null
+  const at = p.series.findIndex((e, i) => i > 0 && e.t < p.series[i - 1].t)
+  if (at > 0) return `series[${at}] ends at t = ${p.series[at].t}, before series[${at - 1}] (t = ${p.series[at - 1].t})`
+  if (p.waitingIntervals > p.series.length) return `waitingIntervals is ${p.waitingIntervals}, but the series has ${p.series.length} entries`
+  const most = p.series.reduce((m, e) => Math.max(m, e.clientsWaiting ?? 0), 0)
+  if (p.maxClientsWaiting !== null && p.maxClientsWaiting !== undefined && p.maxClientsWaiting !== most) return `maxClientsWaiting is ${p.maxClientsWaiting}, but the series' most is ${most}`
+  return null
+})
+
 const document = object({
   tool: object({}),
   run,
@@ -325,6 +388,8 @@ const document = object({
   serverStats,
   waits,
   tpcc,
+  pooler,
+  failover,
   script: object({}, { nullable: true }),
   thresholds: arrayOf(object({}), { nullable: true })
 }, { required: ['run', 'summary', 'transactions', 'intervals'] })

@@ -23,9 +23,13 @@
  * @property {(ctx: OutputContext) => void|Promise<void>} [start] the run is about to start
  * @property {(e: import('../engine/run-handle.js').IntervalEvent, ctx: OutputContext) => void} [interval] an interval closed (the final, ragged one too)
  * @property {(e: any, ctx: OutputContext) => void} [stage] a stage of a staged run began
+ * @property {(results: any, ctx: OutputContext) => void|Promise<void>} [finish] the results
+ *   document, built and not yet written: add what this output contributes (a verdict, a section)
  * @property {(results: any, ctx: OutputContext & { file: string|null, exitCode: number }) => void|Promise<void>} [end]
  *   the results document, built (and written, when the run writes one)
  * @property {() => void|Promise<void>} [close] always called once, also after a failure
+ * @property {boolean} [required] its failure is the command's (the results file, thresholds): the
+ *   other outputs still have their turn, then the error is thrown
  */
 
 /**
@@ -34,9 +38,9 @@
  * @returns {Output}
  */
 export function defineOutput (output) {
-  if (!output || typeof output !== 'object') throw new TypeError('an output is an object with start, interval, stage, end and close methods')
+  if (!output || typeof output !== 'object') throw new TypeError('an output is an object with start, interval, stage, finish, end and close methods')
   if (typeof output.name !== 'string' || !output.name) throw new TypeError('an output needs a name')
-  for (const key of ['phase', 'start', 'interval', 'stage', 'end', 'close']) {
+  for (const key of ['phase', 'start', 'interval', 'stage', 'finish', 'end', 'close']) {
     if (output[key] !== undefined && typeof output[key] !== 'function') throw new TypeError(`output ${output.name}: ${key} must be a function`)
   }
   return output
@@ -46,21 +50,26 @@ export function defineOutput (output) {
 const failedLine = (o, method, err) => `pgload: warning: output ${o.name} failed at ${method}: ${err?.message ?? err}`
 
 /**
- * Call one method on every output that has it, in order; a failure is a warning, not the end.
+ * Call one method on every output that has it, in order; a failure is a warning, not the end,
+ * except a required output's, which is returned once every output had its turn.
  * @param {Output[]} outputs
- * @param {'phase'|'start'|'interval'|'stage'|'end'|'close'} method
+ * @param {'phase'|'start'|'interval'|'stage'|'finish'|'end'|'close'} method
  * @param {any[]} args
  * @param {(line: string) => void} warn
+ * @returns {Promise<Error|null>} the first required output's failure
  */
 export async function callOutputs (outputs, method, args, warn) {
+  let failure = null
   for (const o of outputs) {
     if (typeof o[method] !== 'function') continue
     try {
       await o[method](...args)
     } catch (err) {
-      warn(failedLine(o, method, err))
+      if (o.required) failure ??= err
+      else warn(failedLine(o, method, err))
     }
   }
+  return failure
 }
 
 /**

@@ -9,6 +9,8 @@ import { silentLogger } from '../log.js'
 import { trapInterrupts, interruptedError } from './interrupts.js'
 import { defineOutput, callOutputs, callOutputsNow } from './output.js'
 import { followOutputs } from './follow-outputs.js'
+import { planOutputs, fileOutputs } from './plan-outputs.js'
+import { isPlan, resolvePlan } from '../plan/resolve.js'
 
 /** What the session says on stderr when a signal comes (commands word their own). */
 const DEFAULT_MESSAGES = Object.freeze({
@@ -27,7 +29,8 @@ const DEFAULT_MESSAGES = Object.freeze({
  * @property {Partial<typeof DEFAULT_MESSAGES>} [messages]
  * @property {(e: { count: number, signal: string }) => boolean|void} [onInterrupt] a sequence's own
  *   handling of a signal (stop after the current run...); return true when it handled it all
- * @property {Function} [runBenchmark] the one-run call (default lib/benchmark.js's)
+ * @property {Function} [runBenchmark] what measures one run and builds its document, unwritten
+ *   (default lib/benchmark.js's measureBenchmark)
  */
 
 export class RunSession extends EventEmitter {
@@ -96,20 +99,23 @@ export class RunSession extends EventEmitter {
   }
 
   /**
-   * Run one benchmark with the session's outputs (and these, for this run only).
-   * @param {Readonly<Record<string, any>>} plan a resolved plan (lib/plan/resolve.js)
+   * Run one benchmark with the session's outputs (and these, for this run only), the plan's
+   * results file and thresholds among them.
+   * @param {Readonly<Record<string, any>>} plan a resolved plan (lib/plan/resolve.js), or options resolved into one
    * @param {{ outputs?: import('./output.js').Output[], onRun?: (run: any, extras: any) => void, env?: Record<string, string|undefined> }} [opts]
    *   env: this run's environment (an A/B side's), else the session's
    * @returns {Promise<{ results: any, file: string|null, exitCode: number, run: any, terminated: boolean }>}
    */
   async run (plan, { outputs = [], onRun, env = this.env } = {}) {
     if (this.#runsStarted === 0 && this.interrupted) throw interruptedError('interrupted before the run started', this.#trap)
-    const all = [...this.#outputs, ...outputs.map(defineOutput)]
     const warn = (line) => this.err.write(`${line}\n`)
-    const runBenchmark = this.#runBenchmark ?? (await import('../benchmark.js')).runBenchmark
+    const measure = this.#runBenchmark ?? (await import('../benchmark.js')).measureBenchmark
+    // the plan's own outputs (failover, thresholds, results file) are read from a resolved plan
+    if (!isPlan(plan)) plan = await this.guard(resolvePlan(plan))
+    const all = [...this.#outputs, ...outputs.map(defineOutput), ...planOutputs(plan, { env, err: this.err })]
     let follow = null
     try {
-      const running = runBenchmark(plan, {
+      const running = measure(plan, {
         log: this.log,
         env,
         onPhase: (phase, info) => {
@@ -127,14 +133,25 @@ export class RunSession extends EventEmitter {
       const outcome = await (this.#runsStarted === 0 ? this.guard(running) : running)
       this.#current = null
       follow?.stop()
-      await callOutputs(all, 'end', [outcome.results, { ...follow?.context, file: outcome.file, exitCode: outcome.exitCode }], warn)
+      await this.#finish(outcome, all, { ...follow?.context, plan, file: outcome.file }, warn)
       this.emit('end', outcome.results, outcome)
       return { ...outcome, terminated: this.terminated }
     } finally {
       this.#current = null
       follow?.stop()
-      if (outputs.length) await callOutputs(all.slice(this.#outputs.length), 'close', [], warn)
+      await callOutputs(all.slice(this.#outputs.length), 'close', [], warn)
     }
+  }
+
+  /**
+   * The results document, finished by every output (the plan's thresholds last), written once
+   * (the plan's results file, first of the ends), then the other outputs' end; a required
+   * output's failure is thrown once all had their turn.
+   */
+  async #finish (outcome, outputs, context, warn) {
+    const finishing = await callOutputs(outputs, 'finish', [outcome.results, context], warn)
+    const ending = await callOutputs([...fileOutputs(outcome.file), ...outputs], 'end', [outcome.results, { ...context, exitCode: outcome.exitCode }], warn)
+    if (finishing ?? ending) throw finishing ?? ending
   }
 
   /**

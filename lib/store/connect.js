@@ -6,7 +6,7 @@ import { PgloadError } from '../errors.js'
 import { openConnection, quoteIdent } from '../db/connection.js'
 import { closeWithin } from '../db/close-within.js'
 import { resolveTarget, explainConnectError, displayUrl, parseConnectionString } from '../server/target/resolve-target.js'
-import { ensureEmbeddedServer } from '../server/embedded/embedded-server.js'
+import { givenOrEmbedded } from '../server/target/given-or-embedded.js'
 import { ensureSchema } from './schema.js'
 
 /** The results database's name when none is given (the embedded server, or a --results-url without one). */
@@ -29,14 +29,10 @@ const RELEASE_MS = 1000 // ms the polite close may take
  * @returns {Promise<ResultsStore>}
  */
 export async function openResultsStore ({ resultsUrl = null, env = process.env, log } = {}) {
-  let server = null
-  let target
-  if (resultsUrl !== null && resultsUrl !== undefined) {
-    target = resultsTarget(resultsUrl, env)
-  } else {
-    server = await ensureEmbeddedServer({ env, log })
-    target = withDatabase(server.target, RESULTS_DATABASE)
-  }
+  // the results store's own rule for "given": --results-url only, never the tested server's PG*
+  const given = resultsUrl !== null && resultsUrl !== undefined ? resultsTarget(resultsUrl, env) : null
+  const { target: chosen, embedded: server } = await givenOrEmbedded(given, { env, log })
+  const target = server ? withDatabase(chosen, RESULTS_DATABASE) : chosen
   let conn
   try {
     conn = await connectCreating(target)

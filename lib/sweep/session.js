@@ -8,8 +8,9 @@ import { prepareRun as realPrepareRun } from './prepare.js'
 import { runPlan } from './spec.js'
 import { sizeAxis } from './axes.js'
 import { startLine, doneLine } from './format.js'
-import { attachRunMessages } from '../output/run-messages.js'
+import { progressOutput } from '../output/run-outputs.js'
 import { resolveTarget } from '../server/target/resolve-target.js'
+import { givenOrEmbedded } from '../server/target/given-or-embedded.js'
 import { silentLogger } from '../log.js'
 
 /**
@@ -17,15 +18,16 @@ import { silentLogger } from '../log.js'
  * @param {{ spec: import('./spec.js').SweepSpec, dir: string, doc: Record<string, any> }} sweep
  * @param {{ loadSize: (size: number, opts: { signal: AbortSignal }) => Promise<any>, log?: any,
  *   env?: Record<string, string|undefined>, err?: { write(s: string): any, isTTY?: boolean },
- *   onRunner?: (runner: SweepRunner) => void, runBenchmark?: Function, prepareRun?: Function,
- *   live?: { event(name: string, info: any, plan?: any): void, attach(run: any, extras: any): void, runEnded(): void }|null }} opts
+ *   onRunner?: (runner: SweepRunner) => void, prepareRun?: Function,
+ *   runBenchmark: (plan: any, hooks: { log?: any, env?: any, onRun?: Function, outputs: import('../session/output.js').Output[] }) => Promise<any>,
+ *   live?: { event(name: string, info: any, plan?: any): void, runOutput(): import('../session/output.js').Output }|null }} opts
  *   loadSize: load the workload's tables at a size; onRunner: told the runner (to interrupt it);
+ *   runBenchmark: one run with these outputs (the command's session's run);
  *   live: the sweep's dashboard and metrics (lib/live/sweep-live.js), told the runner's events and each run
  * @returns {Promise<{ interrupted: boolean, ran: number, error: Error|null }>} error: a run that
  *   could not be run at all stopped the sweep (the document records it)
  */
 export async function runSweep ({ spec, dir, doc }, { loadSize, log = silentLogger, env = process.env, err, onRunner, runBenchmark, prepareRun = realPrepareRun, live = null }) {
-  runBenchmark ??= (await import('../benchmark.js')).runBenchmark
   if (doc.runs.every((r) => r.status === 'done')) return { interrupted: false, ran: 0, error: null }
   const server = await holdServer(spec.common.url, { env, log, err })
   const axis = sizeAxis(spec.workload)
@@ -73,27 +75,15 @@ export async function runSweep ({ spec, dir, doc }, { loadSize, log = silentLogg
  * sweep started it.
  */
 async function holdServer (url, { env, log, err }) {
-  if (resolveTarget({ url, env })) return null
-  const { ensureEmbeddedServer } = await import('../server/embedded/embedded-server.js')
-  const server = await ensureEmbeddedServer({ env, log })
+  const { embedded: server } = await givenOrEmbedded(resolveTarget({ url, env }), { env, log })
+  if (!server) return null
   err.write(`pgload sweep: ${server.reused ? 'using' : 'started'} the embedded PostgreSQL at ${server.target.display}\n`)
   return server
 }
 
-/** runBenchmark with the run's warnings and --progress lines, without its set-up chatter. */
-async function quietRun (runBenchmark, plan, hooks, { err, log, live }) {
-  let progress = null
-  try {
-    return await runBenchmark(plan, {
-      ...hooks,
-      onRun (run, extras) {
-        progress = attachRunMessages(run, { progressS: plan.progressS, progressTimestamp: plan.progressTimestamp, rampUp: Boolean(plan.rampUp), err, log })
-        live?.attach(run, extras ?? {})
-        hooks.onRun?.(run, extras)
-      }
-    })
-  } finally {
-    progress?.close()
-    live?.runEnded()
-  }
+/** One run with its warnings and --progress lines (and the live view), without its set-up chatter. */
+function quietRun (runBenchmark, plan, hooks, { err, log, live }) {
+  const outputs = [progressOutput(plan, { err, log, phases: false })]
+  if (live) outputs.push(live.runOutput())
+  return runBenchmark(plan, { ...hooks, outputs })
 }

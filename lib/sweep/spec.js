@@ -111,7 +111,7 @@ function checkTpccClients (workload, cell) {
 
 // What the document does not record among a plan's keys: how the server is reached (and
 // restarted, for cold starts), how the run is named, shown, written and stored.
-const NOT_RECORDED = ['planVersion', 'url', 'restartCommand', 'resultsUrl', 'store', 'command', 'out', 'writeFile', 'seedGiven', 'resultName', 'label', 'progressS', 'progressTimestamp', 'seed']
+const NOT_RECORDED = ['planVersion', 'url', 'restartCommand', 'trigger', 'poolerAdmin', 'resultsUrl', 'store', 'command', 'out', 'writeFile', 'seedGiven', 'resultName', 'label', 'progressS', 'progressTimestamp', 'seed']
 
 /**
  * The common options as the document records them, and as `--resume` compares them: the

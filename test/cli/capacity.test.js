@@ -64,9 +64,11 @@ test('capacity of 4 connections each sleeping 10 ms (at most 400 tps, as a close
     assert.equal(answer.limit, 'server', answer.line)
     // above, at most the 400 tps of the construction with the 5 % shortfall a step may have (the
     // closed loop, measured at another moment of a loaded machine, can read lower: 363 against a
-    // held 400 was seen); below, at most 20 % under the closed loop (a stall can fail a held step)
-    assert.ok(answer.rate <= 420 && answer.rate >= 0.8 * reference,
-      `capacity ${answer.rate} tps, expected at most 420 and at least 80 % of the closed loop's ${reference}: ${answer.line}`)
+    // held 400 was seen); below, at most a third under the closed loop: a stall of the machine
+    // shared with other test files can fail a held step, and the bisection then settles one
+    // step lower; an answer of the geometric steps below (100, 200) stays out
+    assert.ok(answer.rate <= 420 && answer.rate >= 0.67 * reference,
+      `capacity ${answer.rate} tps, expected at most 420 and at least 67 % of the closed loop's ${reference}: ${answer.line}`)
     assert.match(r.stdout, /^capacity: \d{3} tps sustained with p\(99\) [\d.]+ ms \(next step \d{3} tps: /m)
     // every step printed and recorded, the geometric ones first
     assert.deepEqual(steps.slice(0, 3).map(s => s.offeredRate), [100, 200, 400])

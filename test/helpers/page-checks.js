@@ -231,16 +231,17 @@ export async function lookAtPage (page, name) {
 }
 
 /**
- * What the page's charts draw, per chart: the subtitle, the types of the marks drawn, and each
- * symbol legend's entries with their colours ({ label: colour }).
+ * What the page's charts draw, per chart: the subtitle, the axes' titles, the types of the marks
+ * drawn, and each symbol legend's entries with their colours ({ label: colour }).
  * @param {any} page a playwright Page opened after keepVegaViews
- * @returns {Promise<{ name: string, subtitle: string, marks: string[], legends: Record<string, string>[] }[]>}
+ * @returns {Promise<{ name: string, subtitle: string, axes: string[], marks: string[], legends: Record<string, string>[] }[]>}
  */
 export async function chartsDrawn (page) {
   const scenes = await page.evaluate(scenesInPage)
   return scenes.map(({ name, texts, marks, legends }) => ({
     name,
     subtitle: texts.filter((t) => t.role === 'title-subtitle').map((t) => t.text).join('; '),
+    axes: texts.filter((t) => t.role === 'axis-title').map((t) => t.text),
     marks: marks.map((m) => m.type),
     legends: legends.filter((l) => l.symbols > 0).map((l) => Object.fromEntries(l.labels.map((lab, i) => [lab.text, l.fills[i]])))
   }))

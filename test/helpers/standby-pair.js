@@ -18,7 +18,9 @@ export function haveStandbyBinaries () {
 
 /**
  * @returns {Promise<{ primaryPort: number, standbyPort: number, stopStandby: () => Promise<void>,
- *   startStandby: () => Promise<void>, stop: () => void }>}
+ *   startStandby: () => Promise<void>, stopPrimary: () => Promise<void>, promoteStandby: () => Promise<void>, failoverCommand: string, stop: () => void }>}
+ *   stopPrimary: an immediate stop, as a crash; promoteStandby: pg_ctl promote, waited for;
+ *   failoverCommand: a shell command that does both, a second apart (as the servers' OS user)
  */
 export async function startStandbyPair () {
   const ids = await serverUser()
@@ -58,6 +60,20 @@ export async function startStandbyPair () {
       await pgctl(standby, '-m', 'fast', 'stop')
       started.delete(standby)
     },
+    async stopPrimary () {
+      await pgctl(primary, '-m', 'immediate', 'stop')
+      started.delete(primary)
+    },
+    async promoteStandby () {
+      await pgctl(standby, 'promote')
+    },
+    failoverCommand: failoverCommand({ primary, standby, asServer: ids.uid === undefined ? '' : 'runuser -u postgres -- ' }),
     stop
   }
+}
+
+/** The shell command of a failover: the primary stopped as in a crash, the standby promoted a second later. */
+function failoverCommand ({ primary, standby, asServer }) {
+  const pgctl = `${asServer}${join(BIN, 'pg_ctl')}`
+  return `${pgctl} -D '${primary}' -m immediate -w stop && sleep 1 && ${pgctl} -D '${standby}' -w promote`
 }

@@ -10,7 +10,7 @@ import { join } from 'node:path'
 import { startServer, stopServer } from '../../lib/server/embedded/embedded-server.js'
 import { openConnection } from '../../lib/db/connection.js'
 import { resolveTarget } from '../../lib/server/target/resolve-target.js'
-import { runBenchmark } from '../../lib/benchmark.js'
+import { measureBenchmark } from '../../lib/benchmark.js'
 import { AbRunner } from '../../lib/orchestration/ab/runner.js'
 import { parseSettingList } from '../../lib/orchestration/ab/settings.js'
 import { abCommand, runOptionsFromRest } from '../../lib/cli/ab.js'
@@ -68,7 +68,7 @@ test('ab with run --cold: each run on a new postmaster, recorded, printed and ov
     async runBenchmark (plan, hooks) {
       assert.equal(plan.cold, true)
       const before = await startTime(plan.url)
-      const r = await runBenchmark(plan, hooks)
+      const r = await measureBenchmark(plan, hooks)
       starts.push([before, await startTime(plan.url)])
       return r
     }

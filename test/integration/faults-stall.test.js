@@ -5,7 +5,7 @@
 
 import { test, before, after } from 'node:test'
 import assert from 'node:assert/strict'
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { getTestServer } from '../helpers/server.js'
@@ -57,6 +57,7 @@ async function runThroughProxy (name, args, onRunning) {
   const endedAt = performance.now()
   const times = await running
   proxy.resume()
+  assert.ok(existsSync(out), `no results file; exit ${r.code}: ${r.stderr}`)
   const results = JSON.parse(readFileSync(out, 'utf8'))
   return { r, results, runS: (endedAt - startedAt) / 1000, times }
 }

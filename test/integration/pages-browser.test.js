@@ -15,7 +15,7 @@ import { formatHistory } from '../../lib/store/history.js'
 import { loadSweep, SWEEP_FILE } from '../fixtures/sweep/variants.js'
 import { stagedResults, capacityResults, capacityStepDownResults } from '../helpers/staged-results.js'
 import { chromiumSkip, chromiumForFile } from '../helpers/chromium.js'
-import { keepVegaViews, assertPageLooksRight } from '../helpers/page-checks.js'
+import { keepVegaViews, assertPageLooksRight, chartsDrawn } from '../helpers/page-checks.js'
 
 const skip = chromiumSkip
 // the pages' files: removed at the end unless PGLOAD_KEEP_SHOTS is set
@@ -25,13 +25,22 @@ const fixture = (path) => JSON.parse(readFileSync(new URL(`../fixtures/${path}`,
 
 /**
  * A TPC-B run as a person's first runs look: autovacuum every few seconds through a checkpoint,
- * the server busy from the start.
+ * the server busy from the start, its host's CPU near saturation and its disk writing harder
+ * through the checkpoint.
  */
 function busyRun () {
   const doc = fixture('results/tpcb-a.json')
   const events = doc.serverStats.events
   for (const t of [3, 5, 8, 9, 14, 15, 23, 26]) events.push({ ...events.find((e) => e.kind === 'autovacuum'), t })
   events.sort((a, b) => a.t - b.t)
+  doc.serverStats.series.forEach((s, i) => {
+    const iowait = 2 + (i % 5)
+    s.host = {
+      cpu: { busy: 88 + (i % 5), user: 60 + (i % 3), system: 24, iowait, steal: 1, idle: 13 - (i % 3) - iowait },
+      disk: { readsPerS: 5 + (i % 4), writesPerS: 900 + 40 * (i % 7), readBytesPerS: 40960, writeBytesPerS: 30e6, queue: 1.5 }
+    }
+  })
+  doc.serverStats.host = { available: true, disk: { name: 'nvme0n1', devices: ['nvme0n1'], scope: 'data directory' }, samples: doc.serverStats.series.length }
   return doc
 }
 
@@ -75,6 +84,7 @@ const PAGES = {
   run: () => writeHtmlReport([busyRun()], join(dir, 'run.html')),
   tpcc: () => writeHtmlReport([fixture('results/tpcc.json')], join(dir, 'tpcc.html')),
   'tpcc-short': () => writeHtmlReport([shortTpcc()], join(dir, 'tpcc-short.html')),
+  pooler: () => writeHtmlReport([fixture('results/recorded-tpcb-pgbouncer.json')], join(dir, 'pooler.html')),
   staged: () => writeHtmlReport([stagedBusyRun()], join(dir, 'staged.html')),
   'staged-marked': () => writeHtmlReport([twoStagesMarkedRun()], join(dir, 'staged-marked.html')),
   capacity: () => writeHtmlReport([capacityResults()], join(dir, 'capacity.html')),
@@ -106,6 +116,13 @@ for (const [name, write] of Object.entries(PAGES)) {
       await page.goto(pathToFileURL(file).href)
       await page.waitForFunction(() => window.pgloadReport?.done === true, null, { timeout: 30_000 })
       t.diagnostic(`screenshot ${await assertPageLooksRight(page, name)}`)
+      if (name === 'run') {
+        // the server host's panels: their axes and legends drawn
+        const server = (await chartsDrawn(page)).find((c) => c.name === 'Server activity')
+        for (const axis of ['host CPU %', 'host disk nvme0n1: I/Os per second']) assert.ok(server.axes.includes(axis), `no axis "${axis}" in ${server.axes}`)
+        const labels = server.legends.map((l) => Object.keys(l).join(','))
+        for (const legend of ['user,system,iowait,steal', 'reads,writes']) assert.ok(labels.includes(legend), `no legend ${legend} in ${labels.join(' | ')}`)
+      }
       if (name === 'tpcc-short') {
         // an efficiency above its ceiling is said so, never 'at most' beside a larger figure
         const text = await page.innerText('body')

@@ -1,5 +1,6 @@
 // Several servers in one connection string against a real primary and streaming standby:
-// target_session_attrs and load_balance_hosts, with both drivers, a closed port first.
+// target_session_attrs and load_balance_hosts, with both drivers, a closed port first; and the
+// server each target_session_attrs value picks, against what libpq's psql picks.
 
 import { test, before, after } from 'node:test'
 import assert from 'node:assert/strict'
@@ -8,9 +9,14 @@ import { openConnection } from '../../lib/db/connection.js'
 import { openLeanConnection } from '../../lib/db/lean-connection.js'
 import { freePort } from '../../lib/server/embedded/cluster.js'
 import { startStandbyPair, haveStandbyBinaries } from '../helpers/standby-pair.js'
+import { execFile } from 'node:child_process'
+import { existsSync } from 'node:fs'
+import { promisify } from 'node:util'
 
 const skip = haveStandbyBinaries() ? false : 'PostgreSQL 15 binaries are not installed'
 const DRIVERS = { lean: openLeanConnection, pg: openConnection }
+const PSQL = '/usr/lib/postgresql/15/bin/psql' // libpq 15: every target_session_attrs value
+const execFileAsync = promisify(execFile)
 let pair
 let closedPort
 
@@ -64,5 +70,24 @@ test('prefer-standby with the standby stopped takes the primary; standby then fa
     }
   } finally {
     await pair.startStandby()
+  }
+})
+
+/** The port libpq's psql reaches with this connection string. */
+async function psqlPort (text) {
+  const { stdout } = await execFileAsync(PSQL, [text, '-X', '-A', '-t', '-c', 'select inet_server_port()'], { timeout: 30000, env: { ...process.env, PGCONNECT_TIMEOUT: '5' } })
+  return Number(stdout.trim())
+}
+
+test('every target_session_attrs value, hosts in either order: both drivers reach the server libpq\'s psql reaches', { skip: skip || (!existsSync(PSQL) && 'psql is not installed'), timeout: 120000 }, async () => {
+  const orders = [[closedPort, pair.standbyPort, pair.primaryPort], [closedPort, pair.primaryPort, pair.standbyPort]]
+  for (const ports of orders) {
+    for (const attrs of ['any', 'read-write', 'read-only', 'primary', 'standby', 'prefer-standby']) {
+      const text = `host=127.0.0.1,127.0.0.1,127.0.0.1 port=${ports.join(',')} user=postgres dbname=postgres sslmode=disable connect_timeout=5 target_session_attrs=${attrs}`
+      const expected = await psqlPort(text)
+      for (const [name, open] of Object.entries(DRIVERS)) {
+        assert.equal((await chosenPort(open, text)).port, expected, `${name}, ports ${ports.join(',')}, target_session_attrs=${attrs}`)
+      }
+    }
   }
 })

@@ -6,6 +6,7 @@ import { join } from 'node:path'
 import { PgloadError } from '../../errors.js'
 import { openConnection } from '../../db/connection.js'
 import { resolveTarget, explainConnectError } from '../../server/target/resolve-target.js'
+import { givenOrEmbedded } from '../../server/target/given-or-embedded.js'
 import { planSettings, readOriginals, applySystemSettings, verifySettings, sessionOptions } from './settings.js'
 import { checkSettingValues } from './setting-values.js'
 import { seededRandom } from '../../compare/statistics/distribution-free.js'
@@ -166,15 +167,12 @@ export class AbRunner {
       return { A: a, B: b, list: [a, b] }
     }
     const url = o.runOptions.url
-    let server
-    if (url || resolveTarget({ env })) {
-      server = new AbServer({ label: 'A and B', url, env, log: o.log })
-    } else {
-      const { ensureEmbeddedServer } = await import('../../server/embedded/embedded-server.js')
-      const s = await ensureEmbeddedServer({ keep: true, env, log: o.log })
-      server = new AbServer({ label: 'A and B', url: uriOf(s.target.config), env, log: o.log })
+    const { target, embedded } = await givenOrEmbedded(resolveTarget({ url, env }), { keep: true, env, log: o.log })
+    // a given server is named as the user named it (URL or environment), the embedded one by its URL
+    const server = new AbServer({ label: 'A and B', url: embedded ? uriOf(target.config) : url, env, log: o.log })
+    if (embedded) {
       server.embedded = true
-      server.startedByUs = !s.reused
+      server.startedByUs = !embedded.reused
     }
     return { A: server, B: server, list: [server] }
   }

@@ -1,5 +1,5 @@
-// A user's --restart-command: run through the shell, bounded in time; a failure is one line
-// with its exit status (or signal) and the last line it wrote on stderr.
+// A user's --restart-command (or --trigger): run through the shell, bounded in time; a failure is
+// one line with its exit status (or signal) and the last line it wrote on stderr.
 
 import { spawn } from 'node:child_process'
 import { PgloadError } from '../../errors.js'
@@ -21,10 +21,11 @@ export function lastLine (text) {
  * Run the command with `sh -c` and wait for it. It runs in a process group of its own, so that a
  * command past its time is killed with everything it started.
  * @param {string} command
- * @param {{ env?: Record<string, string|undefined>, timeoutS: number, shell?: string }} opts
+ * @param {{ env?: Record<string, string|undefined>, timeoutS: number, shell?: string, flag?: string, code?: string }} opts
+ *   flag and code: the option the command came from, named in a failure, and the error's code
  * @returns {Promise<{ seconds: number }>} how long it took
  */
-export function runRestartCommand (command, { env = process.env, timeoutS, shell = '/bin/sh' }) {
+export function runRestartCommand (command, { env = process.env, timeoutS, shell = '/bin/sh', flag = '--restart-command', code: errorCode = 'COLD_RESTART' }) {
   const t0 = performance.now()
   return new Promise((resolve, reject) => {
     const child = spawn(shell, ['-c', command], { env, stdio: ['ignore', 'ignore', 'pipe'], detached: true })
@@ -38,10 +39,10 @@ export function runRestartCommand (command, { env = process.env, timeoutS, shell
       timedOut = true
       try { process.kill(-child.pid, 'SIGKILL') } catch { child.kill('SIGKILL') }
     }, timeoutS * 1000)
-    const fail = (what) => new PgloadError(`--restart-command ${what}: ${lastLine(stderr)}`, { code: 'COLD_RESTART' })
+    const fail = (what) => new PgloadError(`${flag} ${what}: ${lastLine(stderr)}`, { code: errorCode })
     child.on('error', (err) => {
       clearTimeout(timer)
-      reject(new PgloadError(`--restart-command could not be started (${shell}): ${err.message}`, { code: 'COLD_RESTART', cause: err }))
+      reject(new PgloadError(`${flag} could not be started (${shell}): ${err.message}`, { code: errorCode, cause: err }))
     })
     child.on('close', (code, signal) => {
       clearTimeout(timer)

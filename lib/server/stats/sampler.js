@@ -7,6 +7,7 @@ import { performance } from 'node:perf_hooks'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { computeDeltas, perTransaction, tableDeltas } from './counters.js'
 import { AutovacuumTracker, CheckpointTracker } from './events.js'
+import { HostStats } from './host-stats.js'
 import { ioDeltas } from './io.js'
 import { MARKER } from './queries.js'
 import { StatsReader } from './reader.js'
@@ -45,11 +46,13 @@ export class StatsSampler {
   /**
    * @param {{ openConnection: () => Promise<any>, tables?: string[], log?: any, now?: () => number,
    *   serverLog?: string|null, settleMs?: number, settlePollMs?: number, statementTimeoutMs?: number,
-   *   lockTimeoutMs?: number, reconnectAfterMs?: number, topStatements?: number }} opts
+   *   lockTimeoutMs?: number, reconnectAfterMs?: number, topStatements?: number,
+   *   hostStats?: { embedded?: boolean, host?: string, system?: object }|null }} opts
    *   serverLog: path of the server's log file when this machine can read it (the embedded
-   *   server's): checkpoint times then come from its lines
+   *   server's): checkpoint times then come from its lines; hostStats: take the server host's CPU
+   *   and disk from /proc (lib/server/stats/host-stats.js)
    */
-  constructor ({ openConnection, tables = [], log, now = () => performance.now(), serverLog = null, ...rest }) {
+  constructor ({ openConnection, tables = [], log, now = () => performance.now(), serverLog = null, hostStats = null, ...rest }) {
     this.log = (log ?? silentLog).child?.({ component: 'server-stats' }) ?? log
     this.now = now
     this.tables = [...tables]
@@ -72,6 +75,7 @@ export class StatsSampler {
     this.checkpoints = new CheckpointTracker()
     this.autovacuum = new AutovacuumTracker()
     this.serverLog = serverLog ? new ServerLogCheckpoints({ path: serverLog }) : null
+    this.host = hostStats ? new HostStats({ ...hostStats, now }) : null
     this.zeroEpoch = null // the server's clock at run time 0, from the fastest reading
     this.checkpointsLogged = false // the events' checkpoints come from the server log
     this.inFlight = null
@@ -121,6 +125,7 @@ export class StatsSampler {
         }
       }
       this.statementsInfo = await probeStatements(this.reader).catch(err => ({ available: false, reason: err.message }))
+      await this.host?.start(this.reader)
       await this.takeBaseline()
       this.prev = this.base
       this.measuring = this.measuredFrom === null
@@ -215,6 +220,7 @@ export class StatsSampler {
       events: this.events.sort((a, b) => a.t - b.t),
       checkpointSource: this.checkpointsLogged ? 'log' : 'samples',
       statements,
+      host: this.host && this.started ? await this.host.finish(this.series) : null,
       sampler: { samples: s.samples, skipped: s.skipped, failed: s.failed, meanMs: s.samples ? round3(s.totalMs / s.samples) : null, maxMs: round3(s.maxMs) },
       missing: [...this.missing].map(([m, n]) => n > 1 ? `${m} (${n} times)` : m)
     }
@@ -238,6 +244,7 @@ export class StatsSampler {
     // Our own earlier transactions must be in the shared statistics before the baseline is read.
     await this.reader.flushOwn()
     this.base = await this.reader.read(true)
+    await this.host?.markWindow()
     this.checkpoints = new CheckpointTracker()
     this.checkpoints.update(trackerReading(t, null, this.base))
     this.events = this.events.filter(e => !e.kind.startsWith('checkpoint-'))
@@ -259,8 +266,10 @@ export class StatsSampler {
         if (this.now() - this.reader.lastConnectAt < this.opts.reconnectAfterMs) throw new Error('sampler connection lost')
         await this.reader.connect()
       }
-      const snap = await this.reader.read(false)
+      // the host's figures read beside the server's, to cover the same interval
+      const [snap, host] = await Promise.all([this.reader.read(false), this.host?.sample()])
       const entry = seriesEntry(t, this.prev, snap)
+      if (this.host) entry.host = host
       this.prev = snap
       if (snap.serverEpoch > 0) this.zeroEpoch = Math.min(this.zeroEpoch ?? Infinity, snap.serverEpoch - t)
       if (!this.measuring && t >= this.measuredFrom) {

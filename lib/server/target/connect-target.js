@@ -2,7 +2,7 @@
 // embedded server (started for this command, or the one `pgload server start` left running).
 
 import { resolveTarget, explainConnectError } from './resolve-target.js'
-import { ensureEmbeddedServer } from '../embedded/embedded-server.js'
+import { givenOrEmbedded } from './given-or-embedded.js'
 import { openConnection } from '../../db/connection.js'
 import { targetAsReached } from '../../db/target-session.js'
 import { closeWithin } from '../../db/close-within.js'
@@ -16,12 +16,9 @@ const RELEASE_MS = 1000 // ms the set-up connection's polite close may take
  *   reused: the embedded server was already running (another command or `pgload server start`)
  */
 export async function connectTarget ({ url, env = process.env, log } = {}) {
-  let target = resolveTarget({ url, env })
-  let server = null
-  if (!target) {
-    server = await ensureEmbeddedServer({ env, log })
-    target = server.target
-  }
+  const chosen = await givenOrEmbedded(resolveTarget({ url, env }), { env, log })
+  let target = chosen.target
+  const server = chosen.embedded
   let conn
   try {
     conn = await openConnection(target, { protocol: 'simple' })

@@ -15,9 +15,11 @@ import { hostCandidates, checkedChoice, splitUriHosts, hostsText, SESSION_ATTRS,
 // field explicitly so the injected env is the only source).
 const DEFAULTS = {
   host: 'localhost', // libpq would use its Unix socket directory; TCP localhost works everywhere
-  port: 5432, // TCP port
-  connectTimeoutS: 0 // seconds, 0 = wait forever (libpq); callers usually set their own
+  port: 5432 // TCP port
 }
+
+// s: the longest connect_timeout a timer can wait (Node's timers hold at most 2^31 - 1 ms)
+const MAX_CONNECT_TIMEOUT_S = Math.floor((2 ** 31 - 1) / 1000)
 
 // Environment variables that, when set, mean "a server was given" (libpq's connection ones).
 const SERVER_ENV = ['PGHOST', 'PGHOSTADDR', 'PGPORT', 'PGDATABASE', 'PGUSER']
@@ -96,13 +98,27 @@ function buildTarget (p, env, source) {
     ...(p.sslrootcert ? { sslrootcert: p.sslrootcert } : {}), // named in a certificate error
     application_name: 'pgload'
   }
-  const timeout = p.connectTimeout === undefined ? DEFAULTS.connectTimeoutS : Number(p.connectTimeout)
-  if (timeout > 0) config.connectionTimeoutMillis = timeout * 1000
+  // not given: the drivers' own bound (callers may set theirs); given: libpq's meaning
+  if (p.connectTimeout !== undefined) config.connectionTimeoutMillis = connectTimeoutMs(p.connectTimeout)
   if (p.options) config.options = p.options
   if (candidates.length === 1 && (attrs ?? 'any') === 'any') return { config, display: displayUrl(config), embedded: false }
   // several servers: each new connection chooses one (lib/db/target-session.js)
   const display = `postgres://${encodeURIComponent(user)}@${hostsText(candidates)}/${encodeURIComponent(database)}`
   return { config, display, embedded: false, hosts: candidates, targetSessionAttrs: attrs ?? 'any', loadBalanceHosts: balance ?? 'disable' }
+}
+
+/**
+ * connect_timeout as libpq reads it: whole seconds, zero or negative to wait indefinitely (0 ms
+ * here: no timer in either driver).
+ * @param {string} text
+ * @returns {number} ms
+ */
+function connectTimeoutMs (text) {
+  const trimmed = String(text).trim()
+  if (!/^[-+]?\d+$/.test(trimmed)) throw new PgloadError(`invalid connect_timeout ${shownValue(trimmed)}: a whole number of seconds (0: wait indefinitely)`)
+  const seconds = Number(trimmed)
+  if (seconds > MAX_CONNECT_TIMEOUT_S) throw new PgloadError(`connect_timeout ${trimmed} is too large: at most ${MAX_CONNECT_TIMEOUT_S} seconds (0: wait indefinitely)`)
+  return Math.max(0, seconds) * 1000
 }
 
 // The node-postgres `ssl` option the target records: both drivers read `sslmode` when it is

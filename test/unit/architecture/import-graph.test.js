@@ -106,7 +106,7 @@ test('the cycle finder finds a loop of three rooms and ignores a room importing 
 test('the graph holds the dynamic imports with a literal specifier: a module loaded when needed is still a dependency', () => {
   // lib/orchestration/ab/runner.js loads the embedded server's restart only for a restart
   assert.ok(importsOf('lib/orchestration/ab/runner.js').includes('lib/server/embedded/restart.js'))
-  assert.ok(graph.get('lib/sweep')?.has('lib/benchmark.js'), 'lib/sweep/session.js loads runBenchmark when it runs')
+  assert.ok(graph.get('lib/session')?.has('lib/benchmark.js'), 'lib/session/run-session.js loads measureBenchmark when it runs')
 })
 
 test('dynamic imports are read from code, not from JSDoc types, comments or computed specifiers', () => {

@@ -146,7 +146,7 @@ test('abort while running (--exit-on-abort): stopping, aborting, finished, the r
 test('the server is lost: server-lost, then aborting (connection-lost), finished', async (t) => {
   const clock = fakeClock(t)
   const server = fakeServer()
-  const run = newRun(workload(), { openConnection: server.open, clients: 2, durationS: 60, seed: 5n, serverLostS: 0, nowUs: clock.nowUs })
+  const run = newRun(workload(), { openConnection: server.open, clients: 2, durationS: 60, seed: 5n, reconnectWindowS: 0, nowUs: clock.nowUs })
   const seen = follow(run)
   const lost = []
   run.on('server-lost', (e) => lost.push(e.serverLostS))

@@ -11,7 +11,7 @@ function workload () {
 
 test('a run whose server disappears ends by itself, keeping what was measured', async () => {
   const server = fakeServer()
-  const run = newRun(workload(), { openConnection: server.open, clients: 4, durationS: 60, seed: 1n, serverLostS: 0.5 })
+  const run = newRun(workload(), { openConnection: server.open, clients: 4, durationS: 60, seed: 1n, reconnectWindowS: 0.5 })
   setTimeout(() => { server.up = false }, 300)
   const t0 = performance.now()
   const outcome = await run.execute()

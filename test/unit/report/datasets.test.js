@@ -158,3 +158,16 @@ test('a checkpoint running when the run started is drawn from 0 and labelled so,
   const stillRunning = { run: { durationS: 30 }, serverStats: { events: [{ t: 0, kind: 'checkpoint-start', inProgressAtStart: true }] } }
   assert.deepEqual(markerRows(stillRunning), [{ t: 0, t2: 30, kind: 'checkpoint', label: 'checkpoint, in progress when the run started' }])
 })
+
+test('server rows carry the host\'s CPU shares in stacking order and its disk\'s I/Os with bytes, queue and the disk\'s name', () => {
+  const host = { cpu: { busy: 60, user: 40, system: 15, iowait: 5, steal: 0, idle: 40 }, disk: { readsPerS: 2, writesPerS: 300, readBytesPerS: 8192, writeBytesPerS: 2_500_000, queue: 1.25 } }
+  const rows = serverRows({ serverStats: { host: { available: true, disk: { name: 'vda' } }, series: [{ t: 1, host }, { t: 2, host: null }, { t: 3, host: { cpu: null, disk: null } }] } })
+  assert.deepEqual(rows, [
+    { t: 1, panel: 'hostCpu', series: 'user', order: 0, value: 40 },
+    { t: 1, panel: 'hostCpu', series: 'system', order: 1, value: 15 },
+    { t: 1, panel: 'hostCpu', series: 'iowait', order: 2, value: 5 },
+    { t: 1, panel: 'hostCpu', series: 'steal', order: 3, value: 0 },
+    { t: 1, panel: 'hostDisk', series: 'reads', value: 2, mbPerS: 0.008, queue: 1.25, disk: 'vda' },
+    { t: 1, panel: 'hostDisk', series: 'writes', value: 300, mbPerS: 2.5, queue: 1.25, disk: 'vda' }
+  ])
+})

@@ -102,3 +102,18 @@ test('pg_stat_io rates draw a panel of reads and writes by backend type, aligned
   const plain = svgText(readFileSync(join(out, 'no-events', 'server-activity.svg'), 'utf8'))
   assert.ok(!plain.includes('pg_stat_io operations/s'))
 })
+
+test('the server host\'s figures draw a stacked CPU panel and a disk panel on the others\' time axis', async () => {
+  const doc = fixture('tpcb-a.json')
+  const series = doc.serverStats.series
+  series.forEach((s, i) => { s.host = { cpu: { busy: 70, user: 50 + (i % 3), system: 15, iowait: 5 - (i % 3), steal: 0, idle: 30 }, disk: { readsPerS: 3, writesPerS: 200 + i, readBytesPerS: 12288, writeBytesPerS: 1_600_000, queue: 0.8 } } })
+  doc.serverStats.host = { available: true, disk: { name: 'nvme0n1', devices: ['nvme0n1'], scope: 'data directory' }, samples: series.length, window: series[0].host, max: series[0].host }
+  const warnings = []
+  await renderReport([doc], { formats: ['svg'], outDir: join(out, 'host'), warnings })
+  assert.deepEqual(warnings, [])
+  const texts = svgText(readFileSync(join(out, 'host', 'server-activity.svg'), 'utf8'))
+  for (const text of ['host CPU %', 'host CPU', 'user', 'system', 'iowait', 'steal', 'host disk nvme0n1: I/Os per second', 'host disk', 'reads', 'writes']) assert.ok(texts.includes(text), `no text "${text}"`)
+  // without them the panels are left out
+  const plain = svgText(readFileSync(join(out, 'no-events', 'server-activity.svg'), 'utf8'))
+  assert.ok(!plain.includes('host CPU %'))
+})

@@ -9,7 +9,9 @@ import { packageRoot } from '../../../lib/report/assets.js'
 
 const require = createRequire(import.meta.url)
 const fixture = (name) => JSON.parse(readFileSync(new URL(`../../fixtures/results/${name}`, import.meta.url), 'utf8'))
-const SETS = [['tpcb-a.json'], ['tpcc.json'], ['tpcb-a.json', 'tpcb-b.json']]
+const SETS = [['tpcb-a.json'], ['tpcc.json'], ['tpcb-a.json', 'tpcb-b.json'], ['recorded-tpcb-pgbouncer.json']]
+// the runs that have a chart more than TPC-B's five: TPC-C's, and the pooler's of a run through PgBouncer
+const SIX_CHARTS = ['tpcc.json', 'recorded-tpcb-pgbouncer.json']
 const built = (set, opts = {}) => buildCharts(labelRuns(set.map(fixture), set), opts)
 
 /**
@@ -69,7 +71,7 @@ for (const set of SETS) {
     test(`filled specs of ${set.join(' + ')}${logScale ? ' (log scale)' : ''} validate and compile cleanly`, async (t) => {
       const vl = await import('vega-lite')
       const { charts } = built(set, { logScale })
-      const expected = set.length > 1 ? 1 + 5 * set.length : set[0] === 'tpcc.json' ? 6 : 5
+      const expected = set.length > 1 ? 1 + 5 * set.length : SIX_CHARTS.includes(set[0]) ? 6 : 5
       assert.equal(charts.length, expected)
       const v = getValidator()
       if (!v) t.diagnostic('ajv not installed: structural checks only')
@@ -85,7 +87,9 @@ for (const set of SETS) {
       }
       if (logScale) {
         const lot = charts.find((c) => c.id === 'latency-over-time')
-        assert.equal(lot.spec.layer[1].encoding.y.scale.type, 'log')
+        assert.equal(lot.spec.layer.find((l) => l.data.name === 'latency').encoding.y.scale.type, 'log')
+        const pooler = charts.find((c) => c.id === 'pooler')
+        if (pooler) assert.equal(pooler.spec.vconcat[0].layer[0].encoding.y.scale.type, 'log')
       }
     })
   }
@@ -164,4 +168,23 @@ test('the WAL panel\'s ticks read as MB/s with at most 3 decimals: a run that wr
   const spec = loadSpec('server-activity')
   const wal = spec.vconcat.find((v) => v.name === 'wal').layer.find((l) => l.data?.name === 'server')
   assert.equal(wal.encoding.y.axis.format, ',.3~f')
+})
+
+test('a run through PgBouncer: its clients and server connections under the latency, on one time axis', async () => {
+  const vl = await import('vega-lite')
+  const { charts } = built(['recorded-tpcb-pgbouncer.json'])
+  assert.deepEqual(charts.map((c) => c.id).slice(0, 3), ['throughput', 'latency-over-time', 'pooler'])
+  const { spec } = charts.find((c) => c.id === 'pooler')
+  const doc = fixture('recorded-tpcb-pgbouncer.json')
+  const waiting = spec.datasets.poolerClients.filter((r) => r.series === 'waiting')
+  assert.deepEqual(waiting.map((r) => [r.t, r.value]), doc.pooler.series.map((e) => [e.t, e.clientsWaiting]))
+  assert.deepEqual(spec.datasets.poolerSize, [{ size: 2, label: 'pool size 2' }])
+  assert.deepEqual([spec.title.subtitle].flat().at(-1), 'dashed: the pool size')
+  // one x scale for the three panels: a reading stands under the latency of its interval
+  const compiled = vl.compile(spec).spec
+  assert.deepEqual(compiled.scales.filter((s) => /(^|_)x$/.test(s.name)).map((s) => s.name), ['x'])
+  // no pooler, no chart, and nothing said about one
+  const plain = built(['tpcb-a.json'])
+  assert.equal(plain.charts.some((c) => c.id === 'pooler'), false)
+  assert.equal(plain.skipped.some((c) => c.id === 'pooler'), false)
 })

@@ -192,6 +192,8 @@ test('documents of different runs are refused with one line naming the field', (
   // where each partition wrote its results and its command line may differ
   const merged = mergeResults([a, documentOf(parts[1], { options: { out: 'b.json' }, command: 'pgload run --out b.json' })])
   assert.equal(merged.run.options.out, undefined)
+  // so may whether each sampled the server's host: the statistics come from one of them
+  assert.equal(mergeResults([a, documentOf(parts[1], { options: { serverHostStats: true } })]).run.options.serverHostStats, undefined)
 })
 
 test('the order of the documents does not change the merge', () => {

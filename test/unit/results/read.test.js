@@ -230,3 +230,32 @@ test('a gzip bomb is refused by its decompressed size, naming the file and the l
   const gz = write(gzipSync(JSON.stringify(base())))
   assert.equal((await readResults(gz, { maxBytes: 1048576 })).schemaVersion, SCHEMA_VERSION)
 })
+
+test('the server host\'s figures: shares of the CPU time within 0-100 %, disk rates not negative, availability said', async () => {
+  const figures = { cpu: { busy: 60, user: 40, system: 15, iowait: 5, steal: 0, idle: 40 }, disk: { readsPerS: 1, writesPerS: 200, readBytesPerS: 4096, writeBytesPerS: 819200, queue: 1.5 } }
+  const withHost = (change) => damaged((d) => {
+    d.serverStats.series = [{ t: 1, host: structuredClone(figures) }, { t: 2, host: null }]
+    d.serverStats.host = { available: true, disk: { name: 'vda', devices: ['vda'], scope: 'data directory' }, samples: 1, window: structuredClone(figures), max: structuredClone(figures) }
+    change?.(d)
+  })
+  const read = await readResults(write(withHost()))
+  assert.equal(read.serverStats.host.window.cpu.busy, 60)
+  await readResults(write(withHost((d) => { d.serverStats.host = { available: false, reason: 'they come from Linux\'s /proc, and this machine runs darwin' } })))
+  await refused(withHost((d) => { d.serverStats.series[0].host.cpu.user = 140 }), 'serverStats.series[0].host.cpu.user: a share of the CPU time above 100 %: 140')
+  await refused(withHost((d) => { d.serverStats.host.window.disk.queue = -1 }), 'serverStats.host.window.disk.queue: expected a number >= 0, got -1')
+  await refused(withHost((d) => { delete d.serverStats.host.available }), 'serverStats.host.available: missing')
+  await refused(withHost((d) => { d.serverStats.host.max.cpu.busy = 'high' }), 'serverStats.host.max.cpu.busy: expected a number >= 0, got "high"')
+})
+
+test('pooler: the section of a run through PgBouncer, its series in order and its figures held to it', async () => {
+  const recorded = () => JSON.parse(readFileSync(new URL('results/recorded-tpcb-pgbouncer.json', FIXTURES), 'utf8'))
+  const doc = await readResults(write(recorded()))
+  assert.equal(doc.pooler.version, '1.18.0')
+  assert.ok(doc.pooler.series.length >= 3)
+  const broken = (change) => { const d = recorded(); change(d.pooler); return d }
+  await refused(broken((p) => { p.series.reverse() }), `pooler: series[1] ends at t = ${doc.pooler.series.at(-2).t}, before series[0] (t = ${doc.pooler.series.at(-1).t})`)
+  await refused(broken((p) => { p.series[0].clientsWaiting = -1 }), 'pooler.series[0].clientsWaiting: expected an integer >= 0 or null, got -1')
+  await refused(broken((p) => { p.maxClientsWaiting = 99 }), `pooler: maxClientsWaiting is 99, but the series' most is ${doc.pooler.maxClientsWaiting}`)
+  await refused(broken((p) => { p.waitingIntervals = 99 }), `pooler: waitingIntervals is 99, but the series has ${doc.pooler.series.length} entries`)
+  await refused(broken((p) => { delete p.series }), 'pooler.series: missing')
+})

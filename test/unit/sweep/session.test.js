@@ -8,6 +8,7 @@ import { runSweep } from '../../../lib/sweep/session.js'
 import { sweepSpec } from '../../../lib/sweep/spec.js'
 import { newSweepDocument } from '../../../lib/sweep/document.js'
 import { runOrder } from '../../../lib/sweep/order.js'
+import { RunSession } from '../../../lib/session/run-session.js'
 
 const dir = mkdtempSync(join(tmpdir(), 'pgload-sweep-session-'))
 after(() => rmSync(dir, { recursive: true, force: true }))
@@ -19,19 +20,27 @@ test('a sitting: each run\'s plan is its cell\'s, with its file; a line before a
   let text = ''
   const err = { write: (s) => { text += s } }
   const plans = []
-  const outcome = await runSweep({ spec, dir, doc }, {
+  const session = new RunSession({
+    signals: false,
     err,
-    loadSize: async () => {},
-    prepareRun: async () => ({ checkpointed: false, checkpointRefused: 'permission denied to execute CHECKPOINT command', dbSizeBytes: 1 }),
+    // the measured run, faked: a run handle that warns of an aborted client, and its document
     runBenchmark: async (plan, hooks) => {
       plans.push(plan)
       const run = new EventEmitter()
       run.stop = () => {}
-      hooks.onRun(run)
+      hooks.onRun(run, { types: [], sampler: null })
       run.emit('terminal-aborted', { error: new Error('client 0 aborted in command 1') })
-      return { exitCode: 0, file: plan.out, results: { run: { startTime: 'now', durationS: 1 }, summary: { tps: 10 * plan.clients, transactions: 10, failed: 0, latencyMs: { p50: 1, p99: 2, max: 3 } } } }
+      return { exitCode: 0, file: null, run, results: { run: { startTime: 'now', durationS: 1 }, summary: { tps: 10 * plan.clients, transactions: 10, failed: 0, latencyMs: { p50: 1, p99: 2, max: 3 } } } }
     }
   })
+  const outcome = await runSweep({ spec, dir, doc }, {
+    err,
+    loadSize: async () => {},
+    prepareRun: async () => ({ checkpointed: false, checkpointRefused: 'permission denied to execute CHECKPOINT command', dbSizeBytes: 1 }),
+    // each run through a session, as the command's: its outputs are the sweep's progress lines
+    runBenchmark: (plan, hooks) => session.run(plan, { onRun: hooks.onRun, outputs: hooks.outputs })
+  })
+  await session.close()
   assert.deepEqual(outcome, { interrupted: false, ran: 2, error: null })
   assert.deepEqual(plans.map((p) => [p.clients, p.workloadOptions.scale, p.url, p.durationS]), doc.runs.map((r) => [r.cell.clients, 1, url, 1]))
   assert.deepEqual(plans.map((p) => p.out), doc.runs.map((r) => join(dir, r.file)))

@@ -116,3 +116,15 @@ test('explainConnectError: one line per cause, names host:port, never the passwo
     assert.ok(!(e.message + e.hint).includes('topsecret'))
   }
 })
+
+test('connect_timeout as libpq reads it: seconds; zero or negative waits indefinitely; not given, the drivers\' own bound', () => {
+  const at = (v) => resolveTarget({ url: `host=db connect_timeout=${v}`, env: noEnv }).config.connectionTimeoutMillis
+  assert.equal(at('7'), 7000)
+  assert.equal(at('0'), 0, 'no timer: wait indefinitely')
+  assert.equal(at('-3'), 0)
+  assert.equal(resolveTarget({ url: 'host=db', env: noEnv }).config.connectionTimeoutMillis, undefined)
+  assert.equal(resolveTarget({ url: 'host=db', env: { ...noEnv, PGCONNECT_TIMEOUT: '0' } }).config.connectionTimeoutMillis, 0)
+  assert.throws(() => at('abc'), { message: 'invalid connect_timeout "abc": a whole number of seconds (0: wait indefinitely)' })
+  assert.throws(() => at('2.5'), { message: /^invalid connect_timeout "2.5"/ })
+  assert.throws(() => at('99999999'), { message: 'connect_timeout 99999999 is too large: at most 2147483 seconds (0: wait indefinitely)' })
+})
