@@ -89,6 +89,7 @@ export class WaitSampling {
     })
     const hiddenAll = section.samples.hidden > 0 && section.samples.hidden === section.samples.total
     if (hiddenAll) results.waits = { available: false, reason: 'the server showed no wait events of the run\'s backends (state NULL: a role without pg_read_all_stats)' }
+    else if (s.unmatched) results.waits = { available: false, reason: 'pg_stat_activity had no backend with the pids the server gave pgload\'s connections: a pooler (PgBouncer) between them hands out its own' }
     else if (s.ticks.done === 0 && error) results.waits = { available: false, reason: `pg_stat_activity could not be read: ${error.message}` }
     else results.waits = { available: true, ...section, ...(error ? { note: `${s.ticks.failed} reads failed: ${error.message}` } : {}) }
   }

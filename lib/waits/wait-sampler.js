@@ -14,6 +14,9 @@ import { WaitTally, latencyBucket, NO_LATENCY, NO_STATEMENT } from './wait-tally
 
 const ACTIVITY = defineStatement('select pid, state, wait_event_type, wait_event from pg_stat_activity where pid = any($1::int[])')
 const CLEAR = defineStatement('select pg_stat_clear_snapshot()')
+// reads without a row for any of the connections' pids (or failed, before any succeeded) before
+// the sampler gives up
+const UNMATCHED_READS = 5
 const EXTENSION = "select exists (select 1 from pg_extension where extname = 'pg_wait_sampling')"
 
 export class WaitSampler {
@@ -42,6 +45,9 @@ export class WaitSampler {
     this._beganMs = -1
     this._error = null
     this._inTransaction = false
+    this._matched = false
+    /** no row ever had one of the connections' pids: sampling stopped (a pooler between) */
+    this.unmatched = false
     // what each slot ran when the read was sent: type, statement, sequence number
     this._pre = new Int32Array(activity.capacity * 3)
     // samples of a slot's transaction still waiting for its latency: [statement, event, ...]
@@ -75,12 +81,15 @@ export class WaitSampler {
 
   /** The window closes: no more ticks; the one in flight is waited for. */
   async stop () {
-    if (this._timer !== null) {
-      clearInterval(this._timer)
-      this._timer = null
-      this.windowMs = this.nowMs() - this._beganMs
-    }
+    this._stopTimer()
     if (this._busy !== null) await this._busy
+  }
+
+  _stopTimer () {
+    if (this._timer === null) return
+    clearInterval(this._timer)
+    this._timer = null
+    this.windowMs = this.nowMs() - this._beganMs
   }
 
   /** One sample of every connection; a tick due while the last still runs is skipped and counted. */
@@ -108,6 +117,8 @@ export class WaitSampler {
         this._inTransaction = false
         await this.conn.simpleQuery('ROLLBACK').catch(() => {})
       }
+      // never read at all: the server refuses the read, no use trying 50 times a second
+      if (this.ticks.done === 0 && this.ticks.failed >= UNMATCHED_READS) this._stopTimer()
       return
     }
     this.ticks.done++
@@ -121,6 +132,20 @@ export class WaitSampler {
       this._attribute(slot, this.names.classify(row[1], row[2], row[3]), row[1], ints)
     }
     for (const slot of this._slotOf.values()) if (!seen.has(slot)) this.tally.gone++
+    if (seen.size > 0) this._matched = true
+    else if (!this._matched && this._slotOf.size > 0 && this.ticks.done >= UNMATCHED_READS) await this._giveUp()
+  }
+
+  // No row ever had a connection's pid: the pids are not the server's backends (a pooler such as
+  // PgBouncer hands out keys of its own). Stop, and end the reads' transaction, which a pooler in
+  // transaction mode would otherwise keep one of its server connections for.
+  async _giveUp () {
+    this.unmatched = true
+    this._stopTimer()
+    if (this._inTransaction) {
+      this._inTransaction = false
+      await this.conn?.simpleQuery('COMMIT').catch(() => {})
+    }
   }
 
   // What every slot runs as the read is sent; each transaction running is asked for its latency.

@@ -32,3 +32,14 @@ test('rows the server hides, every one: absent, with the reason', async () => {
   assert.equal(results.waits.available, false)
   assert.match(results.waits.reason, /showed no wait events of the run's backends/)
 })
+
+test('no row had the connections\' pids: absent, naming the likely pooler', async () => {
+  const tally = new WaitTally(1)
+  tally.gone = 10
+  const sampler = { hz: 50, unmatched: true, ticks: { done: 5, skipped: 0, failed: 0 }, windowMs: 100, pgWaitSampling: false, finish: async () => ({ tally, error: null }) }
+  const waits = new WaitSampling(null, /** @type {any} */ (sampler), { workload })
+  const results = { transactions: { a: { count: 10 } } }
+  await waits.addTo(results)
+  assert.equal(results.waits.available, false)
+  assert.match(results.waits.reason, /pooler \(PgBouncer\)/)
+})

@@ -153,3 +153,34 @@ test('pg_wait_sampling installed: detected and said; the source stays pg_stat_ac
   assert.equal(sampler.pgWaitSampling, true)
   await sampler.finish()
 })
+
+test('no row ever has a connection\'s pid (a pooler\'s keys): sampling stops and its transaction ends', async () => {
+  const { conn, sampler } = await setUp([101, 102])
+  conn.rows = () => []
+  sampler.begin()
+  for (let i = 0; i < 5; i++) await sampler.tick()
+  assert.equal(sampler.unmatched, true)
+  assert.equal(sampler._timer, null)
+  assert.equal(conn.simple.at(-1), 'COMMIT')
+  await sampler.finish()
+})
+
+test('reads that always fail: sampling stops after a few', async () => {
+  const { conn, sampler } = await setUp([101])
+  conn.execute = async () => { throw new Error('permission denied for view pg_stat_activity') }
+  sampler.begin()
+  for (let i = 0; i < 5; i++) await sampler.tick()
+  assert.equal(sampler._timer, null)
+  const { error } = await sampler.finish()
+  assert.match(error.message, /permission denied/)
+})
+
+test('a few reads without rows after some had them: sampling goes on', async () => {
+  const { conn, sampler } = await setUp([101])
+  conn.rows = () => [['101', 'idle', 'Client', 'ClientRead']]
+  await sampler.tick()
+  conn.rows = () => []
+  for (let i = 0; i < 6; i++) await sampler.tick()
+  assert.equal(sampler.unmatched, false)
+  await sampler.finish()
+})
