@@ -25,6 +25,7 @@ import { loadWorkload } from '../workloads/index.js'
 import { withLoadLock, waitingForLoadMessage } from '../workloads/load-lock.js'
 import { TOOL_VERSION } from './version.js'
 import { takeSettingsSnapshot } from './server/stats/settings-snapshot.js'
+import { openWaitSampling } from './waits/run-waits.js'
 import { silentLogger } from './log.js'
 import { coreShares } from './output/client-cpu.js'
 import { shardPart, shardResultName, samplesServer, openShardBarrier, shardGate, markShardResults } from './orchestration/shard-run.js'
@@ -54,6 +55,7 @@ export async function measureBenchmark (planOrOptions, { log = silentLogger, env
   const session = await connectTarget({ url: plan.url, env, log })
   const { target } = session
   let sampler = null
+  let waits = null
   let run = null
   let barrier = null
   let conn = session.conn
@@ -78,12 +80,14 @@ export async function measureBenchmark (planOrOptions, { log = silentLogger, env
     const gate = barrier && shardGate(barrier, onPhase)
 
     const settings = engineSettings(plan, workload, part ? { range: part.terminalRange, connections: part.connections, rate: part.rate } : undefined)
-    const runtime = { openConnection: runConnectionOpener(plan, target), seed, seeds, part: part?.part, startGate: gate ?? undefined, log }
+    waits = await openWaitSampling({ hz: plan.waitSamplingHz, jobs: plan.jobs, settings, workload, target, log })
+    const runtime = { openConnection: runConnectionOpener(plan, target), seed, seeds, part: part?.part, startGate: gate ?? undefined, log, activity: waits?.activity }
     run = createRun(workload, settings, runtime, {
       jobs: plan.jobs,
       source: planSource({ plan, target, serverVersionNum: serverVersion.num, seed })
     })
     followRun(run, workload, sampler)
+    waits?.follow(run)
     onRun?.(run, { sampler, types: workload.transactions.map((t) => t.name) })
     onPhase('running', { terminals: run.terminalCount, connections: run.poolSize })
     const outcome = await run.execute()
@@ -108,6 +112,7 @@ export async function measureBenchmark (planOrOptions, { log = silentLogger, env
       extra
     })
     if (afterLoad) results.run.afterLoad = afterLoad
+    await waits?.addTo(results)
     markShardResults(results, plan, gate, run)
     if (started.cold) results.run.cold = started.cold
     const exitCode = outcome.aborted ? 2 : 0
@@ -115,6 +120,7 @@ export async function measureBenchmark (planOrOptions, { log = silentLogger, env
   } finally {
     if (barrier) await barrier.close()
     if (sampler) sampler.abandon()
+    waits?.abandon()
     const closeMs = closeAfterRunMs(run?.status)
     // after a cold start, the set-up connection is a new one
     if (conn !== session.conn) await closeWithin(conn, closeMs)

@@ -129,6 +129,9 @@ export class PgConnection {
     this._prepared = new Set()
     /** @type {((notice: any) => void) | null} server NOTICE/WARNING messages */
     this.onNotice = null
+    /** where the run publishes what this connection runs (lib/engine/activity-slots.js); -1: nowhere.
+     * Declared here so that every connection keeps one shape on the transaction path. */
+    this.activityBase = -1
     client.on('notice', (msg) => this.onNotice?.(msg))
     client.on('error', () => { this.broken = true })
     client.on('end', () => { this.broken = true })

@@ -38,6 +38,9 @@ export class LeanConnection {
     this._writer = this._requests.writer
     /** @type {((notice: any) => void) | null} server NOTICE/WARNING messages */
     this.onNotice = null
+    /** where the run publishes what this connection runs (lib/engine/activity-slots.js); -1: nowhere.
+     * Declared here so that every connection keeps one shape on the transaction path. */
+    this.activityBase = -1
     // The reader, the parser and the transport see the connection only through its side.
     this._side = new ConnectionSide(this)
     this._reader = new ResponseReader(this._side)

@@ -12,9 +12,11 @@ const RECENT_PIDS = 64
 
 export class ConnectionPool {
   /**
-   * @param {{ open: () => Promise<Connection>, size: number, statements?: any[] }} opts
+   * @param {{ open: () => Promise<Connection>, size: number, statements?: any[], connectPerTransaction?: boolean,
+   *   activity?: import('./activity-slots.js').ActivitySlots }} opts
+   *   activity: each connection takes a slot there as it opens and gives it back as it closes
    */
-  constructor ({ open, size, statements = [], connectPerTransaction = false }) {
+  constructor ({ open, size, statements = [], connectPerTransaction = false, activity = undefined }) {
     this._open = open
     // pgbench -C: every transaction opens (and prepares on) a connection of its own
     this.connectPerTransaction = connectPerTransaction
@@ -41,6 +43,7 @@ export class ConnectionPool {
     this.onNotice = null
     /** @type {((err: Error, waiter: any) => void) | null} -C: a transaction's connection failed */
     this.onConnectFailure = null
+    this._activity = activity ?? null
     this._recentPids = new Int32Array(RECENT_PIDS)
     this._recentCount = 0
   }
@@ -83,6 +86,7 @@ export class ConnectionPool {
         this.onPrepareError?.(err, stmt)
       }
     }
+    this._activity?.bind(conn)
     return conn
   }
 
@@ -189,6 +193,7 @@ export class ConnectionPool {
   _discard (conn) {
     const pid = conn.backendPid
     if (pid > 0) this._recentPids[this._recentCount++ % RECENT_PIDS] = pid
+    this._activity?.unbind(conn)
     closeWithin(conn, CLOSE_MS)
   }
 

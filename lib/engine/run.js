@@ -34,6 +34,8 @@ import { formatServerError, ClientAbortError } from '../errors.js'
  *   worker threads' common start; may give the start time on this run's clock (microseconds)
  * @property {import('pino').Logger} [log]
  * @property {() => number} [nowUs] the monotonic clock, microseconds
+ * @property {import('./activity-slots.js').ActivitySlots} [activity] where each connection
+ *   publishes what it runs, for a reader such as the wait sampler (lib/engine/activity-slots.js)
  */
 
 const defaultNowUs = () => performance.now() * 1000
@@ -85,7 +87,8 @@ export class Run extends EventEmitter {
       terminalStreams: part === undefined ? undefined : (id) => terminalStreams(runtime.seed, id),
       settings,
       events: this._terminalEvents(),
-      log: this.log
+      log: this.log,
+      activity: runtime.activity ?? null
     })
     this.canceller = new Canceller(this, settings)
     this.#life = new RunLifecycle(this, () => this.canceller.cancelled)
@@ -155,7 +158,7 @@ export class Run extends EventEmitter {
 
   _createPool (statements) {
     const s = this.settings
-    const pool = new ConnectionPool({ open: this.runtime.openConnection, size: this.poolSize, statements, connectPerTransaction: s.connectPerTransaction })
+    const pool = new ConnectionPool({ open: this.runtime.openConnection, size: this.poolSize, statements, connectPerTransaction: s.connectPerTransaction, activity: this.runtime.activity })
     // -C: a client whose connection cannot be opened aborts, as in pgbench
     pool.onConnectFailure = (err, terminal) => {
       this._clientAborted(terminal, new ClientAbortError(`client ${terminal.id} aborted while establishing connection: ${err.message}`, { cause: err }))

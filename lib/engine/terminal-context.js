@@ -42,14 +42,17 @@ export class TerminalContext {
    * @param {TerminalSettings} p.settings
    * @param {TerminalEvents} p.events
    * @param {import('pino').Logger} [p.log]
+   * @param {import('./activity-slots.js').ActivitySlots|null} [p.activity] where terminals say
+   *   what each connection runs (the wait sampler reads it); null: nobody reads it
    */
-  constructor ({ nowUs, scheduler, pool, recorder, workload, types, random, terminalStreams, settings, events, log }) {
+  constructor ({ nowUs, scheduler, pool, recorder, workload, types, random, terminalStreams, settings, events, log, activity = null }) {
     this.nowUs = nowUs
     this.scheduler = scheduler
     this.pool = pool
     this.recorder = recorder
     this.types = types
     this.log = log
+    this.activity = activity
     this.waitRandom = random.throttle
     this.chooseRandom = random.choose
     this.terminalStreams = terminalStreams ?? null

@@ -4,6 +4,7 @@
 import { PH_IDLE, PH_FIRST, PH_ARRIVAL, PH_KEYING, PH_THINK, PH_QUEUED, PH_RUNNING, PH_DONE, PH_PAUSED, PH_PARKED } from './terminal-phases.js'
 import { NO_STAGE } from '../metrics/stage-windows.js'
 import { OK, ROLLED_BACK, FAILED, UNKNOWN, CANCELLED, transactionFailed, cancelRunning } from './terminal-errors.js'
+import { STATEMENT } from './activity-slots.js'
 
 export class Terminal {
   /**
@@ -46,6 +47,8 @@ export class Terminal {
     this.completedBeforeAbort = false
     this._beganUs = 0 // when the transaction got its connection (--transaction-timeout)
     this.cancelled = false // cancelled and recorded; the try's own end is still to come
+    // the connection's activity slot while a transaction runs (lib/engine/activity-slots.js), else -1
+    this._activityBase = -1
     this._sleepResolve = null
     // callbacks for the workload, made on first use
     this._onTransactionEnd = null
@@ -55,6 +58,16 @@ export class Terminal {
   }
 
   get id () { return this.terminalId }
+
+  /**
+   * The workload says which of its statements of the running type starts now (an index it
+   * chooses: a script's command number), for the wait sampler. Plain stores, no allocation.
+   * @param {number} index
+   */
+  statement (index) {
+    const base = this._activityBase
+    if (base >= 0) this.context.activity.ints[base + STATEMENT] = index
+  }
 
   /** When the transaction in flight got its connection (monotonic us), or -1 when none runs. */
   get inFlightSinceUs () { return this.phase === PH_RUNNING && !this.cancelled ? this._beganUs : -1 }
@@ -264,6 +277,8 @@ export class Terminal {
     this.conn = conn
     this.phase = PH_RUNNING
     this._beganUs = nowUs
+    const activity = c.activity
+    if (activity !== null && conn.activityBase >= 0) activity.begin(this._activityBase = conn.activityBase, this.typeIndex)
     this._transaction(c.types[this.typeIndex], conn)
   }
 
@@ -304,12 +319,17 @@ export class Terminal {
     const c = this.context
     const conn = this.conn
     this.conn = null
+    // the slot is left before the connection may go to a waiting terminal, which begins on it
+    const activityBase = this._activityBase
+    const activitySeq = activityBase >= 0 ? c.activity.end(activityBase) : 0
+    this._activityBase = -1
     c.pool.release(conn)
     this.transactions++
     const endUs = c.nowUs()
     const type = this.typeIndex
     const rec = c.recorder
     const latencyUs = endUs - this.intendedUs
+    if (activityBase >= 0 && (status === OK || status === ROLLED_BACK)) c.activity.latency(activityBase, activitySeq, latencyUs)
     const stage = this.stageIndex
     // in a staged run a transaction counts when it arrived in the measured window, in its stage
     const counted = stage === NO_STAGE ? endUs >= c.measureStartUs : stage >= 0

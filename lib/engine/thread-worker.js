@@ -6,6 +6,7 @@
 import { parentPort, workerData } from 'node:worker_threads'
 import { performance } from 'node:perf_hooks'
 import { Run } from './run.js'
+import { ActivitySlots } from './activity-slots.js'
 import { sendableError } from './thread-messages.js'
 import { receivedSettings } from '../plan/engine-settings.js'
 import { threadCpu, threadCpuSince } from './thread-cpu.js'
@@ -18,7 +19,7 @@ const FORWARDED = ['notice', 'terminal-aborted', 'server-lost', 'transaction-err
 const post = (m) => parentPort.postMessage(m)
 
 async function main () {
-  const { source, part, seed, settings } = workerData
+  const { source, part, seed, settings, activity } = workerData
   const log = silentLogger
   const { buildPart } = await import(source.module)
   const built = await buildPart(source.data, { thread: part, log })
@@ -30,6 +31,8 @@ async function main () {
     seeds: built.seeds,
     part,
     log,
+    // what each connection runs, in this worker's range of the run's shared slots (the wait sampler)
+    activity: activity ? ActivitySlots.over(activity) : undefined,
     // ready once the pool is open; the main thread gives every worker one start time
     async startGate () {
       post({ t: 'ready', initialConnectionMs: run.initialConnectionMs })

@@ -126,6 +126,20 @@ export class ThreadedRun extends EventEmitter {
     })
   }
 
+  /**
+   * Worker i's range of the run's shared activity slots (one per connection or terminal it may
+   * hold at once), or undefined when the run has none.
+   * @param {number} i
+   */
+  _activityShare (i) {
+    const activity = this.runtime.activity
+    if (!activity) return undefined
+    const size = (k) => Math.max(this.connectionShares[k], this.ranges[k].count)
+    let first = 0
+    for (let k = 0; k < i; k++) first += size(k)
+    return activity.share(first, Math.max(0, Math.min(size(i), activity.capacity - first)))
+  }
+
   async _execute () {
     this._merge = new IntervalMerge(this.jobs, this.settings.intervalUs / 1e6, (e) => this._interval(e))
     const ready = []
@@ -133,7 +147,7 @@ export class ThreadedRun extends EventEmitter {
     const { seed, part } = this.runtime
     for (let i = 0; i < this.jobs; i++) {
       const settings = sendableSettings(partSettings(this.settings, { range: this.ranges[i], connections: this.connectionShares[i], rate: this.rates[i] }))
-      const worker = this.spawn(WORKER, { workerData: { source: this.source, part: (part ?? 0) + i, seed, settings } })
+      const worker = this.spawn(WORKER, { workerData: { source: this.source, part: (part ?? 0) + i, seed, settings, activity: this._activityShare(i) } })
       const w = { worker, index: i, gone: false, result: null, crash: null, heardMs: performance.now() }
       this._workers.push(w)
       ready.push(new Promise((resolve) => { w.ready = resolve }))

@@ -14,6 +14,7 @@ import { loadScripts, checkScripts } from './scripts.js'
 import { resolveShard, shardSeed } from './shard.js'
 import { liveOptions } from './live-options.js'
 import { failoverOptions } from './failover-options.js'
+import { waitSamplingHz } from './wait-sampling-option.js'
 import { booleanOption, checkLogOptions, optionalInteger, runLabel, runThresholds, samplingRate, scriptVariables } from './checks.js'
 import { shownValue } from '../options/shown.js'
 import { profileLength, profileChecks } from './profile.js'
@@ -29,7 +30,7 @@ const INPUT_KEYS = new Set(['workload', 'scripts', 'url', 'clients', 'connection
   'driver', 'maxTries', 'exitOnAbort', 'graceS', 'failover', 'trigger', 'triggerAtS', 'reconnectWindowS', 'transactionTimeoutS', 'connect', 'verboseErrors', 'failuresDetailed',
   'serverStats', 'serverHostStats', 'out', 'writeFile', 'label', 'thresholds', 'command', 'jobs', 'workloadOptions', 'store', 'resultsUrl', 'poolerAdmin',
   'shard', 'shards', 'shardIndex', 'runId', 'shardTimeout', 'cold', 'restartCommand', 'keepPageCache',
-  'dashboard', 'dashboardOut', 'metrics', 'metricsPush', 'metricsPushHeaders', 'progressServer', 'stages', 'clientsStages', 'maxQueue', 'rampS'])
+  'dashboard', 'dashboardOut', 'metrics', 'metricsPush', 'metricsPushHeaders', 'progressServer', 'stages', 'clientsStages', 'maxQueue', 'rampS', 'waitSamplingHz'])
 /** Workload options of script runs (tpcb); a workload module adds its own `runOptions`. */
 const SCRIPT_OPTIONS = ['define', 'scale', 'noVacuum', 'vacuumAccounts', 'reportPerCommand', 'log', 'aggregateIntervalS', 'logPrefix', 'samplingRate']
 /** Keys a plan has that are not input. */
@@ -93,6 +94,7 @@ const bad = (message) => new PgloadError(message, { code: 'BAD_OPTION' })
  * @property {import('../options/stages.js').StageSpec[]} [clientsStages] --clients-stages: active terminals
  * @property {number} [maxQueue] with stages: arrivals that may wait for a free terminal
  * @property {number} [rampS] --ramp: closed-model terminals start evenly over this long
+ * @property {number} waitSamplingHz --wait-sampling: reads of the run's backends' wait events per second, 0: off
  */
 
 /**
@@ -153,6 +155,7 @@ export async function resolvePlan (input, { config, readStdin, checks = {}, host
   Object.assign(plan, coldStart(opt))
   Object.assign(plan, failoverOptions(opt, plan))
   Object.assign(plan, liveOptions(opt))
+  plan.waitSamplingHz = waitSamplingHz(opt('waitSamplingHz'), DEFAULTS.waitSamplingHz)
   plan.workloadOptions = workloadOptions(module, w, logOptions)
   Object.assign(plan, workloadWarmup(module, plan, opt('warmupS')))
   checks.afterOptions?.()

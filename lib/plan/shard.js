@@ -28,7 +28,7 @@ const RUN_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$/
  * and where --log files go).
  */
 const NOT_IN_RUN_ID = new Set(['planVersion', 'resultName', 'seedGiven', 'url', 'out', 'writeFile', 'command',
-  'progressS', 'progressTimestamp', 'verboseErrors', 'serverStats', 'shard'])
+  'progressS', 'progressTimestamp', 'verboseErrors', 'serverStats', 'waitSamplingHz', 'shard'])
 
 const bad = (message, hint) => new PgloadError(message, { code: 'BAD_OPTION', hint })
 

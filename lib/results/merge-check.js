@@ -10,7 +10,7 @@ import { PgloadError } from '../errors.js'
  * its host (server statistics are taken from one partition).
  */
 export const PARTITION_OPTIONS = new Set([
-  'out', 'resultName', 'writeFile', 'command', 'progressS', 'verboseErrors', 'serverStats', 'serverHostStats',
+  'out', 'resultName', 'writeFile', 'command', 'progressS', 'verboseErrors', 'serverStats', 'serverHostStats', 'waitSamplingHz',
   'shard', 'shards', 'jobs', 'thread', 'threads', 'partition'
 ])
 

@@ -10,6 +10,7 @@ import { agreed, combineObjects, combineValues, isNum } from './merge-fields.js'
 import { gridShifts, measuredStartMs, mergeIntervals } from './merge-series.js'
 import { mergeSummary, mergeTransactions } from './merge-totals.js'
 import { mergeScript } from './merge-script.js'
+import { mergeWaits } from './merge-waits.js'
 import { shardsOf } from './merge-shards.js'
 import { mergeStages } from './merge-stages.js'
 import { round3 } from '../format/round.js'
@@ -67,6 +68,7 @@ export function mergeResults (docs, { sources, coordinator, sections = {} } = {}
     stages: () => mergeStages(parts.map((d) => d.stages), parts[0].run.transactionTypes ?? []),
     serverStats: () => mergeServerStats(parts, attempts),
     script: () => mergeScript(parts.map((d) => d.script)),
+    waits: () => mergeWaits(parts.map((d) => d.waits), transactions),
     // verdicts on one partition's figures: `pgload check` evaluates the merged run
     thresholds: () => undefined
   }, agreed)

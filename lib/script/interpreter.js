@@ -128,6 +128,7 @@ function advance (cur) {
         if (st.pipe !== null) { queueSql(st, script, c); break }
         if (c.isCopy) throw new ClientAbortError('COPY is not supported in pgbench, aborting')
         const conn = ctx.conn
+        if (ctx.statement !== undefined) ctx.statement(i) // what the connection runs, for the wait sampler
         if (script.protocol === 'simple') cur.wait(conn.simpleQuery(simpleText(st, c)))
         else if (conn.executeTo !== undefined) conn.executeTo(c.stmt, sqlValues(st, c), cur, c.gset !== 0) // rows only for \gset/\aset
         else cur.wait(conn.execute(c.stmt, sqlValues(st, c)))

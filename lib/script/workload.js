@@ -6,7 +6,7 @@ import { deriveSeeds, seedAsInt64 } from '../random/seeding.js'
 import { chooseWeighted } from '../random/weighted-choice.js'
 import { ScriptCursor, runScript, startScript } from './interpreter.js'
 import { runShell } from './shell.js'
-import { linkScript } from './link.js'
+import { K, linkScript } from './link.js'
 import { PgbenchLogWriter } from './pgbench-log.js'
 import { VarRegistry, VarStore } from './variables.js'
 import { normInt } from './values.js'
@@ -84,9 +84,7 @@ export function scriptWorkload (compiled, options = {}) {
   const weights = linked.map((s) => s.weight)
   const logWriter = opts.logWriter ?? (opts.pgbenchLog ? new PgbenchLogWriter({ sample: seeds.sample, ...opts.pgbenchLog }) : null)
 
-  const setAutomatic = (st) => {
-    if (!defines.has('scale')) st.vars.setInt(slot('scale'), scale)
-  }
+  const setAutomatic = (st) => { if (!defines.has('scale')) st.vars.setInt(slot('scale'), scale) }
 
   return {
     name: 'script',
@@ -95,6 +93,7 @@ export function scriptWorkload (compiled, options = {}) {
     randomSeed,
     transactions,
     statements: compiled.flatMap(c => c.statements),
+    statementNames: statementNames(linked),
 
     /** pgbench's chooseScript(): one draw from the shared generator unless there is one script. */
     choose (tctx) {
@@ -146,6 +145,16 @@ export function scriptWorkload (compiled, options = {}) {
     /** A worker thread's own per-command statistics. */
     partSections () { return this.afterRun() }
   }
+}
+
+/**
+ * Per type, the name of each statement index the interpreter reports (its SQL commands: the
+ * command's number), for the wait sampler's figures by statement.
+ * @param {any[]} linked
+ * @returns {(string|null)[][]}
+ */
+function statementNames (linked) {
+  return linked.map((s) => s.commands.map((c) => c.kind === K.SQL ? c.text : null))
 }
 
 /**

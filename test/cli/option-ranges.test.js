@@ -35,7 +35,10 @@ const RUN = [
   [['--think-time', 'fixed:9999999999'], /--think-time: every time must be at most 2147483647 ms \(24\.8 days, the longest timer\), got "fixed:9999999999"$/],
   [['tpcc', '--warehouses', 'abc'], /--warehouses must be an integer in 1\.\.100000, got "abc"$/],
   [['tpcc', '--warehouses', '99999999'], /--warehouses must be an integer in 1\.\.100000, got "99999999"$/],
-  [['tpcc', '--wait-scale', 'abc'], /--wait-scale must be a number > 0 and <= 1000, got "abc"$/]
+  [['tpcc', '--wait-scale', 'abc'], /--wait-scale must be a number > 0 and <= 1000, got "abc"$/],
+  [['--wait-sampling', '500'], /--wait-sampling must be a number in 1\.\.200, got "500"$/],
+  [['--wait-sampling', 'often'], /--wait-sampling must be a number in 1\.\.200, got "often"$/],
+  [['--wait-sampling', '0'], /--wait-sampling must be a number of samples per second or off, got "0"$/]
 ]
 
 for (const [args, pattern] of RUN) {

@@ -16,7 +16,7 @@ import * as payment from './transactions/payment.js'
 import * as orderStatus from './transactions/order-status.js'
 import * as delivery from './transactions/delivery.js'
 import * as stockLevel from './transactions/stock-level.js'
-import { BEGIN, BEGIN_READ_ONLY, COMMIT, ROLLBACK } from './transactions/common.js'
+import { BEGIN, BEGIN_READ_ONLY, COMMIT, ROLLBACK, numberStatements } from './transactions/common.js'
 import { DeliveryQueue, deliverySummary } from './deferred-queue.js'
 import { firstWait } from './ramp-up.js'
 import { RollingCount } from './rolling-count.js'
@@ -36,6 +36,9 @@ const RUNNERS = {
 /** Every statement, prepared on each pool connection before the run. */
 export const STATEMENTS = [BEGIN, BEGIN_READ_ONLY, COMMIT, ROLLBACK, ...newOrder.statements, ...payment.statements,
   ...orderStatus.statements, ...delivery.statements, ...stockLevel.statements]
+numberStatements(STATEMENTS)
+/** The statements by their number (the wait sampler's names): each one's first line. */
+const STATEMENT_NAMES = STATEMENTS.map((s) => s.text.trim().split('\n')[0].replace(/\s+/g, ' '))
 
 /**
  * Pool size: paced terminals are idle almost all the time, so a few connections serve many.
@@ -187,6 +190,8 @@ export async function createTpccWorkload (ctx, opts) {
     terminalGroupName: 'warehouses',
     defaultConnections: defaultConnections(terminals, pace.paced, warehouses),
     statements: STATEMENTS,
+    // every type numbers its statements by the workload's numbering
+    statementNames: transactions.map(() => STATEMENT_NAMES),
     paced: pace.paced,
     shared,
     deliveryQueue: queue,

@@ -30,9 +30,11 @@ export function statQueries (versionNum, tableOids = []) {
   }
   q.control = `SELECT ${MARKER} pg_wal_lsn_diff(checkpoint_lsn, '0/0')::text AS checkpoint_lsn,
     extract(epoch from checkpoint_time)::text AS checkpoint_epoch FROM pg_control_checkpoint()`
+  // the backends but this reader and the wait sampler's (lib/waits), which are pgload's own
   q.activity = `SELECT ${MARKER} backend_type, state, wait_event_type, wait_event,
     coalesce(datname = current_database(), false) AS here, count(*)::text AS n
-    FROM pg_stat_activity WHERE pid <> pg_backend_pid() GROUP BY 1, 2, 3, 4, 5`
+    FROM pg_stat_activity WHERE pid <> pg_backend_pid() AND application_name IS DISTINCT FROM 'pgload-waits'
+    GROUP BY 1, 2, 3, 4, 5`
   if (tableOids.length > 0) {
     const list = oidList(tableOids)
     // Progress views join pg_stat_activity: the costliest statement, so the sampler sends it

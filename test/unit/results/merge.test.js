@@ -257,3 +257,42 @@ test('a workload section is recomputed by the workload, never copied from one pa
   assert.equal(m.tpcc.tpmC, 2 * committedNewOrders(doc) * 60 / doc.run.durationS)
   assert.equal(mergeResults([doc]).tpcc.tpmC, doc.tpcc.tpmC, 'one partition is the whole run')
 })
+
+test('the wait sampler\'s sections of partitions add up: counts summed, figures derived again with the merged p99', () => {
+  const { parts } = recordRun(2, 12)
+  const docs = parts.map((r, i) => documentOf(r, { startMs: START + i }))
+  const merged0 = mergeResults(parts.map((r, i) => documentOf(r, { startMs: START + i })))
+  assert.equal(merged0.waits, undefined, 'no partition sampled: no section')
+  const p99Us = merged0.transactions.pay.latencyMs.p99 * 1000
+  // a bucket (an eighth of a doubling) well above the merged p99, and one well below it
+  const slow = Math.floor(Math.log2(p99Us * 2) * 8)
+  const fast = Math.floor(Math.log2(p99Us / 4) * 8)
+  const section = (cpu, lock, n) => ({
+    available: true,
+    source: 'pg_stat_activity',
+    pgWaitSampling: false,
+    hz: 50,
+    intervalMs: 20,
+    ticks: { done: n, skipped: 1, failed: 0 },
+    samples: { total: cpu + lock + 2, inTransaction: cpu + lock, idle: 2, outside: 0, moved: 0, hidden: 0, gone: 0 },
+    types: { pay: { samples: cpu + lock, events: [], counts: { sampledMs: (cpu + lock) * 20, buckets: { CPU: [[fast, cpu]], 'Lock:transactionid': [[slow, lock]] }, statements: { 3: { CPU: cpu, 'Lock:transactionid': lock } } }, statements: [{ index: 3, name: 'UPDATE x', samples: cpu + lock, events: [] }] } }
+  })
+  docs[0].waits = section(6, 1, 10)
+  docs[1].waits = section(2, 1, 12)
+  const merged = mergeResults(docs)
+  assert.equal(validateResults(merged), merged)
+  const w = merged.waits
+  assert.deepEqual(w.ticks, { done: 22, skipped: 2, failed: 0 })
+  assert.equal(w.samples.inTransaction, 10)
+  const pay = w.types.pay
+  assert.equal(pay.samples, 10)
+  assert.deepEqual(pay.events, [{ event: 'CPU', samples: 8, share: 0.8 }, { event: 'Lock:transactionid', samples: 2, share: 0.2 }])
+  const n = merged.transactions.pay.count + merged.transactions.pay.failed
+  assert.equal(pay.serverMs, Math.round(200 / n * 1000) / 1000)
+  assert.deepEqual(pay.slow.events, [{ event: 'Lock:transactionid', samples: 2, share: 1 }])
+  assert.equal(pay.typical.samples, 8)
+  assert.deepEqual(pay.statements.map((s) => [s.index, s.name, s.samples]), [[3, 'UPDATE x', 10]])
+  // a partition without samples: the merged section says so
+  delete docs[1].waits
+  assert.equal(mergeResults(docs).waits.available, false)
+})

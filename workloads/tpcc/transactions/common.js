@@ -9,6 +9,28 @@ export const BEGIN_READ_ONLY = defineStatement('BEGIN ISOLATION LEVEL REPEATABLE
 export const COMMIT = defineStatement('COMMIT')
 export const ROLLBACK = defineStatement('ROLLBACK')
 
+// Every statement of the workload by its number (workload.js numbers them once, in one order in
+// every thread), for the wait sampler's figures by statement.
+const NUMBERS = new Map()
+
+/**
+ * Number the workload's statements: their place in `list`.
+ * @param {import('../../../lib/db/connection.js').Statement[]} list
+ */
+export function numberStatements (list) {
+  list.forEach((stmt, i) => NUMBERS.set(stmt, i))
+}
+
+/**
+ * The transaction says which statement it runs next (the engine's ctx.statement), when it runs
+ * on a terminal's connection.
+ * @param {any} ctx the engine's transaction context, or null
+ * @param {import('../../../lib/db/connection.js').Statement} stmt
+ */
+export function runs (ctx, stmt) {
+  if (ctx !== null && ctx.statement !== undefined) ctx.statement(NUMBERS.get(stmt) ?? -1)
+}
+
 /**
  * @typedef {{ int(lo: number, hi: number): number, double(): number }} Random
  * @typedef {{ warehouses: number, c: { cLast: number, cId: number, olIId: number } }} Shared

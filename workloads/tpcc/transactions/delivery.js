@@ -2,7 +2,7 @@
 // in one transaction, run by the terminal (inline) or by a delivery worker (deferred-queue.js).
 
 import { defineStatement } from '../../../lib/db/connection.js'
-import { BEGIN, COMMIT } from './common.js'
+import { BEGIN, COMMIT, runs } from './common.js'
 
 // FOR UPDATE: a concurrent Delivery of the same warehouse waits, then moves to the next order
 // instead of finding nothing (READ COMMITTED re-checks the locked row).
@@ -36,14 +36,18 @@ export function deliveryInput (random, state) {
  * @param {number} w @param {number} carrier
  * @returns {Promise<number>} districts skipped because they had no order to deliver
  */
-export async function deliverWarehouse (conn, w, carrier) {
+export async function deliverWarehouse (conn, w, carrier, ctx = null) {
+  runs(ctx, BEGIN)
   await conn.execute(BEGIN)
   let skipped = 0
   for (let d = 1; d <= 10; d++) {
+    runs(ctx, OLDEST)
     const row = (await conn.execute(OLDEST, [w, d])).rows[0]
     if (!row) { skipped++; continue }
+    runs(ctx, DELIVER)
     await conn.execute(DELIVER, [w, d, row[0], carrier])
   }
+  runs(ctx, COMMIT)
   await conn.execute(COMMIT)
   return skipped
 }
@@ -54,7 +58,7 @@ export async function deliverWarehouse (conn, w, carrier) {
  */
 export async function runDelivery (ctx) {
   const inp = deliveryInput(ctx.random, ctx.state)
-  const skipped = await deliverWarehouse(ctx.conn, inp.w, inp.carrier)
+  const skipped = await deliverWarehouse(ctx.conn, inp.w, inp.carrier, ctx)
   ctx.state.deliverySkipped = (ctx.state.deliverySkipped ?? 0) + skipped
   return undefined
 }

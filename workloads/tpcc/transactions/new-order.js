@@ -3,7 +3,7 @@
 
 import { defineStatement } from '../../../lib/db/connection.js'
 import { NURAND_A, nurand } from '../nurand.js'
-import { BEGIN, COMMIT, ROLLBACK, otherWarehouse, toCents, fromCents } from './common.js'
+import { BEGIN, COMMIT, ROLLBACK, otherWarehouse, toCents, fromCents, runs } from './common.js'
 
 /** An item id that is never loaded (clause 2.4.1.5: "unused value"). */
 export const UNUSED_ITEM = 100001
@@ -65,19 +65,25 @@ export async function runNewOrder (ctx, shared) {
   const conn = ctx.conn
   const inp = newOrderInput(ctx.random, ctx.state, shared)
   const { w, d, lines } = inp
+  runs(ctx, BEGIN)
   await conn.execute(BEGIN)
+  runs(ctx, CUSTOMER)
   const cust = (await conn.execute(CUSTOMER, [w, d, inp.cId])).rows[0]
+  runs(ctx, DISTRICT)
   const dist = (await conn.execute(DISTRICT, [w, d])).rows[0]
   const oId = dist[0]
   const ids = lines.map(l => l.iId)
+  runs(ctx, ITEMS)
   const items = (await conn.execute(ITEMS, ['{' + ids.join(',') + '}'])).rows
   const byId = new Map()
   for (const row of items) byId.set(Number(row[0]), row)
   if (lines.some(l => !byId.has(l.iId))) {
     // "Item number is not valid": the whole transaction rolls back (clause 2.4.2.3).
+    runs(ctx, ROLLBACK)
     await conn.execute(ROLLBACK)
     return 'rollback'
   }
+  runs(ctx, ORDER)
   await conn.execute(ORDER, [oId, d, w, inp.cId, inp.olCnt, inp.allLocal])
   // Stock rows in (warehouse, item) order, so that concurrent New-Orders cannot deadlock.
   const sorted = lines.slice().sort(byStockKey)
@@ -85,12 +91,14 @@ export async function runNewOrder (ctx, shared) {
   let totalCents = 0
   const amounts = new Array(lines.length)
   for (const l of sorted) {
+    runs(ctx, STOCK[d])
     const s = (await conn.execute(STOCK[d], [l.iId, l.supplyW, l.quantity, l.supplyW === w ? 0 : 1])).rows[0]
     distInfo[l.number - 1] = s[2]
     const amount = l.quantity * toCents(byId.get(l.iId)[1])
     amounts[l.number - 1] = fromCents(amount)
     totalCents += amount
   }
+  runs(ctx, LINES)
   await conn.execute(LINES, [oId, d, w,
     '{' + lines.map(l => l.number).join(',') + '}',
     '{' + ids.join(',') + '}',
@@ -98,6 +106,7 @@ export async function runNewOrder (ctx, shared) {
     '{' + lines.map(l => l.quantity).join(',') + '}',
     '{' + amounts.join(',') + '}',
     '{' + distInfo.join(',') + '}'])
+  runs(ctx, COMMIT)
   await conn.execute(COMMIT)
   // The terminal's output (clause 2.4.3.3): total = sum(OL_AMOUNT) * (1 - C_DISCOUNT) * (1 + W_TAX + D_TAX).
   ctx.state.lastTotal = totalCents / 100 * (1 - Number(cust[0])) * (1 + Number(cust[3]) + Number(dist[1]))

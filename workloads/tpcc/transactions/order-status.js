@@ -3,7 +3,7 @@
 
 import { defineStatement } from '../../../lib/db/connection.js'
 import { PgloadError } from '../../../lib/errors.js'
-import { BEGIN_READ_ONLY, COMMIT, chooseCustomer, middleIndex } from './common.js'
+import { BEGIN_READ_ONLY, COMMIT, chooseCustomer, middleIndex, runs } from './common.js'
 
 const BY_NAME = defineStatement(
   'SELECT c_id, c_balance, c_first, c_middle, c_last FROM customer WHERE c_w_id = $1 AND c_d_id = $2 AND c_last = $3 ORDER BY c_first')
@@ -36,17 +36,22 @@ export function orderStatusInput (random, state, shared) {
 export async function runOrderStatus (ctx, shared) {
   const conn = ctx.conn
   const inp = orderStatusInput(ctx.random, ctx.state, shared)
+  runs(ctx, BEGIN_READ_ONLY)
   await conn.execute(BEGIN_READ_ONLY)
   let customer
   if (inp.byName) {
+    runs(ctx, BY_NAME)
     const rows = (await conn.execute(BY_NAME, [inp.w, inp.d, inp.cLast])).rows
     if (rows.length === 0) throw new PgloadError(`order-status: no customer named ${inp.cLast} in warehouse ${inp.w} district ${inp.d}`, { code: 'TPCC_DATA' })
     customer = rows[middleIndex(rows.length)]
   } else {
+    runs(ctx, BY_ID)
     customer = (await conn.execute(BY_ID, [inp.w, inp.d, inp.cId])).rows[0]
   }
+  runs(ctx, LAST_ORDER)
   const order = (await conn.execute(LAST_ORDER, [inp.w, inp.d, customer[0]])).rows[0]
-  if (order) await conn.execute(LINES, [inp.w, inp.d, order[0]])
+  if (order) { runs(ctx, LINES); await conn.execute(LINES, [inp.w, inp.d, order[0]]) }
+  runs(ctx, COMMIT)
   await conn.execute(COMMIT)
   return undefined
 }

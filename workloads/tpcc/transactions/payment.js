@@ -3,7 +3,7 @@
 
 import { defineStatement } from '../../../lib/db/connection.js'
 import { PgloadError } from '../../../lib/errors.js'
-import { BEGIN, COMMIT, chooseCustomer, otherWarehouse, middleIndex } from './common.js'
+import { BEGIN, COMMIT, chooseCustomer, otherWarehouse, middleIndex, runs } from './common.js'
 
 const DISTRICT = defineStatement(
   'UPDATE district SET d_ytd = d_ytd + $3 WHERE d_w_id = $1 AND d_id = $2 RETURNING d_name, d_street_1, d_street_2, d_city, d_state, d_zip')
@@ -59,16 +59,22 @@ export async function runPayment (ctx, shared) {
   const conn = ctx.conn
   const inp = paymentInput(ctx.random, ctx.state, shared)
   const amount = (inp.amountCents / 100).toFixed(2)
+  runs(ctx, BEGIN)
   await conn.execute(BEGIN)
+  runs(ctx, DISTRICT)
   const dist = (await conn.execute(DISTRICT, [inp.w, inp.d, amount])).rows[0]
   let cId = inp.cId
   if (inp.byName) {
+    runs(ctx, BY_NAME)
     const rows = (await conn.execute(BY_NAME, [inp.cW, inp.cD, inp.cLast])).rows
     if (rows.length === 0) throw new PgloadError(`payment: no customer named ${inp.cLast} in warehouse ${inp.cW} district ${inp.cD}`, { code: 'TPCC_DATA' })
     cId = rows[middleIndex(rows.length)][0]
   }
+  runs(ctx, CUSTOMER)
   await conn.execute(CUSTOMER, [inp.cW, inp.cD, cId, amount, inp.d, inp.w])
+  runs(ctx, WAREHOUSE_HISTORY)
   await conn.execute(WAREHOUSE_HISTORY, [amount, inp.w, cId, inp.cD, inp.cW, inp.d, dist[0]])
+  runs(ctx, COMMIT)
   await conn.execute(COMMIT)
   return undefined
 }

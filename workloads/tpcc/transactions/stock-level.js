@@ -2,6 +2,7 @@
 // over the last 20 orders of the terminal's own district.
 
 import { defineStatement } from '../../../lib/db/connection.js'
+import { runs } from './common.js'
 
 const LOW_STOCK = defineStatement(`SELECT count(DISTINCT s.s_i_id)
   FROM district d
@@ -27,6 +28,7 @@ export function stockLevelInput (random, state) {
  */
 export async function runStockLevel (ctx) {
   const inp = stockLevelInput(ctx.random, ctx.state)
+  runs(ctx, LOW_STOCK)
   const r = await ctx.conn.execute(LOW_STOCK, [inp.w, inp.d, inp.threshold])
   ctx.state.lowStock = Number(r.rows[0][0])
   return undefined

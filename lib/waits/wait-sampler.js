@@ -1,0 +1,254 @@
+// The wait sampler: every 1/hz s during the measured window, on a connection of its own, one read
+// of pg_stat_activity for the run's own backends, each row joined on this side to what its
+// connection was doing (lib/engine/activity-slots.js): the transaction type, the statement and
+// the transaction's number, whose latency the terminal leaves in the slot when it ends.
+// The reads run in one transaction: each alone would be a commit in pg_stat_database beside the
+// run's own, 50 a second (a paced TPC-C run commits a few). The transaction's cached copy of
+// pg_stat_activity is cleared before each read (pg_stat_clear_snapshot); between reads it holds no
+// snapshot (READ COMMITTED, no xid), so it holds no vacuum back.
+
+import { defineStatement } from '../db/connection.js'
+import { PID, TYPE, STATEMENT, SEQ, WANT, DONE, SLOT_INTS } from '../engine/activity-slots.js'
+import { WaitEventNames } from './classify.js'
+import { WaitTally, latencyBucket, NO_LATENCY, NO_STATEMENT } from './wait-tally.js'
+
+const ACTIVITY = defineStatement('select pid, state, wait_event_type, wait_event from pg_stat_activity where pid = any($1::int[])')
+const CLEAR = defineStatement('select pg_stat_clear_snapshot()')
+// reads without a row for any of the connections' pids (or failed, before any succeeded) before
+// the sampler gives up
+const UNMATCHED_READS = 5
+const EXTENSION = "select exists (select 1 from pg_extension where extname = 'pg_wait_sampling')"
+
+export class WaitSampler {
+  /**
+   * @param {object} p
+   * @param {() => Promise<any>} p.openConnection the sampler's own connection (prepared protocol)
+   * @param {import('../engine/activity-slots.js').ActivitySlots} p.activity the run's slots
+   * @param {number} p.hz samples per second
+   * @param {number} p.typeCount transaction types
+   * @param {() => number} [p.nowMs] monotonic milliseconds
+   */
+  constructor ({ openConnection, activity, hz, typeCount, nowMs = () => performance.now() }) {
+    this._open = openConnection
+    this.activity = activity
+    this.hz = hz
+    this.nowMs = nowMs
+    this.names = new WaitEventNames()
+    this.tally = new WaitTally(typeCount)
+    this.conn = null
+    /** pg_wait_sampling is installed (its history is not read: the source is pg_stat_activity) */
+    this.pgWaitSampling = false
+    this.ticks = { done: 0, skipped: 0, failed: 0 }
+    this.windowMs = 0
+    this._timer = null
+    this._busy = null
+    this._beganMs = -1
+    this._error = null
+    this._inTransaction = false
+    this._matched = false
+    /** no row ever had one of the connections' pids: sampling stopped (a pooler between) */
+    this.unmatched = false
+    // what each slot ran when the read was sent: type, statement, sequence number
+    this._pre = new Int32Array(activity.capacity * 3)
+    // samples of a slot's transaction still waiting for its latency: [statement, event, ...]
+    this._pending = Array.from({ length: activity.capacity }, () => [])
+    this._pendingSeq = new Int32Array(activity.capacity)
+    this._pids = []
+    this._pidsText = '{}'
+    /** @type {Map<number, number>} backend pid -> slot */
+    this._slotOf = new Map()
+  }
+
+  /** Open the connection and prepare the read; throws when the server refuses. */
+  async start () {
+    this.conn = await this._open()
+    await this.conn.prepare(ACTIVITY)
+    await this.conn.prepare(CLEAR)
+    const r = await this.conn.simpleQuery(EXTENSION)
+    this.pgWaitSampling = r.rows[0]?.[0] === 't' || r.rows[0]?.[0] === true
+    // the reads' transaction lasts the window, idle between reads: no server limit may end it
+    await this.conn.simpleQuery('SET idle_in_transaction_session_timeout = 0')
+    await this.conn.simpleQuery('SET transaction_timeout = 0').catch(() => {}) // PostgreSQL 17+
+  }
+
+  /** The measured window opens: sample until stop(). */
+  begin () {
+    if (this.conn === null || this._timer !== null || this._beganMs >= 0) return
+    this._beganMs = this.nowMs()
+    this._timer = setInterval(() => this.tick(), 1000 / this.hz)
+    this._timer.unref()
+  }
+
+  /** The window closes: no more ticks; the one in flight is waited for. */
+  async stop () {
+    this._stopTimer()
+    if (this._busy !== null) await this._busy
+  }
+
+  _stopTimer () {
+    if (this._timer === null) return
+    clearInterval(this._timer)
+    this._timer = null
+    this.windowMs = this.nowMs() - this._beganMs
+  }
+
+  /** One sample of every connection; a tick due while the last still runs is skipped and counted. */
+  tick () {
+    if (this._busy !== null) { this.ticks.skipped++; return null }
+    this._busy = this._sample().finally(() => { this._busy = null })
+    return this._busy
+  }
+
+  async _sample () {
+    this._resolvePending()
+    this._snapshot()
+    let rows
+    try {
+      if (!this._inTransaction) {
+        await this.conn.simpleQuery('BEGIN')
+        this._inTransaction = true
+      }
+      // both sent at once, answered in order: one round trip
+      rows = (await Promise.all([this.conn.execute(CLEAR), this.conn.execute(ACTIVITY, [this._pidsText])]))[1].rows
+    } catch (err) {
+      this.ticks.failed++
+      this._error ??= err
+      if (this._inTransaction && this.conn !== null) {
+        this._inTransaction = false
+        await this.conn.simpleQuery('ROLLBACK').catch(() => {})
+      }
+      // never read at all: the server refuses the read, no use trying 50 times a second
+      if (this.ticks.done === 0 && this.ticks.failed >= UNMATCHED_READS) this._stopTimer()
+      return
+    }
+    this.ticks.done++
+    const ints = this.activity.ints
+    const seen = new Set()
+    for (const row of rows) {
+      const pid = Number(row[0])
+      const slot = this._slotOf.get(pid)
+      if (slot === undefined) continue
+      seen.add(slot)
+      this._attribute(slot, this.names.classify(row[1], row[2], row[3]), row[1], ints)
+    }
+    for (const slot of this._slotOf.values()) if (!seen.has(slot)) this.tally.gone++
+    if (seen.size > 0) this._matched = true
+    else if (!this._matched && this._slotOf.size > 0 && this.ticks.done >= UNMATCHED_READS) await this._giveUp()
+  }
+
+  // No row ever had a connection's pid: the pids are not the server's backends (a pooler such as
+  // PgBouncer hands out keys of its own). Stop, and end the reads' transaction, which a pooler in
+  // transaction mode would otherwise keep one of its server connections for.
+  async _giveUp () {
+    this.unmatched = true
+    this._stopTimer()
+    if (this._inTransaction) {
+      this._inTransaction = false
+      await this.conn?.simpleQuery('COMMIT').catch(() => {})
+    }
+  }
+
+  // What every slot runs as the read is sent; each transaction running is asked for its latency.
+  _snapshot () {
+    const ints = this.activity.ints
+    this._mapPids(ints)
+    const pre = this._pre
+    for (const slot of this._slotOf.values()) {
+      const base = slot * SLOT_INTS
+      const type = ints[base + TYPE]
+      pre[slot * 3] = type
+      pre[slot * 3 + 1] = ints[base + STATEMENT]
+      pre[slot * 3 + 2] = ints[base + SEQ]
+      if (type >= 0) ints[base + WANT] = ints[base + SEQ]
+    }
+  }
+
+  // The backends of the slots now (connections come and go: a reconnect, -C, another thread's).
+  _mapPids (ints) {
+    const pids = this._pids
+    let n = 0
+    let changed = false
+    this._slotOf.clear()
+    for (let slot = 0; slot < this.activity.capacity; slot++) {
+      const pid = ints[slot * SLOT_INTS + PID]
+      if (pid <= 0) continue
+      this._slotOf.set(pid, slot)
+      if (pids[n] !== pid) { pids[n] = pid; changed = true }
+      n++
+    }
+    if (changed || pids.length !== n) {
+      pids.length = n
+      this._pidsText = `{${pids.join(',')}}`
+    }
+  }
+
+  /**
+   * A row's event joined to what its connection ran from the read's sending to its reply: the
+   * transaction when it was the same at both ends, its statement when that was too. When the
+   * connection went from one transaction to the next meanwhile, a backend running a statement was
+   * serving one of them (of the type, when both were of one type); an idle one may have been
+   * between them, which is no transaction's server time. A backend idle outside any transaction
+   * while the client's transaction has not ended (its reply on the way, the client between two
+   * statements of its own) is time outside the server.
+   */
+  _attribute (slot, event, state, ints) {
+    const t = this.tally
+    if (event === null) { t.hidden++; return }
+    const base = slot * SLOT_INTS
+    const pre = this._pre
+    const type = pre[slot * 3]
+    const seq = pre[slot * 3 + 2]
+    const sameTxn = ints[base + SEQ] === seq && ints[base + TYPE] === type
+    if (type < 0 && sameTxn) { t.idle++; return }
+    if (state === 'idle') { if (sameTxn) t.outside++; else t.moved++; return }
+    if (!sameTxn) {
+      if (state === 'active' && type >= 0 && ints[base + TYPE] === type) t.add(type, NO_STATEMENT, event, NO_LATENCY)
+      else t.moved++
+      return
+    }
+    const statement = ints[base + STATEMENT] === pre[slot * 3 + 1] ? pre[slot * 3 + 1] : NO_STATEMENT
+    const pending = this._pending[slot]
+    if (pending.length > 0 && this._pendingSeq[slot] !== seq) this._resolve(slot, NO_LATENCY)
+    this._pendingSeq[slot] = seq
+    pending.push(type, statement, event)
+  }
+
+  // Samples of transactions that have ended since: counted with their transaction's latency.
+  _resolvePending () {
+    const ints = this.activity.ints
+    for (let slot = 0; slot < this._pending.length; slot++) {
+      if (this._pending[slot].length === 0) continue
+      const base = slot * SLOT_INTS
+      const seq = this._pendingSeq[slot]
+      if (ints[base + SEQ] === seq && ints[base + TYPE] >= 0 && ints[base + PID] > 0) continue // still running
+      this._resolve(slot, ints[base + DONE] === seq ? latencyBucket(this.activity.latencyUs[slot]) : NO_LATENCY)
+    }
+  }
+
+  _resolve (slot, bucket) {
+    const pending = this._pending[slot]
+    for (let i = 0; i < pending.length; i += 3) this.tally.add(pending[i], pending[i + 1], pending[i + 2], bucket)
+    pending.length = 0
+  }
+
+  /**
+   * After the run: every sample counted; the connection closed.
+   * @returns {Promise<{ tally: WaitTally, error: Error|null }>}
+   */
+  async finish () {
+    await this.stop()
+    this._resolvePending()
+    for (let slot = 0; slot < this._pending.length; slot++) if (this._pending[slot].length > 0) this._resolve(slot, NO_LATENCY)
+    if (this._inTransaction) await this.conn?.simpleQuery('COMMIT').catch(() => {})
+    this.abandon()
+    return { tally: this.tally, error: this._error }
+  }
+
+  /** Stop without waiting: the timer cleared, the connection closed in the background. */
+  abandon () {
+    if (this._timer !== null) { clearInterval(this._timer); this._timer = null }
+    const conn = this.conn
+    this.conn = null
+    conn?.close().catch(() => {})
+  }
+}
