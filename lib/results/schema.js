@@ -5,6 +5,7 @@
 import { PgloadError } from '../errors.js'
 import { inspectHistogram } from './histogram-check.js'
 import { failover } from './schema-failover.js'
+import { waits } from './schema-waits.js'
 import { FieldProblem, number, string, boolean, either, object, mapOf, arrayOf, refine, describe, memberPath } from './rules.js'
 import { round3 } from '../format/round.js'
 import { checkDerived } from './derived-check.js'
@@ -291,35 +292,6 @@ const serverStats = object({
   settings: object({}),
   tableSizes: mapOf(object({}))
 }, { nullable: true })
-
-// waits (docs/results-format.md): the wait sampler's shares by event, per type and statement
-const waitShares = arrayOf(object({ event: text, samples: count, share: amount }, { required: ['event', 'samples', 'share'] }))
-const waitType = object({
-  samples: count,
-  transactions: count,
-  events: waitShares,
-  serverMs: amountOrNull,
-  serverMsStderr: amountOrNull,
-  outsideMs: anyNumberOrNull,
-  outsideMsStderr: amountOrNull,
-  statements: arrayOf(object({ index: number({ integer: true }), name: textOrNull, samples: count, events: waitShares }, { required: ['index', 'samples', 'events'] })),
-  slow: object({ aboveMs: amountOrNull, samples: count, events: waitShares }),
-  typical: object({ samples: count, events: waitShares }),
-  unknownLatency: count,
-  counts: object({ sampledMs: amount, buckets: mapOf(arrayOf(arrayOf(number({ integer: true })))), statements: mapOf(counts) }, { required: ['sampledMs', 'buckets', 'statements'] })
-}, { required: ['samples', 'events'] })
-const waits = object({
-  available: boolean,
-  reason: textOrNull,
-  source: text,
-  pgWaitSampling: boolean,
-  hz: amount,
-  intervalMs: amount,
-  ticks: counts,
-  samples: counts,
-  types: mapOf(waitType),
-  note: text
-}, { nullable: true, required: ['available'] })
 
 const tpcc = object({
   tpmC: amountOrNull,

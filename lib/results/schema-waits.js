@@ -1,0 +1,43 @@
+// The results' `waits` section (--wait-sampling, lib/waits): its rule, beside the document's in
+// schema.js.
+
+import { number, string, boolean, object, mapOf, arrayOf } from './rules.js'
+
+const count = number({ min: 0, integer: true })
+const amount = number({ min: 0 })
+const amountOrNull = number({ min: 0, nullable: true })
+const anyNumberOrNull = number({ nullable: true })
+const text = string()
+const textOrNull = string({ nullable: true })
+const counts = mapOf(count)
+
+// the wait sampler's shares by event, per type and statement (docs/results-format.md)
+const waitShares = arrayOf(object({ event: text, samples: count, share: amount }, { required: ['event', 'samples', 'share'] }))
+const waitType = object({
+  samples: count,
+  transactions: count,
+  events: waitShares,
+  serverMs: amountOrNull,
+  serverMsStderr: amountOrNull,
+  outsideMs: anyNumberOrNull,
+  outsideMsStderr: amountOrNull,
+  statements: arrayOf(object({ index: number({ integer: true }), name: textOrNull, samples: count, events: waitShares }, { required: ['index', 'samples', 'events'] })),
+  slow: object({ aboveMs: amountOrNull, samples: count, events: waitShares }),
+  typical: object({ samples: count, events: waitShares }),
+  unknownLatency: count,
+  counts: object({ sampledMs: amount, buckets: mapOf(arrayOf(arrayOf(number({ integer: true })))), statements: mapOf(counts) }, { required: ['sampledMs', 'buckets', 'statements'] })
+}, { required: ['samples', 'events'] })
+
+/** @type {import('./rules.js').Rule} */
+export const waits = object({
+  available: boolean,
+  reason: textOrNull,
+  source: text,
+  pgWaitSampling: boolean,
+  hz: amount,
+  intervalMs: amount,
+  ticks: counts,
+  samples: counts,
+  types: mapOf(waitType),
+  note: text
+}, { nullable: true, required: ['available'] })
