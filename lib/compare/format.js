@@ -75,10 +75,31 @@ export function formatCompareText (v) {
   ]
   out.push(v.regressions ? `${v.regressions} regression${v.regressions === 1 ? '' : 's'} (WORSE beyond the noise band)` : 'no regression')
   if (v.improvements) out.push(`${v.improvements} improvement${v.improvements === 1 ? '' : 's'}`)
+  out.push(...explanationLines(v))
   const note = confidenceNote(v)
   for (const w of [...v.warnings, ...(note ? [note] : [])]) out.push(`warning: ${w}`)
   out.push(...differenceLines(v))
   return out.join('\n') + '\n'
+}
+
+const ms = (x) => x === null || x === undefined ? '-' : `${fmtNum(x)} ms`
+
+/**
+ * Why the latency got worse: per type, the server's wait events whose time per transaction grew
+ * (B vs A, with the growth's 95 % interval), and the time outside the server.
+ * @param {{ regressions: number, explanation?: object[]|null }} v
+ * @returns {string[]}
+ */
+export function explanationLines (v) {
+  if (v.explanation === undefined || (Array.isArray(v.explanation) && v.explanation.length === 0)) return []
+  if (v.explanation === null) return v.regressions ? ['why: not known: a side\'s runs have no wait samples (--wait-sampling off, or results of an older pgload)'] : []
+  const lines = ['why: the server\'s wait events whose time per transaction grew (A -> B, the growth with its 95% CI):']
+  for (const x of v.explanation) {
+    const outside = `outside the server ${ms(x.outsideMs.a)} -> ${ms(x.outsideMs.b)}`
+    const events = x.events.map((e) => `${e.event} ${ms(e.aMs)} -> ${ms(e.bMs)} (+${fmtNum(e.deltaMs)} [${fmtNum(e.lo)}, ${fmtNum(e.hi)}])`)
+    lines.push(`  ${x.type}: ${events.length ? events.join(', ') : 'no wait event grew beyond its interval'}; ${outside}`)
+  }
+  return lines
 }
 
 const mdEscape = (s) => String(s).replace(/\|/g, '\\|')
@@ -104,7 +125,8 @@ export function formatCompareMarkdown (v) {
     lines.push(`| ${mdEscape(metricName(r))} | ${mdEscape(txnName(r))} | ${side(r.a)} | ${side(r.b)} | ${change(r.change)} | ${pName(r)} | ${icon[r.verdict]}${r.note ? ` (${mdEscape(r.note)})` : ''} |`)
   }
   const note = confidenceNote(v)
-  const extra = [...v.warnings.map(w => `> warning: ${w}`), ...(note ? [`> warning: ${note}`] : []), ...differenceLines(v).map(l => `- ${mdEscape(l.trim())}`)]
+  const why = explanationLines(v).map((l, i) => i === 0 ? `**${mdEscape(l)}**` : `- ${mdEscape(l.trim())}`)
+  const extra = [...why, ...v.warnings.map(w => `> warning: ${w}`), ...(note ? [`> warning: ${note}`] : []), ...differenceLines(v).map(l => `- ${mdEscape(l.trim())}`)]
   if (extra.length) lines.push('', ...extra)
   return lines.join('\n') + '\n'
 }

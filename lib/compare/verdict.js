@@ -10,6 +10,7 @@ import { label } from './input.js'
 import { steadyStateOf } from '../metrics/steady-state.js'
 import { stagePlan, stageMetrics, stageViews } from './stages.js'
 import { plural } from '../format/plural.js'
+import { explainWaits } from './explain-waits.js'
 
 /** Defaults of `pgload compare` (one table, units in the names). */
 export const COMPARE_DEFAULTS = {
@@ -113,7 +114,9 @@ export function compareRuns (as, bs, options = {}) {
     warnings,
     rows,
     regressions: rows.filter(r => r.verdict === 'worse').length,
-    improvements: rows.filter(r => r.verdict === 'better').length
+    improvements: rows.filter(r => r.verdict === 'better').length,
+    // why a type got slower: the server's wait events that grew (null: a side has no wait samples)
+    explanation: explainWaits(as, bs, rows)
   }
 }
 
