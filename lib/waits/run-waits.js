@@ -30,7 +30,8 @@ export async function openWaitSampling ({ hz, jobs, settings, workload, target, 
   const activity = jobs > 1
     ? new ActivitySlots(settings.connections + settings.range.count, { shared: true })
     : new ActivitySlots(Math.max(settings.connections, settings.range.count))
-  const openConnection = () => open(target, { applicationName: WAITS_APPLICATION_NAME, protocol: 'prepared' })
+  // unnamed statements: a named one would meet its twin on another server connection behind a pooler
+  const openConnection = () => open(target, { applicationName: WAITS_APPLICATION_NAME, protocol: 'extended' })
   const sampler = new WaitSampler({ openConnection, activity, hz, typeCount: workload.transactions.length })
   try {
     await sampler.start()

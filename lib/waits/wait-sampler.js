@@ -17,12 +17,14 @@ const CLEAR = defineStatement('select pg_stat_clear_snapshot()')
 // reads without a row for any of the connections' pids (or failed, before any succeeded) before
 // the sampler gives up
 const UNMATCHED_READS = 5
+// ms before a lost connection is opened again
+const RECONNECT_AFTER_MS = 1000
 const EXTENSION = "select exists (select 1 from pg_extension where extname = 'pg_wait_sampling')"
 
 export class WaitSampler {
   /**
    * @param {object} p
-   * @param {() => Promise<any>} p.openConnection the sampler's own connection (prepared protocol)
+   * @param {() => Promise<any>} p.openConnection the sampler's own connection (extended protocol, unnamed statements)
    * @param {import('../engine/activity-slots.js').ActivitySlots} p.activity the run's slots
    * @param {number} p.hz samples per second
    * @param {number} p.typeCount transaction types
@@ -39,6 +41,8 @@ export class WaitSampler {
     /** pg_wait_sampling is installed (its history is not read: the source is pg_stat_activity) */
     this.pgWaitSampling = false
     this.ticks = { done: 0, skipped: 0, failed: 0 }
+    this._reconnecting = null
+    this._stopped = false
     this.windowMs = 0
     this._timer = null
     this._busy = null
@@ -61,14 +65,35 @@ export class WaitSampler {
 
   /** Open the connection and prepare the read; throws when the server refuses. */
   async start () {
-    this.conn = await this._open()
-    await this.conn.prepare(ACTIVITY)
-    await this.conn.prepare(CLEAR)
+    this.conn = await this._connect()
     const r = await this.conn.simpleQuery(EXTENSION)
     this.pgWaitSampling = r.rows[0]?.[0] === 't' || r.rows[0]?.[0] === true
+  }
+
+  async _connect () {
+    const conn = await this._open()
+    await conn.prepare(ACTIVITY)
+    await conn.prepare(CLEAR)
     // the reads' transaction lasts the window, idle between reads: no server limit may end it
-    await this.conn.simpleQuery('SET idle_in_transaction_session_timeout = 0')
-    await this.conn.simpleQuery('SET transaction_timeout = 0').catch(() => {}) // PostgreSQL 17+
+    await conn.simpleQuery('SET idle_in_transaction_session_timeout = 0')
+    await conn.simpleQuery('SET transaction_timeout = 0').catch(() => {}) // PostgreSQL 17+
+    return conn
+  }
+
+  /**
+   * The connection was lost (a restart, a failover): a new one, a moment later and never two
+   * attempts at once; the reads in between fail and are counted.
+   */
+  _reconnectLater () {
+    const lost = this.conn
+    this.conn = null
+    this._inTransaction = false
+    lost?.close().catch(() => {})
+    if (this._reconnecting) return
+    this._reconnecting = new Promise((resolve) => setTimeout(resolve, RECONNECT_AFTER_MS).unref())
+      .then(() => this._stopped ? null : this._connect())
+      .then((conn) => { if (conn && this._stopped) conn.close().catch(() => {}); else if (conn) this.conn = conn }, () => {})
+      .finally(() => { this._reconnecting = null })
   }
 
   /** The measured window opens: sample until stop(). */
@@ -103,6 +128,7 @@ export class WaitSampler {
     this._resolvePending()
     this._snapshot()
     let rows
+    if (this.conn === null) { this.ticks.failed++; return }
     try {
       if (!this._inTransaction) {
         await this.conn.simpleQuery('BEGIN')
@@ -113,6 +139,7 @@ export class WaitSampler {
     } catch (err) {
       this.ticks.failed++
       this._error ??= err
+      if (this.conn.broken || this.conn.closed) return this._reconnectLater()
       if (this._inTransaction && this.conn !== null) {
         this._inTransaction = false
         await this.conn.simpleQuery('ROLLBACK').catch(() => {})
@@ -246,6 +273,7 @@ export class WaitSampler {
 
   /** Stop without waiting: the timer cleared, the connection closed in the background. */
   abandon () {
+    this._stopped = true
     if (this._timer !== null) { clearInterval(this._timer); this._timer = null }
     const conn = this.conn
     this.conn = null

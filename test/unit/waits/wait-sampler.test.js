@@ -184,3 +184,27 @@ test('a few reads without rows after some had them: sampling goes on', async () 
   assert.equal(sampler.unmatched, false)
   await sampler.finish()
 })
+
+test('a lost connection (a restart, a failover) is opened again a moment later; the reads meanwhile are counted as failed', async (t) => {
+  t.mock.timers.enable({ apis: ['setTimeout'] })
+  const activity = new ActivitySlots(4)
+  activity.bind({ backendPid: 101 })
+  const first = fakeConnection()
+  const second = fakeConnection()
+  const opened = [first, second]
+  const sampler = new WaitSampler({ openConnection: async () => opened.shift(), activity, hz: 50, typeCount: 2 })
+  await sampler.start()
+  first.execute = async () => { first.broken = true; throw new Error('Connection terminated unexpectedly') }
+  await sampler.tick()
+  assert.equal(first.closed, true)
+  assert.equal(sampler.conn, null)
+  await sampler.tick() // no connection yet
+  assert.deepEqual(sampler.ticks, { done: 0, skipped: 0, failed: 2 })
+  t.mock.timers.tick(1000)
+  for (let i = 0; i < 10 && sampler.conn === null; i++) await null
+  assert.equal(sampler.conn, second, 'opened again')
+  second.rows = () => [['101', 'idle', 'Client', 'ClientRead']]
+  await sampler.tick()
+  assert.equal(sampler.ticks.done, 1)
+  await sampler.finish()
+})
