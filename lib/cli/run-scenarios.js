@@ -15,6 +15,7 @@ import { reportOutput } from '../report/report-output.js'
 import { RunSession } from '../session/run-session.js'
 import { throwForOutcome } from '../session/exit-status.js'
 import { recordedCommand } from './interrupts.js'
+import { planInputFromArgv, refuseOptions } from './run-argv.js'
 
 /** What goes with --scenarios on the command line: outputs, and the server the scenarios default to. */
 const WITH_SCENARIOS = new Set(['scenarios', 'out', 'json', 'report', 'threshold', 'label', 'url'])
@@ -31,7 +32,7 @@ export async function runScenarios (argv, { log, rawArgs }) {
   refuseLoadOptions(argv, workloadKeys)
   if (argv.scenarios === '' || typeof argv.scenarios !== 'string') throw bad('--scenarios needs a file: pgload run --scenarios scenarios.yaml')
   const spec = await readScenarioFile(argv.scenarios, { workloadKeys })
-  const { seed, scenarios } = await scenarioPlans(spec, { url: argv.url })
+  const { seed, scenarios } = await scenarioPlans(spec, { url: argv.url, fromArgv: scenarioInput })
   const thresholds = await runThresholds(argv.threshold)
   const { parseThreshold } = await import('../compare/thresholds/evaluate.js')
   for (const t of thresholds) {
@@ -63,6 +64,11 @@ export async function runScenarios (argv, { log, rawArgs }) {
   } finally {
     await session.close()
   }
+}
+
+/** A scenario's options, as `pgload run`'s argv, into a plan's input with the command line's checks. */
+async function scenarioInput (argv, { command }) {
+  return { input: await planInputFromArgv(argv, { command }), checks: { afterValues: () => refuseOptions(argv) } }
 }
 
 /** The workloads' own run options (warehouses, wait...): a scenario may give them. */

@@ -1,12 +1,12 @@
 // Each scenario of a scenario file as a run plan of its own (lib/plan/resolve.js): its options
-// go through the same argv mapping and checks as `pgload run`'s command line, so every value is
-// range-checked once, the same way, and each error names the scenario and the flag.
+// go through the same argv mapping and checks as `pgload run`'s command line (handed in by the
+// command), so every value is range-checked once, the same way, and each error names the scenario
+// and the flag.
 
 import { createHash } from 'node:crypto'
 import path from 'node:path'
 import { PgloadError } from '../errors.js'
 import { resolvePlan } from '../plan/resolve.js'
-import { planInputFromArgv, refuseOptions } from '../cli/run-argv.js'
 import { parseRandomSeed } from '../random/seeding.js'
 import { readFile } from 'node:fs/promises'
 import { splitWeight } from '../script/builtins.js'
@@ -22,13 +22,21 @@ import { splitWeight } from '../script/builtins.js'
  */
 
 /**
+ * @callback ArgvToPlanInput `pgload run`'s argv as a run plan's input (lib/cli/run-argv.js)
+ * @param {Record<string, any>} argv as yargs gives it
+ * @param {{ command: string }} opts the command on record
+ * @returns {Promise<{ input: Record<string, any>, checks: { afterValues?: () => void } }>}
+ */
+
+/**
  * The run's seed (the file's, else a random one) and every scenario's plan, all resolved before
  * anything runs.
  * @param {import('./scenario-file.js').ScenarioFile} spec
- * @param {{ url?: string }} [opts] url: the command line's server, below the file's and the scenario's
+ * @param {{ url?: string, fromArgv: ArgvToPlanInput }} opts url: the command line's server, below the
+ *   file's and the scenario's; fromArgv: `pgload run`'s argv as a plan's input, with its checks
  * @returns {Promise<{ seed: string, scenarios: ScenarioPlan[] }>}
  */
-export async function scenarioPlans (spec, { url } = {}) {
+export async function scenarioPlans (spec, { url, fromArgv }) {
   const seed = spec.seed === undefined ? parseRandomSeed('rand').toString() : parseRandomSeed(String(spec.seed)).toString()
   const dir = path.dirname(path.resolve(spec.file))
   const scenarios = []
@@ -36,9 +44,9 @@ export async function scenarioPlans (spec, { url } = {}) {
     const argv = scenarioArgv(s, { spec, dir, seed, url: url ?? spec.url })
     let plan
     try {
-      const input = await planInputFromArgv(argv, { command: `scenario ${s.name} of ${spec.file}` })
+      const { input, checks } = await fromArgv(argv, { command: `scenario ${s.name} of ${spec.file}` })
       input.scripts = await Promise.all(input.scripts.map((script) => scriptFromFolder(script, dir)))
-      plan = await resolvePlan({ ...input, serverStats: false, writeFile: false, label: s.name }, { checks: { afterValues: () => refuseOptions(argv) } })
+      plan = await resolvePlan({ ...input, serverStats: false, writeFile: false, label: s.name }, { checks })
     } catch (err) {
       if (!(err instanceof PgloadError)) throw err
       throw new PgloadError(`${spec.file}: scenario ${s.name}: ${err.message}`, { code: err.code, hint: err.hint })

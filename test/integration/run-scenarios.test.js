@@ -5,7 +5,7 @@
 
 import { test, before, after } from 'node:test'
 import assert from 'node:assert/strict'
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { getTestServer } from '../helpers/server.js'
@@ -41,7 +41,7 @@ const histCount = (encoded) => encoded ? decodeHistogram(encoded).totalCount : 0
 
 test('two scenarios: each adds up to the totals exactly; the later one runs 5..10 s; thresholds per scenario', async () => {
   const out = join(dir, 'run.json')
-  const r = await runCli(['run', '--scenarios', scenarioFile, '--url', server.url, '--out', out,
+  const r = await runCli(['run', '--scenarios', scenarioFile, '--url', server.url, '--out', out, '--report',
     '--threshold', 'scenario(sleeper): p(95) < 30s', '--threshold', 'scenario(checkout): count < 1'], { timeoutMs: 90_000 })
   // the second threshold fails on checkout's own count: exit 99, results written
   assert.equal(r.code, 99, r.stderr)
@@ -74,6 +74,7 @@ test('two scenarios: each adds up to the totals exactly; the later one runs 5..1
   assert.equal(doc.thresholds[0].pass, true)
   assert.equal(doc.thresholds[1].pass, false)
   assert.equal(doc.thresholds[1].actual, checkout.summary.transactions)
-  assert.match(r.stdout, /scenario checkout/)
+  assert.ok(existsSync(join(dir, 'run.html')), 'the report of the totals is written')
+  assert.match(r.stdout, /scenario checkout: tpcb, open model, 50 tps, 4 clients, 0.0-10.0 s \[team=shop\]/)
   assert.match(r.stdout, /scenario sleeper: script, closed model, 2 clients, 5.0-10.0 s/)
 })

@@ -5,12 +5,14 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { parseScenarioText } from '../../../lib/scenarios/scenario-file.js'
 import { scenarioPlans, scenarioSeed } from '../../../lib/scenarios/scenario-plans.js'
+import { planInputFromArgv, refuseOptions } from '../../../lib/cli/run-argv.js'
 
 const dir = mkdtempSync(join(tmpdir(), 'pgload-scenario-plans-'))
 after(() => rmSync(dir, { recursive: true, force: true }))
 writeFileSync(join(dir, 'sleep.sql'), 'SELECT pg_sleep(0.01);\n')
 
-const plans = (text) => scenarioPlans(parseScenarioText(text, join(dir, 's.yaml'), { workloadKeys: ['warehouses'] }))
+const fromArgv = async (argv, { command }) => ({ input: await planInputFromArgv(argv, { command }), checks: { afterValues: () => refuseOptions(argv) } })
+const plans = (text) => scenarioPlans(parseScenarioText(text, join(dir, 's.yaml'), { workloadKeys: ['warehouses'] }), { fromArgv })
 async function fails (text, pattern) {
   await assert.rejects(plans(text), (err) => {
     assert.equal(err.name, 'PgloadError')
