@@ -53,7 +53,7 @@ export function scenarioResults (run, measured) {
     },
     server: first.server,
     host: first.host,
-    client: first.client,
+    client: processClient(measured.map((m) => m.results)),
     summary: mergeSummary(named, { durationS, intervals, stepS: run.intervalS }),
     transactions: mergeTransactions(named, durationS, typeOrder),
     intervals,
@@ -100,6 +100,18 @@ function withScenarioTypes (doc, name) {
     transactions: rename(doc.transactions),
     intervals: doc.intervals.map((iv) => ({ ...iv, count: rename(iv.count), histograms: rename(iv.histograms) }))
   }
+}
+
+/**
+ * pgload's own cost: the process's, read over the longest scenario's window (every scenario's
+ * reading covers the whole process); per transaction it would divide by one scenario's count only.
+ */
+function processClient (docs) {
+  const longest = docs.reduce((a, d) => (d.run.durationS > a.run.durationS ? d : a), docs[0])
+  if (!longest.client) return undefined
+  const client = { ...longest.client }
+  for (const k of ['cpuUsPerTxn', 'userUsPerTxn', 'systemUsPerTxn', 'cpuWaitUsPerTxn']) if (k in client) client[k] = null
+  return client
 }
 
 const sum = (list, key) => list.reduce((a, r) => a + (r[key] ?? 0), 0)
