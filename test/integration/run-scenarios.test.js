@@ -78,3 +78,27 @@ test('two scenarios: each adds up to the totals exactly; the later one runs 5..1
   assert.match(r.stdout, /scenario checkout: tpcb, open model, 50 tps, 4 clients, 0.0-10.0 s \[team=shop\]/)
   assert.match(r.stdout, /scenario sleeper: script, closed model, 2 clients, 5.0-10.0 s/)
 })
+
+test('Ctrl-C stops every scenario, one not started yet included; what was measured is written (exit 130)', async () => {
+  const file = join(dir, 'long.yaml')
+  writeFileSync(file, 'duration: 30s\nscenarios:\n  checkout: { workload: tpcb, builtin: select-only, rate: 50, clients: 2 }\n  later: { workload: [sleep.sql], start: 25s }\n')
+  const out = join(dir, 'interrupted.json')
+  const r = await runCli(['run', '--scenarios', file, '--url', server.url, '--out', out], {
+    timeoutMs: 60_000,
+    onSpawn: (child) => {
+      let seen = false
+      // interrupt once the first transactions are surely running: a while after the start line
+      child.stderr.on('data', (d) => {
+        if (seen || !String(d).includes('running 2 scenarios')) return
+        seen = true
+        setTimeout(() => child.kill('SIGINT'), 3000)
+      })
+    }
+  })
+  assert.equal(r.code, 130, r.stderr)
+  const doc = validateResults(JSON.parse(readFileSync(out, 'utf8')))
+  assert.equal(doc.run.interrupted, true)
+  assert.ok(doc.scenarios.checkout.summary.transactions > 0)
+  assert.equal(doc.scenarios.later.summary.transactions, 0)
+  assert.equal(doc.summary.transactions, doc.scenarios.checkout.summary.transactions)
+})
