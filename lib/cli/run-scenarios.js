@@ -6,7 +6,7 @@ import { PgloadError } from '../errors.js'
 import { RUN_OPTION_TABLE } from '../options/run-option-table.js'
 import { parseOutputPath } from '../options/parse.js'
 import { workloadNames, loadWorkload } from '../../workloads/index.js'
-import { readScenarioFile } from '../scenarios/scenario-file.js'
+import { readScenarioFile, SCENARIO_RUN_KEYS } from '../scenarios/scenario-file.js'
 import { scenarioPlans } from '../scenarios/scenario-plans.js'
 import { measureScenarios, scenarioRunPlan } from '../scenarios/scenario-run.js'
 import { runThresholds } from '../plan/checks.js'
@@ -19,6 +19,9 @@ import { planInputFromArgv, refuseOptions } from './run-argv.js'
 
 /** What goes with --scenarios on the command line: outputs, and the server the scenarios default to. */
 const WITH_SCENARIOS = new Set(['scenarios', 'out', 'json', 'report', 'threshold', 'label', 'url'])
+
+/** Run options a scenario file holds at its top level. */
+const IN_FILE_TOP = new Set(['duration', 'warmup', 'seed'])
 
 const bad = (message, hint) => new PgloadError(message, { code: 'BAD_OPTION', hint })
 const camel = (name) => name.replace(/-([a-z])/g, (_, c) => c.toUpperCase())
@@ -85,5 +88,7 @@ function refuseLoadOptions (argv, workloadKeys) {
   if ((argv.workload ?? []).length) throw bad(`--scenarios takes the workloads from the file, not from the command line (got ${argv.workload.join(' ')})`, 'give each scenario its workload: key in the file')
   const names = [...Object.keys(RUN_OPTION_TABLE), ...workloadKeys].filter((n) => !WITH_SCENARIOS.has(n) && n !== 'jobs')
   const given = names.find((n) => argv[camel(n)] !== undefined && !(RUN_OPTION_TABLE[n]?.type === 'count' && !argv[camel(n)]))
-  if (given) throw bad(`--${given} does not go with --scenarios: load options belong to each scenario in the file; only --out, --json, --report, --threshold, --label and --url go with it`)
+  if (given === undefined) return
+  const inFile = SCENARIO_RUN_KEYS.has(given) || workloadKeys.includes(given) ? 'give it to each scenario in the file' : IN_FILE_TOP.has(given) ? 'give it at the top of the file' : 'it is not supported in a scenario run yet'
+  throw bad(`--${given} does not go with --scenarios: ${inFile}; only --out, --json, --report, --threshold, --label and --url go with it`)
 }
