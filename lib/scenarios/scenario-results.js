@@ -57,6 +57,8 @@ export function scenarioResults (run, measured) {
     summary: mergeSummary(named, { durationS, intervals, stepS: run.intervalS }),
     transactions: mergeTransactions(named, durationS, typeOrder),
     intervals,
+    // the settings and table sizes when the first scenario started (no statistics are sampled)
+    ...(first.serverStats ? { serverStats: first.serverStats } : {}),
     scenarios: Object.fromEntries(measured.map((m) => [m.scenario.name, scenarioSection(m, startMs)]))
   }
   delete doc.run.cancelled
