@@ -9,7 +9,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { getTestServer } from '../helpers/server.js'
-import { runCli } from '../helpers/cli.js'
+import { runCli, assertOneLineError } from '../helpers/cli.js'
 import { decodeHistogram } from '../../lib/metrics/histogram.js'
 import { validateResults } from '../../lib/results/read.js'
 
@@ -75,6 +75,11 @@ test('two scenarios: each adds up to the totals exactly; the later one runs 5..1
   assert.equal(doc.thresholds[1].pass, false)
   assert.equal(doc.thresholds[1].actual, checkout.summary.transactions)
   assert.ok(existsSync(join(dir, 'run.html')), 'the report of the totals is written')
+  // pgload check reads the file's scenarios the same way
+  const check = await runCli(['check', out, '--threshold', 'scenario(sleeper): p(95) < 30s'], { timeoutMs: 30_000 })
+  assert.equal(check.code, 0, check.stderr)
+  const unknown = await runCli(['check', out, '--threshold', 'scenario(olap): p(95) < 30s'], { timeoutMs: 30_000 })
+  assertOneLineError(unknown, /run has no scenario olap: its scenarios are checkout, sleeper/)
   assert.match(r.stdout, /scenario checkout: tpcb, open model, 50 tps, 4 clients, 0.0-10.0 s \[team=shop\]/)
   assert.match(r.stdout, /scenario sleeper: script, closed model, 2 clients, 5.0-10.0 s/)
 })
