@@ -16,6 +16,7 @@ import { RUN_OPTIONS, REFUSED_OPTIONS } from './run-options.js'
 import { planInputFromArgv, refuseOptions, connectionUrl } from './run-argv.js'
 import { startLive } from '../live/index.js'
 import { dashboardKeepS, keepNote, keepServing } from './dashboard-keep.js'
+import { runScenarios } from './run-scenarios.js'
 
 export { planInputFromArgv, scriptSpecs, connectionUrl } from './run-argv.js'
 
@@ -40,6 +41,7 @@ export const runCommand = {
   async handler (argv) {
     if (argv.builtin?.includes('list') || argv.showScript !== undefined) return showBuiltins(argv.showScript)
     const log = createLogger(argv)
+    if (argv.scenarios !== undefined) return runScenarios(argv, { log, rawArgs: hideBin(process.argv) })
     if (argv.json && argv.dashboard !== undefined) throw new PgloadError('--dashboard does not go with --json: --json prints the results document alone; open the dashboard\'s report (--dashboard-out) or pgload report instead', { code: 'BAD_OPTION' })
     const keepS = dashboardKeepS(argv)
     // the one interrupt policy from here on: a signal while the plan resolves or the server is reached ends with 130/143

@@ -46,6 +46,7 @@ export const RUN_OPTION_TABLE = Object.freeze({
   grace: { alias: 'graceful-stop', type: 'string', plan: 'graceS', default: 10, shown: true, describe: 'once the run stops (end of --duration, Ctrl-C, SIGTERM), transactions in flight get this long to finish; then they are cancelled and counted as unfinished: 10s, 500ms, 0' },
   'transaction-timeout': { type: 'string', plan: 'transactionTimeoutS', default: 0, shown: 'none', describe: 'cancel any transaction running longer than this, counted as failed (TRANSACTION_TIMEOUT): 5s, 500ms' },
   'exit-on-abort': { type: 'boolean', plan: 'exitOnAbort', default: false, describe: 'stop the whole run at the first aborted client or failed transaction' },
+  scenarios: { type: 'string', capacity: 'no', describe: 'run several loads at once from a YAML or JSON file: each scenario its own workload, load model, start and duration within the run (README, "Several loads in one run")' },
   out: { alias: 'o', type: 'string', plan: 'out', shown: './pgload-results/<UTC time>-<workload>.json', describe: 'results file' },
   label: { type: 'string', plan: 'label', shown: 'the workload and the options that differ', describe: 'name of the run in reports and comparisons, stored in the results file' },
   json: { type: 'boolean', capacity: 'no', describe: 'print the results document on stdout instead of the summary' },

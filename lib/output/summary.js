@@ -8,6 +8,7 @@ import { fewForPerTransaction } from './enough-data.js'
 import { formatTpcc } from './tpcc-summary.js'
 import { formatChbench } from './chbench-summary.js'
 import { formatFailover, formatTrigger } from './failover-summary.js'
+import { formatScenarios } from './scenario-summary.js'
 
 export { formatTpcc }
 
@@ -92,6 +93,8 @@ export function formatSummary (results, { description } = {}) {
   if (results.tpcc) lines.push('', formatTpcc(results))
   if (results.chbench) lines.push('', ...formatChbench(results))
   if (results.failover || results.run?.trigger) lines.push('', ...formatTrigger(results), ...formatFailover(results))
+  const scenarios = formatScenarios(results)
+  if (scenarios) lines.push('', scenarios)
   return lines.join('\n') + '\n'
 }
 

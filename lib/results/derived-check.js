@@ -42,4 +42,21 @@ export function checkDerived (doc) {
   if (Array.isArray(doc.stages)) checkStages(doc.stages, doc.summary, durationS)
   if (doc.tpcc) checkTpcc(doc.tpcc, doc.transactions, durationS)
   if (doc.capacity !== undefined) checkCapacity(doc.capacity, doc.stages)
+  if (doc.scenarios) checkScenarios(doc.scenarios, doc.transactions)
+}
+
+/**
+ * Each scenario over its own window, and its types in the totals under `NAME/type` with the same
+ * counts: the totals are the scenarios' sums.
+ * @param {Record<string, any>} scenarios @param {Record<string, any>} totals the run's transactions
+ */
+function checkScenarios (scenarios, totals) {
+  for (const [name, s] of Object.entries(scenarios)) {
+    const path = `scenarios.${name}`
+    checkWindow(s.summary, s.transactions, s.endS - s.startS, path)
+    for (const [type, t] of Object.entries(s.transactions)) {
+      const total = totals[`${name}/${type}`]
+      if (total?.count !== t.count) throw mismatch(`transactions.${name}/${type}.count`, total?.count ?? null, `${path}.transactions.${type}.count is ${t.count}`)
+    }
+  }
 }

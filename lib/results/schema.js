@@ -6,6 +6,7 @@ import { PgloadError } from '../errors.js'
 import { inspectHistogram } from './histogram-check.js'
 import { failover } from './schema-failover.js'
 import { waits } from './schema-waits.js'
+import { scenariosRule } from './schema-scenarios.js'
 import { FieldProblem, number, string, boolean, either, object, mapOf, arrayOf, refine, describe, memberPath } from './rules.js'
 import { round3 } from '../format/round.js'
 import { checkDerived } from './derived-check.js'
@@ -363,7 +364,8 @@ const document = object({
   pooler,
   failover,
   script: object({}, { nullable: true }),
-  thresholds: arrayOf(object({}), { nullable: true })
+  thresholds: arrayOf(object({}), { nullable: true }),
+  scenarios: scenariosRule({ summary, transaction, intervals, stages })
 }, { required: ['run', 'summary', 'transactions', 'intervals'] })
 
 /**

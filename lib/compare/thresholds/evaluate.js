@@ -4,7 +4,7 @@
 import { PgloadError } from '../../errors.js'
 import { parseThreshold } from './parser.js'
 import { wholeRunValue, windowValues } from './values.js'
-import { stageDocument } from './window-view.js'
+import { stageDocument, scenarioDocument } from './window-view.js'
 
 export { parseThreshold } from './parser.js'
 
@@ -27,6 +27,7 @@ const round = (v) => typeof v === 'number' ? Math.round(v * 1e6) / 1e6 : v
  * <=, the smallest for > and >=, the first failing for == and !=) against `limit`.
  */
 function measure (results, t, limit) {
+  if (t.scenario) results = scenarioDocument(results, t.scenario)
   if (t.stage !== null && t.stage !== undefined) results = stageDocument(results, t.stage)
   if (t.windowS === null) return wholeRunValue(results, t)
   const r = windowValues(results, t)
@@ -38,6 +39,22 @@ function measure (results, t, limit) {
     } else if (limit !== undefined && !COMPARE[t.op](w.value, limit) && COMPARE[t.op](worst.value, limit)) worst = w
   }
   return { value: worst.value, window: { startS: worst.startS, endS: worst.endS }, note: r.note }
+}
+
+/**
+ * A threshold on a scenario needs a scenario run with that scenario: one line otherwise.
+ * @param {any} results @param {import('./parser.js').Threshold} t @param {string} which
+ * @returns {any} the document the threshold's stage is looked for in
+ */
+function scenarioCheck (results, t, which) {
+  if (!t.scenario) return results
+  const scenarios = results.scenarios
+  const file = results.file ? `${results.file}: ` : ''
+  if (scenarios === null || typeof scenarios !== 'object' || !Object.hasOwn(scenarios, t.scenario)) {
+    const names = scenarios && typeof scenarios === 'object' ? Object.keys(scenarios) : []
+    throw new PgloadError(`--threshold '${t.expr}': ${file}${which}run has no scenario ${t.scenario}${names.length ? `: its scenarios are ${names.join(', ')}` : ' (it ran without --scenarios)'}`, { code: 'THRESHOLD_SCENARIO' })
+  }
+  return scenarios[t.scenario]
 }
 
 /**
@@ -76,8 +93,8 @@ function describe (v, kind) {
 export function evaluateThresholds (results, thresholds, { baseline = null, allowEmpty = false } = {}) {
   const parsed = thresholds.map(t => typeof t === 'string' ? parseThreshold(t) : t)
   for (const t of parsed) {
-    stageCheck(results, t, '')
-    if (t.relative !== null && baseline) stageCheck(baseline, t, 'the baseline ')
+    stageCheck(scenarioCheck(results, t, ''), t, '')
+    if (t.relative !== null && baseline) stageCheck(scenarioCheck(baseline, t, 'the baseline '), t, 'the baseline ')
     if (t.relative !== null && !baseline) {
       throw new PgloadError(`--threshold '${t.expr}': a relative threshold needs --baseline`, { code: 'THRESHOLD_BASELINE', hint: 'give the results of the reference run with --baseline FILE' })
     }

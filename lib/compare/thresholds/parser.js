@@ -1,6 +1,6 @@
-// Threshold expressions, k6 style: `[stage(N):] [metric[{txn:name}][:]] agg[[window]] op value`,
+// Threshold expressions, k6 style: `[scenario(NAME):] [stage(N):] [metric[{txn:name}][:]] agg[[window]] op value`,
 // e.g. `p(99) < 50ms`, `latency{txn:new-order}: p(95) < +10%`, `tps > -5%`, `p(99)[30s] < 80ms`,
-// `stage(3): p(99) < 50ms`.
+// `stage(3): p(99) < 50ms`, `scenario(olap): p(95) < 30s`.
 
 import { lexThreshold, thresholdError } from './lexer.js'
 
@@ -25,11 +25,12 @@ const WINDOW_UNITS = { ms: 0.001, s: 1, m: 60, h: 3600 }
 const TAG_KEYS = new Set(['txn', 'type'])
 
 /**
- * @typedef {{ expr: string, stage: number|null, metric: string, txn: string|null, agg: string, percentile: number|null,
+ * @typedef {{ expr: string, scenario: string|null, stage: number|null, metric: string, txn: string|null, agg: string, percentile: number|null,
  *   windowS: number|null, op: '<'|'<='|'>'|'>='|'=='|'!=', kind: string, value: number|null,
  *   relative: number|null }} Threshold
  *   value: absolute limit in the kind's unit (ms for time, 0..1 for fraction); relative: +0.1 for +10 %;
- *   stage: the stage (from 1) the threshold is taken over, null for the whole run
+ *   stage: the stage (from 1) the threshold is taken over, null for the whole run;
+ *   scenario: the scenario of a scenario run whose figures it is taken over, null for the totals
  */
 
 /**
@@ -41,6 +42,7 @@ const TAG_KEYS = new Set(['txn', 'type'])
 export function parseThreshold (expr) {
   if (typeof expr !== 'string') throw thresholdError(String(expr), 1, 'expected a string')
   const c = new TokenCursor(expr, lexThreshold(expr))
+  const scenario = parseScenario(c)
   const stage = parseStage(c)
   const { metric: named, metricTok, txn } = parseMetric(c)
   const { agg, percentile } = parseAggregate(c, named)
@@ -52,7 +54,24 @@ export function parseThreshold (expr) {
   const { value, relative } = parseValue(c, { kind, metric, agg, percentile })
   const end = c.next()
   if (end.type !== 'end') throw c.fail(end)
-  return { expr, stage, metric, txn, agg, percentile, windowS, op: opTok.text, kind, value, relative }
+  return { expr, scenario, stage, metric, txn, agg, percentile, windowS, op: opTok.text, kind, value, relative }
+}
+
+/**
+ * An optional `scenario(NAME):` first: the threshold is taken over that scenario of a scenario run.
+ * @param {TokenCursor} c
+ * @returns {string|null}
+ */
+function parseScenario (c) {
+  const first = c.peek()
+  if (!(first.type === 'ident' && first.text.toLowerCase() === 'scenario')) return null
+  c.next()
+  c.expectPunct('(', "'(' after scenario, as in scenario(checkout):")
+  const name = c.next()
+  if (name.type !== 'ident') throw c.fail(name, 'expected a scenario name, as in scenario(checkout):')
+  c.expectPunct(')')
+  c.expectPunct(':', "':' after scenario(NAME)")
+  return name.text
 }
 
 /**

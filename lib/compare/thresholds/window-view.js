@@ -88,3 +88,21 @@ export function stageDocument (doc, n) {
     intervals: intervals.map(iv => ({ ...iv, t: Math.round((iv.t - s.startS) * 1000) / 1000 }))
   }
 }
+
+/**
+ * Scenario `name` of a scenario run as a run of its own: its summary, per-type figures, intervals
+ * and stages (results-format.md, "scenarios").
+ * @param {any} doc
+ * @param {string} name
+ * @returns {any}
+ */
+export function scenarioDocument (doc, name) {
+  const s = doc.scenarios[name]
+  return {
+    run: { ...doc.run, workload: s.workload, durationS: Math.round((s.endS - s.startS) * 1000) / 1000 },
+    summary: s.summary,
+    transactions: s.transactions,
+    intervals: s.intervals ?? [],
+    stages: s.stages
+  }
+}

@@ -116,3 +116,22 @@ test('JUnit and markdown: one test case / row per threshold', () => {
   assert.match(md, /1 of 2 thresholds failed/)
   assert.equal(md.split('\n').filter(l => l.startsWith('| :')).length, 2)
 })
+
+test('scenario(NAME): the threshold is judged on that scenario\'s figures; an unknown scenario is one line', () => {
+  const doc = structuredClone(base)
+  const slow = structuredClone(shift)
+  doc.scenarios = {
+    fast: { workload: 'tpcb', startS: 0, endS: doc.run.durationS, summary: doc.summary, transactions: doc.transactions, intervals: doc.intervals },
+    slow: { workload: 'tpcb', startS: 0, endS: slow.run.durationS, summary: slow.summary, transactions: slow.transactions, intervals: slow.intervals }
+  }
+  const p95 = (d) => d.summary.latencyMs.p95
+  assert.notEqual(p95(base), p95(shift))
+  const [fast, slowOne] = evaluateThresholds(doc, ['scenario(fast): p(95) < 3600s', 'scenario(slow): count > 0'])
+  assert.equal(fast.pass, true)
+  assert.equal(slowOne.actual, shift.summary.transactions)
+  const [own] = evaluateThresholds(doc, ['scenario(slow): avg < 3600s'])
+  assert.equal(own.actual, evaluateThresholds(shift, ['avg < 3600s'])[0].actual)
+  assert.notEqual(own.actual, evaluateThresholds(base, ['avg < 3600s'])[0].actual)
+  assert.throws(() => evaluateThresholds(doc, ['scenario(olap): p(95) < 30s']), /run has no scenario olap: its scenarios are fast, slow/)
+  assert.throws(() => evaluateThresholds(base, ['scenario(olap): p(95) < 30s']), /run has no scenario olap \(it ran without --scenarios\)/)
+})

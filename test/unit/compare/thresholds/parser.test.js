@@ -97,3 +97,13 @@ test('invalid threshold expressions: message, column and caret', () => {
 test('the example from the manual', () => {
   assert.throws(() => parseThreshold('p(99) < 5 0ms'), { message: "--threshold 'p(99) < 5 0ms': unexpected '0' at column 11" })
 })
+
+test('scenario(NAME): first, before stage(N):', () => {
+  assert.equal(parseThreshold('scenario(olap): p(95) < 30s').scenario, 'olap')
+  assert.equal(parseThreshold('scenario(olap): p(95) < 30s').value, 30000)
+  const both = parseThreshold('scenario(check_out): stage(2): tps > 10')
+  assert.deepEqual([both.scenario, both.stage, both.metric], ['check_out', 2, 'tps'])
+  assert.equal(parseThreshold('p(95) < 30s').scenario, null)
+  assert.throws(() => parseThreshold('scenario(3): p(95) < 30s'), /expected a scenario name/)
+  assert.throws(() => parseThreshold('scenario(olap) p(95) < 30s'), /':' after scenario\(NAME\)/)
+})

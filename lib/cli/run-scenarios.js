@@ -1,0 +1,94 @@
+// `pgload run --scenarios FILE`: the file read and every scenario resolved into a run plan, the
+// thresholds checked against the scenarios' names, all before anything runs; then the scenarios
+// run as one session whose document holds each scenario and the totals.
+
+import { PgloadError } from '../errors.js'
+import { RUN_OPTION_TABLE } from '../options/run-option-table.js'
+import { parseOutputPath } from '../options/parse.js'
+import { workloadNames, loadWorkload } from '../../workloads/index.js'
+import { readScenarioFile, SCENARIO_RUN_KEYS } from '../scenarios/scenario-file.js'
+import { scenarioPlans } from '../scenarios/scenario-plans.js'
+import { measureScenarios, scenarioRunPlan } from '../scenarios/scenario-run.js'
+import { runThresholds } from '../plan/checks.js'
+import { summaryOutput } from '../output/run-outputs.js'
+import { reportOutput } from '../report/report-output.js'
+import { RunSession } from '../session/run-session.js'
+import { throwForOutcome } from '../session/exit-status.js'
+import { recordedCommand } from './interrupts.js'
+import { planInputFromArgv, refuseOptions } from './run-argv.js'
+
+/** What goes with --scenarios on the command line: outputs, and the server the scenarios default to. */
+const WITH_SCENARIOS = new Set(['scenarios', 'out', 'json', 'report', 'threshold', 'label', 'url'])
+
+/** Run options a scenario file holds at its top level. */
+const IN_FILE_TOP = new Set(['duration', 'warmup', 'seed'])
+
+const bad = (message, hint) => new PgloadError(message, { code: 'BAD_OPTION', hint })
+const camel = (name) => name.replace(/-([a-z])/g, (_, c) => c.toUpperCase())
+
+/**
+ * @param {Record<string, any>} argv as yargs parsed it
+ * @param {{ log: any, rawArgs: string[] }} ctx
+ */
+export async function runScenarios (argv, { log, rawArgs }) {
+  const workloadKeys = await workloadRunOptions()
+  refuseLoadOptions(argv, workloadKeys)
+  if (argv.scenarios === '' || typeof argv.scenarios !== 'string') throw bad('--scenarios needs a file: pgload run --scenarios scenarios.yaml')
+  const spec = await readScenarioFile(argv.scenarios, { workloadKeys })
+  const { seed, scenarios } = await scenarioPlans(spec, { url: argv.url, fromArgv: scenarioInput })
+  const thresholds = await runThresholds(argv.threshold)
+  const { parseThreshold } = await import('../compare/thresholds/evaluate.js')
+  for (const t of thresholds) {
+    const name = parseThreshold(t).scenario
+    if (name !== null && !scenarios.some((s) => s.name === name)) {
+      throw bad(`--threshold '${t}': ${spec.file} has no scenario ${name}: its scenarios are ${scenarios.map((s) => s.name).join(', ')}`)
+    }
+  }
+  const plan = scenarioRunPlan({
+    file: spec.file,
+    durationS: spec.durationS,
+    warmupS: spec.warmupS,
+    seed,
+    scenarios,
+    thresholds,
+    out: argv.out === undefined ? undefined : parseOutputPath(argv.out, '--out'),
+    writeFile: true,
+    command: recordedCommand(rawArgs),
+    label: argv.label
+  })
+  const err = process.stderr
+  const session = new RunSession({ log, runBenchmark: measureScenarios })
+  try {
+    session.use(summaryOutput({ json: argv.json, out: process.stdout, err }))
+    if (argv.report) session.use(reportOutput({ err }))
+    err.write(`pgload: running ${scenarios.length} scenario${scenarios.length === 1 ? '' : 's'} from ${spec.file} for ${spec.durationS} s${spec.warmupS ? ` after a ${spec.warmupS} s warm-up` : ''}\n`)
+    const outcome = await session.run(plan)
+    throwForOutcome(outcome.results, outcome, { json: argv.json })
+  } finally {
+    await session.close()
+  }
+}
+
+/** A scenario's options, as `pgload run`'s argv, into a plan's input with the command line's checks. */
+async function scenarioInput (argv, { command }) {
+  return { input: await planInputFromArgv(argv, { command }), checks: { afterValues: () => refuseOptions(argv) } }
+}
+
+/** The workloads' own run options (warehouses, wait...): a scenario may give them. */
+async function workloadRunOptions () {
+  const modules = await Promise.all(workloadNames.map((n) => loadWorkload(n)))
+  return modules.flatMap((m) => Object.keys(m?.runOptions ?? {}))
+}
+
+/** Load options belong in the file: one line naming the first one given on the command line. */
+function refuseLoadOptions (argv, workloadKeys) {
+  const jobs = argv.jobs === undefined ? 1 : Number(argv.jobs)
+  if (jobs > 1) throw bad('--scenarios runs on one thread for now: -j/--jobs above 1 does not go with it')
+  if (argv.shard !== undefined || argv.shards !== undefined) throw bad('--scenarios does not go with --shard/--shards yet')
+  if ((argv.workload ?? []).length) throw bad(`--scenarios takes the workloads from the file, not from the command line (got ${argv.workload.join(' ')})`, 'give each scenario its workload: key in the file')
+  const names = [...Object.keys(RUN_OPTION_TABLE), ...workloadKeys].filter((n) => !WITH_SCENARIOS.has(n) && n !== 'jobs')
+  const given = names.find((n) => argv[camel(n)] !== undefined && !(RUN_OPTION_TABLE[n]?.type === 'count' && !argv[camel(n)]))
+  if (given === undefined) return
+  const inFile = SCENARIO_RUN_KEYS.has(given) || workloadKeys.includes(given) ? 'give it to each scenario in the file' : IN_FILE_TOP.has(given) ? 'give it at the top of the file' : 'it is not supported in a scenario run yet'
+  throw bad(`--${given} does not go with --scenarios: ${inFile}; only --out, --json, --report, --threshold, --label and --url go with it`)
+}

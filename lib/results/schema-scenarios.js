@@ -1,0 +1,32 @@
+// The results' `scenarios` section (run --scenarios, lib/scenarios): its rule, beside the
+// document's in schema.js, built from the run's own rules (each scenario has the run's shapes).
+
+import { number, string, object, mapOf, refine } from './rules.js'
+
+const count = number({ min: 0, integer: true, nullable: true })
+const amount = number({ min: 0 })
+const amountOrNull = number({ min: 0, nullable: true })
+const text = string()
+
+/**
+ * @param {{ summary: import('./rules.js').Rule, transaction: import('./rules.js').Rule, intervals: import('./rules.js').Rule, stages: import('./rules.js').Rule }} run
+ *   the rules of the run's summary, a transaction type, the intervals and the stages
+ * @returns {import('./rules.js').Rule} the rule of `scenarios`: each one's figures and its window
+ */
+export function scenariosRule ({ summary, transaction, intervals, stages }) {
+  const scenario = refine(object({
+    workload: text,
+    startS: amount,
+    endS: amount,
+    openedS: amountOrNull,
+    tags: mapOf(text),
+    options: object({}),
+    clients: count,
+    connections: count,
+    summary,
+    transactions: mapOf(transaction),
+    intervals,
+    stages
+  }, { required: ['startS', 'endS', 'summary', 'transactions'] }), (s) => s.endS < s.startS ? `endS is ${s.endS}, before startS ${s.startS}` : null)
+  return mapOf(scenario, { nullable: true })
+}

@@ -1,0 +1,109 @@
+// `pgload run --scenarios` on the embedded server: an open-rate tpcb-like scenario and a closed
+// two-client script scenario that starts 5 s later, in one run. Each scenario's counts and
+// histograms add up to the run's totals exactly, the second one's window is 5..10 s, and a
+// threshold on one scenario is judged on that scenario's figures.
+
+import { test, before, after } from 'node:test'
+import assert from 'node:assert/strict'
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { getTestServer } from '../helpers/server.js'
+import { runCli, assertOneLineError } from '../helpers/cli.js'
+import { decodeHistogram } from '../../lib/metrics/histogram.js'
+import { validateResults } from '../../lib/results/read.js'
+
+let server
+const dir = mkdtempSync(join(tmpdir(), 'pgload-scenarios-'))
+const scenarioFile = join(dir, 'scenarios.yaml')
+
+before(async () => {
+  server = await getTestServer()
+  const init = await runCli(['init', 'tpcb', '--scale', '1', '--force', '--url', server.url])
+  assert.equal(init.code, 0, init.stderr)
+  writeFileSync(join(dir, 'sleep.sql'), 'SELECT pg_sleep(0.01);\n')
+  writeFileSync(scenarioFile, [
+    'duration: 10s',
+    'seed: 7',
+    'scenarios:',
+    '  checkout: { workload: tpcb, builtin: tpcb-like, rate: 50, clients: 4, tags: { team: shop } }',
+    '  sleeper:',
+    '    workload: [sleep.sql]',
+    '    clients: 2',
+    '    start: 5s',
+    ''
+  ].join('\n'))
+})
+
+after(() => rmSync(dir, { recursive: true, force: true }))
+
+const histCount = (encoded) => encoded ? decodeHistogram(encoded).totalCount : 0
+
+test('two scenarios: each adds up to the totals exactly; the later one runs 5..10 s; thresholds per scenario', async () => {
+  const out = join(dir, 'run.json')
+  const r = await runCli(['run', '--scenarios', scenarioFile, '--url', server.url, '--out', out, '--report',
+    '--threshold', 'scenario(sleeper): p(95) < 30s', '--threshold', 'scenario(checkout): count < 1'], { timeoutMs: 90_000 })
+  // the second threshold fails on checkout's own count: exit 99, results written
+  assert.equal(r.code, 99, r.stderr)
+  const doc = validateResults(JSON.parse(readFileSync(out, 'utf8')))
+  assert.deepEqual(Object.keys(doc.scenarios), ['checkout', 'sleeper'])
+  const { checkout, sleeper } = doc.scenarios
+  assert.equal(checkout.startS, 0)
+  assert.equal(sleeper.startS, 5)
+  assert.ok(sleeper.endS > 9.9 && sleeper.endS <= 10.5, `sleeper ends at ${sleeper.endS}`)
+  assert.deepEqual(checkout.tags, { team: 'shop' })
+  assert.ok(checkout.summary.transactions > 0 && sleeper.summary.transactions > 0)
+  assert.deepEqual(Object.keys(doc.transactions), ['checkout/tpcb-like', 'sleeper/sleep.sql'])
+  for (const [name, s] of Object.entries(doc.scenarios)) {
+    for (const [type, t] of Object.entries(s.transactions)) {
+      const total = doc.transactions[`${name}/${type}`]
+      assert.equal(total.count, t.count, `${name}/${type} count`)
+      assert.equal(histCount(total.histogram), histCount(t.histogram), `${name}/${type} histogram`)
+      assert.equal(histCount(t.histogram), t.count)
+    }
+  }
+  const sum = (k) => checkout.summary[k] + sleeper.summary[k]
+  for (const k of ['transactions', 'failed', 'skipped']) assert.equal(doc.summary[k], sum(k), `summary.${k}`)
+  const intervalTotal = doc.intervals.reduce((a, iv) => a + Object.values(iv.count).reduce((x, y) => x + y, 0), 0)
+  const ownIntervals = (s) => s.intervals.reduce((a, iv) => a + Object.values(iv.count).reduce((x, y) => x + y, 0), 0)
+  assert.equal(intervalTotal, ownIntervals(checkout) + ownIntervals(sleeper), 'intervals add up')
+  // the sleeper runs in the second half of the run only
+  const firstSleeper = doc.intervals.findIndex((iv) => (iv.count['sleeper/sleep.sql'] ?? 0) > 0)
+  assert.ok(firstSleeper >= 4, `the sleeper's first transactions are in interval ${firstSleeper}`)
+  assert.equal(doc.thresholds.length, 2)
+  assert.equal(doc.thresholds[0].pass, true)
+  assert.equal(doc.thresholds[1].pass, false)
+  assert.equal(doc.thresholds[1].actual, checkout.summary.transactions)
+  assert.ok(existsSync(join(dir, 'run.html')), 'the report of the totals is written')
+  // pgload check reads the file's scenarios the same way
+  const check = await runCli(['check', out, '--threshold', 'scenario(sleeper): p(95) < 30s'], { timeoutMs: 30_000 })
+  assert.equal(check.code, 0, check.stderr)
+  const unknown = await runCli(['check', out, '--threshold', 'scenario(olap): p(95) < 30s'], { timeoutMs: 30_000 })
+  assertOneLineError(unknown, /run has no scenario olap: its scenarios are checkout, sleeper/)
+  assert.match(r.stdout, /scenario checkout: tpcb, open model, 50 tps, 4 clients, 0.0-10.0 s \[team=shop\]/)
+  assert.match(r.stdout, /scenario sleeper: script, closed model, 2 clients, 5.0-10.0 s/)
+})
+
+test('Ctrl-C stops every scenario, one not started yet included; what was measured is written (exit 130)', async () => {
+  const file = join(dir, 'long.yaml')
+  writeFileSync(file, 'duration: 30s\nscenarios:\n  checkout: { workload: tpcb, builtin: select-only, rate: 50, clients: 2 }\n  later: { workload: [sleep.sql], start: 25s }\n')
+  const out = join(dir, 'interrupted.json')
+  const r = await runCli(['run', '--scenarios', file, '--url', server.url, '--out', out], {
+    timeoutMs: 60_000,
+    onSpawn: (child) => {
+      let seen = false
+      // interrupt once the first transactions are surely running: a while after the start line
+      child.stderr.on('data', (d) => {
+        if (seen || !String(d).includes('running 2 scenarios')) return
+        seen = true
+        setTimeout(() => child.kill('SIGINT'), 3000)
+      })
+    }
+  })
+  assert.equal(r.code, 130, r.stderr)
+  const doc = validateResults(JSON.parse(readFileSync(out, 'utf8')))
+  assert.equal(doc.run.interrupted, true)
+  assert.ok(doc.scenarios.checkout.summary.transactions > 0)
+  assert.equal(doc.scenarios.later.summary.transactions, 0)
+  assert.equal(doc.summary.transactions, doc.scenarios.checkout.summary.transactions)
+})
