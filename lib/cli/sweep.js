@@ -45,7 +45,8 @@ const SWEEP_MEANING = {
   clients: { describe: 'clients of each cell, a comma list: 1,2,4,8 (tpcc: the connections its terminals share)' },
   rate: { describe: 'target transactions per second of each cell, a comma list: 1000,2000' },
   scale: { describe: 'scales to load and run, a comma list: 1,10,100 (each loaded once, ascending)' },
-  warehouses: { type: 'string', describe: 'tpcc: warehouses to load and run, a comma list: 10,50 (each loaded once, ascending)' },
+  warehouses: { type: 'string', describe: 'tpcc, chbench: warehouses to load and run, a comma list: 10,50 (each loaded once, ascending)' },
+  streams: { type: 'string', describe: 'chbench: analytic streams of each cell, a comma list: 0,1,2,4 (0: TPC-C alone, the baseline)' },
   label: { describe: 'name of the sweep; each run is named by it and its cell' },
   store: { describe: 'store the sweep, its runs and its cells in the results database at the end, interrupted or not (docs/results-database.md)' },
   dashboard: { describe: 'serve one live dashboard for the whole sweep at HOST:PORT: where it is, the current run\'s charts, the cells done so far, then the sweep\'s report [default address: 127.0.0.1:5665]' },
@@ -91,6 +92,7 @@ export function builder (y) {
     .option('json', { type: 'boolean', describe: 'print the sweep document on stdout instead of the table' })
     .example('$0 sweep tpcb --scale 1,10 --clients 1,2,4 --repeat 3 --duration 60s', 'each scale loaded once, 6 cells, 18 runs')
     .example('$0 sweep tpcc --warehouses 10 --clients 10,50 --no-wait', 'TPC-C unpaced with 10 and 50 connections')
+    .example('$0 sweep chbench --warehouses 1 --streams 0,1,2,4 --no-wait', 'what 0 to 4 analytic streams cost TPC-C\'s transactions')
     .example('$0 sweep --resume pgload-sweeps/20260101T000000Z-tpcb', 'finish an interrupted sweep')
 }
 
@@ -282,7 +284,7 @@ async function specFromArgv (argv, args, command) {
   sweepLiveOptions(argv)
   for (const k of LIVE_KEYS) delete input[k]
   const checks = { afterValues: () => refuseOptions(argv) }
-  return sweepSpec(input, { repeat: argv.repeat, checks })
+  return sweepSpec(input, { repeat: argv.repeat, checks, streams: argv.streams })
 }
 
 /**

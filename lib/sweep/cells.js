@@ -1,5 +1,5 @@
 // Per cell of a sweep: the median of its finished runs with their minimum and maximum, for
-// throughput and latency. The median, not the mean: one run disturbed by a checkpoint or an
+// throughput and latency (and, for CH-benCHmark, tpmC, New-Order p90 and queries per hour). The median, not the mean: one run disturbed by a checkpoint or an
 // autovacuum must not move a cell's figure.
 
 import { median } from '../compare/statistics/distribution-free.js'
@@ -7,6 +7,8 @@ import { cellKey } from './axes.js'
 
 /** The figures of a run that a cell summarises, as the sweep document names them. */
 export const FIGURES = ['tps', 'p50Ms', 'p99Ms', 'maxMs']
+/** A CH-benCHmark run's own figures (lib/sweep/runner.js chbenchFields), summarised when its runs have them. */
+export const CHBENCH_FIGURES = ['tpmC', 'newOrderP90Ms', 'queriesPerHour']
 
 /**
  * Median, minimum and maximum of the numbers among the values (null and undefined left out);
@@ -37,6 +39,7 @@ export function summariseCells (runs) {
   const cells = [...groups.values()].map(({ cell, runs: done }) => {
     const out = { cell, runs: done.length }
     for (const f of FIGURES) out[f] = spread(done.map((r) => r[f]))
+    for (const f of CHBENCH_FIGURES) if (done.some((r) => f in r)) out[f] = spread(done.map((r) => r[f]))
     for (const k of ['tablesSizeBytes', 'dbSizeBytes']) {
       const size = spread(done.map((r) => r[k])).median
       out[k] = size === null ? null : Math.round(size)

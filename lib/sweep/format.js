@@ -1,5 +1,6 @@
 // What `pgload sweep` prints: a line before and after each run (stderr), and the table of
-// cells at the end (stdout): median [min..max] of the runs for tps and latency.
+// cells at the end (stdout): median [min..max] of the runs for tps and latency (and, for
+// CH-benCHmark, tpmC, New-Order p90 and the analytic queries per hour).
 
 import { formatDuration } from './estimate.js'
 import { plural } from '../format/plural.js'
@@ -29,7 +30,10 @@ export function doneLine (info) {
   const s = info.results.summary
   const lat = s.latencyMs ?? {}
   const status = info.run.status === 'done' ? '' : ` (${info.run.status})`
-  return `${head(info)}: ${number(s.tps)} tps, p50 ${ms(lat.p50)}, p99 ${ms(lat.p99)}, max ${ms(lat.max)}${status}\n`
+  const ch = info.results.chbench
+    ? `, tpmC ${whole(info.results.tpcc?.tpmC)}, queries per hour ${whole(info.results.chbench.queriesPerHour)}`
+    : ''
+  return `${head(info)}: ${number(s.tps)} tps, p50 ${ms(lat.p50)}, p99 ${ms(lat.p99)}, max ${ms(lat.max)}${ch}${status}\n`
 }
 
 function head ({ run, text, position, total }) {
@@ -42,6 +46,12 @@ const COLUMNS = [
   { title: 'p99 ms', key: 'p99Ms', format: (v) => msNumber(v) },
   { title: 'max ms', key: 'maxMs', format: (v) => msNumber(v) }
 ]
+// a CH-benCHmark sweep's own: what the analytic streams cost the transactions, and what they did
+const CHBENCH_COLUMNS = [
+  { title: 'tpmC', key: 'tpmC', format: (v) => whole(v) },
+  { title: 'New-Order p90 ms', key: 'newOrderP90Ms', format: (v) => msNumber(v) },
+  { title: 'queries/h', key: 'queriesPerHour', format: (v) => whole(v) }
+]
 
 /**
  * The cells as a table: one row per cell, its axes, the runs done out of those planned, and
@@ -53,11 +63,12 @@ export function cellTable (doc) {
   const axes = Object.keys(doc.axes).filter((k) => doc.axes[k] !== null)
   const planned = new Map()
   for (const r of doc.runs) planned.set(JSON.stringify(r.cell), (planned.get(JSON.stringify(r.cell)) ?? 0) + 1)
-  const header = [...axes, 'runs', ...COLUMNS.map((c) => c.title)]
+  const columns = doc.cells.some((c) => 'tpmC' in c) ? [...COLUMNS, ...CHBENCH_COLUMNS] : COLUMNS
+  const header = [...axes, 'runs', ...columns.map((c) => c.title)]
   const rows = doc.cells.map((c) => [
     ...axes.map((a) => String(c.cell[a])),
     `${c.runs}/${planned.get(JSON.stringify(c.cell)) ?? c.runs}`,
-    ...COLUMNS.map((col) => spreadText(c[col.key], col.format))
+    ...columns.map((col) => spreadText(c[col.key], col.format))
   ])
   if (rows.length === 0) return 'no run of the sweep has finished: no cells to show\n'
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)))
@@ -90,6 +101,9 @@ function number (v) {
   if (typeof v !== 'number') return '-'
   return v >= 100 ? Math.round(v).toLocaleString('en-US') : v.toFixed(1)
 }
+
+/** A count per minute or per hour: whole numbers. */
+const whole = (v) => typeof v === 'number' ? Math.round(v).toLocaleString('en-US') : '-'
 
 /** A latency in ms with three significant digits or whole ms. */
 function msNumber (v) {

@@ -169,7 +169,24 @@ export function runFields ({ results, exitCode }) {
     transactions: s.transactions ?? null,
     failedTransactions: s.failed ?? null,
     terminals: r.terminals ?? r.clients ?? null,
-    connections: r.connections ?? null
+    connections: r.connections ?? null,
+    ...chbenchFields(results)
+  }
+}
+
+/**
+ * What a CH-benCHmark run adds to its entry: TPC-C's tpmC and New-Order p90 and the analytic
+ * streams' queries per hour, the figures its sweep draws against the streams. Nothing for
+ * another workload's run, whose entries stay as they were.
+ * @param {any} results
+ * @returns {{ tpmC?: number|null, newOrderP90Ms?: number|null, queriesPerHour?: number|null }}
+ */
+export function chbenchFields (results) {
+  if (!results.chbench) return {}
+  return {
+    tpmC: results.tpcc?.tpmC ?? null,
+    newOrderP90Ms: results.tpcc?.responseTime?.['new-order']?.p90Ms ?? null,
+    queriesPerHour: results.chbench.queriesPerHour ?? null
   }
 }
 

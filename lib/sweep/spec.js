@@ -8,7 +8,7 @@ import { parseInteger } from '../options/parse.js'
 import { rangeOf } from '../options/ranges.js'
 import { resolvePlan } from '../plan/resolve.js'
 import { DEFAULTS as TPCC_DEFAULTS } from '../../workloads/tpcc/defaults.js'
-import { parseAxes, cellsOf, cellSize, sizeAxis, cellText } from './axes.js'
+import { parseAxes, cellsOf, cellSize, sizeAxis, cellText, isTpccLike } from './axes.js'
 
 const bad = (message, hint) => new PgloadError(message, { code: 'BAD_OPTION', hint })
 
@@ -17,7 +17,7 @@ export const DEFAULT_REPEAT = 3
 
 /**
  * @typedef {object} SweepSpec
- * @property {string} workload the workload module: tpcb (also for script files) or tpcc
+ * @property {string} workload the workload module: tpcb (also for script files), tpcc or chbench
  * @property {string} name the workload as the document names it: tpcb, tpcc or the script files
  * @property {import('./axes.js').Axes} axes
  * @property {number} repeat
@@ -28,26 +28,27 @@ export const DEFAULT_REPEAT = 3
  */
 
 /**
- * The sweep from a run's plan input whose clients, rate and scale (tpcc: warehouses) may be
- * comma lists. Every cell's plan is resolved once here, so a mistake in any of them is one
- * line before anything runs.
+ * The sweep from a run's plan input whose clients, rate and scale (tpcc, chbench: warehouses;
+ * chbench: also the analytic streams) may be comma lists. Every cell's plan is resolved once
+ * here, so a mistake in any of them is one line before anything runs.
  * @param {Record<string, any>} input as lib/cli/run-argv.js's planInputFromArgv makes it
- * @param {{ repeat?: unknown, checks?: object }} [opts] checks: the command line's own, as resolvePlan takes them
+ * @param {{ repeat?: unknown, checks?: object, streams?: unknown }} [opts] checks: the command line's own, as resolvePlan
+ *   takes them; streams: --streams as typed, whatever the workload (only chbench's plan input keeps it)
  * @returns {Promise<SweepSpec>}
  */
-export async function sweepSpec (input, { repeat, checks } = {}) {
+export async function sweepSpec (input, { repeat, checks, streams } = {}) {
   const workload = input.workload ?? 'tpcb'
   const size = sizeAxis(workload)
   const wo = input.workloadOptions ?? {}
-  if (workload === 'tpcc' && wo.scale !== undefined && wo.scale !== null) throw bad('tpcc is sized by --warehouses, not --scale')
-  const axes = parseAxes({ size: wo[size], clients: input.clients, rate: input.rate }, workload)
+  if (isTpccLike(workload) && wo.scale !== undefined && wo.scale !== null) throw bad(`${workload} is sized by --warehouses, not --scale`)
+  const axes = parseAxes({ size: wo[size], clients: input.clients, rate: input.rate, streams: wo.streams ?? streams }, workload)
   const repeats = repeat === undefined ? DEFAULT_REPEAT : parseInteger(repeat, '--repeat', rangeOf('--repeat'))
   // TPC-C's terminals are fixed (10 per warehouse): its clients are the connections they share,
   // that is the transactions in flight at once
-  if (workload === 'tpcc' && axes.clients && input.connections !== undefined) {
-    throw bad('tpcc: --clients sets the connections of each cell; give --clients or --connections, not both')
+  if (isTpccLike(workload) && axes.clients && input.connections !== undefined) {
+    throw bad(`${workload}: --clients sets the connections of each cell; give --clients or --connections, not both`)
   }
-  const common = { ...input, clients: undefined, rate: undefined, workloadOptions: { ...wo, [size]: undefined } }
+  const common = { ...input, clients: undefined, rate: undefined, workloadOptions: { ...wo, [size]: undefined, ...(axes.streams ? { streams: undefined } : {}) } }
   const cells = cellsOf(axes)
   let first = null
   for (const cell of cells) {
@@ -78,8 +79,9 @@ export async function sweepSpec (input, { repeat, checks } = {}) {
  */
 export function cellPlanInput (common, workload, cell, run = {}) {
   const input = { ...common, workloadOptions: { ...common.workloadOptions } }
-  if (cell.clients !== null) input[workload === 'tpcc' ? 'connections' : 'clients'] = cell.clients
+  if (cell.clients !== null) input[isTpccLike(workload) ? 'connections' : 'clients'] = cell.clients
   if (cell.rate !== null) input.rate = cell.rate
+  if (cell.streams !== undefined && cell.streams !== null) input.workloadOptions.streams = cell.streams
   const size = cellSize(cell)
   if (size !== null) input.workloadOptions[sizeAxis(workload)] = size
   if (run.out !== undefined) Object.assign(input, { out: run.out, writeFile: true })
@@ -101,10 +103,10 @@ export function runPlan (spec, cell, { out, label }) {
 }
 
 function checkTpccClients (workload, cell) {
-  if (workload !== 'tpcc' || cell.clients === null || cell.warehouses === null) return
+  if (!isTpccLike(workload) || cell.clients === null || cell.warehouses === null) return
   const terminals = cell.warehouses * TPCC_DEFAULTS.terminalsPerWarehouse
   if (cell.clients > terminals) {
-    throw bad(`tpcc: --clients ${cell.clients} is more than the ${terminals} terminals of ${cell.warehouses} warehouse${cell.warehouses === 1 ? '' : 's'}`,
+    throw bad(`${workload}: --clients ${cell.clients} is more than the ${terminals} terminals of ${cell.warehouses} warehouse${cell.warehouses === 1 ? '' : 's'}`,
       'TPC-C drives 10 terminals per warehouse; its clients are the connections they share')
   }
 }
@@ -126,11 +128,12 @@ export function recordedOptions (plan, workload, axes) {
   const options = {}
   for (const [k, v] of Object.entries(plan)) if (!NOT_RECORDED.includes(k)) options[k] = v
   if (plan.seedGiven) options.seed = plan.seed
-  if (axes.clients) delete options[workload === 'tpcc' ? 'connections' : 'clients']
+  if (axes.clients) delete options[isTpccLike(workload) ? 'connections' : 'clients']
   if (axes.rate) delete options.rate
   const size = sizeAxis(workload)
   options.workloadOptions = { ...plan.workloadOptions }
   if (axes[size]) delete options.workloadOptions[size]
+  if (axes.streams) delete options.workloadOptions.streams
   options.scripts = (plan.scripts ?? []).map(({ text, ...s }) => text === undefined ? s : { ...s, sha256: createHash('sha256').update(text).digest('hex') })
   return JSON.parse(JSON.stringify(options))
 }

@@ -27,7 +27,12 @@ const CASES = [
   [['tpcb', '--clients', '1,2', '--dashboard-out', 'x.html'], 'pgload: --dashboard-out goes with --dashboard: it saves the page the dashboard shows at the end'],
   [['tpcb', '--clients', '1,2', '--metrics', 'nonsense'], 'pgload: --metrics needs HOST:PORT (e.g. 127.0.0.1:5665, 0.0.0.0:9464, [::1]:5665), got "nonsense"'],
   [['tpcb', '--clients', '1,2', '-L', '5'], 'pgload: --latency-limit needs --rate: the limit is measured against the schedule that --rate sets'],
-  [['tpcb', '-i'], 'pgload: -i/--initialize is an initialization option: it cannot be used in benchmarking mode']
+  [['tpcb', '-i'], 'pgload: -i/--initialize is an initialization option: it cannot be used in benchmarking mode'],
+  [['tpcb', '--clients', '1,2', '--streams', '0,1'], 'pgload: --streams goes with chbench only, not with tpcb'],
+  [['tpcc', '--warehouses', '1', '--streams', '1'], 'pgload: --streams goes with chbench only, not with tpcc'],
+  [['chbench', '--warehouses', '1', '--streams', '0,-1'], 'pgload: --streams must be a comma-separated list of integers >= 0, got "0,-1"'],
+  [['chbench', '--warehouses', '1', '--streams', '0,2000'], 'pgload: --streams must be an integer in 0..1000, got 2000'],
+  [['chbench', '--scale', '1'], 'pgload: chbench is sized by --warehouses, not --scale']
 ]
 
 for (const [args, line] of CASES) {

@@ -8,7 +8,7 @@ import { statSync } from 'node:fs'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { renderSweepReport } from '../../lib/report/sweep/render.js'
-import { loadSweep, withFailedCell, asTpcc, asRateSweep, SWEEP_FILE } from '../fixtures/sweep/variants.js'
+import { loadSweep, withFailedCell, asTpcc, asRateSweep, asChbench, SWEEP_FILE } from '../fixtures/sweep/variants.js'
 import { chromiumSkip, chromiumForFile } from '../helpers/chromium.js'
 
 const skip = chromiumSkip
@@ -30,6 +30,19 @@ function inspect () {
     })),
     bestRows: document.querySelectorAll('table.best tbody tr').length
   }
+}
+
+/** The report open once every chart is drawn, with the console's errors and the requests made. */
+async function openReport (file) {
+  const page = await newPage({ viewport: { width: 1200, height: 900 } })
+  const problems = []
+  const requests = []
+  page.on('console', (m) => { if (m.type() === 'error' || m.type() === 'warning') problems.push(`${m.type()}: ${m.text()}`) })
+  page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`))
+  page.on('request', (r) => requests.push(r.url()))
+  await page.goto(pathToFileURL(file).href)
+  await page.waitForFunction(() => window.pgloadReport?.done === true, null, { timeout: 30_000 })
+  return { page, problems, requests }
 }
 
 const overlap = (a, b) => a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h
@@ -56,14 +69,7 @@ for (const [name, make, expected] of cases) {
   test(`sweep report (${name}) renders every chart in Chromium`, { skip, timeout: 60_000 }, async (t) => {
     const file = join(shots, `${name}.html`)
     await renderSweepReport(make(), { out: file, source: SWEEP_FILE, p99LimitMs: 10 })
-    const page = await newPage({ viewport: { width: 1200, height: 900 } })
-    const problems = []
-    const requests = []
-    page.on('console', (m) => { if (m.type() === 'error' || m.type() === 'warning') problems.push(`${m.type()}: ${m.text()}`) })
-    page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`))
-    page.on('request', (r) => requests.push(r.url()))
-    await page.goto(pathToFileURL(file).href)
-    await page.waitForFunction(() => window.pgloadReport?.done === true, null, { timeout: 30_000 })
+    const { page, problems, requests } = await openReport(file)
     const status = await page.evaluate(inspect)
     const shot = join(shots, `${name}.png`)
     await page.screenshot({ path: shot, fullPage: true })
@@ -124,4 +130,39 @@ test('sweep report of clients 1 and 2 beside other tables: whole-number client t
   assert.deepEqual(sizeAxes.map((a) => /^X-axis titled '(.*)' for a/.exec(a.aria)[1]), ["workload's tables / shared_buffers", "workload's tables / memory"])
   assert.ok(seen.cellsHead.includes("workload's tables") && seen.cellsHead.includes('whole database'), seen.cellsHead.join(' | '))
   assert.ok(seen.cellsHead.includes('tables × shared_buffers'), seen.cellsHead.join(' | '))
+})
+
+test('sweep report of a chbench sweep: tpmC, New-Order p90 and queries per hour against the analytic streams, every stream count on the axis', { skip, timeout: 60_000 }, async (t) => {
+  const file = join(shots, 'chbench.html')
+  await renderSweepReport(asChbench(), { out: file, source: SWEEP_FILE })
+  const { page, problems } = await openReport(file)
+  const status = await page.evaluate(inspect)
+  const axes = await page.evaluate(() => [...document.querySelectorAll('.chart')].map((el) => ({
+    label: el.getAttribute('aria-label'),
+    axes: [...el.querySelectorAll('svg .role-axis')].map((a) => ({
+      aria: a.getAttribute('aria-label') ?? '',
+      labels: [...a.querySelectorAll('.role-axis-label text')].map((x) => x.textContent)
+    }))
+  })))
+  const shot = join(shots, 'chbench.png')
+  await page.screenshot({ path: shot, fullPage: true })
+  await page.close()
+  t.diagnostic(`${status.rendered}/${status.total} charts; screenshot ${shot}`)
+  assert.deepEqual(status.errors, [])
+  assert.deepEqual(problems, [])
+  assert.equal(status.rendered, 7)
+  const figures = { 'tpmC against analytic streams': 'tpmC (New-Orders committed per minute)', 'New-Order p90 against analytic streams': 'New-Order p90 latency (ms)', 'Analytic queries per hour against analytic streams': 'analytic queries per hour' }
+  for (const [title, yTitle] of Object.entries(figures)) {
+    const chart = status.charts.find((c) => c.label === title)
+    assert.ok(chart, `${title} is drawn: ${status.charts.map((c) => c.label).join(' | ')}`)
+    assert.equal(chart.lines, 2, `${title}: one line per warehouse count`)
+    assert.ok(chart.whiskers >= 6, `${title}: ${chart.whiskers} whisker rules`)
+    const own = axes.find((c) => c.label === title).axes
+    const x = own.find((a) => a.aria.startsWith("X-axis titled 'analytic streams'"))
+    assert.ok(x, own.map((a) => a.aria).join('\n'))
+    // every stream count has its tick, 1 between 0 and 2 as well
+    assert.deepEqual(x.labels, ['0', '1', '2'])
+    assert.ok(own.some((a) => a.aria.startsWith(`Y-axis titled '${yTitle}'`)), own.map((a) => a.aria).join('\n'))
+  }
+  assert.ok(statSync(shot).size > 50_000, 'screenshot has content')
 })

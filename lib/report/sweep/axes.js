@@ -1,11 +1,11 @@
-// The shape of a sweep as its report draws it: which axis runs along x (clients, else the rate
-// or the size when only they are swept), which axes make the lines (one per scale, say), how cells are
+// The shape of a sweep as its report draws it: which axis runs along x (CH-benCHmark's analytic
+// streams, else clients, else the rate or the size when only they are swept), which axes make the lines (one per scale, say), how cells are
 // named, and which cells of the grid have no finished run.
 
-/** Axes that name the database size: scale (pgbench-like) or warehouses (tpcc). */
+/** Axes that name the database size: scale (pgbench-like) or warehouses (tpcc, chbench). */
 const SIZE_KEYS = ['scale', 'warehouses']
-/** Every axis a cell can name, in the order a cell's name lists them. */
-export const AXIS_KEYS = [...SIZE_KEYS, 'clients', 'rate']
+/** Every axis a cell can name, in the order a cell's name lists them (streams: chbench's). */
+export const AXIS_KEYS = [...SIZE_KEYS, 'clients', 'rate', 'streams']
 
 const isNum = (v) => typeof v === 'number' && Number.isFinite(v)
 const fmtNum = (v) => v.toLocaleString('en-US', { maximumFractionDigits: 3 })
@@ -42,8 +42,9 @@ export function sweepShape (sweep) {
     values[axis] = [...seen].sort((a, b) => a - b)
   }
   const sizeKey = SIZE_KEYS.find((k) => values[k].length > 0) ?? null
-  // Clients along x, as pgbench-tools draws it; else the rate, else the size, whichever is swept.
-  const order = ['clients', 'rate', sizeKey].filter(Boolean)
+  // The analytic streams along x when they are swept: what they cost is the question such a sweep
+  // asks; else clients, as pgbench-tools draws it; else the rate, else the size.
+  const order = ['streams', 'clients', 'rate', sizeKey].filter(Boolean)
   const xKey = order.find((k) => values[k].length > 1) ?? order.find((k) => values[k].length > 0) ?? null
   const seriesKeys = AXIS_KEYS.filter((k) => k !== xKey && values[k].length > 1)
   return { sizeKey, xKey, seriesKeys, values }
@@ -59,6 +60,7 @@ export function axisText (axis, v) {
   if (axis === 'scale') return `scale ${fmtNum(v)}`
   if (axis === 'warehouses') return `${fmtNum(v)} warehouse${v === 1 ? '' : 's'}`
   if (axis === 'clients') return `${fmtNum(v)} client${v === 1 ? '' : 's'}`
+  if (axis === 'streams') return `${fmtNum(v)} analytic stream${v === 1 ? '' : 's'}`
   return `rate ${fmtNum(v)}/s`
 }
 
@@ -67,6 +69,7 @@ export function axisText (axis, v) {
  * @param {string} axis
  */
 export function axisTitle (axis) {
+  if (axis === 'streams') return 'analytic streams'
   return axis === 'rate' ? 'target rate (transactions per second)' : axis
 }
 
@@ -75,6 +78,7 @@ export function axisTitle (axis) {
  * @param {string} axis
  */
 export function axisInTitle (axis) {
+  if (axis === 'streams') return 'analytic streams'
   return axis === 'rate' ? 'the target rate' : axis
 }
 
@@ -84,7 +88,7 @@ export function axisInTitle (axis) {
  * @param {number} v
  */
 export function pointText (axis, v) {
-  if (axis === 'clients') return String(v)
+  if (axis === 'clients' || axis === 'streams') return String(v)
   return axis === 'rate' ? `${fmtNum(v)}/s` : axisText(axis, v)
 }
 

@@ -3,7 +3,7 @@
 
 import { loadSpec } from '../charts.js'
 import { axisTitle, axisInTitle } from './axes.js'
-import { throughputRows, latencyRows, kneeRows, kneeLabels, sizeRows, sizeBases, sizeLineKeys, sizeMeasure } from './datasets.js'
+import { throughputRows, latencyRows, figureRows, kneeRows, kneeLabels, sizeRows, sizeBases, sizeLineKeys, sizeMeasure } from './datasets.js'
 
 /** Names in the order their rows first appear (rows come in numeric order of their axes). */
 const inOrder = (rows, field) => [...new Set(rows.map((r) => r[field]))]
@@ -42,10 +42,12 @@ function seriesTitle (shape) {
  * @returns {{ scale: object, axis: object }}
  */
 export function xScaleFor (values) {
-  // Whole numbers (clients, usually) read as such: vega would print 1.0 and 2.0 for a short span.
-  const format = values.every(Number.isInteger) ? 'd' : '~g'
+  // Whole numbers (clients, streams) read as such: vega would print 1.0 and 2.0 for a short span.
+  // Not d3's 'd': with it vega drops the middle tick of three evenly spaced values (0, 1, 2).
+  const format = values.every(Number.isInteger) ? '.0f' : '~g'
   const positive = values.filter((v) => v > 0)
-  if (positive.length < 2 || positive[positive.length - 1] / positive[0] < 8) return { scale: { zero: false }, axis: { values, format } }
+  // 0 analytic streams, the baseline, has no place on a log axis
+  if (positive.length < values.length || positive.length < 2 || positive[positive.length - 1] / positive[0] < 8) return { scale: { zero: false }, axis: { values, format } }
   const base = positive.every((v) => Number.isInteger(Math.log2(v))) ? 2 : 10
   return { scale: { type: 'log', base }, axis: { values: positive, format } }
 }
@@ -64,9 +66,38 @@ function useLog (spec) {
 }
 
 /**
- * The chart catalogue in report order. `data(sweep, shape, opts)` returns the named datasets;
+ * A chart of one figure only CH-benCHmark's runs record (lib/sweep/cells.js CHBENCH_FIGURES),
+ * drawn from reports/sweep/figure.vl.json: the interference picture, what the analytic streams
+ * cost the transactions and what they did themselves.
+ * @param {{ id: string, field: string, title: string, yTitle: string, format: string }} what
+ */
+function figureChart ({ id, field, title, yTitle, format }) {
+  return {
+    id,
+    spec: 'figure',
+    title,
+    when: (sweep) => sweep.cells.some((c) => field in c),
+    data: (sweep, shape) => ({ sweepFigure: figureRows(sweep, shape, field) }),
+    skip: (d) => (d.sweepFigure.length === 0 ? `no cell has ${yTitle}` : null),
+    tune: (spec, d, shape) => {
+      spec.title.text = title
+      spec.datasets = { [`sweep-${id}`]: d.sweepFigure }
+      visit(spec, (o) => {
+        if (o.name === 'sweepFigure') o.name = `sweep-${id}`
+        if (o.y?.title === 'figure') o.y.title = yTitle
+        if (o.tooltip) for (const t of o.tooltip) if (t.format) t.format = format
+      })
+      tuneX(spec, shape)
+      orderColors(spec, 'series', inOrder(d.sweepFigure, 'series'), seriesTitle(shape))
+    }
+  }
+}
+
+/**
+ * The chart catalogue in report order. `when(sweep)`, where given, says whether the chart
+ * belongs to this sweep's report at all; `data(sweep, shape, opts)` returns the named datasets;
  * `skip(data, sweep)` the reason the chart is left out, or null; `tune(spec, data, shape, opts,
- * sweep)` adjusts the copy.
+ * sweep)` adjusts the copy; `spec` names its file in reports/sweep/ when it is not the id.
  */
 export const SWEEP_CHARTS = [
   {
@@ -96,6 +127,9 @@ export const SWEEP_CHARTS = [
       if (opts.logScale) useLog(spec)
     }
   },
+  figureChart({ id: 'tpmc', field: 'tpmC', title: 'tpmC against clients', yTitle: 'tpmC (New-Orders committed per minute)', format: ',.1f' }),
+  figureChart({ id: 'new-order-p90', field: 'newOrderP90Ms', title: 'New-Order p90 against clients', yTitle: 'New-Order p90 latency (ms)', format: ',.3f' }),
+  figureChart({ id: 'queries-per-hour', field: 'queriesPerHour', title: 'Analytic queries per hour against clients', yTitle: 'analytic queries per hour', format: ',.1f' }),
   {
     id: 'knee',
     title: 'Latency against throughput',
@@ -143,6 +177,7 @@ export function buildSweepCharts (sweep, shape, opts = {}) {
   const charts = []
   const skipped = []
   for (const chart of SWEEP_CHARTS) {
+    if (chart.when && !chart.when(sweep)) continue
     // A sweep that names no scale, clients or rate has nothing to draw along x.
     const d = shape.xKey === null ? null : chart.data(sweep, shape, opts)
     const reason = d === null ? 'the sweep names no scale, clients or rate for its cells (its figures are in the tables)' : chart.skip(d, sweep)
@@ -150,7 +185,7 @@ export function buildSweepCharts (sweep, shape, opts = {}) {
       skipped.push({ id: chart.id, title: chart.title, reason })
       continue
     }
-    const spec = loadSpec(`sweep/${chart.id}`)
+    const spec = loadSpec(`sweep/${chart.spec ?? chart.id}`)
     spec.datasets = d
     chart.tune(spec, d, shape, opts, sweep)
     charts.push({ id: chart.id, name: `sweep-${chart.id}`, title: spec.title.text ?? chart.title, spec })

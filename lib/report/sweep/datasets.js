@@ -1,6 +1,6 @@
 // Shapes a sweep document's cells into the datasets the sweep charts read: throughput and latency
-// against clients (median with the repeats' minimum and maximum), latency against throughput,
-// and throughput against the data's size (the workload's tables) relative to shared_buffers and to memory.
+// against clients (median with the repeats' minimum and maximum), CH-benCHmark's own figures
+// against the analytic streams, latency against throughput, and throughput against the data's size (the workload's tables) relative to shared_buffers and to memory.
 
 import { axisValue, axisText, cellName, seriesName, compareCells, pointText, AXIS_KEYS } from './axes.js'
 
@@ -50,6 +50,21 @@ export function latencyRows (sweep, shape) {
       const s = spreadOf(c[field])
       if (s) rows.push({ x: c.cell[shape.xKey], series: seriesName(c.cell, shape, sweep.workload), stat, ms: s.mid, msMin: s.lo, msMax: s.hi, runs: c.runs, cell: cellName(c.cell) })
     }
+  }
+  return rows
+}
+
+/**
+ * One figure of the cells (a CH-benCHmark sweep's tpmC, New-Order p90 or queries per hour)
+ * against the x axis, one row per cell that has it: median, whiskers from min to max.
+ * @param {string} field the cell's figure, e.g. 'tpmC'
+ * @returns {{ x: number, series: string, value: number, valueMin: number, valueMax: number, runs: number, cell: string }[]}
+ */
+export function figureRows (sweep, shape, field) {
+  const rows = []
+  for (const c of drawnCells(sweep, shape)) {
+    const s = spreadOf(c[field])
+    if (s) rows.push({ x: c.cell[shape.xKey], series: seriesName(c.cell, shape, sweep.workload), value: s.mid, valueMin: s.lo, valueMax: s.hi, runs: c.runs, cell: cellName(c.cell) })
   }
   return rows
 }

@@ -103,13 +103,17 @@ function cellsBlock (sweep, shape) {
     return b && isNum(c[measure.key]) ? `${fmt(c[measure.key] / b.bytes, 3)}×` : '–'
   }
   const tables = measure.key === 'tablesSizeBytes'
+  // a CH-benCHmark sweep's own figures: what the analytic streams cost, and what they did
+  const ch = sweep.cells.some((c) => 'tpmC' in c)
   const rows = drawnCells(sweep, shape).map((c) => [
     cellName(c.cell), `${c.runs}${isNum(sweep.repeat) ? ` of ${sweep.repeat}` : ''}`,
     tpsText(c), rangeText(c.tps, 1), fmt(c.p50Ms?.median), fmt(c.p99Ms?.median), rangeText(c.p99Ms, 3), fmt(c.maxMs?.max),
+    ...(ch ? [fmt(c.tpmC?.median), fmt(c.newOrderP90Ms?.median), fmt(c.queriesPerHour?.median)] : []),
     ...(tables ? [bytesText(c.tablesSizeBytes)] : []), bytesText(c.dbSizeBytes), ratio(c, 'shared_buffers'), ratio(c, 'memory')
   ])
   const what = tables ? 'tables' : 'database'
   const head = ['cell', 'runs', 'tps (median)', 'tps min–max', 'p50 ms', 'p99 ms', 'p99 min–max', 'max ms (worst)',
+    ...(ch ? ['tpmC', 'New-Order p90 ms', 'queries per hour'] : []),
     ...(tables ? ["workload's tables"] : []), 'whole database', `${what} × shared_buffers`, `${what} × memory`]
   return `<h3>Cells</h3>${table(head, rows, 'numbers cells')}`
 }

@@ -16,8 +16,11 @@ const amountOrNull = number({ min: 0, nullable: true })
 const positiveInt = number({ min: 1, integer: true })
 const textOrNull = string({ nullable: true })
 const axis = arrayOf(number({ min: 0 }), { nullable: true })
-// A cell names its values on each axis: scale (or warehouses for tpcc), clients and rate.
-const cellKey = object({ scale: amountOrNull, warehouses: amountOrNull, clients: number({ min: 1, integer: true, nullable: true }), rate: amountOrNull })
+// A cell names its values on each axis: scale (or warehouses for tpcc and chbench), clients and
+// rate, and chbench's analytic streams.
+const cellKey = object({
+  scale: amountOrNull, warehouses: amountOrNull, clients: number({ min: 1, integer: true, nullable: true }), rate: amountOrNull, streams: number({ min: 0, integer: true, nullable: true })
+})
 const spread = object({ median: amountOrNull, min: amountOrNull, max: amountOrNull }, { nullable: true })
 const STATUSES = ['done', 'failed', 'interrupted', 'pending']
 
@@ -32,6 +35,9 @@ const run = object({
   p50Ms: amountOrNull,
   p99Ms: amountOrNull,
   maxMs: amountOrNull,
+  tpmC: amountOrNull,
+  newOrderP90Ms: amountOrNull,
+  queriesPerHour: amountOrNull,
   tablesSizeBytes: amountOrNull,
   dbSizeBytes: amountOrNull
 }, { required: ['cell', 'status'] })
@@ -43,6 +49,9 @@ const cell = object({
   p50Ms: spread,
   p99Ms: spread,
   maxMs: spread,
+  tpmC: spread,
+  newOrderP90Ms: spread,
+  queriesPerHour: spread,
   tablesSizeBytes: amountOrNull,
   dbSizeBytes: amountOrNull
 }, { required: ['cell', 'tps'] })
@@ -51,7 +60,7 @@ const sweep = object({
   workload: string(),
   command: textOrNull,
   label: textOrNull,
-  axes: object({ scale: axis, warehouses: axis, clients: axis, rate: axis }),
+  axes: object({ scale: axis, warehouses: axis, clients: axis, rate: axis, streams: axis }),
   repeat: number({ min: 1, integer: true, nullable: true }),
   options: object({}, { nullable: true }),
   server: object({ version: textOrNull, sharedBuffersBytes: amountOrNull }, { nullable: true }),

@@ -31,11 +31,13 @@ test('every chart of the fixture sweep compiles and renders without a vega warni
 })
 
 test('the x axis is logarithmic only when the values span a factor of 8, whole numbers without decimals', () => {
-  assert.deepEqual(xScaleFor([10, 50, 100]), { scale: { type: 'log', base: 10 }, axis: { values: [10, 50, 100], format: 'd' } })
-  assert.deepEqual(xScaleFor([2, 4, 8]), { scale: { zero: false }, axis: { values: [2, 4, 8], format: 'd' } })
-  assert.deepEqual(xScaleFor([64]), { scale: { zero: false }, axis: { values: [64], format: 'd' } })
-  assert.deepEqual(xScaleFor([1, 2]), { scale: { zero: false }, axis: { values: [1, 2], format: 'd' } })
+  assert.deepEqual(xScaleFor([10, 50, 100]), { scale: { type: 'log', base: 10 }, axis: { values: [10, 50, 100], format: '.0f' } })
+  assert.deepEqual(xScaleFor([2, 4, 8]), { scale: { zero: false }, axis: { values: [2, 4, 8], format: '.0f' } })
+  assert.deepEqual(xScaleFor([64]), { scale: { zero: false }, axis: { values: [64], format: '.0f' } })
+  assert.deepEqual(xScaleFor([1, 2]), { scale: { zero: false }, axis: { values: [1, 2], format: '.0f' } })
   assert.deepEqual(xScaleFor([0.5, 2.5]), { scale: { zero: false }, axis: { values: [0.5, 2.5], format: '~g' } })
+  // 0 analytic streams, the baseline, stays on a linear axis however far the others reach
+  assert.deepEqual(xScaleFor([0, 1, 2, 4, 8]), { scale: { zero: false }, axis: { values: [0, 1, 2, 4, 8], format: '.0f' } })
 })
 
 test('a rate sweep draws against the target rate and has no shared_buffers chart when none is known', async () => {

@@ -7,7 +7,7 @@ import { loadSpec } from '../../../../lib/report/charts.js'
 import { packageRoot } from '../../../../lib/report/assets.js'
 import { SWEEP_CHARTS, buildSweepCharts } from '../../../../lib/report/sweep/charts.js'
 import { sweepShape } from '../../../../lib/report/sweep/axes.js'
-import { loadSweep, withFailedCell, asTpcc, asRateSweep } from '../../../fixtures/sweep/variants.js'
+import { loadSweep, withFailedCell, asTpcc, asRateSweep, asChbench } from '../../../fixtures/sweep/variants.js'
 
 const require = createRequire(import.meta.url)
 
@@ -40,23 +40,24 @@ function namedData (spec) {
 
 test('every spec in reports/sweep/ is a chart of the catalogue and reads named data only', () => {
   const files = readdirSync(new URL('../../../../reports/sweep/', import.meta.url)).filter((f) => f.endsWith('.vl.json'))
-  assert.deepEqual(files.map((f) => f.replace('.vl.json', '')).sort(), SWEEP_CHARTS.map((c) => c.id).sort())
-  for (const { id } of SWEEP_CHARTS) {
+  const specs = [...new Set(SWEEP_CHARTS.map((c) => c.spec ?? c.id))]
+  assert.deepEqual(files.map((f) => f.replace('.vl.json', '')).sort(), specs.sort())
+  for (const id of specs) {
     const spec = loadSpec(`sweep/${id}`)
     assert.equal(spec.datasets, undefined, id)
     assert.ok(namedData(spec).length > 0, id)
   }
 })
 
-const variants = [['tpcb', loadSweep], ['failed cell', () => withFailedCell()], ['tpcc', asTpcc], ['rate', asRateSweep]]
+const variants = [['tpcb', loadSweep, 4], ['failed cell', () => withFailedCell(), 4], ['tpcc', asTpcc, 4], ['rate', asRateSweep, 4], ['chbench', asChbench, 7]]
 
-for (const [name, make] of variants) {
+for (const [name, make, count] of variants) {
   for (const logScale of [false, true]) {
     test(`filled sweep specs (${name}${logScale ? ', log scale' : ''}) validate and compile without warnings`, async (t) => {
       const vl = await import('vega-lite')
       const sweep = make()
       const { charts } = buildSweepCharts(sweep, sweepShape(sweep), { logScale })
-      assert.equal(charts.length, 4)
+      assert.equal(charts.length, count)
       if (!validate) t.diagnostic('ajv not installed: structural checks only')
       for (const c of charts) {
         for (const n of namedData(c.spec)) assert.ok(Array.isArray(c.spec.datasets[n]) && c.spec.datasets[n].length > 0, `${c.name}: dataset ${n}`)
@@ -73,3 +74,21 @@ for (const [name, make] of variants) {
     })
   }
 }
+
+test('a chbench sweep draws tpmC, New-Order p90 and queries per hour against the streams, each from its own dataset', () => {
+  const sweep = asChbench()
+  const { charts } = buildSweepCharts(sweep, sweepShape(sweep))
+  const figures = charts.filter((c) => c.spec.data?.name?.startsWith('sweep-') && c.name !== 'sweep-throughput')
+  assert.deepEqual(figures.map((c) => c.title), ['tpmC against analytic streams', 'New-Order p90 against analytic streams', 'Analytic queries per hour against analytic streams'])
+  for (const c of figures) {
+    assert.deepEqual(Object.keys(c.spec.datasets), [c.name], 'one dataset named after the chart: the stacked SVG keeps each')
+    assert.equal(c.spec.encoding.x.title, 'analytic streams')
+    assert.deepEqual(c.spec.encoding.x.axis.values, [0, 1, 2])
+    assert.equal(c.spec.datasets[c.name].length, 6, 'two warehouse counts by three stream counts')
+  }
+  const tpmc = figures[0].spec.datasets['sweep-tpmc'].find((r) => r.series === '10 warehouses' && r.x === 2)
+  const cell = sweep.cells.find((c) => c.cell.warehouses === 10 && c.cell.streams === 2)
+  assert.deepEqual([tpmc.value, tpmc.valueMin, tpmc.valueMax], [cell.tpmC.median, cell.tpmC.min, cell.tpmC.max])
+  // another workload's report has none of them
+  assert.equal(buildSweepCharts(loadSweep(), sweepShape(loadSweep())).charts.some((c) => c.id === 'tpmc'), false)
+})
