@@ -76,7 +76,8 @@ async function serverSide (results, { target, baseline }) {
   if (!commits) return { outageMs: null, rpo: null, serverCheck: 'only for pgbench\'s tpcb-like and simple-update and TPC-C, whose commits each insert a row' }
   // the warm-up's commits have their rows too, but are not in the results' counts
   if (results.run?.options?.warmupS > 0) return { outageMs: null, rpo: null, serverCheck: `the warm-up's commits are in ${commits.table} but not in the results: run --failover without --warmup (TPC-C: --warmup 0)` }
-  const clock = baseline ? await baseline : { error: 'the run used the embedded server' }
+  if (!target) return { outageMs: null, rpo: null, serverCheck: 'the run used the embedded server, which has no standby to fail over to: give the servers with --url' }
+  const clock = (await baseline) ?? { error: 'it was not read before the run started' }
   if (clock.error) return { outageMs: null, rpo: null, serverCheck: `the server's clock before the run could not be read: ${clock.error}` }
   let conn
   try {
@@ -87,7 +88,7 @@ async function serverSide (results, { target, baseline }) {
       outageMs: h.gapMs,
       lastCommitBefore: h.lastBefore,
       firstCommitAfter: h.firstAfter,
-      rpo: { checked: commits.committed, found: h.rows, missing, server: conn.server ? `${conn.server.host}:${conn.server.port}` : target.display },
+      rpo: { checked: commits.committed, found: h.rows, missing, server: `${conn.server?.host ?? target.config.host}:${conn.server?.port ?? target.config.port}` },
       serverCheck: null
     }
   } catch (err) {

@@ -61,3 +61,13 @@ test('the summary\'s failover lines say the outage, the recovery and the RPO che
     'failover: RPO check on db:5432: 2,680 acknowledged commits, 2,680 rows found, none missing'
   ])
 })
+
+test('--failover on the embedded server: the timeline, and one line on why there is no RPO check', async () => {
+  const { failoverOutput } = await import('../../../lib/failover/failover-output.js')
+  const output = failoverOutput({ failover: true }, { env: {} }) // no --url, no PG*: the embedded server
+  const results = { run: { workload: 'tpcb', options: { scripts: [{ kind: 'builtin', name: 'tpcb-like' }], warmupS: 0 } }, summary: { outcomeUnknown: 0 }, transactions: { 'tpcb-like': { count: 10 } } }
+  await output.finish(results)
+  assert.equal(results.failover.detected, false)
+  assert.equal(results.failover.rpo, null)
+  assert.equal(results.failover.serverCheck, 'the run used the embedded server, which has no standby to fail over to: give the servers with --url')
+})
