@@ -66,7 +66,7 @@ export const runCommand = {
 function runOutputs (plan, { argv, log, live, keepS }) {
   const err = process.stderr
   // its section goes into the document in finish(), before the thresholds and the results file
-  const outputs = [poolerOutput({ err, log }), progressOutput(plan, { err, log })]
+  const outputs = [poolerOutput({ err, log, plan }), progressOutput(plan, { err, log })]
   // every file is written before the --dashboard-keep wait: a kill during it loses nothing
   if (live) outputs.push(liveOutput(live, { err, beforeClose: () => live.urls.dashboard ? keepServing(keepS, { url: live.urls.dashboard }) : Promise.resolve() }))
   outputs.push(summaryOutput({ json: argv.json, out: process.stdout, err }))

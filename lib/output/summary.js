@@ -44,8 +44,12 @@ export function formatSummary (results, { description } = {}) {
     lines.push(`number of transactions actually processed: ${s.transactions}`)
   }
   lines.push(...outcomeLines(s, opts, run.cancelled))
+  lines.push(...endLines(run))
   const all = s.transactions + s.skipped + s.failed
-  if (all === 0) return lines.join('\n') + '\n'
+  if (all === 0) {
+    lines.push(`no transaction ended in the measured window (${Math.round(run.durationS)} s)${results.tpcc ? ': spec-paced TPC-C terminals wait seconds between transactions; run longer (-T) or with --no-wait' : ''}`)
+    return lines.join('\n') + '\n'
+  }
   lines.push(`number of failed transactions: ${s.failed} (${pct(s.failed, all)}%)`)
   if (opts.failuresDetailed) {
     const ser = s.errors['40001'] ?? 0
@@ -96,6 +100,14 @@ export function formatSummary (results, { description } = {}) {
   const scenarios = formatScenarios(results)
   if (scenarios) lines.push('', scenarios)
   return lines.join('\n') + '\n'
+}
+
+/** How the run ended when it did not end by itself: interrupted, or clients that aborted. */
+function endLines (run) {
+  const lines = []
+  if (run.interrupted) lines.push('run interrupted (Ctrl-C or SIGTERM): the figures cover what was measured until then')
+  if (run.abortedClients > 0) lines.push(`number of aborted clients: ${run.abortedClients} of ${run.clients} (each stopped at its error, on stderr)`)
+  return lines
 }
 
 // Time to steady state (lib/metrics/steady-state.js), when the results file has it.

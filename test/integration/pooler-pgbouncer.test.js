@@ -82,6 +82,9 @@ test('-M prepared in transaction pooling: as this PgBouncer version does it', { 
   assert.ok(r.stderr.includes(line), r.stderr)
   assert.match(r.stderr, /^hint: use -M extended or -M simple/m)
   assert.match(r.stderr, /prepared statement "P_\d+" (already exists|does not exist)/)
+  // the warning comes before the run's errors, and stdout says clients aborted
+  assert.ok(r.stderr.indexOf(line) < r.stderr.search(/prepared statement "P_\d+"/), r.stderr)
+  assert.match(r.stdout, /^number of aborted clients: \d+ of 8 /m)
   assert.equal(r.results.pooler.version, version, 'the results are written, with the pooler\'s readings')
 })
 

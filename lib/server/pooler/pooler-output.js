@@ -11,26 +11,36 @@ import { preparedStatementsProblem } from './prepared-statements.js'
 
 /**
  * The output; each run's plan (its url, poolerAdmin and protocol) comes with the run's start.
- * @param {{ env?: Record<string, string|undefined>, err?: { write(s: string): any }, log?: any }} [opts]
- *   err: where its warning lines go (the command's stderr)
+ * @param {{ env?: Record<string, string|undefined>, err?: { write(s: string): any }, log?: any, plan?: Readonly<Record<string, any>> }} [opts]
+ *   err: where its warning lines go (the command's stderr); plan: the one run's plan, known
+ *   before it starts: the pooler is then found as soon as the server is reached, and a warning
+ *   about it comes before the run's own errors
  * @returns {import('../../session/output.js').Output}
  */
-export function poolerOutput ({ env = process.env, err = { write () {} }, log = silentLogger } = {}) {
+export function poolerOutput ({ env = process.env, err = { write () {} }, log = silentLogger, plan: known = null } = {}) {
   /** @type {PoolerSampler|null} */
   let sampler = null
   let starting = Promise.resolve()
+  let early = null
   const warn = (message, hint) => err.write(`pgload: warning: ${message}\n${hint ? `hint: ${hint}\n` : ''}`)
+  // the pooler found (or not) for a plan, and what it cannot do for it said at once
+  const find = (plan) => startSampler(plan, { env, log }).then((s) => {
+    const problem = s && preparedStatementsProblem({ protocol: plan.protocol, version: s.version, ...s.settings })
+    if (problem) warn(problem.message, problem.hint)
+    return s
+  }, (e) => { warn(e.message, e.hint); return null })
   return {
     name: 'pooler',
+    phase (name) {
+      if (name === 'connected' && known && !early) early = find(known)
+    },
     start ({ run, plan }) {
       // a session's next run: the last one's console is closed before another is opened
       const previous = sampler
       sampler = null
-      starting = Promise.resolve(previous?.close()).then(() => startSampler(plan, { env, log })).then((s) => {
-        sampler = s
-        const problem = s && preparedStatementsProblem({ protocol: plan.protocol, version: s.version, ...s.settings })
-        if (problem) warn(problem.message, problem.hint)
-      }, (e) => warn(e.message, e.hint))
+      const found = early ?? Promise.resolve(previous?.close()).then(() => find(plan))
+      early = null
+      starting = found.then((s) => { sampler = s })
       run.on('measuring', () => { starting.then(() => sampler?.rebase()) })
     },
     interval (e) {
@@ -47,6 +57,9 @@ export function poolerOutput ({ env = process.env, err = { write () {} }, log = 
       if (results.pooler === undefined) results.pooler = pooler
     },
     async close () {
+      // found for a run that never started
+      if (early) await (await early)?.close()
+      early = null
       await starting
       await sampler?.close()
       sampler = null

@@ -44,3 +44,17 @@ test('unfinished by a second Ctrl-C: the summary says the run was aborted, not t
   results.run.cancelled = { grace: 4, abort: 0, timeout: 0 }
   assert.match(outcomeLines(results)[0], /\(cancelled 10 s after the end; /)
 })
+
+test('a run that did not end by itself says so on stdout: interrupted, clients that aborted; a window with no transaction says why', () => {
+  const results = fixture()
+  Object.assign(results.run, { interrupted: true, abortedClients: 7, clients: 8 })
+  const lines = formatSummary(results).split('\n')
+  assert.ok(lines.includes('run interrupted (Ctrl-C or SIGTERM): the figures cover what was measured until then'), lines.join('\n'))
+  assert.ok(lines.includes('number of aborted clients: 7 of 8 (each stopped at its error, on stderr)'))
+  const plain = formatSummary(fixture())
+  assert.doesNotMatch(plain, /interrupted|aborted clients|no transaction ended/)
+  const empty = fixture()
+  Object.assign(empty.summary, { transactions: 0, failed: 0, skipped: 0 })
+  empty.tpcc = { tpmC: 0 }
+  assert.match(formatSummary(empty), /^no transaction ended in the measured window \(\d+ s\): spec-paced TPC-C terminals wait seconds between transactions; run longer \(-T\) or with --no-wait$/m)
+})
