@@ -22,7 +22,7 @@ export function formatPoolerSummary (pooler) {
     lines.push(`        no client queued for a server connection (${plural(series.length, 'interval')} read)`)
   } else {
     const longest = pooler.longestWaitMs > 0 ? `, longest wait seen ${ms(pooler.longestWaitMs)} ms` : ''
-    const perTxn = pooler.waitMs === null || pooler.waitMs === undefined ? '' : `; ${ms(pooler.waitMs)} ms per transaction on average`
+    const perTxn = pooler.waitMs === null || pooler.waitMs === undefined ? '' : `; ${ms(pooler.waitMs)} ms of waiting per transaction on average`
     lines.push(`        clients queued for a server connection in ${pooler.waitingIntervals} of ${series.length} intervals (${pooler.waitingS} s), at most ${pooler.maxClientsWaiting ?? 0} waiting${longest}${perTxn}`)
   }
   return lines.join('\n')

@@ -25,7 +25,7 @@ const section = (over = {}) => ({
 test('clients queued: in how many intervals, how long, how many at most and the longest wait', () => {
   assert.equal(formatPoolerSummary(section()), [
     'pooler: PgBouncer 1.18.0, transaction pooling, pool of 2 server connections (at most 2 in use)',
-    '        clients queued for a server connection in 3 of 4 intervals (3.013 s), at most 7 waiting, longest wait seen 17.6 ms; 3.91 ms per transaction on average'
+    '        clients queued for a server connection in 3 of 4 intervals (3.013 s), at most 7 waiting, longest wait seen 17.6 ms; 3.91 ms of waiting per transaction on average'
   ].join('\n'))
 })
 
