@@ -138,7 +138,8 @@ export function hostText (host) {
   const n0 = (x) => fmtNum(x, 0)
   const cpuText = cpu
     ? `cpu ${n0(cpu.busy)} % busy (user ${n0(cpu.user)}, system ${n0(cpu.system)}, iowait ${n0(cpu.iowait)}, steal ${n0(cpu.steal)}` +
-      `${typeof host.max?.cpu?.busy === 'number' ? `; highest sample ${n0(host.max.cpu.busy)}` : ''})`
+      // one sample's figure spans less than the window's (its end, the reads after it): no highest of one
+      `${typeof host.max?.cpu?.busy === 'number' && host.samples >= 2 ? `; highest sample ${n0(host.max.cpu.busy)}` : ''})`
     : 'cpu n/a'
   const disk = host.window?.disk
   const where = host.disk?.scope === 'all disks' ? `disks ${host.disk.name} (all of them: ${host.disk.note})` : `disk ${host.disk?.name}`

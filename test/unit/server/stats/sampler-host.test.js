@@ -47,6 +47,9 @@ test('hostStats: every series entry has the host\'s CPU and disk, the window\'s 
   assert.deepEqual(r.host.window, { cpu: { busy: 50, user: 50, system: 0, iowait: 0, steal: 0, idle: 50 }, disk: { readsPerS: 0, writesPerS: 20, readBytesPerS: 0, writeBytesPerS: 81920, queue: 0 } })
   assert.equal(r.host.max.disk.writesPerS, 20)
   assert.match(formatServerStatsSummary(r), /^ {8}host: cpu 50 % busy \(user 50, system 0, iowait 0, steal 0; highest sample 50\), disk sda 0 reads\/s 0\.0 MB\/s, 20 writes\/s 0\.1 MB\/s, queue 0\.0$/m)
+  // one sample spans less than the window (its end and the reads after it): no 'highest' of one, which could read below the window's mean
+  const one = { ...r, host: { ...r.host, samples: 1, max: { ...r.host.max, cpu: { ...r.host.max.cpu, busy: 40 } } } }
+  assert.match(formatServerStatsSummary(one), /^ {8}host: cpu 50 % busy \(user 50, system 0, iowait 0, steal 0\), disk/m)
 })
 
 test('without hostStats the series and serverStats have no host figures', async () => {
