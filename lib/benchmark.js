@@ -6,6 +6,7 @@ import os from 'node:os'
 import { openConnection } from './db/connection.js'
 import { connectTarget } from './server/target/connect-target.js'
 import { embeddedPaths, pgloadHome } from './server/embedded/home.js'
+import { enableStatementStats } from './server/embedded/start-settings.js'
 import { PgloadError } from './errors.js'
 import { redact } from './server/target/resolve-target.js'
 import { coldRestartMethod, coldStart } from './server/cold/cold-start.js'
@@ -61,7 +62,9 @@ export async function measureBenchmark (planOrOptions, { log = silentLogger, env
   let conn = session.conn
   try {
     const serverVersion = await readServerVersion(conn)
-    onPhase('connected', { target: target.display, embedded: session.embedded, serverVersion })
+    // pgload's own server: its statements' figures on (the server preloads the library)
+    const statementStats = session.embedded ? await enableStatementStats(conn) : undefined
+    onPhase('connected', { target: target.display, embedded: session.embedded, serverVersion, statementStats })
     const seeds = runSeeds(plan, seed)
     const wctx = { conn, target, log, openConnection: (o) => openConnection(target, o) }
     const workloadOptions = workloadOptionsOf(plan, { seed, seeds, serverVersionNum: serverVersion.num, coordinator: plan.jobs > 1 })

@@ -21,7 +21,7 @@ import { thresholdActual, thresholdTally } from '../compare/format.js'
 export function phaseMessage (phase, info, plan) {
   switch (phase) {
     case 'seed': return `pgload: setting random seed to ${info.seed}\n`
-    case 'connected': return `pgload: ${info.embedded ? 'embedded ' : ''}PostgreSQL ${info.serverVersion.version} at ${info.target}\n`
+    case 'connected': return `pgload: ${info.embedded ? 'embedded ' : ''}PostgreSQL ${info.serverVersion.version} at ${info.target}${info.statementStats ? ' (pg_stat_statements on)' : ''}\n`
     case 'waiting-load': return `pgload: ${info.message}\n`
     case 'loading': return `pgload: the ${info.workload} tables are missing in the embedded server: loading them first (pgload init ${info.workload})\n`
     case 'loaded': return `pgload: loaded in ${info.steps.reduce((t, s) => t + s.seconds, 0).toFixed(2)} s (${info.steps.map((s) => `${s.name} ${s.seconds.toFixed(2)} s`).join(', ')})\n`

@@ -144,3 +144,18 @@ test('init on the embedded server says so in a pgload: line, as every line of it
     await run('stop')
   }
 })
+
+test('a run on the embedded server has pg_stat_statements: preloaded at every start, created in the database, said on the connected line', { timeout: 120_000 }, async () => {
+  const { runCli } = await import('../helpers/cli.js')
+  const out = join(base, 'statements.json')
+  const init = await runCli(['init', 'tpcb', '--scale', '1'], { env, timeoutMs: 60_000 })
+  assert.equal(init.code, 0, init.stderr)
+  const r = await runCli(['run', 'tpcb', '-c', '2', '-T', '2s', '--out', out], { env, timeoutMs: 60_000 })
+  assert.equal(r.code, 0, r.stderr)
+  assert.match(r.stderr, /^pgload: embedded PostgreSQL \S+ at \S+ \(pg_stat_statements on\)$/m)
+  const { readFileSync } = await import('node:fs')
+  const results = JSON.parse(readFileSync(out, 'utf8'))
+  const top = results.serverStats.statements?.top ?? []
+  assert.ok(top.length > 0, `the statements' figures: ${JSON.stringify(results.serverStats.missing)}`)
+  assert.ok(top.some((s) => /pgbench_accounts/.test(s.query ?? s.text ?? '')), JSON.stringify(top[0]))
+})

@@ -141,13 +141,15 @@ export async function initCluster ({ dataDir, user = 'postgres', password, ids, 
 
 /**
  * Start the cluster detached with pg_ctl (the server survives this process).
- * @param {{ dataDir: string, port: number, logFile: string, ids: { uid?: number, gid?: number }, timeoutS?: number }} opts
+ * @param {{ dataDir: string, port: number, logFile: string, ids: { uid?: number, gid?: number }, timeoutS?: number, settings?: Record<string, string> }} opts
+ *   settings: server settings given at start (-c name=value), over the configuration files'
  */
-export async function startCluster ({ dataDir, port, logFile, ids, timeoutS = 60 }) {
+export async function startCluster ({ dataDir, port, logFile, ids, timeoutS = 60, settings = {} }) {
   const bin = await binaries()
   await writeFile(logFile, '', { flag: 'a', mode: 0o600 })
   await giveToServerUser(logFile, ids)
-  const r = await run(bin.pg_ctl, ['start', '-D', dataDir, '-l', logFile, '-w', '-t', String(timeoutS), '-o', `-p ${port}`], ids)
+  const options = [`-p ${port}`, ...Object.entries(settings).map(([k, v]) => `-c ${k}=${v}`)].join(' ')
+  const r = await run(bin.pg_ctl, ['start', '-D', dataDir, '-l', logFile, '-w', '-t', String(timeoutS), '-o', options], ids)
   if (r.code !== 0) {
     const log = await readFile(logFile, 'utf8').catch(() => '')
     const reason = log.split('\n').filter(l => /FATAL|ERROR|could not/.test(l)).pop() ?? lastLine(r.stderr || r.stdout)

@@ -14,6 +14,7 @@ import { PgloadError } from '../../errors.js'
 import { acquireLock } from './home-lock.js'
 import { readState, writeState, newUser, withUser, withoutUser } from './server-state.js'
 import { serverUser, freePort, generatePassword, initCluster, startCluster, stopCluster, clusterPid } from './cluster.js'
+import { START_SETTINGS } from './start-settings.js'
 import { pgloadHome, embeddedPaths, prepareHome, writePgpass, readPassword } from './home.js'
 import { targetFor, runningServer, serverVersion, otherClients } from './running-server.js'
 
@@ -215,7 +216,7 @@ async function startServerLocked (paths, ids, { keep, user }, log) {
   for (let attempt = 1; ; attempt++) {
     const port = await freePort()
     try {
-      await startCluster({ dataDir: paths.dataDir, port, logFile: paths.log, ids })
+      await startCluster({ dataDir: paths.dataDir, port, logFile: paths.log, ids, settings: START_SETTINGS })
       const pid = await clusterPid({ dataDir: paths.dataDir, ids })
       const state = { pid, port, dataDir: paths.dataDir, startedAt: new Date().toISOString(), owner: process.pid, keep, users: keep ? [] : [user] }
       await writeState(paths, state)

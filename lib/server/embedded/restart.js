@@ -7,6 +7,7 @@ import { PgloadError } from '../../errors.js'
 import { acquireLock } from './home-lock.js'
 import { serverUser, clusterPid, stopCluster, startCluster } from './cluster.js'
 import { embeddedPaths, pgloadHome } from './home.js'
+import { START_SETTINGS } from './start-settings.js'
 import { readState, writeState } from './server-state.js'
 
 /**
@@ -30,7 +31,7 @@ export async function restartEmbeddedServer ({ env = process.env, between } = {}
       throw new PgloadError(`could not stop the embedded server for the restart (pg_ctl stop -m fast, ${paths.dataDir})`, { code: 'COLD_RESTART', hint: `see ${paths.log}` })
     }
     const done = between ? await between() : undefined
-    await startCluster({ dataDir: paths.dataDir, port, logFile: paths.log, ids })
+    await startCluster({ dataDir: paths.dataDir, port, logFile: paths.log, ids, settings: START_SETTINGS })
     const newPid = await clusterPid({ dataDir: paths.dataDir, ids })
     await writeState(paths, { ...state, pid: newPid, port, dataDir: paths.dataDir, startedAt: new Date().toISOString() })
     return { port, between: done }
