@@ -115,7 +115,7 @@ export async function measureBenchmark (planOrOptions, { log = silentLogger, env
       extra
     })
     if (afterLoad) results.run.afterLoad = afterLoad
-    await waits?.addTo(results)
+    await waits?.addTo(results, { hurried: run.status.hurried })
     markShardResults(results, plan, gate, run)
     if (started.cold) results.run.cold = started.cold
     const exitCode = outcome.aborted ? 2 : 0

@@ -73,12 +73,13 @@ export class WaitSampling {
   /**
    * The results' `waits` section, added to the document.
    * @param {any} results the results document, with its transactions
+   * @param {{ hurried?: boolean }} [run] hurried (Ctrl-C twice): the read under way is not waited for
    */
-  async addTo (results) {
+  async addTo (results, { hurried = false } = {}) {
     const s = this._sampler
     if (s === null) { results.waits = { available: false, reason: this._reason }; return }
     this._sampler = null
-    const { tally, error } = await s.finish()
+    const { tally, error } = await s.finish(hurried ? { waitMs: 0 } : undefined)
     const section = waitsSection(tally, {
       typeNames: this._workload.transactions.map((t) => t.name),
       statementNames: this._workload.statementNames,

@@ -11,6 +11,7 @@ import { defineStatement } from '../db/connection.js'
 import { PID, TYPE, STATEMENT, SEQ, WANT, DONE, SLOT_INTS } from '../engine/activity-slots.js'
 import { WaitEventNames } from './classify.js'
 import { WaitTally, latencyBucket, NO_LATENCY, NO_STATEMENT } from './wait-tally.js'
+import { closeWithin } from '../db/close-within.js'
 
 const ACTIVITY = defineStatement('select pid, state, wait_event_type, wait_event from pg_stat_activity where pid = any($1::int[])')
 const CLEAR = defineStatement('select pg_stat_clear_snapshot()')
@@ -19,6 +20,10 @@ const CLEAR = defineStatement('select pg_stat_clear_snapshot()')
 const UNMATCHED_READS = 5
 // ms before a lost connection is opened again
 const RECONNECT_AFTER_MS = 1000
+// ms the last read (and the reads' COMMIT) may take once sampling stops
+const STOP_WAIT_MS = 1000
+// ms the connection's polite close may take before its socket is destroyed
+const CLOSE_MS = 250
 const EXTENSION = "select exists (select 1 from pg_extension where extname = 'pg_wait_sampling')"
 
 export class WaitSampler {
@@ -105,9 +110,10 @@ export class WaitSampler {
   }
 
   /** The window closes: no more ticks; the one in flight is waited for. */
-  async stop () {
+  /** @param {number} [waitMs] how long the read under way may still take (a silent server's is given up) */
+  async stop (waitMs = STOP_WAIT_MS) {
     this._stopTimer()
-    if (this._busy !== null) await this._busy
+    if (this._busy !== null && waitMs > 0) await within(this._busy, waitMs)
   }
 
   _stopTimer () {
@@ -262,11 +268,11 @@ export class WaitSampler {
    * After the run: every sample counted; the connection closed.
    * @returns {Promise<{ tally: WaitTally, error: Error|null }>}
    */
-  async finish () {
-    await this.stop()
+  async finish ({ waitMs = STOP_WAIT_MS } = {}) {
+    await this.stop(waitMs)
     this._resolvePending()
     for (let slot = 0; slot < this._pending.length; slot++) if (this._pending[slot].length > 0) this._resolve(slot, NO_LATENCY)
-    if (this._inTransaction) await this.conn?.simpleQuery('COMMIT').catch(() => {})
+    if (this._inTransaction && this.conn !== null && waitMs > 0) await within(this.conn.simpleQuery('COMMIT').catch(() => {}), waitMs)
     this.abandon()
     return { tally: this.tally, error: this._error }
   }
@@ -277,6 +283,14 @@ export class WaitSampler {
     if (this._timer !== null) { clearInterval(this._timer); this._timer = null }
     const conn = this.conn
     this.conn = null
-    conn?.close().catch(() => {})
+    // bounded: past it the socket is destroyed, so a silent server cannot keep the process alive
+    if (conn) closeWithin(conn, CLOSE_MS).catch(() => {})
   }
+}
+
+/** The promise, or nothing once `ms` passed. */
+function within (promise, ms) {
+  let timer
+  const late = new Promise((resolve) => { timer = setTimeout(resolve, ms) })
+  return Promise.race([promise.catch(() => {}), late]).finally(() => clearTimeout(timer))
 }
