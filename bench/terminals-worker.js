@@ -3,7 +3,7 @@
 // Usage: node --expose-gc bench/terminals-worker.js '<json options>'
 
 import { PerformanceObserver, constants } from 'node:perf_hooks'
-import { runBenchmark } from '../lib/benchmark.js'
+import { measureBenchmark } from '../lib/benchmark.js'
 import { resolvePlan } from '../lib/plan/resolve.js'
 import { applyDriverV8Flags } from '../lib/engine/v8-flags.js'
 
@@ -59,7 +59,7 @@ const gcObserver = new PerformanceObserver((list) => {
 
 let timer = null
 let theRun = null // kept reachable, so that its terminals are still live for the last heap figure
-const { results } = await runBenchmark(options, {
+const { results } = await measureBenchmark(options, {
   onRun (run) {
     theRun = run
     const heapTimer = setTimeout(measureHeap, heapAtS * 1000)
