@@ -20,6 +20,8 @@ const CLEAR = defineStatement('select pg_stat_clear_snapshot()')
 const UNMATCHED_READS = 5
 // ms before a lost connection is opened again
 const RECONNECT_AFTER_MS = 1000
+// ms the reads' transaction lasts at most: a few commits a second of the sampler's own
+const TRANSACTION_MS = 500
 // ms the last read (and the reads' COMMIT) may take once sampling stops
 const STOP_WAIT_MS = 1000
 // ms the connection's polite close may take before its socket is destroyed
@@ -48,6 +50,7 @@ export class WaitSampler {
     this.ticks = { done: 0, skipped: 0, failed: 0 }
     this._reconnecting = null
     this._stopped = false
+    this._transactionBeganMs = 0
     this.windowMs = 0
     this._timer = null
     this._busy = null
@@ -139,6 +142,7 @@ export class WaitSampler {
       if (!this._inTransaction) {
         await this.conn.simpleQuery('BEGIN')
         this._inTransaction = true
+        this._transactionBeganMs = this.nowMs()
       }
       // both sent at once, answered in order: one round trip
       rows = (await Promise.all([this.conn.execute(CLEAR), this.conn.execute(ACTIVITY, [this._pidsText])]))[1].rows
@@ -167,6 +171,13 @@ export class WaitSampler {
     for (const slot of this._slotOf.values()) if (!seen.has(slot)) this.tally.gone++
     if (seen.size > 0) this._matched = true
     else if (!this._matched && this._slotOf.size > 0 && this.ticks.done >= UNMATCHED_READS) await this._giveUp()
+    // the reads share a transaction (the database's commits stay the run's), but not for long: a
+    // transaction open for the whole window would hold up whatever waits for the transactions
+    // older than it (REINDEX or CREATE INDEX CONCURRENTLY in a script)
+    if (this._inTransaction && this.nowMs() - this._transactionBeganMs >= TRANSACTION_MS) {
+      this._inTransaction = false
+      await this.conn.simpleQuery('COMMIT').catch(() => {})
+    }
   }
 
   // No row ever had a connection's pid: the pids are not the server's backends (a pooler such as

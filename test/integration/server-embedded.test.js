@@ -148,7 +148,7 @@ test('init on the embedded server says so in a pgload: line, as every line of it
 test('a run on the embedded server has pg_stat_statements: preloaded at every start, created in the database, said on the connected line', { timeout: 120_000 }, async () => {
   const { runCli } = await import('../helpers/cli.js')
   const out = join(base, 'statements.json')
-  const init = await runCli(['init', 'tpcb', '--scale', '1'], { env, timeoutMs: 60_000 })
+  const init = await runCli(['init', 'tpcb', '--scale', '1', '--force'], { env, timeoutMs: 60_000 })
   assert.equal(init.code, 0, init.stderr)
   const r = await runCli(['run', 'tpcb', '-c', '2', '-T', '2s', '--out', out], { env, timeoutMs: 60_000 })
   assert.equal(r.code, 0, r.stderr)
