@@ -59,7 +59,7 @@ test('a SIGKILLed run leaves an orphan: status says so, the next run adopts and 
   const lines = again.stderr.split('\n')
   assert.ok(lines.includes(`pgload: warning: the embedded PostgreSQL (pid ${st.pid}, port ${st.port}) was left running by a pgload that is gone (pid ${killedPid}): ` +
     'using it, and stopping it when this command ends'), again.stderr)
-  assert.ok(lines.includes(`pgload: embedded PostgreSQL ${st.version} at postgres://postgres@127.0.0.1:${st.port}/postgres`), 'the same server, not a new one')
+  assert.ok(lines.includes(`pgload: embedded PostgreSQL ${st.version} at postgres://postgres@127.0.0.1:${st.port}/postgres (pg_stat_statements on)`), `the same server, not a new one\n${again.stderr}`)
   assert.match(again.stdout, /number of transactions actually processed: [1-9]/, 'the tables loaded by the killed run were there')
 
   assert.equal((await serverStatus({ env })).running, false, 'stopped at the end, as one it had started')
