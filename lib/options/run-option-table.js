@@ -54,7 +54,7 @@ export const RUN_OPTION_TABLE = Object.freeze({
   threshold: { type: 'string', array: true, plan: 'thresholds', capacity: 'refused', describe: 'pass/fail criterion checked at the end, k6 syntax, e.g. \'latency: p(99) < 50ms\' (exit 99 when one fails)' },
   store: { type: 'boolean', plan: 'store', default: false, describe: 'store the run in the results database once its file is written (docs/results-database.md)' },
   'results-url': { type: 'string', plan: 'resultsUrl', shown: 'pgload_results on the embedded server', describe: 'with --store, the results database: libpq URI or key=value string' },
-  interval: { type: 'string', plan: 'intervalS', default: 1, shown: true, describe: 'seconds per entry of the time series' },
+  interval: { type: 'string', plan: 'intervalS', default: 1, shown: '1s', describe: 'length of each entry of the time series: seconds or a duration, 500ms, 2s' },
   'jit-warmup': { type: 'boolean', hidden: true },
   cold: { type: 'boolean', plan: 'cold', default: false, capacity: 'refused', describe: 'cold start: restart the server before the measured run (the embedded one itself, others with --restart-command) and, as root on the server\'s machine, drop the OS page cache; measured from the start unless --warmup is given' },
   'restart-command': { type: 'string', plan: 'restartCommand', capacity: 'no', describe: 'with --cold: shell command that restarts a server that is not the embedded one, e.g. \'sudo systemctl restart postgresql\'' },
