@@ -7,7 +7,8 @@ import { TOOL_VERSION } from '../lib/version.js'
 import { commands } from '../lib/cli/index.js'
 import { applyDriverV8Flags } from '../lib/engine/v8-flags.js'
 import { joinNegativeValues } from '../lib/cli/negative-values.js'
-import { cutLongWords, unknownOptionsOnce } from '../lib/options/shown.js'
+import { cutLongWords } from '../lib/options/shown.js'
+import { parserMessage, checkSwitchValues } from '../lib/options/parser-errors.js'
 
 applyDriverV8Flags() // before any run's hot path is optimized (lib/engine/v8-flags.js)
 
@@ -52,12 +53,28 @@ const cli = yargs(argv)
   .wrap(Math.min(110, process.stdout.columns || 100))
   .fail((msg, err, y) => {
     if (err) throw err
-    const e = new Error(cutLongWords(unknownOptionsOnce(`${msg}`)))
+    const e = new Error(cutLongWords(parserMessage(`${msg}`, parserContext())))
     e.name = 'YError'
     e.hint = 'see pgload --help'
     throw e
   })
   .parserConfiguration({ 'populate--': true, 'boolean-negation': true })
+  // before validation, with the options of the command being parsed
+  .middleware(() => checkSwitchValues(argv, switchNames(cli.getOptions())), true)
+
+/** What parserMessage needs: the arguments, the shown options of the command being parsed, the commands. */
+function parserContext () {
+  const options = cli.getOptions()
+  const hidden = new Set(options.hiddenOptions)
+  const optionNames = Object.keys(options.key).filter((n) => !hidden.has(n))
+  const commandNames = cli.getInternalMethods().getCommandInstance().getCommands()
+  return { args: argv, optionNames: optionNames.flatMap((n) => [n, ...(options.alias[n] ?? [])]), commandNames }
+}
+
+/** The boolean options of the command being parsed, with their aliases. */
+function switchNames (options) {
+  return options.boolean.flatMap((n) => [n, ...(options.alias[n] ?? [])])
+}
 
 for (const command of commands) cli.command(command)
 

@@ -19,3 +19,15 @@ export async function loadWorkload (name) {
   if (!loader) return undefined
   return (await loader()).default
 }
+
+/**
+ * The built-in workloads' own run options, each once (--warehouses, --delivery...). A workload
+ * built on another (chbench on tpcc) repeats the other's: given to yargs twice, an option's alias
+ * and choices would be listed twice in --help and its errors.
+ * @returns {Promise<Record<string, import('yargs').Options>>}
+ */
+export async function workloadRunOptions () {
+  const out = {}
+  for (const name of workloadNames) Object.assign(out, (await loadWorkload(name))?.runOptions)
+  return out
+}

@@ -41,7 +41,7 @@ export function capacitySettingsFromArgv (argv) {
   const d = CAPACITY_DEFAULTS
   const stepS = argv.step === undefined ? d.stepS : parseDurationS(argv.step, '--step', rangeOf('--step'))
   const settleS = argv.settle === undefined ? Math.min(d.settleS, stepS) : parseDurationS(argv.settle, '--settle', rangeOf('--settle'))
-  const intervalS = argv.interval === undefined ? 1 : parseNumber(argv.interval, '--interval', rangeOf('--interval'))
+  const intervalS = argv.interval === undefined ? 1 : parseDurationS(argv.interval, '--interval', rangeOf('--interval'))
   if (!(stepS >= 2 * intervalS)) throw new PgloadError(`--step must be at least 2 intervals (${2 * intervalS} s), got ${argv.step}`, { code: 'BAD_OPTION' })
   if (!(settleS >= BOUNDS.settleS)) throw new PgloadError(`--settle must be >= 0, got ${argv.settle}`, { code: 'BAD_OPTION' })
   const startRate = argv.startRate === undefined ? d.startRate : parseNumber(argv.startRate, '--start-rate', rangeOf('--start-rate'))

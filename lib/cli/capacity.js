@@ -4,7 +4,7 @@
 import { hideBin } from 'yargs/helpers'
 import { PgloadError } from '../errors.js'
 import { resolvePlan } from '../plan/resolve.js'
-import { workloadNames, loadWorkload } from '../../workloads/index.js'
+import { workloadNames, workloadRunOptions } from '../../workloads/index.js'
 import { progressOutput } from '../output/run-outputs.js'
 import { storeOutput } from '../store/store-output.js'
 import { reportOutput } from '../report/report-output.js'
@@ -19,7 +19,7 @@ import { capacitySettingsFromArgv, CAPACITY_DEFAULTS, CAPACITY_REFUSED } from '.
 import { capacityPlanInput, runCapacity } from '../capacity/capacity-run.js'
 import { formatStepHeader, formatStepRow } from '../capacity/format.js'
 
-const workloadModules = await Promise.all(workloadNames.map((n) => loadWorkload(n)))
+const workloadOptions = await workloadRunOptions()
 
 // the run options capacity takes as they are, and those it refuses (its own replace --rate,
 // --duration, --threshold, ...): from the option table
@@ -49,9 +49,7 @@ export function builder (y) {
   for (const [name, def] of Object.entries(TAKEN)) y.option(name, name === 'max-queue' ? MAX_QUEUE : def)
   // refused with a reason (capacityFromArgv), under their run names and aliases
   for (const name of REFUSED) y.option(name, { ...RUN_OPTIONS[name], type: 'string', hidden: true })
-  for (const mod of workloadModules) {
-    for (const [name, def] of Object.entries(mod?.runOptions ?? {})) y.option(name, def)
-  }
+  for (const [name, def] of Object.entries(workloadOptions)) y.option(name, def)
   return y
     .example("$0 capacity my.sql --until 'p(99) < 20ms' --clients 64 --step 30s", 'the arrival rate my.sql sustains with p(99) under 20 ms')
 }

@@ -5,7 +5,7 @@
 import { PgloadError } from '../errors.js'
 import { RUN_OPTION_TABLE } from '../options/run-option-table.js'
 import { parseOutputPath } from '../options/parse.js'
-import { workloadNames, loadWorkload } from '../../workloads/index.js'
+import { workloadRunOptions } from '../../workloads/index.js'
 import { readScenarioFile, SCENARIO_RUN_KEYS } from '../scenarios/scenario-file.js'
 import { scenarioPlans } from '../scenarios/scenario-plans.js'
 import { measureScenarios, scenarioRunPlan } from '../scenarios/scenario-run.js'
@@ -31,7 +31,7 @@ const camel = (name) => name.replace(/-([a-z])/g, (_, c) => c.toUpperCase())
  * @param {{ log: any, rawArgs: string[] }} ctx
  */
 export async function runScenarios (argv, { log, rawArgs }) {
-  const workloadKeys = await workloadRunOptions()
+  const workloadKeys = await workloadRunOptionNames()
   refuseLoadOptions(argv, workloadKeys)
   if (argv.scenarios === '' || typeof argv.scenarios !== 'string') throw bad('--scenarios needs a file: pgload run --scenarios scenarios.yaml')
   const spec = await readScenarioFile(argv.scenarios, { workloadKeys })
@@ -75,9 +75,8 @@ async function scenarioInput (argv, { command }) {
 }
 
 /** The workloads' own run options (warehouses, wait...): a scenario may give them. */
-async function workloadRunOptions () {
-  const modules = await Promise.all(workloadNames.map((n) => loadWorkload(n)))
-  return modules.flatMap((m) => Object.keys(m?.runOptions ?? {}))
+async function workloadRunOptionNames () {
+  return Object.keys(await workloadRunOptions())
 }
 
 /** Load options belong in the file: one line naming the first one given on the command line. */

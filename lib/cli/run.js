@@ -3,7 +3,7 @@
 import { hideBin } from 'yargs/helpers'
 import { PgloadError } from '../errors.js'
 import { resolvePlan } from '../plan/resolve.js'
-import { workloadNames, loadWorkload } from '../../workloads/index.js'
+import { workloadNames, workloadRunOptions } from '../../workloads/index.js'
 import { progressOutput, summaryOutput } from '../output/run-outputs.js'
 import { storeOutput } from '../store/store-output.js'
 import { reportOutput } from '../report/report-output.js'
@@ -22,20 +22,18 @@ export { planInputFromArgv, scriptSpecs, connectionUrl } from './run-argv.js'
 
 export { THRESHOLD_EXIT_CODE } from '../session/exit-status.js'
 
-const workloadModules = await Promise.all(workloadNames.map((n) => loadWorkload(n)))
+const workloadOptions = await workloadRunOptions()
 
 /** @type {import('yargs').CommandModule} */
 export const runCommand = {
   command: 'run [workload..]',
-  describe: 'Run a benchmark: a built-in workload (tpcb, tpcc) or pgbench script files (file.sql[@weight])',
+  describe: `Run a benchmark: a built-in workload (${workloadNames.join(', ')}) or pgbench script files (file.sql[@weight])`,
   builder (y) {
     y.positional('workload', { describe: `${workloadNames.join(', ')}, or script files (name.sql[@weight])`, type: 'string', array: true })
     for (const [name, def] of Object.entries(RUN_OPTIONS)) y.option(name, def)
     // pgbench options pgload refuses with a clear message instead of "Unknown argument".
     for (const [name, def] of Object.entries(REFUSED_OPTIONS)) y.option(name, { ...def, hidden: true })
-    for (const mod of workloadModules) {
-      for (const [name, def] of Object.entries(mod?.runOptions ?? {})) y.option(name, def)
-    }
+    for (const [name, def] of Object.entries(workloadOptions)) y.option(name, def)
     return y
   },
   async handler (argv) {

@@ -10,7 +10,7 @@ import yargs from 'yargs'
 import { hideBin } from 'yargs/helpers'
 import { PgloadError } from '../errors.js'
 import { parseOutputPath } from '../options/parse.js'
-import { workloadNames, loadWorkload } from '../../workloads/index.js'
+import { workloadNames, workloadRunOptions } from '../../workloads/index.js'
 import { TOOL_VERSION } from '../version.js'
 import { RUN_OPTIONS, REFUSED_OPTIONS } from './run-options.js'
 import { planInputFromArgv, refuseOptions, connectionUrl } from './run-argv.js'
@@ -28,7 +28,7 @@ import { liveOptions } from '../plan/live-options.js'
 import { dashboardKeepS, keepNote, keepServing } from './dashboard-keep.js'
 import { plural } from '../format/plural.js'
 
-const workloadModules = await Promise.all(workloadNames.map((n) => loadWorkload(n)))
+const workloadOptions = await workloadRunOptions()
 
 /** Run options a sweep does not take: it writes every run's results to its directory. */
 const NOT_FOR_SWEEPS = {
@@ -82,9 +82,7 @@ export function builder (y) {
   }
   // refused with a reason (refuseOptions), not with "Unknown argument"
   for (const [name, def] of Object.entries(REFUSED_OPTIONS)) y.option(name, { ...def, hidden: true })
-  for (const mod of workloadModules) {
-    for (const [name, def] of Object.entries(mod?.runOptions ?? {})) y.option(name, { ...def, ...SWEEP_MEANING[name] })
-  }
+  for (const [name, def] of Object.entries(workloadOptions)) y.option(name, { ...def, ...SWEEP_MEANING[name] })
   return y
     .option('repeat', { type: 'string', describe: `runs per cell; each cell's figures are the median of its runs [default: ${DEFAULT_REPEAT}]` })
     .option('dir', { type: 'string', describe: 'directory of the sweep document and the runs\' results [default: ./pgload-sweeps/<UTC time>-<workload>]' })

@@ -10,10 +10,10 @@ const DURATION_UNITS = { us: 1e-6, ms: 1e-3, s: 1, m: 60, min: 60, h: 3600 }
  * Parse a duration such as `30s`, `10m`, `1h`, `1.5s`, `500ms` or a bare number of seconds.
  * @param {string|number} value
  * @param {string} flag the flag name for the error message, e.g. '--duration'
- * @param {{ max?: number }} [range] the longest accepted, in seconds (lib/options/ranges.js)
+ * @param {{ min?: number, max?: number }} [range] the shortest and longest accepted, in seconds (lib/options/ranges.js)
  * @returns {number} seconds
  */
-export function parseDurationS (value, flag, { max = Infinity } = {}) {
+export function parseDurationS (value, flag, { min = 0, max = Infinity } = {}) {
   let s = NaN
   if (typeof value === 'number') {
     if (Number.isFinite(value) && value >= 0) s = value
@@ -22,6 +22,7 @@ export function parseDurationS (value, flag, { max = Infinity } = {}) {
     if (m) s = Number(m[1]) * DURATION_UNITS[(m[2] ?? 's').toLowerCase()]
   }
   if (s > max) throw new PgloadError(`${flag} must be a duration of at most ${durationText(max)}, got ${shownValue(value)}`, { code: 'BAD_OPTION' })
+  if (s < min) throw new PgloadError(`${flag} must be a duration of at least ${durationText(min)}, got ${shownValue(value)}`, { code: 'BAD_OPTION' })
   if (!Number.isNaN(s)) return s
   const negative = typeof value === 'number' ? value < 0 : /^\s*-\s*\d/.test(String(value))
   throw new PgloadError(`${flag} must be a duration like 30s, 10m or 1h${negative ? ', not negative' : ''}, got ${shownValue(value)}`, { code: 'BAD_OPTION' })

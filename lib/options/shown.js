@@ -27,18 +27,3 @@ export function shownValue (value) {
 export function cutLongWords (message) {
   return message.replace(/\s*\n\s*/g, ' ').replace(/[^\s,]{61,}/g, (word) => `${word.slice(0, MAX_SHOWN_CHARS - 3)}... (${word.length.toLocaleString('en-US')} characters)`)
 }
-
-/**
- * The parser's "Unknown arguments" list with each option named once: yargs lists a dashed name
- * (--bogus-option) and its camel-case form (bogusOption) as two.
- * @param {string} message
- * @returns {string}
- */
-export function unknownOptionsOnce (message) {
-  return message.replace(/^Unknown arguments: (.*)$/, (line, list) => {
-    const names = list.split(', ')
-    const camel = new Set(names.filter((n) => n.includes('-')).map((n) => n.replace(/-([a-z])/g, (_, c) => c.toUpperCase())))
-    const kept = names.filter((n) => !camel.has(n))
-    return `Unknown argument${kept.length === 1 ? '' : 's'}: ${kept.join(', ')}`
-  })
-}

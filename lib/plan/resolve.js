@@ -243,7 +243,7 @@ function timing (opt) {
     connections: optionalInteger(opt('connections'), '--connections', rangeOf('--connections')),
     progressS: opt('progressS') === undefined ? DEFAULTS.progressS : parseInteger(opt('progressS'), '--progress', rangeOf('--progress')),
     warmupS: duration('warmupS', '--warmup'),
-    intervalS: opt('intervalS') === undefined ? DEFAULTS.intervalS : parseNumber(opt('intervalS'), '--interval', rangeOf('--interval')),
+    intervalS: opt('intervalS') === undefined ? DEFAULTS.intervalS : parseDurationS(opt('intervalS'), '--interval', rangeOf('--interval')),
     graceS: duration('graceS', '--grace'),
     reconnectWindowS: duration('reconnectWindowS', '--reconnect-window'),
     transactionTimeoutS: duration('transactionTimeoutS', '--transaction-timeout'),

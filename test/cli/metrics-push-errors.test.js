@@ -31,5 +31,5 @@ test('sweep checks them as run does; capacity does not take them', { timeout: 60
     /--metrics-push: the URL must be http:\/\/ or https:\/\/, got file:\/\//)
   const r = await runCli(['capacity', 'tpcb', '--until', 'p(99) < 20ms', '--url', UNREACHABLE, '--metrics-push', 'http://127.0.0.1:9/'])
   assert.equal(r.code, 1)
-  assert.match(r.stderr, /Unknown argument: metrics-push/)
+  assert.match(r.stderr, /unknown option --metrics-push/)
 })

@@ -73,7 +73,7 @@ const MAPPED = {
   9: { logFiles: { min: 8, max: 92, line: /^[01] \d{1,2} \d+ \d \d+ \d+$/ } },
   10: { logFiles: { min: 10, max: 10, line: /^0 \d{1,2} \d+ \d \d+ \d+$/ } },
   // -h/-p/-U are pgload options too; for: --help.*more information
-  11: { stderr: [/^pgload: Unknown arguments: -debug, .*bad-option/m, /^hint: see pgload --help$/m] },
+  11: { stderr: [/^pgload: unknown options ---debug, .*--bad-option/m, /^hint: see pgload --help$/m] },
   12: { stderr: [/could not read script file "no-such-file": no such file/] }, // for: could not open file "no-such-file":
   17: { stderr: [/--clients must be an integer in 1..1000000, got "three"/] },
   18: { stderr: [/--jobs must be an integer in 1..256, got "eleven"/] },
@@ -89,7 +89,7 @@ const MAPPED = {
   31: { stderr: [/--aggregate-interval must be an integer in 1..31536000, got "-3"/] }, // for: --aggregate-interval must be in range
   33: {
     args: () => ['init', 'tpcb', '-S', '--url', UNREACHABLE],
-    stderr: [/^pgload: Unknown argument: S$/m] // for: cannot be used in initialization (init has no run options at all)
+    stderr: [/^pgload: unknown option -S$/m] // for: cannot be used in initialization (init has no run options at all)
   },
   34: { stderr: [/-F\/--fillfactor is an initialization option: it cannot be used in benchmarking mode/] },
   36: { stderr: [/--progress-timestamp is allowed only under --progress/] },
@@ -190,9 +190,9 @@ const REFUSALS = [
   [['run', '--debug'], /--debug is not supported: use --verbose/],
   [['run', '-i'], /-i\/--initialize is an initialization option: it cannot be used in benchmarking mode/],
   [['run', '--partitions', '2'], /--partitions is an initialization option/],
-  [['init', 'tpcb', '--partitions=2'], /Unknown arguments?: partitions/],
-  [['init', 'tpcb', '--partition-method=hash'], /Unknown arguments?: partition-method/],
-  [['init', 'tpcb', '-I', 'dta'], /Unknown arguments?: I/]
+  [['init', 'tpcb', '--partitions=2'], /unknown option --partitions/],
+  [['init', 'tpcb', '--partition-method=hash'], /unknown option --partition-method/],
+  [['init', 'tpcb', '-I', 'dta'], /unknown option -I/]
 ]
 
 // Option errors need no server and do not depend on each other: four at a time.

@@ -48,3 +48,11 @@ test('distributions: syntax, ranges and means', () => {
   assert.throws(() => parseDistribution('gauss:5', '--think-time'), /--think-time must be fixed:MS, uniform:MIN-MAX or exp:MEAN\[:CAP\] \(milliseconds\), got "gauss:5"/)
   assert.throws(() => parseDistribution('uniform:5-1', '--think-time'), /MIN <= MAX/)
 })
+
+test('parseDurationS: a duration within a range with a shortest value (--interval takes units)', () => {
+  assert.equal(parseDurationS('500ms', '--interval', { min: 0.01, max: 3600 }), 0.5)
+  assert.equal(parseDurationS('0.5s', '--interval', { min: 0.01, max: 3600 }), 0.5)
+  assert.equal(parseDurationS('1m', '--interval', { min: 0.01, max: 3600 }), 60)
+  assert.throws(() => parseDurationS('5ms', '--interval', { min: 0.01, max: 3600 }), { message: '--interval must be a duration of at least 0.01 s, got "5ms"' })
+  assert.throws(() => parseDurationS('2h', '--interval', { min: 0.01, max: 3600 }), { message: '--interval must be a duration of at most 3600 s, got "2h"' })
+})

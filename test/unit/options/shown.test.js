@@ -2,7 +2,7 @@
 
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { shownValue, cutLongWords, unknownOptionsOnce } from '../../../lib/options/shown.js'
+import { shownValue, cutLongWords } from '../../../lib/options/shown.js'
 
 test('short values as typed: strings quoted, numbers bare, arrays as JSON', () => {
   assert.equal(shownValue('fast'), '"fast"')
@@ -25,11 +25,4 @@ test('cutLongWords: yargs messages on one line, each long word cut', () => {
   assert.equal(cutLongWords('Unknown argument: fast'), 'Unknown argument: fast')
   assert.equal(cutLongWords(`Unknown arguments: a${'z'.repeat(100)}, b`), `Unknown arguments: a${'z'.repeat(56)}... (101 characters), b`)
   assert.equal(cutLongWords('Invalid values:\n  Argument: action, Given: "x"'), 'Invalid values: Argument: action, Given: "x"')
-})
-
-test('an unknown option is named once, not also in camel case', () => {
-  assert.equal(unknownOptionsOnce('Unknown arguments: bogus-option, bogusOption'), 'Unknown argument: bogus-option')
-  assert.equal(unknownOptionsOnce('Unknown arguments: bogus-option, bogusOption, x, other-thing, otherThing'), 'Unknown arguments: bogus-option, x, other-thing')
-  assert.equal(unknownOptionsOnce('Unknown argument: x'), 'Unknown argument: x')
-  assert.equal(unknownOptionsOnce('Not enough arguments'), 'Not enough arguments')
 })

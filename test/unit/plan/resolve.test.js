@@ -159,7 +159,7 @@ const ERRORS = [
   [{ connections: 0 }, '--connections must be an integer in 1..1000000, got 0'],
   [{ progressS: 0 }, '--progress must be an integer in 1..31536000, got 0'],
   [{ warmupS: 'x' }, '--warmup must be a duration like 30s, 10m or 1h, got "x"'],
-  [{ intervalS: 0 }, '--interval must be a number in 0.01..3600, got 0'],
+  [{ intervalS: 0 }, '--interval must be a duration of at least 0.01 s, got 0'],
   [{ graceS: 'soon' }, '--grace must be a duration like 30s, 10m or 1h, got "soon"'],
   [{ transactionTimeoutS: '0s' }, '--transaction-timeout must be positive, got "0s"'],
   [{ jobs: 0 }, '--jobs must be an integer in 1..256, got 0'],
@@ -194,4 +194,10 @@ test('a workload with its own number of terminals (tpcc) refuses --clients, give
       return true
     })
   }
+})
+
+test('--interval takes a duration with its unit, as -T and --grace do', async () => {
+  assert.equal((await resolvePlan({ intervalS: '0.5s' })).intervalS, 0.5)
+  assert.equal((await resolvePlan({ intervalS: '250ms' })).intervalS, 0.25)
+  assert.equal((await resolvePlan({ intervalS: '2' })).intervalS, 2)
 })
