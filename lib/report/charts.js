@@ -187,7 +187,8 @@ export const RUN_CHARTS = [
       const noType = transactionTypes(doc).find((t) => /^new[-_ ]?order$/i.test(t))
       const tpmC = doc.tpcc?.tpmC ?? (noType && dur > 0 ? round3((doc.transactions[noType].count ?? 0) * 60 / dur) : null)
       if (typeof tpmC === 'number') {
-        const eff = doc.tpcc?.efficiency
+        // an unpaced run's efficiency compares with a paced maximum: not shown
+        const eff = doc.tpcc && doc.tpcc.paced !== false ? doc.tpcc.efficiency : null
         const few = doc.tpcc ? fewEvents(committedNewOrders(doc), 'New-Orders', 'these') : null
         const ceiling = doc.tpcc?.efficiencyCeiling
         // unpaced runs have no ceiling (null): no comparison with it

@@ -10,7 +10,7 @@ import { clientCpuFact } from '../output/client-cpu.js'
 import { afterLoadText } from '../output/server-summary.js'
 import { formatPerTransaction } from '../output/per-transaction.js'
 import { fewEvents } from '../output/enough-data.js'
-import { committedNewOrders, efficiencyCeilingText } from '../output/tpcc-summary.js'
+import { committedNewOrders, efficiencyApplies, efficiencyCeilingText, UNPACED_EFFICIENCY } from '../output/tpcc-summary.js'
 import { bytesText } from '../format/bytes.js'
 
 /** Settings shown first when the results list them, because they shape most benchmarks. */
@@ -111,7 +111,7 @@ function deltasTable (deltas) {
 function tpccBlock (doc) {
   const tpcc = doc.tpcc
   if (!tpcc || typeof tpcc !== 'object') return ''
-  const pairs = [['tpmC', fmt(tpcc.tpmC)], ['NOPM', fmt(tpcc.nopm)], ['efficiency', isNum(tpcc.efficiency) ? `${fmt(tpcc.efficiency, 1)} %` + (isNum(tpcc.efficiencyCeiling) ? `; ${efficiencyCeilingText(tpcc).replace(/(\d)%/g, '$1 %')}` : '') : undefined], ['warehouses', tpcc.warehouses]]
+  const pairs = [['tpmC', fmt(tpcc.tpmC)], ['NOPM', fmt(tpcc.nopm)], ['efficiency', !efficiencyApplies(tpcc) ? UNPACED_EFFICIENCY : isNum(tpcc.efficiency) ? `${fmt(tpcc.efficiency, 1)} %` + (isNum(tpcc.efficiencyCeiling) ? `; ${efficiencyCeilingText(tpcc).replace(/(\d)%/g, '$1 %')}` : '') : undefined], ['warehouses', tpcc.warehouses]]
   const few = fewEvents(committedNewOrders(doc), 'New-Orders committed in the window', 'tpmC, NOPM and efficiency')
   if (few) pairs.push(['note', few])
   const rt = Object.entries(tpcc.responseTime ?? {}).map(([type, r]) => [type, fmt(r.p90Ms), fmt(r.limitMs), responseVerdict(r, doc.transactions?.[type]?.count)])
