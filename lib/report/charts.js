@@ -274,6 +274,7 @@ export function fillSpec (chart, datasets, opts = {}, doc) {
     spec.title = { ...title, text: `${opts.runLabel}: ${title.text}` }
   }
   chart.tune?.(spec, datasets, opts, doc)
+  if (doc) sortTypeColours(spec, transactionTypes(doc))
   if (datasets.stages?.length > 0 && spec.title?.subtitle) {
     const lines = [spec.title.subtitle].flat()
     lines[0] += '; numbered bands: the stages'
@@ -281,6 +282,20 @@ export function fillSpec (chart, datasets, opts = {}, doc) {
   }
   dropEmptyLayers(spec, datasets)
   return spec
+}
+
+/**
+ * Order every legend of transaction types as the run lists them (a workload's types in its own
+ * order, then the rest) rather than by string, where q10 would come before q2.
+ * @param {any} node
+ * @param {string[]} types
+ */
+function sortTypeColours (node, types) {
+  if (Array.isArray(node)) return node.forEach((n) => sortTypeColours(n, types))
+  if (!node || typeof node !== 'object') return
+  const color = node.encoding?.color
+  if (color?.field === 'type' && color.sort === undefined && !Array.isArray(color.scale?.domain)) color.sort = types
+  for (const [k, v] of Object.entries(node)) if (k !== 'datasets' && k !== 'encoding') sortTypeColours(v, types)
 }
 
 /**
