@@ -118,6 +118,20 @@ function tpccBlock (doc) {
   return `<h3>TPC-C</h3>${dl(pairs)}` + (rt.length ? table(['transaction type', 'p90 ms', 'limit ms', 'verdict'], rt, 'numbers') : '')
 }
 
+// The summary's CH-benCHmark figures: the analytic streams' throughput, geometric mean and sets.
+function chbenchBlock (doc) {
+  const c = doc.chbench
+  if (!c || typeof c !== 'object') return ''
+  if (!(c.streams > 0)) return '<h3>CH-benCHmark</h3><p class="note">No analytic stream (--streams 0): the TPC-C figures are the baseline.</p>'
+  const sets = Array.isArray(c.sets) ? c.sets.map((s) => `stream ${s.stream + 1}: ${s.complete}${isNum(s.meanS) ? ` (${fmt(s.meanS, 2)} s each)` : ''}`).join(', ') : undefined
+  return '<h3>CH-benCHmark</h3>' + dl([
+    ['analytic streams', c.streams],
+    ['queries per hour', `${fmt(c.queriesPerHour, 1)} (${fmt(c.queries, 0)} queries)`],
+    ['geometric mean of the 22 queries', isNum(c.geoMeanMs) ? `${fmt(c.geoMeanMs, 1)} ms` : '– (not every query ran in the measured window)'],
+    ['complete sets of 22', sets]
+  ])
+}
+
 // null: the type did not run, so there is no verdict (the summary prints '-').
 function responseVerdict (r, count) {
   if (r.pass !== true && r.pass !== false) return '–'
@@ -255,6 +269,7 @@ export function runHeaderHtml (doc, label) {
     staged ? '<h3>Summary of the whole run (every stage together)</h3>' : '<h3>Summary</h3>',
     summaryTable(doc),
     tpccBlock(doc),
+    chbenchBlock(doc),
     thresholdsBlock(doc.thresholds),
     key.length ? `<h3>Key settings</h3>${dl(key.map(([n, v]) => [n, v]))}` : '',
     settings.length ? `<details><summary>All non-default settings (${settings.length})</summary>${table(['setting', 'value', 'source'], settings)}</details>` : '',

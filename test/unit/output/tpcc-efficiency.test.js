@@ -2,7 +2,6 @@ import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { readFileSync } from 'node:fs'
 import { formatTpcc } from '../../../lib/output/tpcc-summary.js'
-import { runHeaderHtml } from '../../../lib/report/header.js'
 
 const recorded = () => JSON.parse(readFileSync(new URL('../../fixtures/results/recorded-chbench-k1.json', import.meta.url), 'utf8'))
 
@@ -18,10 +17,4 @@ test('a paced run keeps its efficiency in the summary', () => {
   const doc = recorded()
   doc.tpcc.paced = true
   assert.match(formatTpcc(doc), /^efficiency = 88342\.3%/m)
-})
-
-test('an unpaced run has no efficiency in the report header', () => {
-  const html = runHeaderHtml(recorded())
-  assert.match(html, /<dt>efficiency<\/dt><dd>n&#47;a \(unpaced: --no-wait\)<\/dd>/)
-  assert.doesNotMatch(html, /88[,.]?342/)
 })
