@@ -6,6 +6,16 @@ import { plural } from '../format/plural.js'
 const f1 = (x) => x === null || x === undefined ? '-' : x.toFixed(1)
 
 /**
+ * The summary's `transaction type:` of a CH-benCHmark run: both halves of the mix.
+ * @param {{ streams: number }} c the results' `chbench` section
+ * @returns {string}
+ */
+export function chbenchTransactionType (c) {
+  if (!(c.streams > 0)) return 'CH-benCHmark: TPC-C (5 types), no analytic stream'
+  return `CH-benCHmark: TPC-C (5 types) + 22 analytic queries on ${plural(c.streams, 'stream')}`
+}
+
+/**
  * @param {{ chbench: { streams: number, queries: number, queriesPerHour: number, geoMeanMs: number|null,
  *   sets: { stream: number, complete: number, meanS: number|null }[], perQuery: Record<string, { count: number, meanMs: number|null, rows: number }> },
  *   run: { durationS: number } }} results

@@ -6,7 +6,7 @@ import { clientCpuLine } from './client-cpu.js'
 import { formatPerTransaction } from './per-transaction.js'
 import { fewForPerTransaction } from './enough-data.js'
 import { formatTpcc } from './tpcc-summary.js'
-import { formatChbench } from './chbench-summary.js'
+import { chbenchTransactionType, formatChbench } from './chbench-summary.js'
 import { formatFailover, formatTrigger } from './failover-summary.js'
 import { formatScenarios } from './scenario-summary.js'
 
@@ -28,7 +28,7 @@ export function formatSummary (results, { description } = {}) {
   const opts = run.options ?? {}
   lines.push(`pgload (${results.tool.version}, server ${results.server.version})`)
   const scripts = results.script ?? null
-  const many = results.tpcc ? 'TPC-C (new-order, payment, order-status, delivery, stock-level)' : 'multiple scripts'
+  const many = results.chbench ? chbenchTransactionType(results.chbench) : results.tpcc ? 'TPC-C (new-order, payment, order-status, delivery, stock-level)' : 'multiple scripts'
   lines.push(`transaction type: ${types.length === 1 ? (description ?? scripts?.[types[0]]?.desc ?? types[0]) : many}`)
   if (run.scale !== null && run.scale !== undefined) lines.push(`scaling factor: ${run.scale}`)
   lines.push(`query mode: ${run.protocol}`)

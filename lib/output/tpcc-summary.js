@@ -25,6 +25,19 @@ export function efficiencyCeilingText (c) {
 }
 
 /**
+ * Whether the efficiency means anything: it compares tpmC with the spec's paced maximum, so a run
+ * without keying and think times (--no-wait) has none to compare with.
+ * @param {{ paced?: boolean }} c the results' `tpcc` section
+ * @returns {boolean}
+ */
+export function efficiencyApplies (c) {
+  return c.paced !== false
+}
+
+/** What the summary and the report print instead of an unpaced run's efficiency. */
+export const UNPACED_EFFICIENCY = 'n/a (unpaced: --no-wait)'
+
+/**
  * The TPC-C block.
  * @param {any} results a results document with a `tpcc` section
  * @returns {string}
@@ -39,7 +52,9 @@ export function formatTpcc (results) {
     `tpmC = ${f1(c.tpmC)}   New-Orders the driver saw commit, per minute of the measured window`,
     `NOPM = ${f1(c.nopm)}   growth of the districts' order counters (sum of d_next_o_id) over the same window, per minute, as HammerDB counts`,
     `TPM total = ${f1(c.tpmTotal)}   transactions of all types per minute`,
-    `efficiency = ${f1(c.efficiency)}%   tpmC / (12.86 x ${plural(c.warehouses, 'warehouse', 'warehouses')})${typeof c.efficiencyCeiling === 'number' ? `; ${efficiencyCeilingText(c)}` : ''}`
+    efficiencyApplies(c)
+      ? `efficiency = ${f1(c.efficiency)}%   tpmC / (12.86 x ${plural(c.warehouses, 'warehouse', 'warehouses')})${typeof c.efficiencyCeiling === 'number' ? `; ${efficiencyCeilingText(c)}` : ''}`
+      : `efficiency = ${UNPACED_EFFICIENCY}`
   ]
   const newOrders = committedNewOrders(results)
   const few = fewEvents(newOrders, 'New-Orders committed in the window', 'tpmC, NOPM and efficiency')

@@ -3,6 +3,7 @@
 // outside the server (network, driver, queueing in pgload) with its standard error.
 
 import { formatPerTransaction } from './per-transaction.js'
+import { fewEvents } from './enough-data.js'
 
 const TOP = 3
 
@@ -17,6 +18,8 @@ export function formatWaitsSummary (waits) {
   for (const [name, t] of Object.entries(waits.types ?? {})) {
     const top = t.events.slice(0, TOP).map((e) => `${e.event} ${percent(e.share)}`).join(', ')
     lines.push(`  ${name}: ${top}${outsideText(t)}`)
+    const few = fewEvents(t.samples, 'samples', 'these shares or the time outside the server')
+    if (few) lines.push(`    ${few}`)
     const slow = t.slow?.events?.[0]
     if (slow && t.slow.samples > 0 && slow.event !== t.events[0]?.event) {
       lines.push(`    slowest 1% (above ${formatPerTransaction(t.slow.aboveMs, 1)} ms): ${t.slow.events.slice(0, TOP).map((e) => `${e.event} ${percent(e.share)}`).join(', ')}`)
@@ -34,7 +37,9 @@ function headline (w) {
 
 function outsideText (t) {
   if (t.outsideMs === null || t.outsideMs === undefined) return ''
-  return `; outside the server ${formatPerTransaction(t.outsideMs, 3)} ± ${formatPerTransaction(t.outsideMsStderr, 3)} ms of ${formatPerTransaction(t.serverMs + t.outsideMs, 3)} ms (${t.samples.toLocaleString('en-US')} samples)`
+  // the estimate is a difference of two measured means: below zero it says "about none", no less
+  const outside = t.outsideMs < 0 ? '~0' : formatPerTransaction(t.outsideMs, 3)
+  return `; outside the server ${outside} ± ${formatPerTransaction(t.outsideMsStderr, 3)} ms of ${formatPerTransaction(t.serverMs + t.outsideMs, 3)} ms (${t.samples.toLocaleString('en-US')} samples)`
 }
 
 function percent (share) {

@@ -187,7 +187,8 @@ export const RUN_CHARTS = [
       const noType = transactionTypes(doc).find((t) => /^new[-_ ]?order$/i.test(t))
       const tpmC = doc.tpcc?.tpmC ?? (noType && dur > 0 ? round3((doc.transactions[noType].count ?? 0) * 60 / dur) : null)
       if (typeof tpmC === 'number') {
-        const eff = doc.tpcc?.efficiency
+        // an unpaced run's efficiency compares with a paced maximum: not shown
+        const eff = doc.tpcc && doc.tpcc.paced !== false ? doc.tpcc.efficiency : null
         const few = doc.tpcc ? fewEvents(committedNewOrders(doc), 'New-Orders', 'these') : null
         const ceiling = doc.tpcc?.efficiencyCeiling
         // unpaced runs have no ceiling (null): no comparison with it
@@ -273,6 +274,7 @@ export function fillSpec (chart, datasets, opts = {}, doc) {
     spec.title = { ...title, text: `${opts.runLabel}: ${title.text}` }
   }
   chart.tune?.(spec, datasets, opts, doc)
+  if (doc) sortTypeColours(spec, transactionTypes(doc))
   if (datasets.stages?.length > 0 && spec.title?.subtitle) {
     const lines = [spec.title.subtitle].flat()
     lines[0] += '; numbered bands: the stages'
@@ -280,6 +282,20 @@ export function fillSpec (chart, datasets, opts = {}, doc) {
   }
   dropEmptyLayers(spec, datasets)
   return spec
+}
+
+/**
+ * Order every legend of transaction types as the run lists them (a workload's types in its own
+ * order, then the rest) rather than by string, where q10 would come before q2.
+ * @param {any} node
+ * @param {string[]} types
+ */
+function sortTypeColours (node, types) {
+  if (Array.isArray(node)) return node.forEach((n) => sortTypeColours(n, types))
+  if (!node || typeof node !== 'object') return
+  const color = node.encoding?.color
+  if (color?.field === 'type' && color.sort === undefined && !Array.isArray(color.scale?.domain)) color.sort = types
+  for (const [k, v] of Object.entries(node)) if (k !== 'datasets' && k !== 'encoding') sortTypeColours(v, types)
 }
 
 /**

@@ -10,7 +10,7 @@ import { clientCpuFact } from '../output/client-cpu.js'
 import { afterLoadText } from '../output/server-summary.js'
 import { formatPerTransaction } from '../output/per-transaction.js'
 import { fewEvents } from '../output/enough-data.js'
-import { committedNewOrders, efficiencyCeilingText } from '../output/tpcc-summary.js'
+import { committedNewOrders, efficiencyApplies, efficiencyCeilingText, UNPACED_EFFICIENCY } from '../output/tpcc-summary.js'
 import { bytesText } from '../format/bytes.js'
 
 /** Settings shown first when the results list them, because they shape most benchmarks. */
@@ -111,11 +111,25 @@ function deltasTable (deltas) {
 function tpccBlock (doc) {
   const tpcc = doc.tpcc
   if (!tpcc || typeof tpcc !== 'object') return ''
-  const pairs = [['tpmC', fmt(tpcc.tpmC)], ['NOPM', fmt(tpcc.nopm)], ['efficiency', isNum(tpcc.efficiency) ? `${fmt(tpcc.efficiency, 1)} %` + (isNum(tpcc.efficiencyCeiling) ? `; ${efficiencyCeilingText(tpcc).replace(/(\d)%/g, '$1 %')}` : '') : undefined], ['warehouses', tpcc.warehouses]]
+  const pairs = [['tpmC', fmt(tpcc.tpmC)], ['NOPM', fmt(tpcc.nopm)], ['efficiency', !efficiencyApplies(tpcc) ? UNPACED_EFFICIENCY : isNum(tpcc.efficiency) ? `${fmt(tpcc.efficiency, 1)} %` + (isNum(tpcc.efficiencyCeiling) ? `; ${efficiencyCeilingText(tpcc).replace(/(\d)%/g, '$1 %')}` : '') : undefined], ['warehouses', tpcc.warehouses]]
   const few = fewEvents(committedNewOrders(doc), 'New-Orders committed in the window', 'tpmC, NOPM and efficiency')
   if (few) pairs.push(['note', few])
   const rt = Object.entries(tpcc.responseTime ?? {}).map(([type, r]) => [type, fmt(r.p90Ms), fmt(r.limitMs), responseVerdict(r, doc.transactions?.[type]?.count)])
   return `<h3>TPC-C</h3>${dl(pairs)}` + (rt.length ? table(['transaction type', 'p90 ms', 'limit ms', 'verdict'], rt, 'numbers') : '')
+}
+
+// The summary's CH-benCHmark figures: the analytic streams' throughput, geometric mean and sets.
+function chbenchBlock (doc) {
+  const c = doc.chbench
+  if (!c || typeof c !== 'object') return ''
+  if (!(c.streams > 0)) return '<h3>CH-benCHmark</h3><p class="note">No analytic stream (--streams 0): the TPC-C figures are the baseline.</p>'
+  const sets = Array.isArray(c.sets) ? c.sets.map((s) => `stream ${s.stream + 1}: ${s.complete}${isNum(s.meanS) ? ` (${fmt(s.meanS, 2)} s each)` : ''}`).join(', ') : undefined
+  return '<h3>CH-benCHmark</h3>' + dl([
+    ['analytic streams', c.streams],
+    ['queries per hour', `${fmt(c.queriesPerHour, 1)} (${fmt(c.queries, 0)} queries)`],
+    ['geometric mean of the 22 queries', isNum(c.geoMeanMs) ? `${fmt(c.geoMeanMs, 1)} ms` : '– (not every query ran in the measured window)'],
+    ['complete sets of 22', sets]
+  ])
 }
 
 // null: the type did not run, so there is no verdict (the summary prints '-').
@@ -255,6 +269,7 @@ export function runHeaderHtml (doc, label) {
     staged ? '<h3>Summary of the whole run (every stage together)</h3>' : '<h3>Summary</h3>',
     summaryTable(doc),
     tpccBlock(doc),
+    chbenchBlock(doc),
     thresholdsBlock(doc.thresholds),
     key.length ? `<h3>Key settings</h3>${dl(key.map(([n, v]) => [n, v]))}` : '',
     settings.length ? `<details><summary>All non-default settings (${settings.length})</summary>${table(['setting', 'value', 'source'], settings)}</details>` : '',

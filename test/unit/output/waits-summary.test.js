@@ -41,3 +41,22 @@ test('pg_wait_sampling installed: the headline says its history was not read', (
   const text = formatWaitsSummary({ available: true, source: 'pg_stat_activity', pgWaitSampling: true, hz: 20, ticks: { done: 10, skipped: 0, failed: 0 }, types: {} })
   assert.equal(text, 'waits: sampled 10 times at 20 Hz from pg_stat_activity; pg_wait_sampling is installed, its history is not read')
 })
+
+test('an estimate below zero prints ~0, and a type with few samples says so', () => {
+  const text = formatWaitsSummary({
+    available: true,
+    source: 'pg_stat_activity',
+    pgWaitSampling: false,
+    hz: 50,
+    ticks: { done: 500, skipped: 0, failed: 0 },
+    types: {
+      q2: { samples: 1, events: [ev('CPU', 1, 1)], serverMs: 40, outsideMs: -9.38, outsideMsStderr: 54.744 }
+    }
+  })
+  assert.equal(text, [
+    'waits: sampled 500 times at 50 Hz from pg_stat_activity',
+    '  q2: CPU 100%; outside the server ~0 ± 54.744 ms of 30.620 ms (1 samples)',
+    '    only 1 samples: too few to settle these shares or the time outside the server'
+  ].join('\n'))
+  assert.doesNotMatch(text, /-9\.380/)
+})
