@@ -1,11 +1,8 @@
 // The results' `failover` section (--failover, lib/failover): its rule, beside the document's in
 // schema.js. Times are seconds of the measured window; the server's own timestamps are text.
 
-import { number, string, boolean, object, mapOf } from './rules.js'
-
-const count = number({ min: 0, integer: true })
-const amountOrNull = number({ min: 0, nullable: true })
-const textOrNull = string({ nullable: true })
+import { boolean, object, mapOf } from './rules.js'
+import { count, amountOrNull, textOrNull } from './schema-values.js'
 
 /** @type {import('./rules.js').Rule} */
 export const failover = object({

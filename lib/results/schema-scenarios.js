@@ -1,12 +1,8 @@
 // The results' `scenarios` section (run --scenarios, lib/scenarios): its rule, beside the
 // document's in schema.js, built from the run's own rules (each scenario has the run's shapes).
 
-import { number, string, object, mapOf, refine } from './rules.js'
-
-const count = number({ min: 0, integer: true, nullable: true })
-const amount = number({ min: 0 })
-const amountOrNull = number({ min: 0, nullable: true })
-const text = string()
+import { object, mapOf, refine } from './rules.js'
+import { countOrNull, amount, amountOrNull, text } from './schema-values.js'
 
 /**
  * @param {{ summary: import('./rules.js').Rule, transaction: import('./rules.js').Rule, intervals: import('./rules.js').Rule, stages: import('./rules.js').Rule }} run
@@ -21,8 +17,8 @@ export function scenariosRule ({ summary, transaction, intervals, stages }) {
     openedS: amountOrNull,
     tags: mapOf(text),
     options: object({}),
-    clients: count,
-    connections: count,
+    clients: countOrNull,
+    connections: countOrNull,
     summary,
     transactions: mapOf(transaction),
     intervals,

@@ -1,15 +1,8 @@
 // The results' `waits` section (--wait-sampling, lib/waits): its rule, beside the document's in
 // schema.js.
 
-import { number, string, boolean, object, mapOf, arrayOf } from './rules.js'
-
-const count = number({ min: 0, integer: true })
-const amount = number({ min: 0 })
-const amountOrNull = number({ min: 0, nullable: true })
-const anyNumberOrNull = number({ nullable: true })
-const text = string()
-const textOrNull = string({ nullable: true })
-const counts = mapOf(count)
+import { number, boolean, object, mapOf, arrayOf } from './rules.js'
+import { count, amount, amountOrNull, anyNumberOrNull, text, textOrNull, counts } from './schema-values.js'
 
 // the wait sampler's shares by event, per type and statement (docs/results-format.md)
 const waitShares = arrayOf(object({ event: text, samples: count, share: amount }, { required: ['event', 'samples', 'share'] }))

@@ -5,9 +5,10 @@
 import { PgloadError } from '../errors.js'
 import { inspectHistogram } from './histogram-check.js'
 import { failover } from './schema-failover.js'
+import { count, countOrNull, amount, amountOrNull, anyNumberOrNull, text, textOrNull, counts } from './schema-values.js'
 import { waits } from './schema-waits.js'
 import { scenariosRule } from './schema-scenarios.js'
-import { FieldProblem, number, string, boolean, either, object, mapOf, arrayOf, refine, describe, memberPath } from './rules.js'
+import { FieldProblem, number, boolean, either, object, mapOf, arrayOf, refine, describe, memberPath } from './rules.js'
 import { round3 } from '../format/round.js'
 import { checkDerived } from './derived-check.js'
 
@@ -17,16 +18,8 @@ export const SCHEMA_VERSION = 1
 /** Error code of every results file pgload cannot use (unreadable, not JSON, wrong field). */
 export const RESULTS_INVALID = 'RESULTS_INVALID'
 
-const count = number({ min: 0, integer: true })
-const countOrNull = number({ min: 0, integer: true, nullable: true })
-const amount = number({ min: 0 })
-const amountOrNull = number({ min: 0, nullable: true })
-const anyNumberOrNull = number({ nullable: true })
-const text = string()
-const textOrNull = string({ nullable: true })
 /** latencyMs, lagMs, queueMs: { mean, stddev, min, p50, ..., max }, null when nothing was measured */
 const figures = mapOf(amountOrNull)
-const counts = mapOf(count)
 /**
  * @typedef {object} CountedHistogram a histogram that stands for a count, in the object holding it
  * @property {string[]} at path keys of the histogram
