@@ -37,13 +37,15 @@ import { shardPart, shardResultName, samplesServer, openShardBarrier, shardGate,
  * and thresholds among them; `runBenchmark` (lib/session/run-benchmark.js) is the one-run call.
  * @param {import('./plan/resolve.js').RunPlan | Record<string, any>} planOrOptions a plan
  *   (lib/plan/resolve.js), or options that are resolved into one first (and checked as the command line's)
- * @param {{ log?: any, env?: Record<string, string|undefined>, onRun?: (run: import('./engine/run-handle.js').RunHandle, extras: { sampler: any, types: string[] }) => void, onPhase?: (phase: string, info?: any) => void }} [hooks]
+ * @param {{ log?: any, env?: Record<string, string|undefined>, onRun?: (run: import('./engine/run-handle.js').RunHandle, extras: { sampler: any, types: string[] }) => void, onPhase?: (phase: string, info?: any) => void, shardMet?: { start: any, clock: any } }} [hooks]
  *   onRun: the run handle, before it starts (subscribe to its events; stop or abort it), with the
- *   server statistics sampler (null without one) and the workload's transaction types, for presenters
- * @returns {Promise<{ results: object, file: string|null, exitCode: number, run: import('./engine/run-handle.js').RunHandle }>}
- *   file: where the plan's results go (checked writable before anything ran), null for none
+ *   server statistics sampler (null without one) and the workload's transaction types, for presenters;
+ *   shardMet: the shards already met at a barrier of their own (a scenario run's): no barrier here
+ * @returns {Promise<{ results: object, file: string|null, exitCode: number, run: import('./engine/run-handle.js').RunHandle, backendPids: number[] }>}
+ *   file: where the plan's results go (checked writable before anything ran), null for none;
+ *   backendPids: the run's connections' server processes
  */
-export async function measureBenchmark (planOrOptions, { log = silentLogger, env = process.env, onRun, onPhase = () => {} } = {}) {
+export async function measureBenchmark (planOrOptions, { log = silentLogger, env = process.env, onRun, onPhase = () => {}, shardMet } = {}) {
   const plan = isPlan(planOrOptions) ? planOrOptions : await resolvePlan(planOrOptions)
   // A cold run without a way to restart its server stops here, before anything runs.
   const restart = plan.cold ? await coldRestartMethod({ url: plan.url, restartCommand: plan.restartCommand, env }) : null
@@ -79,7 +81,7 @@ export async function measureBenchmark (planOrOptions, { log = silentLogger, env
     const snapshot = await takeSettingsSnapshot(conn, { tables: module.tables ?? [] })
 
     if (samplesServer(plan)) sampler = await startSampler(target, module, { embedded: session.embedded, env, log, hostStats: plan.serverHostStats })
-    barrier = await openShardBarrier(plan, { openConnection: (o) => openConnection(target, o), log })
+    barrier = shardMet ? null : await openShardBarrier(plan, { openConnection: (o) => openConnection(target, o), log })
     const gate = barrier && shardGate(barrier, onPhase)
 
     const settings = engineSettings(plan, workload, part ? { range: part.terminalRange, connections: part.connections, rate: part.rate } : undefined)
@@ -116,10 +118,10 @@ export async function measureBenchmark (planOrOptions, { log = silentLogger, env
     })
     if (afterLoad) results.run.afterLoad = afterLoad
     await waits?.addTo(results, { hurried: run.status.hurried })
-    markShardResults(results, plan, gate, run)
+    markShardResults(results, plan, gate ?? shardMet ?? null, run)
     if (started.cold) results.run.cold = started.cold
     const exitCode = outcome.aborted ? 2 : 0
-    return { results, file, exitCode, run }
+    return { results, file, exitCode, run, backendPids: outcome.backendPids ?? [] }
   } finally {
     if (barrier) await barrier.close()
     if (sampler) sampler.abandon()
@@ -187,8 +189,12 @@ async function createOrLoad (module, wctx, { plan, workloadOptions, embedded, se
   return { workload: await module.createWorkload(wctx, workloadOptions), afterLoad }
 }
 
-/** The server statistics sampler, started; null when the server does not let it read them. */
-async function startSampler (target, module, { embedded, env, log, hostStats = embedded }) {
+/**
+ * The server statistics sampler, started; null when the server does not let it read them.
+ * @param {any} target @param {{ tables?: any[] }} module whose tables it follows
+ * @param {{ embedded: boolean, env: Record<string, string|undefined>, log: any, hostStats?: boolean }} opts
+ */
+export async function startSampler (target, module, { embedded, env, log, hostStats = embedded }) {
   const { StatsSampler } = await import('./server/stats/sampler.js')
   // The embedded server's log is on this machine: checkpoint times from its lines.
   const serverLog = embedded ? (await embeddedPaths(pgloadHome({ env }))).log : null
