@@ -7,6 +7,7 @@ import { RUN_OPTION_TABLE } from '../options/run-option-table.js'
 import { parseOutputPath, parseInteger } from '../options/parse.js'
 import { rangeOf } from '../options/ranges.js'
 import { resolveShard } from '../plan/shard.js'
+import { resultsStore } from '../plan/resolve.js'
 import { shardPhaseMessage } from '../orchestration/shard-run.js'
 import { workloadRunOptions } from '../../workloads/index.js'
 import { readScenarioFile, SCENARIO_RUN_KEYS } from '../scenarios/scenario-file.js'
@@ -15,6 +16,7 @@ import { measureScenarios, scenarioRunPlan } from '../scenarios/scenario-run.js'
 import { runThresholds } from '../plan/checks.js'
 import { summaryOutput } from '../output/run-outputs.js'
 import { reportOutput } from '../report/report-output.js'
+import { storeOutput } from '../store/store-output.js'
 import { RunSession } from '../session/run-session.js'
 import { throwForOutcome } from '../session/exit-status.js'
 import { recordedCommand } from './interrupts.js'
@@ -22,7 +24,7 @@ import { planInputFromArgv, refuseOptions } from './run-argv.js'
 
 /** What goes with --scenarios on the command line: outputs, and the server the scenarios default to. */
 const WITH_SCENARIOS = new Set(['scenarios', 'out', 'json', 'report', 'threshold', 'label', 'url', 'jobs',
-  'shard', 'shards', 'run-id', 'shard-timeout', 'server-stats', 'server-host-stats'])
+  'shard', 'shards', 'run-id', 'shard-timeout', 'server-stats', 'server-host-stats', 'store', 'results-url'])
 
 /** Run options a scenario file holds at its top level. */
 const IN_FILE_TOP = new Set(['duration', 'warmup', 'seed'])
@@ -41,6 +43,8 @@ export async function runScenarios (argv, { log, rawArgs }) {
   const spec = await readScenarioFile(argv.scenarios, { workloadKeys })
   const jobs = argv.jobs === undefined ? 1 : parseInteger(argv.jobs, '--jobs', rangeOf('--jobs'))
   const shard = scenarioShard(argv, spec)
+  const store = resultsStore((k) => argv[k])
+  if (shard && store.store) throw bad('--store goes with whole runs: merge the shards\' files (pgload merge) and store the merged one (pgload store merged.json)')
   const { seed, scenarios } = await scenarioPlans(spec, { url: argv.url, fromArgv: scenarioInput, jobs, shard })
   const thresholds = await runThresholds(argv.threshold)
   const { parseThreshold } = await import('../compare/thresholds/evaluate.js')
@@ -74,6 +78,7 @@ export async function runScenarios (argv, { log, rawArgs }) {
     // a shard's wait for the others, and its start
     session.use({ name: 'shard', phase (phase, info) { const line = shardPhaseMessage(phase, info); if (line) err.write(line) } })
     if (argv.report) session.use(reportOutput({ err }))
+    if (store.store) session.use(storeOutput(store, { err, log }))
     err.write(`pgload: running ${scenarios.length} scenario${scenarios.length === 1 ? '' : 's'} from ${spec.file} for ${spec.durationS} s${spec.warmupS ? ` after a ${spec.warmupS} s warm-up` : ''}\n`)
     const outcome = await session.run(plan)
     throwForOutcome(outcome.results, outcome, { json: argv.json })
@@ -109,5 +114,5 @@ function refuseLoadOptions (argv, workloadKeys) {
   const given = names.find((n) => argv[camel(n)] !== undefined && !(RUN_OPTION_TABLE[n]?.type === 'count' && !argv[camel(n)]))
   if (given === undefined) return
   const inFile = SCENARIO_RUN_KEYS.has(given) || workloadKeys.includes(given) ? 'give it to each scenario in the file' : IN_FILE_TOP.has(given) ? 'give it at the top of the file' : 'it is not supported in a scenario run yet'
-  throw bad(`--${given} does not go with --scenarios: ${inFile}; only --out, --json, --report, --threshold, --label, --url, -j, --shard(s) and --server-stats go with it`)
+  throw bad(`--${given} does not go with --scenarios: ${inFile}; only --out, --json, --report, --threshold, --label, --url, -j, --shard(s), --server-stats and --store go with it`)
 }

@@ -38,7 +38,8 @@ const cases = [
   ['bad -j', ['--scenarios', file('good.yaml', GOOD), '-j', '0'], /--jobs must be an integer/],
   ['more shards than a scenario\'s clients', ['--scenarios', file('good.yaml', GOOD), '--shard', '0/3'], /scenario sleeper: --shards 3 needs at least 3 clients, the scenario has 2/],
   ['--shards without the shard', ['--scenarios', file('good.yaml', GOOD), '--shards', '2'], /--shards 2 needs --shard K\/2 or the environment variable JOB_COMPLETION_INDEX/],
-  ['the results database', ['--scenarios', file('good.yaml', GOOD), '--store'], /--store does not go with --scenarios: it is not supported in a scenario run yet/],
+  ['the results database with a shard', ['--scenarios', file('good.yaml', GOOD), '--shard', '0/2', '--store'], /--store goes with whole runs: merge the shards' files/],
+  ['a results database without --store', ['--scenarios', file('good.yaml', GOOD), '--results-url', 'postgres://127.0.0.1:1/x'], /--results-url goes with --store/],
   ['a missing file', ['--scenarios', join(dir, 'none.yaml')], /--scenarios: cannot read .*none\.yaml: ENOENT/]
 ]
 

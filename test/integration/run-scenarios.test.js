@@ -14,8 +14,10 @@ import { getTestServer } from '../helpers/server.js'
 import { runCli, assertOneLineError } from '../helpers/cli.js'
 import { decodeHistogram } from '../../lib/metrics/histogram.js'
 import { validateResults } from '../../lib/results/read.js'
+import { testResultsDatabase } from '../helpers/results-db.js'
 
 let server
+let resultsDb
 const dir = mkdtempSync(join(tmpdir(), 'pgload-scenarios-'))
 const scenarioFile = join(dir, 'scenarios.yaml')
 
@@ -37,7 +39,10 @@ before(async () => {
   ].join('\n'))
 })
 
-after(() => rmSync(dir, { recursive: true, force: true }))
+after(async () => {
+  await resultsDb?.drop()
+  rmSync(dir, { recursive: true, force: true })
+})
 
 const histCount = (encoded) => encoded ? decodeHistogram(encoded).totalCount : 0
 
@@ -134,8 +139,10 @@ function assertScenariosAddUp (doc) {
 
 test('-j 2: every scenario runs on two threads and adds up exactly; one sampler covers the run', async () => {
   const out = join(dir, 'threads.json')
-  const r = await runCli(['run', '--scenarios', scenarioFile, '--url', server.url, '-j', '2', '--out', out, '--report'], { timeoutMs: 90_000 })
+  const r = await runCli(['run', '--scenarios', scenarioFile, '--url', server.url, '-j', '2', '--out', out, '--report',
+    '--label', 'nightly', '--store', '--results-url', (resultsDb = await testResultsDatabase()).url], { timeoutMs: 90_000 })
   assert.equal(r.code, 0, r.stderr)
+  assert.match(r.stderr, /results stored in the results database/)
   const doc = readDoc(out)
   assert.deepEqual(Object.keys(doc.scenarios), ['checkout', 'sleeper'])
   assert.equal(doc.scenarios.checkout.options.jobs, 2)
@@ -152,6 +159,10 @@ test('-j 2: every scenario runs on two threads and adds up exactly; one sampler 
   const html = readFileSync(join(dir, 'threads.html'), 'utf8')
   assert.ok(html.includes('aria-label="Server activity"'), 'the report has the server chart')
   assert.ok(!html.includes('no server statistics series'), 'the report\'s server chart has its series')
+  // stored with its scenarios: the history of one scenario shows its own figures
+  const history = await runCli(['history', '--results-url', resultsDb.url, '--label', 'nightly', '--scenario', 'sleeper'])
+  assert.equal(history.code, 0, history.stderr)
+  assert.match(history.stdout, new RegExp(`nightly\\s+sleeper: script\\s+2\\s+-\\s+${Number(doc.scenarios.sleeper.summary.tps.toFixed(3))}\\b`))
 })
 
 test('two shards: each runs its part of every scenario; merged, the scenarios add up to the shards\' sums', async () => {
