@@ -37,10 +37,11 @@ import { shardPart, shardResultName, samplesServer, openShardBarrier, shardGate,
  * and thresholds among them; `runBenchmark` (lib/session/run-benchmark.js) is the one-run call.
  * @param {import('./plan/resolve.js').RunPlan | Record<string, any>} planOrOptions a plan
  *   (lib/plan/resolve.js), or options that are resolved into one first (and checked as the command line's)
- * @param {{ log?: any, env?: Record<string, string|undefined>, onRun?: (run: import('./engine/run-handle.js').RunHandle, extras: { sampler: any, types: string[] }) => void, onPhase?: (phase: string, info?: any) => void, shardMet?: { start: any, clock: any } }} [hooks]
+ * @param {{ log?: any, env?: Record<string, string|undefined>, onRun?: (run: import('./engine/run-handle.js').RunHandle, extras: { sampler: any, types: string[] }) => void, onPhase?: (phase: string, info?: any) => void, shardMet?: any }} [hooks]
  *   onRun: the run handle, before it starts (subscribe to its events; stop or abort it), with the
  *   server statistics sampler (null without one) and the workload's transaction types, for presenters;
- *   shardMet: the shards already met at a barrier of their own (a scenario run's): no barrier here
+ *   shardMet: a scenario run's shard start, no barrier here: the gate its terminals wait at (a
+ *   function with `start` and `clock`), or `{ start, clock }` when its shards met before it
  * @returns {Promise<{ results: object, file: string|null, exitCode: number, run: import('./engine/run-handle.js').RunHandle, backendPids: number[] }>}
  *   file: where the plan's results go (checked writable before anything ran), null for none;
  *   backendPids: the run's connections' server processes
@@ -82,11 +83,12 @@ export async function measureBenchmark (planOrOptions, { log = silentLogger, env
 
     if (samplesServer(plan)) sampler = await startSampler(target, module, { embedded: session.embedded, env, log, hostStats: plan.serverHostStats })
     barrier = shardMet ? null : await openShardBarrier(plan, { openConnection: (o) => openConnection(target, o), log })
-    const gate = barrier && shardGate(barrier, onPhase)
+    // a scenario's part in its run's shard start: a gate to pass, or the start already passed
+    const gate = barrier ? shardGate(barrier, onPhase) : shardMet ?? null
 
     const settings = engineSettings(plan, workload, part ? { range: part.terminalRange, connections: part.connections, rate: part.rate } : undefined)
     waits = await openWaitSampling({ hz: plan.waitSamplingHz, jobs: plan.jobs, settings, workload, target, log })
-    const runtime = { openConnection: runConnectionOpener(plan, target), seed, seeds, part: part?.part, startGate: gate ?? undefined, log, activity: waits?.activity }
+    const runtime = { openConnection: runConnectionOpener(plan, target), seed, seeds, part: part?.part, startGate: typeof gate === 'function' ? gate : undefined, log, activity: waits?.activity }
     run = createRun(workload, settings, runtime, {
       jobs: plan.jobs,
       source: planSource({ plan, target, serverVersionNum: serverVersion.num, seed })
@@ -118,7 +120,7 @@ export async function measureBenchmark (planOrOptions, { log = silentLogger, env
     })
     if (afterLoad) results.run.afterLoad = afterLoad
     await waits?.addTo(results, { hurried: run.status.hurried })
-    markShardResults(results, plan, gate ?? shardMet ?? null, run)
+    markShardResults(results, plan, gate, run)
     if (started.cold) results.run.cold = started.cold
     const exitCode = outcome.aborted ? 2 : 0
     return { results, file, exitCode, run, backendPids: outcome.backendPids ?? [] }

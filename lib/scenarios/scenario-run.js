@@ -54,8 +54,10 @@ export async function measureScenarios (plan, { log, env, onRun, onPhase = () =>
   onRun?.(handle, { sampler: null, types: [] })
   const server = await openScenarioServer(plan, { log, env, onPhase, stopped: () => handle.status.state !== 'running' })
   try {
+    // stopped before the shards' start: the scenarios waiting at it go on to stop
+    handle.once('stopping', () => server.giveUpStart())
     onPhase('scenarios', { count: plan.scenarios.length })
-    const hooks = { log, env, shardMet: server.shardMet ?? undefined, follow: server.follow }
+    const hooks = { log, env, server }
     const settled = await Promise.allSettled(plan.scenarios.map((s) => runScenario(s, handle, hooks)))
     const failed = settled.find((r) => r.status === 'rejected')
     // one scenario that could not run ends the others: the run is not what the file asked for
@@ -99,20 +101,24 @@ function markRunShard (results, plan, measured) {
 }
 
 /** One scenario: wait for its start, run it, stop it at its window's end. */
-async function runScenario (s, handle, { log, env, shardMet, follow }) {
-  await handle.wait(s.launchS * 1000)
+async function runScenario (s, handle, { log, env, server }) {
+  if (s.launchS > 0) {
+    await server.started
+    await handle.wait(s.launchS * 1000)
+  }
   try {
     return await measureBenchmark(s.plan, {
       log,
       env,
-      shardMet,
+      shardMet: server.shardMet(s),
       onRun: (run) => {
-        follow(run)
+        server.follow(run)
         handle.add(run, s.plan.durationS === undefined || s.plan.transactionsPerClient !== undefined ? s.durationS : null)
       }
     })
   } catch (err) {
     handle.stop('aborted')
+    server.giveUpStart()
     throw err
   }
 }
@@ -160,7 +166,9 @@ export class ScenarioRuns extends EventEmitter {
   }
 
   #end (how, reason) {
+    const first = !this.#stop
     if (!this.#stop || how === 'abort') this.#stop = { how, reason }
+    if (first) this.emit('stopping')
     for (const entry of this.#waits) { clearTimeout(entry.timer); entry.resolve() }
     this.#waits.clear()
     for (const run of this.#runs) run[how](reason)

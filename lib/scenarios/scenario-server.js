@@ -11,8 +11,11 @@ import { startSampler } from '../benchmark.js'
 
 /**
  * @typedef {object} ScenarioServer
- * @property {{ start: import('../shard/barrier.js').ShardStart|null, clock: any }|null} shardMet
- *   the shards' common start (null start: stopped before it), null unsharded
+ * @property {(s: import('./scenario-plans.js').ScenarioPlan) => any} shardMet a scenario's part in the
+ *   shards' start (measureBenchmark's `shardMet`): the start gate of the scenarios that start with
+ *   the run, the common start for the later ones; undefined unsharded
+ * @property {Promise<void>} started resolves at the shards' common start (at once unsharded)
+ * @property {() => void} giveUpStart a scenario failed: no shard start is waited for any more
  * @property {(run: import('node:events').EventEmitter) => void} follow a scenario's run: the first
  *   measured window opened starts the sampling
  * @property {(runInfo: { transactions: number, durationS: number, backendPids: number[] }) => Promise<object|null>} finish
@@ -32,13 +35,15 @@ export async function openScenarioServer (plan, { log, env, onPhase, stopped }) 
   let sampler = null
   let timer = null
   try {
-    const shardMet = plan.shard ? await meetShards(plan, { target, log, onPhase, stopped }) : null
+    const shards = plan.shard ? await shardStart(plan, { target, log, onPhase, stopped }) : null
     if (plan.serverStats && (!plan.shard || plan.shard.index === 0)) {
       const tables = await scenarioTables(plan)
       sampler = await startSampler(target, { tables }, { embedded: session.embedded, env, log, hostStats: plan.serverHostStats ?? session.embedded })
     }
     return {
-      shardMet,
+      shardMet: (sc) => shards ? (sc.launchS === 0 ? shards.gate : shards.gate.met) : undefined,
+      started: shards ? shards.started : Promise.resolve(),
+      giveUpStart: () => shards?.giveUp(),
       follow (run) {
         if (!sampler) return
         run.once('measuring', () => {
@@ -59,6 +64,7 @@ export async function openScenarioServer (plan, { log, env, onPhase, stopped }) 
       },
       async close () {
         clearInterval(timer)
+        await shards?.giveUp()
         sampler?.abandon()
         await session.release()
       }
@@ -70,17 +76,55 @@ export async function openScenarioServer (plan, { log, env, onPhase, stopped }) 
   }
 }
 
-/** The shards' start: every shard's scenario run waits here, then all start together. */
-async function meetShards (plan, { target, log, onPhase, stopped }) {
+/**
+ * The shards' one start: the barrier connected now; the scenarios that start with the run pass
+ * the gate once all of them are set up (connections open), and the shards meet there, so that
+ * the set-up of no shard delays the start; later scenarios start from it at their offsets.
+ */
+async function shardStart (plan, { target, log, onPhase, stopped }) {
   const barrier = new ShardBarrier({ openConnection: (o) => openConnection(target, o), shard: plan.shard, fingerprint: scenarioFingerprint(plan), log })
   try {
-    const clock = await barrier.connect()
-    onPhase('shard-waiting', { shard: plan.shard, clock })
-    const start = await barrier.meet({ stopped })
-    if (start) onPhase('shard-started', { shard: plan.shard, start })
-    return { start, clock }
-  } finally {
+    await barrier.connect()
+  } catch (err) {
     await barrier.close()
+    throw err
+  }
+  let done
+  const started = new Promise((resolve) => { done = resolve })
+  let expected = plan.scenarios.filter((s) => s.launchS === 0).length
+  let meeting = null
+  const meet = () => {
+    meeting ??= (async () => {
+      onPhase('shard-waiting', { shard: plan.shard, clock: barrier.clock })
+      try {
+        const start = await barrier.meet({ stopped })
+        gate.met.start = gate.start = start
+        if (start) onPhase('shard-started', { shard: plan.shard, start })
+      } finally {
+        await barrier.close()
+        done()
+      }
+    })()
+    return meeting
+  }
+  // the engine's start gate of the scenarios that start with the run: the last one set up meets the shards
+  const gate = async () => {
+    if (--expected <= 0) meet()
+    await started
+  }
+  gate.clock = barrier.clock
+  gate.start = null
+  /** the common start, for the scenarios that start later: no gate of their own */
+  gate.met = { start: null, clock: barrier.clock }
+  if (expected === 0) meet()
+  return {
+    gate,
+    started,
+    async giveUp () {
+      if (meeting) return meeting
+      await barrier.close()
+      done()
+    }
   }
 }
 
