@@ -11,6 +11,7 @@ import { parseRandomSeed } from '../random/seeding.js'
 import { shardSeed } from '../plan/shard.js'
 import { readFile } from 'node:fs/promises'
 import { splitWeight } from '../script/builtins.js'
+import { loadWorkload } from '../../workloads/index.js'
 
 /**
  * @typedef {object} ScenarioPlan
@@ -54,8 +55,10 @@ export async function scenarioPlans (spec, { url, fromArgv, jobs = 1, shard = nu
       const resolve = (more) => resolvePlan({ ...input, serverStats: false, writeFile: false, label: s.name, ...more }, { checks })
       plan = await resolve({})
       // -j splits each scenario's clients as a plain run's (a scenario with fewer clients gets one
-      // thread per client); a scenario's own `jobs` is taken as it is
-      const threads = s.options.jobs === undefined ? Math.min(jobs, partClients(plan) ?? jobs) : plan.jobs
+      // thread per client, one of a workload that runs on one thread, CH-benCHmark, one); a
+      // scenario's own `jobs` is taken as it is
+      const oneThread = Boolean((await loadWorkload(plan.workload)).oneThread)
+      const threads = s.options.jobs !== undefined ? plan.jobs : oneThread ? 1 : Math.min(jobs, partClients(plan) ?? jobs)
       if (threads !== plan.jobs) plan = await resolve({ jobs: threads })
       checkParts(plan)
     } catch (err) {
