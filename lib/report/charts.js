@@ -173,7 +173,8 @@ export const RUN_CHARTS = [
       spec.vconcat = spec.vconcat.filter((v) => panels.has(v.name))
       for (const panel of spec.vconcat) tuneServerPanel(panel, d.server.filter((r) => r.panel === panel.name))
       const disk = d.server.find((r) => r.panel === 'hostDisk' && r.disk)?.disk
-      if (disk) spec.vconcat.find((v) => v.name === 'hostDisk').layer.find((l) => l.data?.name === 'server').encoding.y.title = `host disk ${disk}: I/Os per second`
+      // the disk's name goes in the legend's title: on the axis it made the title longer than the panel
+      if (disk) spec.vconcat.find((v) => v.name === 'hostDisk').layer.find((l) => l.data?.name === 'server').encoding.color.title = `host disk ${disk}`
       if (spec.vconcat.some((v) => v.layer.some((l) => l.mark.point))) spec.title.subtitle += '; one sample so far, drawn as points: waiting for a second sample'
     }
   },
