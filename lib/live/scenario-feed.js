@@ -61,7 +61,8 @@ export function followScenarioRuns (handle, { live, metrics, dashboard, pusher =
         merger.add(name, e, shiftSlots)
       },
       status (s) {
-        if (s.state !== 'stopping' && s.state !== 'aborting') return
+        // a scenario at its window's end is no stop of the run
+        if ((s.state !== 'stopping' && s.state !== 'aborting') || s.reason === 'duration') return
         live.setStatus(s)
         dashboard?.changed()
       },

@@ -63,6 +63,9 @@ test('the dashboard\'s document: one interval per slot of the run\'s grid, each 
   olap.emit('measuring')
   oltp.emit('interval', intervalEvent(2, txns(10), ['q']))
   olap.emit('interval', intervalEvent(0, txns(3), ['s']))
+  // olap's window ends: no stop of the run
+  olap.emit('status', Object.freeze({ state: 'stopping', reason: 'duration' }))
+  assert.equal(live.status, null)
   oltp.emit('interval', intervalEvent(3, txns(10), ['q']))
   for (const run of [oltp, olap]) run.emit('finished', { status: { state: 'finished' } })
   const doc = live.document()
