@@ -48,7 +48,7 @@ export function buildHtml (runs, built, opts = {}) {
   let group
   const charts = built.charts.map((c, i) => {
     const key = [c.run, c.section].filter(Boolean).join(' · ') || (several ? 'All runs' : 'All scenarios together')
-    const text = c.run ? `Run ${c.run}${c.section ? `: ${c.section}` : ''}` : key
+    const text = c.run ? `Run ${c.run}${c.section ? ` · ${c.section}` : ''}` : key
     const heading = (several || sections) && key !== group ? `<h3>${h(text)}</h3>\n${c.sectionHtml ?? ''}` : ''
     group = key
     return `${heading}<div class="chart" id="chart-${i}" role="img" aria-label="${h(chartLabel(c))}"></div>`

@@ -16,7 +16,8 @@ const skip = chromiumSkip
 const { shots: dir, newPage } = chromiumForFile('pgload-scenario-page-')
 
 // a 12 s run: checkout (tpcb-like at 50 tps) for all of it, reports (a script) from 4 s to 9 s
-const doc = () => JSON.parse(readFileSync(new URL('../fixtures/results/recorded-scenarios.json', import.meta.url), 'utf8'))
+const fixture = (name) => JSON.parse(readFileSync(new URL(`../fixtures/results/${name}.json`, import.meta.url), 'utf8'))
+const doc = () => fixture('recorded-scenarios')
 
 test('a scenario run\'s report: marks, names and sections visible, nothing overlapping', { skip, timeout: 60_000 }, async (t) => {
   const file = await writeHtmlReport([doc()], join(dir, 'scenarios.html'))
@@ -51,6 +52,25 @@ test('a scenario run\'s report: marks, names and sections visible, nothing overl
       assert.match(charts.find((x) => x.name === c.name).subtitle, /black: scenarios start \(solid\) and stop \(dashed\)/, c.name)
     }
     assert.ok(texts.filter((c) => /distribution/.test(c.name)).every((c) => c.labels === null), 'no marks on a chart without time')
+  } finally {
+    await page.close()
+  }
+})
+
+test('the compare report of two scenario runs: each run\'s scenario sections, nothing overlapping', { skip, timeout: 60_000 }, async (t) => {
+  const file = await writeHtmlReport([doc(), fixture('recorded-scenarios-b')], join(dir, 'scenarios-compare.html'), { names: ['A1', 'B1'] })
+  const page = await newPage({ viewport: { width: 1200, height: 900 } })
+  try {
+    await keepVegaViews(page)
+    await page.goto(pathToFileURL(file).href)
+    await page.waitForFunction(() => window.pgloadReport?.done === true, null, { timeout: 30_000 })
+    assert.deepEqual(await page.evaluate(() => window.pgloadReport.errors), [])
+    t.diagnostic(`screenshot ${await assertPageLooksRight(page, 'scenarios-compare')}`)
+    const headings = await page.$$eval('#pgload-charts h3', (els) => els.map((e) => e.textContent))
+    // the runs' names (their numbers and start times) aside
+    assert.deepEqual(headings.map((h) => h.replace(/: .*? ·/, ' ·').replace(/: .*$/, '')), [
+      'All runs', 'Run A1', 'Run A1 · Scenario checkout', 'Run A1 · Scenario reports', 'Run B1', 'Run B1 · Scenario checkout', 'Run B1 · Scenario reports'
+    ])
   } finally {
     await page.close()
   }
