@@ -14,6 +14,8 @@ import { committedNewOrders } from '../output/tpcc-summary.js'
 import { stageBands, stageLatencyData, judgedSteadyState, STEADY_NOT_APPLICABLE } from './stage-data.js'
 import { spectrumDomain, useLog } from './spec-scales.js'
 import { COMPARE_CHART } from './compare-chart.js'
+import { addScenarioMarks } from './scenario-marks.js'
+import { scenarioParts, SCENARIO_CHART_IDS } from './scenario-charts.js'
 
 export { COMPARE_CHART }
 
@@ -281,6 +283,7 @@ export function fillSpec (chart, datasets, opts = {}, doc) {
     lines[0] += '; numbered bands: the stages'
     spec.title.subtitle = lines.length === 1 ? lines[0] : lines
   }
+  if (doc?.scenarios) addScenarioMarks(spec, doc)
   dropEmptyLayers(spec, datasets)
   return spec
 }
@@ -350,17 +353,25 @@ export function buildCharts ({ runs, groups = [{ workload: null, indexes: runs.m
   return { charts, skipped }
 }
 
-/** Charts 1-6 of one run, appended to `charts` and `skipped`. */
-function runCharts (doc, run, slug, opts, charts, skipped) {
+/**
+ * Charts 1-6 of one run, appended to `charts` and `skipped`; then, for a scenario run, each
+ * scenario's section (lib/report/scenario-charts.js) with its own charts.
+ * @param {import('./scenario-charts.js').ScenarioPart|null} [part] the scenario drawn, if one is
+ */
+function runCharts (doc, run, slug, opts, charts, skipped, part = null) {
+  const label = part ? [run, part.section].filter(Boolean).join(' · ') : run
   for (const chart of RUN_CHARTS) {
+    if (part && !SCENARIO_CHART_IDS.includes(chart.id)) continue
     if (chart.applies && !chart.applies(doc)) continue
     const d = chart.data(doc)
     const reason = chart.skip(d, doc)
     if (reason) {
-      skipped.push({ id: chart.id, title: chart.title, run, reason })
+      skipped.push({ id: chart.id, title: part ? `${part.section}: ${chart.title}` : chart.title, run, reason })
       continue
     }
-    const name = run ? `${slug}-${chart.id}` : chart.id
-    charts.push({ id: chart.id, name, title: chart.title, run, section: null, spec: fillSpec(chart, d, { ...opts, runLabel: run ?? undefined }, doc) })
+    const name = [run ? slug : null, part?.slug, chart.id].filter(Boolean).join('-')
+    const spec = fillSpec(chart, d, { ...opts, runLabel: label ?? undefined }, doc)
+    charts.push({ id: chart.id, name, title: chart.title, run, section: part?.section ?? null, ...(part ? { sectionHtml: part.html } : {}), spec })
   }
+  if (!part) for (const p of scenarioParts(doc)) runCharts(p.doc, run, slug, opts, charts, skipped, p)
 }
