@@ -20,11 +20,16 @@ import { storeOutput } from '../store/store-output.js'
 import { RunSession } from '../session/run-session.js'
 import { throwForOutcome } from '../session/exit-status.js'
 import { recordedCommand } from './interrupts.js'
+import { dashboardKeepS, keepNote, keepServing } from './dashboard-keep.js'
+import { liveOptions } from '../plan/live-options.js'
+import { startLive } from '../live/index.js'
+import { liveOutput } from '../live/live-output.js'
 import { planInputFromArgv, refuseOptions } from './run-argv.js'
 
 /** What goes with --scenarios on the command line: outputs, and the server the scenarios default to. */
-const WITH_SCENARIOS = new Set(['scenarios', 'out', 'json', 'report', 'threshold', 'label', 'url', 'jobs',
-  'shard', 'shards', 'run-id', 'shard-timeout', 'server-stats', 'server-host-stats', 'store', 'results-url'])
+const WITH_SCENARIOS = new Set(['scenarios', 'out', 'json', 'report', 'threshold', 'label', 'url',
+  'dashboard', 'dashboard-out', 'dashboard-keep', 'metrics', 'metrics-push', 'metrics-push-header',
+  'jobs', 'shard', 'shards', 'run-id', 'shard-timeout', 'server-stats', 'server-host-stats', 'store', 'results-url'])
 
 /** Run options a scenario file holds at its top level. */
 const IN_FILE_TOP = new Set(['duration', 'warmup', 'seed'])
@@ -74,6 +79,9 @@ export async function runScenarios (argv, { log, rawArgs }) {
   const err = process.stderr
   const session = new RunSession({ log, runBenchmark: measureScenarios })
   try {
+    // the dashboard and the metrics endpoint are bound before anything runs: a busy port stops here
+    const live = await scenarioLive(argv, plan, { err })
+    if (live) session.use(live)
     session.use(summaryOutput({ json: argv.json, out: process.stdout, err }))
     // a shard's wait for the others, and its start
     session.use({ name: 'shard', phase (phase, info) { const line = shardPhaseMessage(phase, info); if (line) err.write(line) } })
@@ -88,6 +96,7 @@ export async function runScenarios (argv, { log, rawArgs }) {
 }
 
 /**
+/**
  * The run's shard (--shard K/N, or --shards N with JOB_COMPLETION_INDEX), null unsharded; the run
  * id, unless given, from what the file runs, so that every shard of one command derives the same.
  */
@@ -95,6 +104,19 @@ function scenarioShard (argv, spec) {
   const { file, ...runs } = spec
   const given = { shard: argv.shard, shards: argv.shards, shardIndex: process.env.JOB_COMPLETION_INDEX, runId: argv.runId, shardTimeout: argv.shardTimeout }
   return resolveShard(given, { scenarios: runs, seedGiven: spec.seed !== undefined, seed: spec.seed })
+}
+
+/**
+ * --dashboard, --metrics and --metrics-push of a scenario run, checked as `pgload run` checks
+ * them: the live view's output, or null without them.
+ */
+async function scenarioLive (argv, plan, { err }) {
+  if (argv.json && argv.dashboard !== undefined) throw bad('--dashboard does not go with --json: --json prints the results document alone; open the dashboard\'s report (--dashboard-out) or pgload report instead')
+  const keepS = dashboardKeepS(argv)
+  const options = liveOptions((k) => k === 'metricsPushHeaders' ? argv.metricsPushHeader : argv[k])
+  const live = await startLive({ ...options, workload: 'scenarios', label: plan.label, intervalS: plan.intervalS, scenarios: plan.scenarios.map((s) => s.name) }, { err, atEnd: keepS === null ? undefined : keepNote(keepS) })
+  if (!live) return null
+  return liveOutput(live, { err, beforeClose: () => live.urls.dashboard ? keepServing(keepS, { url: live.urls.dashboard }) : Promise.resolve() })
 }
 
 /** A scenario's options, as `pgload run`'s argv, into a plan's input with the command line's checks. */
@@ -114,5 +136,5 @@ function refuseLoadOptions (argv, workloadKeys) {
   const given = names.find((n) => argv[camel(n)] !== undefined && !(RUN_OPTION_TABLE[n]?.type === 'count' && !argv[camel(n)]))
   if (given === undefined) return
   const inFile = SCENARIO_RUN_KEYS.has(given) || workloadKeys.includes(given) ? 'give it to each scenario in the file' : IN_FILE_TOP.has(given) ? 'give it at the top of the file' : 'it is not supported in a scenario run yet'
-  throw bad(`--${given} does not go with --scenarios: ${inFile}; only --out, --json, --report, --threshold, --label, --url, -j, --shard(s), --server-stats and --store go with it`)
+  throw bad(`--${given} does not go with --scenarios: ${inFile}; only --out, --json, --report, --threshold, --label, --url, -j, --shard(s), --server-stats, --store and the live outputs (--dashboard, --metrics, --metrics-push) go with it`)
 }

@@ -33,6 +33,8 @@ export class LiveDocument {
     this.stage = null
     /** the stages begun so far, in the results document's shape as far as the charts read it */
     this.stages = []
+    /** a scenario run's planned windows by name ({ startS, endS }), which the charts mark; null otherwise */
+    this.scenarios = null
     this.version = 0
   }
 
@@ -139,7 +141,8 @@ export class LiveDocument {
       transactions,
       intervals: this.intervals,
       stages: this.stages,
-      serverStats: s ? { series: s.series.filter((e) => !e.warmup), events: [...s.events] } : null
+      serverStats: s ? { series: s.series.filter((e) => !e.warmup), events: [...s.events] } : null,
+      ...(this.scenarios ? { scenarios: this.scenarios } : {})
     }
   }
 

@@ -111,9 +111,10 @@ async function runScenario (s, handle, { log, env, server }) {
       log,
       env,
       shardMet: server.shardMet(s),
-      onRun: (run) => {
+      onRun: (run, extras) => {
         server.follow(run)
         handle.add(run, s.plan.durationS === undefined || s.plan.transactionsPerClient !== undefined ? s.durationS : null)
+        handle.emit('scenario', { name: s.name, run, types: extras?.types ?? [] })
       }
     })
   } catch (err) {
@@ -123,7 +124,10 @@ async function runScenario (s, handle, { log, env, server }) {
   }
 }
 
-/** The scenarios' runs as one handle: stop and abort reach every one, started or still waiting. */
+/**
+ * The scenarios' runs as one handle: stop and abort reach every one, started or still waiting.
+ * Emits 'scenario' ({ name, run, types }) as each scenario's run is made, before it starts.
+ */
 export class ScenarioRuns extends EventEmitter {
   #runs = new Set()
   #waits = new Set()
