@@ -51,9 +51,10 @@ export async function measureScenarios (plan, { log, env, onRun, onPhase = () =>
   const file = plan.writeFile ? (plan.out ?? defaultResultsPath('scenarios')) : null
   if (file) await ensureWritable(file)
   const handle = new ScenarioRuns()
-  onRun?.(handle, { sampler: null, types: [] })
   const server = await openScenarioServer(plan, { log, env, onPhase, stopped: () => handle.status.state !== 'running' })
   try {
+    // the run's sampler for the live outputs (the dashboard's server charts, /metrics)
+    onRun?.(handle, { sampler: server.sampler, types: [] })
     // stopped before the shards' start: the scenarios waiting at it go on to stop
     handle.once('stopping', () => server.giveUpStart())
     onPhase('scenarios', { count: plan.scenarios.length })

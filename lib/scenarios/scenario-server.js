@@ -16,6 +16,7 @@ import { startSampler } from '../benchmark.js'
  *   the run, the common start for the later ones; undefined unsharded
  * @property {Promise<void>} started resolves at the shards' common start (at once unsharded)
  * @property {() => void} giveUpStart a scenario failed: no shard start is waited for any more
+ * @property {any} sampler the run's server statistics sampler, null without one
  * @property {(run: import('node:events').EventEmitter) => void} follow a scenario's run: the first
  *   measured window opened starts the sampling
  * @property {(runInfo: { transactions: number, durationS: number, backendPids: number[] }) => Promise<object|null>} finish
@@ -44,6 +45,7 @@ export async function openScenarioServer (plan, { log, env, onPhase, stopped }) 
       shardMet: (sc) => shards ? (sc.launchS === 0 ? shards.gate : shards.gate.met) : undefined,
       started: shards ? shards.started : Promise.resolve(),
       giveUpStart: () => shards?.giveUp(),
+      sampler,
       follow (run) {
         if (!sampler) return
         run.once('measuring', () => {
