@@ -205,3 +205,14 @@ test('two shards: each runs its part of every scenario; merged, the scenarios ad
   assertScenariosAddUp(doc)
   assert.ok(doc.serverStats.deltas, 'the coordinator\'s server statistics')
 })
+
+test('a shard whose other shards never come: one line after --shard-timeout, exit 1, nothing run', async () => {
+  const out = join(dir, 'alone.json')
+  const r = await runCli(['run', '--scenarios', scenarioFile, '--url', server.url, '--shard', '0/2', '--run-id', `alone-${process.pid}`,
+    '--shard-timeout', '2s', '--out', out], { timeoutMs: 60_000 })
+  assert.equal(r.code, 1, r.stderr)
+  const lines = r.stderr.trim().split('\n')
+  assert.match(lines.at(-1), /^pgload: shard barrier of run id alone-\d+: shard 1\/2 did not arrive within 2 s \(--shard-timeout\)$/)
+  assert.equal(lines.filter((l) => !l.startsWith('pgload: ')).length, 0, 'no stack trace')
+  assert.equal(existsSync(out), false)
+})
