@@ -62,6 +62,22 @@ test('two scripts updating one row: the UPDATE waits on Lock:transactionid', asy
     const update = type.statements.find((s) => s.index === 1)
     assert.equal(update?.events[0].event, 'Lock:transactionid', JSON.stringify(update))
   }
+  // over time: one entry per interval, on the intervals' ends, every read counted in one of them
+  t.diagnostic(JSON.stringify(w.series))
+  assert.deepEqual(w.series.map((e) => e.t), results.intervals.map((iv) => iv.t))
+  assert.equal(w.series.reduce((n, e) => n + e.ticks, 0), w.ticks.done)
+  const lock = w.series.reduce((n, e) => n + (e.samples.Lock ?? 0), 0)
+  assert.ok(lock > 0, 'the waiting UPDATEs are the Lock class')
+  assert.ok(w.series.some((e) => e.sessions.Lock > 0 && (e.events['Lock:transactionid'] ?? 0) > 0))
+})
+
+test('a calm select-only run: classes over time without Lock, and no latency spike line', async (t) => {
+  const { stdout, results } = await run('calm', 'SELECT v FROM waits_t WHERE id = 1;\n', ['-c', '2', '-T', '3s'])
+  const w = results.waits
+  t.diagnostic(JSON.stringify(w.series))
+  assert.equal(w.series.length, results.intervals.length)
+  assert.ok(w.series.every((e) => (e.samples.Lock ?? 0) === 0))
+  assert.doesNotMatch(stdout, /latency spike/)
 })
 
 test('worker threads: the main thread samples every worker\'s connections', async (t) => {
