@@ -46,19 +46,16 @@ export class IntervalClasses {
 
   /**
    * The counts on the results' intervals: the sampler's interval i is the run's interval i; reads
-   * after the last one's start (the run's final, ragged interval) count in it.
-   * @param {{ t: number, lengthS?: number }[]} intervals results.intervals
+   * after the last one's start (the run's final, ragged interval) count in it, unless `open`
+   * (a run still going, whose next interval is under way).
+   * @param {{ t: number, lengthS?: number }[]} intervals results.intervals, or those closed so far
+   * @param {{ open?: boolean }} [opts]
    * @returns {import('../results/wait-classes.js').WaitInterval[]}
    */
-  series (intervals) {
+  series (intervals, { open = false } = {}) {
     if (intervals.length === 0) return []
-    const folded = intervals.map((_, i) => this.intervals[i] ?? { ticks: 0, samples: new Map(), events: new Map() })
-    const last = folded[folded.length - 1]
-    for (const extra of this.intervals.slice(intervals.length)) {
-      last.ticks += extra.ticks
-      for (const [k, n] of extra.samples) last.samples.set(k, (last.samples.get(k) ?? 0) + n)
-      for (const [k, n] of extra.events) last.events.set(k, (last.events.get(k) ?? 0) + n)
-    }
+    const folded = intervals.map((_, i) => this.intervals[i] ?? EMPTY)
+    if (!open) folded[folded.length - 1] = addCounts(this.intervals.slice(intervals.length - 1))
     return intervals.map((iv, i) => {
       const c = folded[i]
       const samples = {}
@@ -71,4 +68,17 @@ export class IntervalClasses {
       return { t: iv.t, lengthS: iv.lengthS ?? round3(this.intervalMs / 1000), ticks: c.ticks, samples, sessions, events }
     })
   }
+}
+
+const EMPTY = { ticks: 0, samples: new Map(), events: new Map() }
+
+/** @param {IntervalCounts[]} list @returns {IntervalCounts} their sum */
+function addCounts (list) {
+  const sum = { ticks: 0, samples: new Map(), events: new Map() }
+  for (const c of list) {
+    sum.ticks += c.ticks
+    for (const [k, n] of c.samples) sum.samples.set(k, (sum.samples.get(k) ?? 0) + n)
+    for (const [k, n] of c.events) sum.events.set(k, (sum.events.get(k) ?? 0) + n)
+  }
+  return sum
 }
