@@ -29,6 +29,8 @@ export class LiveDocument {
     this.failed = 0
     this.retries = 0
     this.sampler = null
+    /** @type {import('../waits/interval-classes.js').IntervalClasses|null} the wait sampler's counts per interval */
+    this.waits = null
     /** @type {import('../engine/run-handle.js').StageEvent|null} the stage of the load profile under way */
     this.stage = null
     /** the stages begun so far, in the results document's shape as far as the charts read it */
@@ -54,6 +56,9 @@ export class LiveDocument {
 
   /** The server statistics sampler whose series and events the charts show (or null). */
   setSampler (sampler) { this.sampler = sampler }
+
+  /** @param {import('../waits/interval-classes.js').IntervalClasses} classes the wait classes over time to show */
+  setWaits (classes) { this.waits = classes }
 
   /** @param {import('../engine/run-handle.js').WarmupEvent} e */
   addWarmup (e) {
@@ -139,7 +144,9 @@ export class LiveDocument {
       transactions,
       intervals: this.intervals,
       stages: this.stages,
-      serverStats: s ? { series: s.series.filter((e) => !e.warmup), events: [...s.events] } : null
+      serverStats: s ? { series: s.series.filter((e) => !e.warmup), events: [...s.events] } : null,
+      // the closed intervals' only: the one under way is not done
+      ...(this.waits ? { waits: { available: true, series: this.waits.series(this.intervals, { open: true }) } } : {})
     }
   }
 

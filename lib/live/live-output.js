@@ -12,8 +12,8 @@ export function liveOutput (live, { err, beforeClose }) {
   return {
     name: 'live',
     needs: { sampler: true },
-    start ({ run, types, sampler }) {
-      live.attach(run, { types, sampler })
+    start ({ run, types, sampler, waits }) {
+      live.attach(run, { types, sampler, waits })
     },
     async end (results) {
       const saved = await live.finish(results)

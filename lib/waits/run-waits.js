@@ -55,6 +55,8 @@ export class WaitSampling {
     this._sampler = sampler
     this._reason = reason ?? null
     this._workload = workload ?? null
+    /** sampled sessions by wait class per interval, as they come (the live view reads them), or null */
+    this.classes = sampler?.classes ?? null
   }
 
   /**
