@@ -5,8 +5,8 @@ import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { latencySpikes, spikeLine, spikesOf, SPIKE_FACTOR, LOCK_SHARE } from '../../../lib/waits/latency-spikes.js'
 
-/** 1 s intervals ending at 1..n with the given p99s. */
-const intervals = (p99s) => p99s.map((p99, i) => ({ t: i + 1, lengthS: 1, latencyMs: { p50: 1, p99, max: p99 * 2 } }))
+/** 1 s intervals ending at 1..n with the given p99s (and a max that moves with them). */
+const intervals = (p99s) => p99s.map((p99, i) => ({ t: i + 1, lengthS: 1, latencyMs: { p50: 1, p99, max: p99 + 0.5 } }))
 const waitsAt = (t, samples, events = {}) => ({ t, lengthS: 1, ticks: 50, samples, sessions: {}, events })
 
 test('a calm run, even with a checkpoint and lock waits: no spike, no line', () => {
@@ -64,6 +64,26 @@ test('the factor and the floor: 3x a sub-millisecond median is no spike', () => 
   assert.deepEqual(latencySpikes({ intervals: intervals([0.2, 0.2, 0.2, 0.9]), events }), [])
   assert.equal(latencySpikes({ intervals: intervals([2, 2, 2, 2 * SPIKE_FACTOR]), events }).length, 1)
   assert.deepEqual(latencySpikes({ intervals: intervals([2, 2, 2, 2 * SPIKE_FACTOR - 0.1]), events }), [])
+})
+
+test('a few transactions that waited long among many that did not: the max spikes, the p99 does not', () => {
+  const ivs = intervals([5, 5, 5, 5, 5])
+  ivs[3].latencyMs.max = 2000
+  const series = [waitsAt(4, { Lock: 90, CPU: 10 }, { 'Lock:transactionid': 90 })]
+  const [spike] = latencySpikes({ intervals: ivs, series })
+  assert.equal(spikeLine([spike]), 'latency spike at 3-4 s (max 2000 ms, 363.6x the median interval) with a lock pile-up; Lock:transactionid 90 % of sampled sessions')
+})
+
+test('transactions that waited on a lock for two intervals end in the third: the pile-up before them is the cause', () => {
+  const ivs = intervals([5, 5, 5, 5, 5, 5])
+  ivs[2].latencyMs = { p50: null, p99: null, max: null } // nothing ended: every session waited
+  ivs[3].latencyMs.max = 1800
+  const series = [waitsAt(2, { CPU: 10 }), waitsAt(3, { Lock: 100 }, { 'Lock:transactionid': 100 }), waitsAt(4, { CPU: 10 })]
+  assert.equal(spikeLine(latencySpikes({ intervals: ivs, series })), 'latency spike at 3-4 s (max 1800 ms, 327.3x the median interval) with a lock pile-up; Lock:transactionid 100 % of sampled sessions at 2-3 s')
+  // a pile-up longer ago than the slowest transaction ran is no cause
+  ivs[3].latencyMs.max = 900
+  const earlier = [waitsAt(2, { Lock: 100 }, { 'Lock:transactionid': 100 }), waitsAt(3, { CPU: 10 }), waitsAt(4, { CPU: 10 })]
+  assert.deepEqual(latencySpikes({ intervals: ivs, series: earlier }), [])
 })
 
 test('too few intervals to have a median: nothing', () => {
