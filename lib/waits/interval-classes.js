@@ -46,27 +46,32 @@ export class IntervalClasses {
 
   /**
    * The counts on the results' intervals: the sampler's interval i is the run's interval i; reads
-   * after the last one's start (the run's final, ragged interval) count in it, unless `open`
-   * (a run still going, whose next interval is under way).
-   * @param {{ t: number, lengthS?: number }[]} intervals results.intervals, or those closed so far
-   * @param {{ open?: boolean }} [opts]
+   * after the last one's start (the run's final, ragged interval) count in it.
+   * @param {{ t: number, lengthS?: number }[]} intervals results.intervals
    * @returns {import('../results/wait-classes.js').WaitInterval[]}
    */
-  series (intervals, { open = false } = {}) {
-    if (intervals.length === 0) return []
-    const folded = intervals.map((_, i) => this.intervals[i] ?? EMPTY)
-    if (!open) folded[folded.length - 1] = addCounts(this.intervals.slice(intervals.length - 1))
-    return intervals.map((iv, i) => {
-      const c = folded[i]
-      const samples = {}
-      const sessions = {}
-      for (const cls of orderWaitClasses(c.samples.keys())) {
-        samples[cls] = c.samples.get(cls)
-        sessions[cls] = round3(samples[cls] / c.ticks)
-      }
-      const events = Object.fromEntries([...c.events].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)))
-      return { t: iv.t, lengthS: iv.lengthS ?? round3(this.intervalMs / 1000), ticks: c.ticks, samples, sessions, events }
-    })
+  series (intervals) {
+    const last = intervals.length - 1
+    return intervals.map((iv, i) => this.entry(i, iv, i === last ? addCounts(this.intervals.slice(last)) : undefined))
+  }
+
+  /**
+   * One interval's entry of the series, as far as its reads are counted (a run still going reads
+   * the intervals closed so far this way).
+   * @param {number} index the run's interval
+   * @param {{ t: number, lengthS?: number }} iv that interval of results.intervals
+   * @param {IntervalCounts} [counts] the counts to show instead of the interval's own
+   * @returns {import('../results/wait-classes.js').WaitInterval}
+   */
+  entry (index, iv, counts = this.intervals[index] ?? EMPTY) {
+    const samples = {}
+    const sessions = {}
+    for (const cls of orderWaitClasses(counts.samples.keys())) {
+      samples[cls] = counts.samples.get(cls)
+      sessions[cls] = round3(samples[cls] / counts.ticks)
+    }
+    const events = Object.fromEntries([...counts.events].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)))
+    return { t: iv.t, lengthS: iv.lengthS ?? round3(this.intervalMs / 1000), ticks: counts.ticks, samples, sessions, events }
   }
 }
 
