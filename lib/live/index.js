@@ -103,7 +103,7 @@ export function followLiveRun (run, { live, metrics, dashboard, pusher = null },
     live.setSampler(sampler)
     if (metrics) unsample = sampler.onSample((entry, s) => metrics.addServerSample(entry, s))
   }
-  if (waits) live.setWaits(waits)
+  live.setWaits(waits)
   const unfollow = followRunEvents(run, {
     started (e) { pusher?.start(e) },
     warmup (e) {

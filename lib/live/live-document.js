@@ -59,7 +59,7 @@ export class LiveDocument {
   /** The server statistics sampler whose series and events the charts show (or null). */
   setSampler (sampler) { this.sampler = sampler }
 
-  /** @param {import('../waits/interval-classes.js').IntervalClasses} classes the wait classes over time to show */
+  /** @param {import('../waits/interval-classes.js').IntervalClasses|null} classes the wait classes over time to show (null: none) */
   setWaits (classes) {
     this.waits = classes
     this._waitSeries = []
