@@ -116,6 +116,9 @@ test('worker threads: the main thread samples every worker\'s connections', asyn
   assert.ok(type.samples >= 40, `${type.samples} samples`)
   assert.equal(type.events[0].event, 'Timeout:PgSleep')
   assert.ok(type.typical.samples > 0, 'latencies came back from the workers')
+  // the wait classes over time of every worker's backends, on the merged intervals
+  assert.deepEqual(w.series.map((e) => e.t), results.intervals.map((iv) => iv.t))
+  assert.ok(w.series.some((e) => e.sessions.Timeout > 1), JSON.stringify(w.series))
 })
 
 test('the reads are one transaction: the database\'s commits are the run\'s, and each read sees the present', async (t) => {
