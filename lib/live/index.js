@@ -10,6 +10,7 @@ import { RunMetrics } from './run-metrics.js'
 import { MetricsEndpoint } from './metrics-endpoint.js'
 import { MetricsPusher } from './metrics-push.js'
 import { followRunEvents, runShape } from './run-events.js'
+import { followScenarioRuns } from './scenario-feed.js'
 import { finalReportHtml } from './dashboard-page.js'
 import { formatListenAddress, isLoopback } from '../options/listen-address.js'
 import { writeFileAtomic } from '../atomic-write.js'
@@ -38,7 +39,7 @@ export async function startLive (plan, { err, now = () => new Date(), atEnd = 't
   const live = new LiveDocument({ workload: plan.resultName ?? plan.workload, label: plan.label ?? null, intervalS: plan.intervalS, startTime: now().toISOString(), shard })
   const dashboard = plan.dashboard ? new Dashboard(live) : null
   const metrics = plan.metrics || plan.metricsPush
-    ? new RunMetrics({ run_id: plan.shard?.runId ?? randomUUID().slice(0, 8), label: plan.label ?? '', shard: shard ? String(shard.index) : '', workload: live.meta.workload })
+    ? new RunMetrics({ run_id: plan.shard?.runId ?? randomUUID().slice(0, 8), label: plan.label ?? '', shard: shard ? String(shard.index) : '', workload: live.meta.workload }, { scenarios: Array.isArray(plan.scenarios) })
     : null
   const endpoint = plan.metrics ? new MetricsEndpoint(metrics) : null
   const pusher = plan.metricsPush ? new MetricsPusher(plan.metricsPush, { registries: () => [metrics.registry], warn: (line) => err.write(`${line}\n`) }) : null
@@ -64,7 +65,10 @@ export async function startLive (plan, { err, now = () => new Date(), atEnd = 't
   return {
     urls,
     attach (run, extras = {}) {
-      unfollow = followLiveRun(run, { live, metrics, dashboard, pusher }, extras)
+      // a scenario run's handle: each scenario's run as it starts (lib/live/scenario-feed.js)
+      unfollow = extras.scenarios
+        ? followScenarioRuns(run, { live, metrics, dashboard, pusher }, { scenarios: extras.scenarios, intervalS: plan.intervalS })
+        : followLiveRun(run, { live, metrics, dashboard, pusher }, extras)
     },
     async finish (results) {
       unfollow()

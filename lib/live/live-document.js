@@ -37,6 +37,8 @@ export class LiveDocument {
     this.stage = null
     /** the stages begun so far, in the results document's shape as far as the charts read it */
     this.stages = []
+    /** a scenario run's planned windows by name ({ startS, endS }), which the charts mark; null otherwise */
+    this.scenarios = null
     this.version = 0
   }
 
@@ -150,7 +152,8 @@ export class LiveDocument {
       intervals: this.intervals,
       stages: this.stages,
       serverStats: s ? { series: s.series.filter((e) => !e.warmup), events: [...s.events] } : null,
-      ...(this.waits ? { waits: { available: true, series: this.waitSeries() } } : {})
+      ...(this.waits ? { waits: { available: true, series: this.waitSeries() } } : {}),
+      ...(this.scenarios ? { scenarios: this.scenarios } : {})
     }
   }
 

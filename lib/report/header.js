@@ -88,7 +88,8 @@ export function settingRows (settings) {
   return rows.sort((a, b) => rank(a[0]) - rank(b[0]) || a[0].localeCompare(b[0]))
 }
 
-function summaryTable (doc) {
+/** The figures per transaction type (and all of them), as a table. @param {any} doc @returns {string} */
+export function summaryTable (doc) {
   const head = ['transaction type', 'count', 'tps', 'failed', 'rollbacks', 'retries', 'mean ms', 'p50 ms', 'p90 ms', 'p99 ms', 'p99.9 ms', 'max ms']
   const row = (name, t) => {
     const l = t.latencyMs ?? {}
