@@ -17,9 +17,9 @@ import { writeFileAtomic } from '../atomic-write.js'
 
 /**
  * @typedef {object} LiveView
- * @property {(run: import('../engine/run-handle.js').RunHandle, with?: { types?: string[], sampler?: any }) => void} attach
+ * @property {(run: import('../engine/run-handle.js').RunHandle, with?: { types?: string[], sampler?: any, waits?: any }) => void} attach
  *   follow a run through its handle; types: the workload's transaction names (the caller knows
- *   them), sampler: the server statistics sampler
+ *   them), sampler: the server statistics sampler, waits: the wait sampler's counts per interval
  * @property {(results: any) => Promise<string|null>} finish the final report to the pages open, and
  *   to --dashboard-out; resolves with that file, or null
  * @property {() => Promise<void>} close stop serving
@@ -111,14 +111,16 @@ function followSampler (sampler, { live, metrics }) {
  * run of a sweep.
  * @param {import('../engine/run-handle.js').RunHandle} run
  * @param {{ live: LiveDocument, metrics: RunMetrics|null, dashboard: Dashboard|null, pusher?: MetricsPusher|null }} to
- * @param {{ types?: string[], sampler?: any }} [extras]
+ * @param {{ types?: string[], sampler?: any, waits?: import('../waits/interval-classes.js').IntervalClasses|null }} [extras]
+ *   waits: the wait sampler's counts per interval (lib/waits/interval-classes.js)
  * @returns {() => void}
  */
-export function followLiveRun (run, { live, metrics, dashboard, pusher = null }, { types = [], sampler = null } = {}) {
+export function followLiveRun (run, { live, metrics, dashboard, pusher = null }, { types = [], sampler = null, waits = null } = {}) {
   const shape = runShape(run, types)
   live.setShape(shape)
   metrics?.setShape(shape)
   const unsample = followSampler(sampler, { live, metrics })
+  live.setWaits(waits)
   const unfollow = followRunEvents(run, {
     started (e) { pusher?.start(e) },
     warmup (e) {
@@ -129,6 +131,7 @@ export function followLiveRun (run, { live, metrics, dashboard, pusher = null },
     interval (e) {
       live.addInterval(e)
       metrics?.addInterval(e)
+      if (waits) metrics?.addWaits(waits.intervals[e.index])
       pusher?.interval(e)
       // the ragged last interval: the final report (or a sweep's next run) follows at once
       if (!e.final) dashboard?.changed()

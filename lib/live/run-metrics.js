@@ -19,7 +19,7 @@ export const METRIC_NAMES = [
   'pgload_run_elapsed_seconds', 'pgload_run_duration_seconds', 'pgload_run_progress_ratio', 'pgload_run_measuring',
   'pgload_server_commits_total', 'pgload_server_rollbacks_total', 'pgload_server_wal_bytes_total',
   'pgload_server_blocks_read_total', 'pgload_server_blocks_hit_total', 'pgload_server_checkpoints_total',
-  'pgload_server_backends'
+  'pgload_server_backends', 'pgload_wait_sessions', 'pgload_wait_samples_total'
 ]
 
 export class RunMetrics {
@@ -58,6 +58,8 @@ export class RunMetrics {
     }
     this.checkpoints = counter('pgload_server_checkpoints_total', 'Checkpoints that ended during the run')
     this.backends = gauge('pgload_server_backends', 'Backends of the database by state at the last sample', ['state'])
+    this.waitSessions = gauge('pgload_wait_sessions', 'pgload\'s own backends by wait class in the last interval, as average active sessions (samples / reads)', ['class'])
+    this.waitSamples = counter('pgload_wait_samples_total', 'Sampled sessions of pgload\'s own backends by wait class', ['class'])
     this.lastSampleT = 0
     this.checkpointsSeen = 0
     /** planned duration by scenario ('' for a plain run) */
@@ -148,6 +150,22 @@ export class RunMetrics {
     if (ends > this.checkpointsSeen) this.checkpoints.inc(ends - this.checkpointsSeen)
     this.checkpointsSeen = Math.max(this.checkpointsSeen, ends)
     if (entry.backends) for (const [state, n] of Object.entries(entry.backends)) if (typeof n === 'number') this.backends.set({ state }, n)
+  }
+
+  /**
+   * The wait sampler's counts of the interval just closed (lib/waits/interval-classes.js): a class
+   * without samples in it goes to 0, not its last value.
+   * @param {import('../waits/interval-classes.js').IntervalCounts|undefined} counts
+   */
+  addWaits (counts) {
+    this.waitClasses ??= new Set()
+    for (const cls of this.waitClasses) if (!counts?.samples.has(cls)) this.waitSessions.set({ class: cls }, 0)
+    if (!counts || counts.ticks === 0) return
+    for (const [cls, n] of counts.samples) {
+      this.waitClasses.add(cls)
+      this.waitSessions.set({ class: cls }, Math.round(n / counts.ticks * 1000) / 1000)
+      this.waitSamples.inc({ class: cls }, n)
+    }
   }
 
   /** @param {string} [scenario] in a scenario run: the scenario that finished */

@@ -14,6 +14,7 @@ import { committedNewOrders } from '../output/tpcc-summary.js'
 import { stageBands, stageLatencyData, judgedSteadyState, STEADY_NOT_APPLICABLE } from './stage-data.js'
 import { spectrumDomain, useLog } from './spec-scales.js'
 import { COMPARE_CHART } from './compare-chart.js'
+import { WAIT_CHART } from './wait-chart.js'
 import { addScenarioMarks } from './scenario-marks.js'
 import { scenarioParts, SCENARIO_CHART_IDS } from './scenario-charts.js'
 
@@ -114,6 +115,7 @@ export const RUN_CHARTS = [
       if (opts.logScale) useLog(spec.layer.find((l) => l.data.name === 'latency').encoding.y.scale)
     }
   },
+  WAIT_CHART,
   {
     id: 'pooler',
     title: 'Through the pooler',

@@ -12,6 +12,7 @@ import { formatPerTransaction } from '../output/per-transaction.js'
 import { fewEvents } from '../output/enough-data.js'
 import { committedNewOrders, efficiencyApplies, efficiencyCeilingText, UNPACED_EFFICIENCY } from '../output/tpcc-summary.js'
 import { bytesText } from '../format/bytes.js'
+import { waitsSectionHtml } from './waits-table.js'
 
 /** Settings shown first when the results list them, because they shape most benchmarks. */
 const KEY_SETTINGS = [
@@ -277,6 +278,7 @@ export function runHeaderHtml (doc, label) {
     options.length ? `<details><summary>Options</summary>${table(['option', 'value'], options)}</details>` : '',
     ss.deltas ? `<h3>Server deltas</h3>${deltasTable(ss.deltas)}` : '<p class="note">No server statistics in these results.</p>',
     perTransactionBlock(ss.perTransaction),
+    waitsSectionHtml(doc),
     tablesBlock(ss.tables),
     statementsBlock(ss.statements),
     missingBlock(ss),
