@@ -66,9 +66,14 @@ export async function startLive (plan, { err, now = () => new Date(), atEnd = 't
     urls,
     attach (run, extras = {}) {
       // a scenario run's handle: each scenario's run as it starts (lib/live/scenario-feed.js)
-      unfollow = extras.scenarios
-        ? followScenarioRuns(run, { live, metrics, dashboard, pusher }, { scenarios: extras.scenarios, intervalS: plan.intervalS })
-        : followLiveRun(run, { live, metrics, dashboard, pusher }, extras)
+      if (extras.scenarios) {
+        // and the scenario run's one server statistics sampler
+        const unsample = followSampler(extras.sampler, { live, metrics })
+        const unfollowRuns = followScenarioRuns(run, { live, metrics, dashboard, pusher }, { scenarios: extras.scenarios, intervalS: plan.intervalS })
+        unfollow = () => { unsample(); unfollowRuns() }
+      } else {
+        unfollow = followLiveRun(run, { live, metrics, dashboard, pusher }, extras)
+      }
     },
     async finish (results) {
       unfollow()
@@ -89,6 +94,18 @@ export async function startLive (plan, { err, now = () => new Date(), atEnd = 't
 }
 
 /**
+ * The server statistics sampler's readings to the live document's charts and the metrics.
+ * @param {any} sampler null: none
+ * @param {{ live: LiveDocument, metrics: RunMetrics|null }} to
+ * @returns {() => void} stop following
+ */
+function followSampler (sampler, { live, metrics }) {
+  if (!sampler) return () => {}
+  live.setSampler(sampler)
+  return metrics ? sampler.onSample((entry, s) => metrics.addServerSample(entry, s)) : () => {}
+}
+
+/**
  * Feed one run's events (and its server sampler's readings) to a live document, the metrics,
  * the dashboard and the metrics pusher; returns the unsubscribe. The same for a run and for each
  * run of a sweep.
@@ -102,11 +119,7 @@ export function followLiveRun (run, { live, metrics, dashboard, pusher = null },
   const shape = runShape(run, types)
   live.setShape(shape)
   metrics?.setShape(shape)
-  let unsample = () => {}
-  if (sampler) {
-    live.setSampler(sampler)
-    if (metrics) unsample = sampler.onSample((entry, s) => metrics.addServerSample(entry, s))
-  }
+  const unsample = followSampler(sampler, { live, metrics })
   live.setWaits(waits)
   const unfollow = followRunEvents(run, {
     started (e) { pusher?.start(e) },

@@ -65,4 +65,7 @@ test('--dashboard and --metrics of a scenario run: a scenario label on every run
   assert.ok(last.split('\n').filter((l) => l.startsWith('pgload_transactions_total{')).every((l) => /scenario="(oltp|olap)"/.test(l)))
   assert.ok(events.includes('olap/slow.sql') && events.includes('oltp/ok.sql'), 'each scenario\'s throughput on the dashboard')
   assert.ok(events.includes('olap starts'), 'the scenarios\' marks on the dashboard\'s charts')
+  // the run's one server statistics sampler feeds /metrics too
+  const commits = Number(/^pgload_server_commits_total(?:{[^}]*})? (\S+)$/m.exec(last)?.[1])
+  assert.ok(commits > 0, `the server statistics on /metrics: ${commits} server commits`)
 })
