@@ -4,9 +4,12 @@
 
 import { CH_QUERIES } from './queries.js'
 
+const ALL_QUERIES = CH_QUERIES.map((_, i) => i)
+
 /**
  * @typedef {object} StreamState
  * @property {number} stream the stream's number (0-based)
+ * @property {number[]} queries indexes into CH_QUERIES of the queries a set holds
  * @property {number[]} order indexes into CH_QUERIES for the current set
  * @property {number} next position in `order` of the next query
  * @property {number|null} setStartUs when the current set began (epoch microseconds), null before its first query ends
@@ -17,10 +20,11 @@ import { CH_QUERIES } from './queries.js'
  * A stream's state, with its first order drawn.
  * @param {number} stream
  * @param {{ int(lo: number, hi: number): number }} random
+ * @param {number[]} queries indexes into CH_QUERIES of the queries a set holds (all 22 unless --queries)
  * @returns {StreamState}
  */
-export function streamState (stream, random) {
-  return { stream, order: permutation(random), next: 0, setStartUs: null, setsS: [], random }
+export function streamState (stream, random, queries = ALL_QUERIES) {
+  return { stream, queries, order: permutation(random, queries), next: 0, setStartUs: null, setsS: [], random }
 }
 
 /**
@@ -29,7 +33,7 @@ export function streamState (stream, random) {
  */
 export function nextQuery (s) {
   if (s.next === s.order.length) {
-    s.order = permutation(s.random)
+    s.order = permutation(s.random, s.queries)
     s.next = 0
   }
   return s.order[s.next++]
@@ -48,9 +52,9 @@ export function queryEnded (s, info, measuring) {
   s.setStartUs = null
 }
 
-/** Fisher-Yates over the 22 query indexes. */
-function permutation (random) {
-  const order = CH_QUERIES.map((_, i) => i)
+/** Fisher-Yates over the set's query indexes. */
+function permutation (random, queries) {
+  const order = queries.slice()
   for (let i = order.length - 1; i > 0; i--) {
     const j = random.int(0, i)
     const t = order[i]; order[i] = order[j]; order[j] = t
@@ -64,8 +68,9 @@ function permutation (random) {
  * @param {{ durationS: number, transactions?: Record<string, { count: number, failed?: number, latencyMs?: { mean?: number } }> }} runInfo
  * @param {StreamState[]} streams
  * @param {Map<string, number>} rows rows returned per query over the run
+ * @param {(name: string) => object|null} answerOf a query's answer (answers.js), null when it never completed
  */
-export function analyticFigures (runInfo, streams, rows) {
+export function analyticFigures (runInfo, streams, rows, answerOf = () => null) {
   const tx = runInfo.transactions ?? {}
   const perQuery = {}
   let count = 0
@@ -76,7 +81,7 @@ export function analyticFigures (runInfo, streams, rows) {
     count += x.count
     const meanMs = x.count > 0 ? x.latencyMs?.mean ?? null : null
     if (meanMs > 0) { logSum += Math.log(meanMs); timed++ }
-    perQuery[q.name] = { count: x.count, meanMs, rows: rows.get(q.name) ?? 0 }
+    perQuery[q.name] = { count: x.count, meanMs, rows: rows.get(q.name) ?? 0, answer: answerOf(q.name) }
   }
   return {
     streams: streams.length,
