@@ -11,6 +11,7 @@ import { steadyStateOf } from '../metrics/steady-state.js'
 import { stagePlan, stageMetrics, stageViews } from './stages.js'
 import { plural } from '../format/plural.js'
 import { explainWaits } from './explain-waits.js'
+import { answerChanges } from './answers.js'
 
 /** Defaults of `pgload compare` (one table, units in the names). */
 export const COMPARE_DEFAULTS = {
@@ -115,6 +116,8 @@ export function compareRuns (as, bs, options = {}) {
     rows,
     regressions: rows.filter(r => r.verdict === 'worse').length,
     improvements: rows.filter(r => r.verdict === 'better').length,
+    // CH-benCHmark: queries whose checked answer differs, reported apart from every timing
+    answers: answerChanges(as, bs),
     // why a type got slower: the server's wait events that grew (null: a side has no wait samples)
     explanation: explainWaits(as, bs, rows)
   }
