@@ -3,7 +3,7 @@
 
 import { readFileSync } from 'node:fs'
 import {
-  intervalSeconds, transactionTypes, throughputRows, latencyRows, markerSets, serverRows, poolerRows,
+  intervalSeconds, transactionTypes, throughputRows, latencyRows, streamSetRows, markerSets, serverRows, poolerRows,
   spectrumByType, distributionByType, thresholdRows, tpmcRows, responseTimeRows
 } from './datasets.js'
 import { layoutMarkerLabels } from './marker-labels.js'
@@ -105,10 +105,11 @@ export const RUN_CHARTS = [
   {
     id: 'latency-over-time',
     title: 'Latency over time',
-    data: (doc) => ({ latency: latencyRows(doc), stages: stageBands(doc), checkpoints: markerSets(doc).checkpoints }),
+    data: (doc) => ({ latency: latencyRows(doc), stages: stageBands(doc), checkpoints: markerSets(doc).checkpoints, streamSets: streamSetRows(doc) }),
     skip: (d) => (d.latency.length === 0 ? 'no per-interval latency in the results' : null),
     tune: (spec, d, opts) => {
       spec.title.subtitle += checkpointNote(d)
+      if (d.streamSets.length > 0) spec.title.subtitle += '; dotted: an analytic stream completes a set of its queries'
       if (opts.logScale) useLog(spec.layer.find((l) => l.data.name === 'latency').encoding.y.scale)
     }
   },

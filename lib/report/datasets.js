@@ -76,6 +76,18 @@ export function throughputRows (doc) {
 }
 
 /**
+ * CH-benCHmark: when each analytic stream finished a complete set of its queries.
+ * @returns {{ t: number, stream: number, label: string }[]}
+ */
+export function streamSetRows (doc) {
+  const rows = []
+  for (const s of doc.chbench?.sets ?? []) {
+    (s.endsS ?? []).forEach((t, i) => { if (isNum(t)) rows.push({ t, stream: s.stream + 1, label: `stream ${s.stream + 1}: set ${i + 1} complete` }) })
+  }
+  return rows
+}
+
+/**
  * p50/p90/p99/max per interval, all types merged from the interval histograms; falls back to
  * the interval's own latencyMs figures when it carries no histograms.
  * @returns {{ t: number, stat: string, ms: number }[]}

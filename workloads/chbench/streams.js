@@ -14,6 +14,7 @@ const ALL_QUERIES = CH_QUERIES.map((_, i) => i)
  * @property {number} next position in `order` of the next query
  * @property {number|null} setStartUs when the current set began (epoch microseconds), null before its first query ends
  * @property {number[]} setsS the times of the complete sets that ended in the measured window, in seconds
+ * @property {number[]} setEndsS when those sets ended, in seconds from the measured window's start (the intervals' time)
  */
 
 /**
@@ -24,7 +25,7 @@ const ALL_QUERIES = CH_QUERIES.map((_, i) => i)
  * @returns {StreamState}
  */
 export function streamState (stream, random, queries = ALL_QUERIES) {
-  return { stream, queries, order: permutation(random, queries), next: 0, setStartUs: null, setsS: [], random }
+  return { stream, queries, order: permutation(random, queries), next: 0, setStartUs: null, setsS: [], setEndsS: [], random }
 }
 
 /**
@@ -44,11 +45,15 @@ export function nextQuery (s) {
  * @param {StreamState} s
  * @param {{ endEpochUs: number, latencyUs: number }} info
  * @param {boolean} measuring whether the measured window is open
+ * @param {number|null} [windowEpochUs] when the measured window opened (epoch microseconds)
  */
-export function queryEnded (s, info, measuring) {
+export function queryEnded (s, info, measuring, windowEpochUs = null) {
   if (s.setStartUs === null) s.setStartUs = info.endEpochUs - info.latencyUs
   if (s.next < s.order.length) return
-  if (measuring) s.setsS.push((info.endEpochUs - s.setStartUs) / 1e6)
+  if (measuring) {
+    s.setsS.push((info.endEpochUs - s.setStartUs) / 1e6)
+    if (windowEpochUs !== null) s.setEndsS.push(Math.round((info.endEpochUs - windowEpochUs) / 1e3) / 1e3)
+  }
   s.setStartUs = null
 }
 
@@ -89,7 +94,12 @@ export function analyticFigures (runInfo, streams, rows, answerOf = () => null) 
     queriesPerHour: runInfo.durationS > 0 ? round2(count * 3600 / runInfo.durationS) : 0,
     // only when every query ran: a mean over some of them is not the benchmark's figure
     geoMeanMs: timed === CH_QUERIES.length ? round2(Math.exp(logSum / timed)) : null,
-    sets: streams.map((s) => ({ stream: s.stream, complete: s.setsS.length, meanS: s.setsS.length ? round2(s.setsS.reduce((a, b) => a + b, 0) / s.setsS.length) : null })),
+    sets: streams.map((s) => ({
+      stream: s.stream,
+      complete: s.setsS.length,
+      meanS: s.setsS.length ? round2(s.setsS.reduce((a, b) => a + b, 0) / s.setsS.length) : null,
+      endsS: s.setEndsS
+    })),
     perQuery
   }
 }

@@ -65,6 +65,7 @@ export async function createChbenchWorkload (ctx, opts) {
   const answers = new AnswerTally()
   const states = []
   let measuring = false
+  let windowEpochUs = null
   const analytic = queries.map((q) => ({
     name: q.name,
     weight: 0, // chosen by the streams, never by TPC-C's terminals
@@ -96,11 +97,13 @@ export async function createChbenchWorkload (ctx, opts) {
       return s
     },
     onTransactionEnd (tctx, info) {
-      if (tctx.state.order) queryEnded(tctx.state, info, measuring)
+      if (tctx.state.order) queryEnded(tctx.state, info, measuring, windowEpochUs)
       else tp.onTransactionEnd(tctx, info)
     },
     measuringStarted () {
       measuring = true
+      // the intervals' time counts from here (the same clock as a transaction's endEpochUs)
+      windowEpochUs = (performance.timeOrigin + performance.now()) * 1000
       tp.measuringStarted()
     },
     async afterRun (conn, runInfo) {
