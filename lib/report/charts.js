@@ -107,9 +107,12 @@ export const RUN_CHARTS = [
     title: 'Latency over time',
     data: (doc) => ({ latency: latencyRows(doc), stages: stageBands(doc), checkpoints: markerSets(doc).checkpoints, streamSets: streamSetRows(doc) }),
     skip: (d) => (d.latency.length === 0 ? 'no per-interval latency in the results' : null),
-    tune: (spec, d, opts) => {
+    tune: (spec, d, opts, doc) => {
       spec.title.subtitle += checkpointNote(d)
-      if (d.streamSets.length > 0) spec.title.subtitle += '; dotted: an analytic stream completes a set of its queries'
+      if (doc?.chbench) {
+        const sets = d.streamSets.length > 0 ? '; dotted: an analytic stream completes a set of its queries' : ''
+        spec.title.subtitle = [spec.title.subtitle, `TPC-C's transactions only (each query's latency is in the tables)${sets}`]
+      }
       if (opts.logScale) useLog(spec.layer.find((l) => l.data.name === 'latency').encoding.y.scale)
     }
   },

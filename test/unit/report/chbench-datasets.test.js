@@ -2,7 +2,7 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { readFileSync } from 'node:fs'
-import { throughputRows, ANALYTIC_LINE, intervalSeconds, lengthOf } from '../../../lib/report/datasets.js'
+import { throughputRows, latencyRows, streamSetRows, ANALYTIC_LINE, intervalSeconds, lengthOf } from '../../../lib/report/datasets.js'
 import { round3 } from '../../../lib/format/round.js'
 
 const recorded = () => JSON.parse(readFileSync(new URL('../../fixtures/results/recorded-chbench-k1.json', import.meta.url), 'utf8'))
@@ -27,4 +27,24 @@ test('a script with a type named q1 keeps its own line', () => {
   const doc = recorded()
   delete doc.chbench
   assert.ok(throughputRows(doc).some((r) => r.type === 'q1'))
+})
+
+test('latency over time: the transactions\' only; an interval where only queries ended is left out', () => {
+  // 2 streams beside TPC-C: queries of seconds, transactions of milliseconds
+  const doc = JSON.parse(readFileSync(new URL('../../fixtures/results/recorded-chbench-k2.json', import.meta.url), 'utf8'))
+  const rows = latencyRows(doc)
+  const queryOnly = doc.intervals.filter((iv) => Object.keys(iv.histograms ?? {}).every((t) => /^q\d+$/.test(t)))
+  for (const iv of queryOnly) assert.ok(!rows.some((r) => r.t === iv.t), `interval ${iv.t}`)
+  const withQueries = doc.intervals.find((iv) => iv.latencyMs.max > 1000 && Object.keys(iv.histograms ?? {}).some((t) => !/^q\d+$/.test(t)))
+  assert.ok(withQueries)
+  const max = rows.find((r) => r.t === withQueries.t && r.stat === 'max').ms
+  assert.ok(max < withQueries.latencyMs.max, `${max} ms is the interval's max with its queries`)
+})
+
+test('stream set rows: one per complete set, named by stream', () => {
+  const doc = recorded()
+  doc.chbench.sets = [{ stream: 0, complete: 2, meanS: 1, endsS: [1.5, 3] }, { stream: 1, complete: 0, meanS: null, endsS: [] }]
+  assert.deepEqual(streamSetRows(doc), [{ t: 1.5, stream: 1, label: 'stream 1: set 1 complete' }, { t: 3, stream: 1, label: 'stream 1: set 2 complete' }])
+  delete doc.chbench
+  assert.deepEqual(streamSetRows(doc), [])
 })
