@@ -138,11 +138,17 @@ test('the answers: two runs on data that holds still agree on all 22; an altered
   }
 })
 
-test('run chbench refuses -j and a negative --streams before connecting', async () => {
+test('run chbench refuses -j, a negative --streams, an unknown query and nothing to run before connecting', async () => {
   const j = await runCli(['run', 'chbench', '--url', 'postgres://127.0.0.1:1/x', '-j', '2'])
   assert.equal(j.code, 1)
   assert.match(j.stderr, /^pgload: -j 2 does not apply to chbench/m)
   const s = await runCli(['run', 'chbench', '--url', 'postgres://127.0.0.1:1/x', '--streams', '-1'])
   assert.equal(s.code, 1)
   assert.match(s.stderr, /--streams must be an integer in 0\.\.1000/)
+  const q = await runCli(['run', 'chbench', '--url', 'postgres://127.0.0.1:1/x', '--queries', 'q16,q23'])
+  assert.equal(q.code, 1)
+  assert.match(q.stderr, /^pgload: --queries must be a list of q1 \.\.\. q22, got "q16,q23"$/m)
+  const none = await runCli(['run', 'chbench', '--url', 'postgres://127.0.0.1:1/x', '--no-tpcc', '--streams', '0'])
+  assert.equal(none.code, 1)
+  assert.match(none.stderr, /^pgload: --no-tpcc with --streams 0 leaves nothing to run$/m)
 })
