@@ -4,6 +4,7 @@
 import { spectrumRows, distributionRows, mergedPercentiles } from './histogram-data.js'
 import { checkpointSpans } from '../output/server-summary.js'
 import { round3 } from '../format/round.js'
+import { mergeHistograms } from '../metrics/histogram.js'
 
 const isNum = (v) => typeof v === 'number' && Number.isFinite(v)
 /** TPC-C response-time limits for the 90th percentile (clause 5.2.5.3), ms. */
@@ -215,23 +216,35 @@ export function poolerRows (doc) {
   }
 }
 
+/**
+ * Every type's whole-run histogram in the run's order; CH-benCHmark's queries merged into one
+ * "analytic queries" histogram (each query's figures are in the tables).
+ * @returns {[string, any][]}
+ */
+function typeHistograms (doc) {
+  const out = []
+  const queries = []
+  for (const type of transactionTypes(doc)) {
+    const h = doc.transactions[type]?.histogram
+    if (typeof h !== 'string') continue
+    if (doc.chbench && QUERY_TYPE.test(type)) queries.push(h)
+    else out.push([type, h])
+  }
+  if (queries.length > 0) out.push([ANALYTIC_LINE, mergeHistograms(queries)])
+  return out
+}
+
 /** Spectrum rows of every type with a merged histogram. */
 export function spectrumByType (doc) {
   const rows = []
-  for (const type of transactionTypes(doc)) {
-    const h = doc.transactions[type]?.histogram
-    if (typeof h === 'string') for (const r of spectrumRows(h)) rows.push({ type, ...r })
-  }
+  for (const [type, h] of typeHistograms(doc)) for (const r of spectrumRows(h)) rows.push({ type, ...r })
   return rows
 }
 
 /** Distribution rows of every type with a merged histogram. */
 export function distributionByType (doc) {
   const rows = []
-  for (const type of transactionTypes(doc)) {
-    const h = doc.transactions[type]?.histogram
-    if (typeof h === 'string') for (const r of distributionRows(h)) rows.push({ type, ...r })
-  }
+  for (const [type, h] of typeHistograms(doc)) for (const r of distributionRows(h)) rows.push({ type, ...r })
   return rows
 }
 

@@ -17,7 +17,7 @@ const skip = chromiumSkip
 const { shots: dir, newPage } = chromiumForFile('pgload-chbench-report-')
 const recorded = () => JSON.parse(readFileSync(new URL('../fixtures/results/recorded-chbench-k2.json', import.meta.url), 'utf8'))
 
-test('the report of a chbench run: one analytic line, the streams\' sets marked, nothing overlapping', { skip, timeout: 60_000 }, async (t) => {
+test('the report of a chbench run: one analytic line over time and by percentile, the streams\' sets marked, nothing overlapping', { skip, timeout: 60_000 }, async (t) => {
   const doc = recorded()
   const file = await writeHtmlReport([doc], join(dir, 'chbench.html'))
   const page = await newPage({ viewport: { width: 1200, height: 900 } })
@@ -30,6 +30,9 @@ test('the report of a chbench run: one analytic line, the streams\' sets marked,
     const throughput = charts.find((c) => c.name === 'Throughput over time')
     const lines = throughput.legends.map((l) => Object.keys(l)).find((names) => names.includes('analytic queries'))
     assert.deepEqual(lines, ['new-order', 'payment', 'order-status', 'delivery', 'stock-level', 'analytic queries'])
+    // the whole-run charts too: the queries as one line, not 22 in repeated colours
+    const byPercentile = charts.find((c) => c.name === 'Latency by percentile')
+    assert.deepEqual(byPercentile.legends.map((l) => Object.keys(l)).find((names) => names.includes('analytic queries')), lines)
     const latency = charts.find((c) => c.name === 'Latency over time')
     assert.match(latency.subtitle, /TPC-C's transactions only .*; dotted: an analytic stream completes a set of its queries/)
     // the latency drawn is the transactions': no interval's max near a query's seconds

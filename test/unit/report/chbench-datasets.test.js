@@ -2,7 +2,7 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { readFileSync } from 'node:fs'
-import { throughputRows, latencyRows, streamSetRows, ANALYTIC_LINE, intervalSeconds, lengthOf } from '../../../lib/report/datasets.js'
+import { throughputRows, latencyRows, streamSetRows, spectrumByType, distributionByType, ANALYTIC_LINE, intervalSeconds, lengthOf } from '../../../lib/report/datasets.js'
 import { round3 } from '../../../lib/format/round.js'
 
 const recorded = () => JSON.parse(readFileSync(new URL('../../fixtures/results/recorded-chbench-k1.json', import.meta.url), 'utf8'))
@@ -47,4 +47,20 @@ test('stream set rows: one per complete set, named by stream', () => {
   assert.deepEqual(streamSetRows(doc), [{ t: 1.5, stream: 1, label: 'stream 1: set 1 complete' }, { t: 3, stream: 1, label: 'stream 1: set 2 complete' }])
   delete doc.chbench
   assert.deepEqual(streamSetRows(doc), [])
+})
+
+test('latency by percentile and the distribution: the queries as one merged histogram', () => {
+  const doc = recorded()
+  const queries = Object.keys(doc.transactions).filter((t) => /^q\d+$/.test(t))
+  const count = queries.reduce((n, t) => n + doc.transactions[t].count, 0)
+  for (const rows of [spectrumByType(doc), distributionByType(doc)]) {
+    assert.deepEqual([...new Set(rows.map((r) => r.type))], ['new-order', 'payment', 'order-status', 'delivery', 'stock-level', ANALYTIC_LINE])
+  }
+  // the merged spectrum's last step is at the queries' whole count (1/(1-p) where samples run out)
+  const last = spectrumByType(doc).filter((r) => r.type === ANALYTIC_LINE).at(-1)
+  assert.equal(last.p, 100)
+  const max = Math.max(...queries.filter((t) => doc.transactions[t].count > 0).map((t) => doc.transactions[t].latencyMs.max))
+  // the histogram's 3 significant digits
+  assert.ok(Math.abs(last.ms - max) <= max * 1e-3, `${last.ms} against ${max}`)
+  assert.ok(count > 1)
 })
