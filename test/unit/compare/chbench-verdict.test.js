@@ -6,6 +6,7 @@ import assert from 'node:assert/strict'
 import { readFileSync } from 'node:fs'
 import { compareRuns } from '../../../lib/compare/verdict.js'
 import { formatCompareText } from '../../../lib/compare/format.js'
+import { queryVerdictLine } from '../../../lib/compare/answers.js'
 
 const recorded = () => JSON.parse(readFileSync(new URL('../../fixtures/results/recorded-chbench-k1.json', import.meta.url), 'utf8'))
 
@@ -36,4 +37,11 @@ test('a checked answer that differs is said, one not checked on a side is not', 
   const v = compareRuns([a], [b])
   assert.deepEqual(v.answers, [{ query: 'q1', a: ['aaaa'], b: ['bbbb'] }])
   assert.match(formatCompareText(v), /^answer changed: q1 \(checksum A aaaa, B bbbb\): the query returned other rows$/m)
+})
+
+test('the queries whose time differs are named in one line, each once', () => {
+  const row = (txn, metric, verdict, estimate) => ({ id: `${txn}:${metric}`, txn, metric, verdict, change: { estimate } })
+  const v = { rows: [row('new-order', 'p50', 'worse', 0.1), row('q19', 'p50', 'better', -0.334), row('q19', 'p95', 'better', -0.3), row('q5', 'p95', 'worse', 0.5), row('q7', 'p50', '~', 0.2)] }
+  assert.equal(queryVerdictLine(v), 'analytic queries whose time differs: q19 faster (p50 -33.4%), q5 slower (p95 +50.0%)')
+  assert.equal(queryVerdictLine({ rows: [row('q7', 'p50', '~', 0.2)] }), null)
 })
