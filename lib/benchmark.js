@@ -99,7 +99,7 @@ export async function measureBenchmark (planOrOptions, { log = silentLogger, env
       Object.assign(outcome.client, coreShares(outcome.client, outcome.durationS, outcome.summary.transactions + outcome.summary.failed))
     }
 
-    const { extra, serverStats } = await readAfterRun(run, outcome, { workload, conn, sampler, log })
+    const { extra, serverStats } = await readAfterRun(run, outcome, { workload, conn, sampler, waits, log })
     sampler = null
     const results = buildResults({
       toolVersion: TOOL_VERSION,
@@ -115,7 +115,7 @@ export async function measureBenchmark (planOrOptions, { log = silentLogger, env
       extra
     })
     if (afterLoad) results.run.afterLoad = afterLoad
-    await waits?.addTo(results, { hurried: run.status.hurried })
+    await waits?.addTo(results)
     markShardResults(results, plan, gate, run)
     if (started.cold) results.run.cold = started.cold
     const exitCode = outcome.aborted ? 2 : 0
@@ -203,12 +203,14 @@ async function startSampler (target, module, { embedded, env, log, hostStats = e
 }
 
 /**
- * The workload's final figures and the server statistics, read after the run. Bounded: a server
- * that stopped answering (transactions had to be cancelled) gets a short while, Ctrl-C twice none.
+ * The wait sampler's last read, the workload's final figures and the server statistics, read
+ * after the run. Bounded: a server that stopped answering (transactions had to be cancelled) gets
+ * a short while, Ctrl-C twice none.
  */
-async function readAfterRun (run, outcome, { workload, conn, sampler, log }) {
+async function readAfterRun (run, outcome, { workload, conn, sampler, waits, log }) {
   const s = outcome.summary
   const limit = afterRunLimit(run, s.unfinished + s.outcomeUnknown > 0)
+  await waits?.finish(limit)
   let extra = null
   if (workload.afterRun) {
     try {

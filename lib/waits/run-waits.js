@@ -55,6 +55,8 @@ export class WaitSampling {
     this._sampler = sampler
     this._reason = reason ?? null
     this._workload = workload ?? null
+    /** @type {{ tally: import('./wait-tally.js').WaitTally, error: Error|null }|null} */
+    this._counts = null
   }
 
   /**
@@ -71,15 +73,28 @@ export class WaitSampling {
   }
 
   /**
-   * The results' `waits` section, added to the document.
-   * @param {any} results the results document, with its transactions
-   * @param {{ hurried?: boolean }} [run] hurried (Ctrl-C twice): the read under way is not waited for
+   * After the run: the sampler's last read and its close, under the bound of what is read after
+   * the run (lib/engine/after-run.js); past it, or hurried, the sampler is abandoned and its
+   * counts so far make the section.
+   * @param {{ within: <T>(p: Promise<T>, onLate?: () => void) => Promise<T|null> }} [limit] none: unbounded
    */
-  async addTo (results, { hurried = false } = {}) {
+  async finish (limit) {
+    const s = this._sampler
+    if (s === null || this._counts !== null) return
+    const finishing = s.finish()
+    this._counts = (limit ? await limit.within(finishing, () => s.abandon()) : await finishing) ?? s.counted()
+  }
+
+  /**
+   * The results' `waits` section, added to the document (the sampler finished first when it was not).
+   * @param {any} results the results document, with its transactions
+   */
+  async addTo (results) {
     const s = this._sampler
     if (s === null) { results.waits = { available: false, reason: this._reason }; return }
+    await this.finish()
     this._sampler = null
-    const { tally, error } = await s.finish(hurried ? { waitMs: 0 } : undefined)
+    const { tally, error } = this._counts
     const section = waitsSection(tally, {
       typeNames: this._workload.transactions.map((t) => t.name),
       statementNames: this._workload.statementNames,

@@ -22,8 +22,6 @@ const UNMATCHED_READS = 5
 const RECONNECT_AFTER_MS = 1000
 // ms the reads' transaction lasts at most: a few commits a second of the sampler's own
 const TRANSACTION_MS = 500
-// ms the last read (and the reads' COMMIT) may take once sampling stops
-const STOP_WAIT_MS = 1000
 // ms the connection's polite close may take before its socket is destroyed
 const CLOSE_MS = 250
 const EXTENSION = "select exists (select 1 from pg_extension where extname = 'pg_wait_sampling')"
@@ -112,11 +110,13 @@ export class WaitSampler {
     this._timer.unref()
   }
 
-  /** The window closes: no more ticks; the one in flight is waited for. */
-  /** @param {number} [waitMs] how long the read under way may still take (a silent server's is given up) */
-  async stop (waitMs = STOP_WAIT_MS) {
+  /**
+   * The window closes: no more ticks. Settles once the read in flight has; unbounded, so the
+   * caller bounds it (a silent server's read is given up by abandon()).
+   */
+  async stop () {
     this._stopTimer()
-    if (this._busy !== null && waitMs > 0) await within(this._busy, waitMs)
+    if (this._busy !== null) await this._busy
   }
 
   _stopTimer () {
@@ -276,15 +276,28 @@ export class WaitSampler {
   }
 
   /**
-   * After the run: every sample counted; the connection closed.
+   * After the run: the read in flight and the reads' COMMIT waited for, every sample counted, the
+   * connection closed. Unbounded: the caller bounds it and calls abandon() past its bound.
    * @returns {Promise<{ tally: WaitTally, error: Error|null }>}
    */
-  async finish ({ waitMs = STOP_WAIT_MS } = {}) {
-    await this.stop(waitMs)
+  async finish () {
+    await this.stop()
+    if (this._inTransaction && this.conn !== null) {
+      this._inTransaction = false
+      await this.conn.simpleQuery('COMMIT').catch(() => {})
+    }
+    this.abandon()
+    return this.counted()
+  }
+
+  /**
+   * The counts so far, every sample waiting for its transaction's latency counted without it:
+   * what finish() returns, and what there is once it was abandoned.
+   * @returns {{ tally: WaitTally, error: Error|null }}
+   */
+  counted () {
     this._resolvePending()
     for (let slot = 0; slot < this._pending.length; slot++) if (this._pending[slot].length > 0) this._resolve(slot, NO_LATENCY)
-    if (this._inTransaction && this.conn !== null && waitMs > 0) await within(this.conn.simpleQuery('COMMIT').catch(() => {}), waitMs)
-    this.abandon()
     return { tally: this.tally, error: this._error }
   }
 
@@ -297,11 +310,4 @@ export class WaitSampler {
     // bounded: past it the socket is destroyed, so a silent server cannot keep the process alive
     if (conn) closeWithin(conn, CLOSE_MS).catch(() => {})
   }
-}
-
-/** The promise, or nothing once `ms` passed. */
-function within (promise, ms) {
-  let timer
-  const late = new Promise((resolve) => { timer = setTimeout(resolve, ms) })
-  return Promise.race([promise.catch(() => {}), late]).finally(() => clearTimeout(timer))
 }
