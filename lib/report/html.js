@@ -6,6 +6,7 @@ import { escapeHtml as h, jsonForScript } from './escape.js'
 import { browserBundles } from './assets.js'
 import { runHeaderHtml } from './header.js'
 import { runKind } from './staged-header.js'
+import { runSectionsHtml } from './run-sections.js'
 
 const TEMPLATE = new URL('../../reports/report.html', import.meta.url)
 
@@ -50,6 +51,7 @@ export function buildHtml (runs, built, opts = {}) {
     group = key
     return `${heading}<div class="chart" id="chart-${i}" role="img" aria-label="${h(c.run ? `${c.run}: ${c.title}` : c.title)}"></div>`
   }).join('\n')
+  const sections = runs.map(({ doc, label }) => runSectionsHtml(doc, several ? label : null)).join('\n')
   // $schema is a URL and only informs editors; vega-embed is told the mode instead.
   const specs = built.charts.map((c) => { const { $schema, ...rest } = c.spec; return rest })
   const bundles = browserBundles()
@@ -61,7 +63,7 @@ export function buildHtml (runs, built, opts = {}) {
     subtitle: h(subtitle),
     skipped,
     header,
-    charts,
+    charts: charts + sections,
     specs: jsonForScript(specs),
     scripts,
     live: opts.live ?? ''
