@@ -11,6 +11,7 @@ import { steadyStateOf } from '../metrics/steady-state.js'
 import { stagePlan, stageMetrics, stageViews } from './stages.js'
 import { plural } from '../format/plural.js'
 import { explainWaits } from './explain-waits.js'
+import { planChanges } from './plan-changes.js'
 
 /** Defaults of `pgload compare` (one table, units in the names). */
 export const COMPARE_DEFAULTS = {
@@ -116,7 +117,9 @@ export function compareRuns (as, bs, options = {}) {
     regressions: rows.filter(r => r.verdict === 'worse').length,
     improvements: rows.filter(r => r.verdict === 'better').length,
     // why a type got slower: the server's wait events that grew (null: a side has no wait samples)
-    explanation: explainWaits(as, bs, rows)
+    explanation: explainWaits(as, bs, rows),
+    // statements whose replayed plan (--explain-slowest) changed shape from A to B
+    plans: planChanges(as, bs)
   }
 }
 

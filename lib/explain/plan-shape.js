@@ -96,17 +96,35 @@ export function planShape (plan) {
 }
 
 /**
- * How a plan's shape changed from `a` to `b`: the first node that differs, as
- * `Index Scan using x -> Seq Scan on y`; null when the shapes are the same.
+ * How a plan's shape changed from `a` to `b`, as `Index Scan using x on y -> Seq Scan on y`: the
+ * first scan of a relation that differs (how a table is read is what a DBA looks for first),
+ * else the first node that differs; null when the shapes are the same.
  * @param {{ Plan: any }} a @param {{ Plan: any }} b
  * @returns {string|null}
  */
 export function planChange (a, b) {
   const sa = planShape(a)
   const sb = planShape(b)
-  const at = sa.findIndex((s, i) => s !== sb[i])
-  if (at < 0 && sa.length === sb.length) return null
-  const label = (s) => s === undefined ? '(nothing)' : s.slice(s.indexOf(':') + 1)
-  const i = at < 0 ? sa.length : at
-  return `${label(sa[i])} -> ${label(sb[i])}`
+  if (sa.length === sb.length && sa.every((s, i) => s === sb[i])) return null
+  return firstDifference(scansOf(a), scansOf(b)) ?? firstDifference(sa.map(labelOf), sb.map(labelOf))
+}
+
+const labelOf = (s) => s.slice(s.indexOf(':') + 1)
+
+/** The labels of the plan's scans of relations, in tree order. */
+function scansOf (plan) {
+  const out = []
+  const walk = (node) => {
+    if (node['Relation Name'] && node['Node Type'] !== 'ModifyTable') out.push(nodeLabel(node))
+    for (const child of node.Plans ?? []) walk(child)
+  }
+  walk(plan.Plan)
+  return out
+}
+
+/** `x -> y` for the first place two lists differ, or null when they are the same. */
+function firstDifference (xs, ys) {
+  const n = Math.max(xs.length, ys.length)
+  for (let i = 0; i < n; i++) if (xs[i] !== ys[i]) return `${xs[i] ?? '(nothing)'} -> ${ys[i] ?? '(nothing)'}`
+  return null
 }

@@ -100,3 +100,20 @@ test('a statement that uses an earlier statement\'s \\gset result says why it is
   assert.equal(second.plan, undefined)
   assert.match(second.reason, /depends on an earlier statement's result \(\\gset or \\aset\)/)
 })
+
+test('compare names a plan that changed between A and B: B read without index scans', async () => {
+  await run('plan-a', { 'reads.sql': READS }, ['-c', '1', '-T', '2s', '--explain-slowest', '1'])
+  // B: the same script on connections whose planner may not use index or bitmap scans
+  const url = new URL(server.url)
+  url.searchParams.set('options', '-c enable_indexscan=off -c enable_bitmapscan=off -c enable_indexonlyscan=off')
+  const out = join(dir, 'plan-b.json')
+  const b = await runCli(['run', '-f', join(dir, 'reads.sql'), '-n', '-c', '1', '-T', '2s', '--explain-slowest', '1', '--url', url.href, '--out', out, '--no-server-stats', '--wait-sampling', 'off'])
+  assert.equal(b.code, 0, b.stderr)
+  const args = ['compare', join(dir, 'plan-a.json'), out, '--force']
+  const text = await runCli(args)
+  assert.match(text.stdout, /^plan changed for \S*reads\.sql statement 2 \(line 2\): Index (Only )?Scan using pgbench_accounts_pkey on pgbench_accounts -> (Parallel )?Seq Scan on pgbench_accounts$/m, text.stdout + text.stderr)
+  const json = JSON.parse((await runCli([...args, '--json'])).stdout)
+  assert.equal(json.plans.length, 1)
+  assert.match(json.plans[0].type, /reads\.sql$/)
+  assert.match(json.plans[0].sql, /^SELECT abalance FROM pgbench_accounts WHERE aid = \$1;$/)
+})

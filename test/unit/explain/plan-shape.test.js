@@ -38,7 +38,7 @@ test('the text tree: nodes with costs and actual figures, conditions, buffers an
   assert.deepEqual(planFigures(seqPlan), { totalMs: 12.5, topNode: 'Seq Scan on accounts' })
 })
 
-test('a changed shape names the first node that differs; costs and times alone change nothing', () => {
+test('a changed shape names the scan that differs, else the first node; costs and times alone change nothing', () => {
   assert.equal(planChange(indexPlan, seqPlan), 'Index Scan using accounts_pkey on accounts -> Seq Scan on accounts')
   const slower = structuredClone(indexPlan)
   slower.Plan['Total Cost'] = 99
@@ -47,7 +47,10 @@ test('a changed shape names the first node that differs; costs and times alone c
   assert.equal(planChange(indexPlan, slower), null)
   const wrapped = { Plan: { 'Node Type': 'Limit', Plans: [indexPlan.Plan] } }
   assert.deepEqual(planShape(wrapped), ['0:Limit', '1:Index Scan using accounts_pkey on accounts'])
+  // the same scans under another node: that node is the change
   assert.equal(planChange(indexPlan, wrapped), 'Index Scan using accounts_pkey on accounts -> Limit')
   const extra = { Plan: { ...indexPlan.Plan, Plans: [seqPlan.Plan] } }
   assert.equal(planChange(indexPlan, extra), '(nothing) -> Seq Scan on accounts')
+  const update = (scan) => ({ Plan: { 'Node Type': 'ModifyTable', Operation: 'Update', 'Relation Name': 'accounts', Plans: [scan.Plan] } })
+  assert.equal(planChange(update(indexPlan), update(seqPlan)), 'Index Scan using accounts_pkey on accounts -> Seq Scan on accounts')
 })
