@@ -232,7 +232,7 @@ async function readAfterRun (run, outcome, { plan, workload, conn, sampler, wait
     }
   }
   // last: the replay's own reads and writes stay out of the server statistics
-  const slowest = await slowestSection({ perType: plan.explainSlowest, outcome, workload, conn, serverVersionNum: serverVersion.num, run, stalled, limit })
+  const slowest = await slowestSection({ perType: plan.explainSlowest, outcome, workload, conn, serverVersionNum: serverVersion.num, run, stalled, limit, tags: waits?.slowTags() ?? null })
   limit.done()
   return { extra, serverStats, slowest }
 }

@@ -2,9 +2,12 @@
 // kept as the run goes: a transaction is looked at only when its latency beats its type's N-th
 // slowest so far (one comparison against a typed array for all the others, no allocation).
 
+import { SLOT_INTS } from './activity-slots.js'
+
 /**
- * One kept transaction: its latency and what the workload captured of it.
- * @typedef {{ latencyUs: number, parameters: any }} SlowTransaction
+ * One kept transaction: its latency, what the workload captured of it, and where the wait
+ * sampler saw it: its activity slot and transaction number there (slot -1: none).
+ * @typedef {{ latencyUs: number, parameters: any, slot: number, seq: number }} SlowTransaction
  */
 
 export class SlowestKeeper {
@@ -26,10 +29,13 @@ export class SlowestKeeper {
   /**
    * A transaction of `type` ended in `latencyUs`, slower than its type's floor: keep it.
    * @param {number} type @param {number} latencyUs @param {any} state the terminal's workload state
+   * @param {number} [activityBase] its connection's activity slot (lib/engine/activity-slots.js), -1: none
+   * @param {number} [activitySeq] its number in that slot
    */
-  offer (type, latencyUs, state) {
+  offer (type, latencyUs, state, activityBase = -1, activitySeq = 0) {
     const kept = this.types[type]
-    const entry = { latencyUs, parameters: this._capture(type, state) }
+    const slot = activityBase >= 0 ? activityBase / SLOT_INTS : -1
+    const entry = { latencyUs, parameters: this._capture(type, state), slot, seq: activitySeq }
     if (kept.length < this.n) kept.push(entry)
     else kept[indexOfFastest(kept)] = entry
     if (kept.length === this.n) this.floorUs[type] = kept[indexOfFastest(kept)].latencyUs

@@ -32,9 +32,11 @@ export function explainOptions (serverVersionNum) {
  * @param {{ transactions: { name: string }[], replayStatements?: (type: number, ran: any) => import('../script/replay-parameters.js').ReplayStatement[] }} p.workload
  * @param {number} p.serverVersionNum
  * @param {() => boolean} [p.stopped] true once the replay must stop (the after-run bound passed)
- * @returns {Promise<Record<string, { latencyMs: number, statements: ReplayedStatement[] }[]>>}
+ * @param {ReturnType<import('../waits/run-waits.js').WaitSampling['slowTags']>} [p.tags] what the
+ *   wait sampler saw of the slowest transactions; null: nothing sampled
+ * @returns {Promise<Record<string, { latencyMs: number, waits?: TransactionWaits, statements: ReplayedStatement[] }[]>>}
  */
-export async function replaySlowest (conn, { slowest, workload, serverVersionNum, stopped = () => false }) {
+export async function replaySlowest (conn, { slowest, workload, serverVersionNum, stopped = () => false, tags = null }) {
   const options = explainOptions(serverVersionNum)
   const types = {}
   for (let type = 0; type < slowest.length; type++) {
@@ -43,10 +45,25 @@ export async function replaySlowest (conn, { slowest, workload, serverVersionNum
     for (const kept of slowest[type]) {
       if (stopped()) return types
       const statements = workload.replayStatements(type, kept.parameters)
-      list.push({ latencyMs: Math.round(kept.latencyUs) / 1000, statements: await replayTransaction(conn, statements, options) })
+      const waits = transactionWaits(tags, kept)
+      list.push({ latencyMs: Math.round(kept.latencyUs) / 1000, ...(waits ? { waits } : {}), statements: await replayTransaction(conn, statements, options) })
     }
   }
   return types
+}
+
+/**
+ * What the wait sampler saw of one transaction: its samples by event, most first, and the time
+ * they stand for.
+ * @typedef {{ samples: number, sampledMs: number, events: { event: string, samples: number }[] }} TransactionWaits
+ * @returns {TransactionWaits|null}
+ */
+function transactionWaits (tags, kept) {
+  const tagged = tags !== null && kept.slot >= 0 ? tags.find(kept.slot, kept.seq) : null
+  if (tagged === null) return null
+  const events = Object.entries(tagged.events).map(([event, samples]) => ({ event, samples })).sort((a, b) => b.samples - a.samples)
+  const samples = events.reduce((n, e) => n + e.samples, 0)
+  return { samples, sampledMs: Math.round(samples * tags.intervalMs * 1000) / 1000, events }
 }
 
 /**

@@ -14,16 +14,17 @@ import { replaySlowest, explainOptions } from './replay-slowest.js'
  * @param {{ status: { hurried: boolean } }} p.run
  * @param {boolean} p.stalled transactions had to be cancelled
  * @param {{ within: <T>(p: Promise<T>, onLate?: () => void) => Promise<T|null> }} p.limit the after-run bound
+ * @param {any} [p.tags] what the wait sampler saw of the slowest transactions (WaitSampling.slowTags())
  * @returns {Promise<object|undefined>} the section; undefined without --explain-slowest
  */
-export async function slowestSection ({ perType, outcome, workload, conn, serverVersionNum, run, stalled, limit }) {
+export async function slowestSection ({ perType, outcome, workload, conn, serverVersionNum, run, stalled, limit, tags = null }) {
   if (!(perType > 0)) return undefined
   const skipped = (reason) => ({ available: false, perType, reason })
   if (!workload.replayStatements || outcome.slowest === undefined) return skipped(`the ${workload.name ?? 'workload'} workload's transactions are not replayed: only scripts' statements are kept with their values`)
   if (run.status.hurried) return skipped('the run was aborted by a second Ctrl-C or SIGTERM: nothing is replayed')
   if (stalled) return skipped('transactions had to be cancelled (the server stopped answering): nothing is replayed')
   let late = false
-  const replaying = replaySlowest(conn, { slowest: outcome.slowest, workload, serverVersionNum, stopped: () => late })
+  const replaying = replaySlowest(conn, { slowest: outcome.slowest, workload, serverVersionNum, stopped: () => late, tags })
   let types
   try {
     // past the bound the connection is dropped: the server rolls the replay's transaction back

@@ -28,5 +28,6 @@ function transactionHtml (t, i) {
     if (!st.plan) return `${head}\n<p class="note">not replayed: ${h(st.reason ?? '')}</p>`
     return `${head}\n<details><summary>${h(st.topNode)}: ${st.totalMs} ms</summary><pre>${h(planText(st.plan))}</pre></details>`
   })
-  return `<h4>${i + 1}. ${t.latencyMs} ms</h4>\n${statements.join('\n')}`
+  const waits = t.waits ? `<p class="note">waits sampled in it: ${t.waits.events.map((e) => `${h(e.event)} ${e.samples}`).join(', ')} (${t.waits.samples} samples, about ${t.waits.sampledMs} ms)</p>\n` : ''
+  return `<h4>${i + 1}. ${t.latencyMs} ms</h4>\n${waits}${statements.join('\n')}`
 }

@@ -15,7 +15,7 @@ export const WAITS_APPLICATION_NAME = 'pgload-waits'
  * @param {object} p
  * @param {number} p.hz samples per second; 0: off
  * @param {number} p.jobs worker threads
- * @param {{ connections: number, range: { count: number } }} p.settings the run's engine settings
+ * @param {{ connections: number, range: { count: number }, slowest?: number }} p.settings the run's engine settings
  * @param {{ transactions: { name: string }[], statementNames?: (string|null)[][] }} p.workload
  * @param {import('../db/connection.js').Target} p.target the server
  * @param {import('pino').Logger} p.log
@@ -32,7 +32,7 @@ export async function openWaitSampling ({ hz, jobs, settings, workload, target, 
     : new ActivitySlots(Math.max(settings.connections, settings.range.count))
   // unnamed statements: a named one would meet its twin on another server connection behind a pooler
   const openConnection = () => open(target, { applicationName: WAITS_APPLICATION_NAME, protocol: 'extended' })
-  const sampler = new WaitSampler({ openConnection, activity, hz, typeCount: workload.transactions.length })
+  const sampler = new WaitSampler({ openConnection, activity, hz, typeCount: workload.transactions.length, slowest: settings.slowest ?? 0 })
   try {
     await sampler.start()
   } catch (err) {
@@ -83,6 +83,17 @@ export class WaitSampling {
     if (s === null || this._counts !== null) return
     const finishing = s.finish()
     this._counts = (limit ? await limit.within(finishing, () => s.abandon()) : await finishing) ?? s.counted()
+  }
+
+  /**
+   * What the sampler saw of each of the slowest transactions (--explain-slowest), once finished:
+   * `find(slot, seq)` and the time one sample stands for; null when nothing was sampled.
+   * @returns {{ find: (slot: number, seq: number) => import('./slow-tags.js').TaggedTransaction|null, intervalMs: number }|null}
+   */
+  slowTags () {
+    const s = this._sampler
+    if (s === null || s.slowTags === null || this._counts === null || !(s.ticks.done > 0)) return null
+    return { find: (slot, seq) => s.slowTags.find(slot, seq), intervalMs: s.windowMs / s.ticks.done }
   }
 
   /**

@@ -12,6 +12,7 @@ import { PID, TYPE, STATEMENT, SEQ, WANT, DONE, SLOT_INTS } from '../engine/acti
 import { WaitEventNames } from './classify.js'
 import { WaitTally, latencyBucket, NO_LATENCY, NO_STATEMENT } from './wait-tally.js'
 import { closeWithin } from '../db/close-within.js'
+import { SlowTags } from './slow-tags.js'
 
 const ACTIVITY = defineStatement('select pid, state, wait_event_type, wait_event from pg_stat_activity where pid = any($1::int[])')
 const CLEAR = defineStatement('select pg_stat_clear_snapshot()')
@@ -33,15 +34,19 @@ export class WaitSampler {
    * @param {import('../engine/activity-slots.js').ActivitySlots} p.activity the run's slots
    * @param {number} p.hz samples per second
    * @param {number} p.typeCount transaction types
+   * @param {number} [p.slowest] per type, the slowest sampled transactions whose samples are kept
+   *   one by one (--explain-slowest); 0: none
    * @param {() => number} [p.nowMs] monotonic milliseconds
    */
-  constructor ({ openConnection, activity, hz, typeCount, nowMs = () => performance.now() }) {
+  constructor ({ openConnection, activity, hz, typeCount, slowest = 0, nowMs = () => performance.now() }) {
     this._open = openConnection
     this.activity = activity
     this.hz = hz
     this.nowMs = nowMs
     this.names = new WaitEventNames()
     this.tally = new WaitTally(typeCount)
+    /** @type {SlowTags|null} the slowest sampled transactions' own samples */
+    this.slowTags = slowest > 0 ? new SlowTags(typeCount, slowest) : null
     this.conn = null
     /** pg_wait_sampling is installed (its history is not read: the source is pg_stat_activity) */
     this.pgWaitSampling = false
@@ -265,7 +270,10 @@ export class WaitSampler {
       const base = slot * SLOT_INTS
       const seq = this._pendingSeq[slot]
       if (ints[base + SEQ] === seq && ints[base + TYPE] >= 0 && ints[base + PID] > 0) continue // still running
-      this._resolve(slot, ints[base + DONE] === seq ? latencyBucket(this.activity.latencyUs[slot]) : NO_LATENCY)
+      if (ints[base + DONE] !== seq) { this._resolve(slot, NO_LATENCY); continue }
+      const latencyUs = this.activity.latencyUs[slot]
+      this.slowTags?.offer(slot, seq, latencyUs, this._pending[slot])
+      this._resolve(slot, latencyBucket(latencyUs))
     }
   }
 

@@ -27,13 +27,13 @@ after(async () => {
   if (dir) rmSync(dir, { recursive: true, force: true })
 })
 
-async function run (name, scripts, args) {
+async function run (name, scripts, args, { waits = false } = {}) {
   const files = Object.entries(scripts).map(([file, text]) => {
     writeFileSync(join(dir, file), text)
     return ['-f', join(dir, file)]
   }).flat()
   const out = join(dir, `${name}.json`)
-  const r = await runCli(['run', ...files, '-n', ...args, '--url', server.url, '--out', out, '--no-server-stats', '--wait-sampling', 'off'])
+  const r = await runCli(['run', ...files, '-n', ...args, '--url', server.url, '--out', out, '--no-server-stats', ...(waits ? [] : ['--wait-sampling', 'off'])])
   assert.equal(r.code, 0, r.stderr)
   return { stdout: r.stdout, results: JSON.parse(readFileSync(out, 'utf8')) }
 }
@@ -116,4 +116,13 @@ test('compare names a plan that changed between A and B: B read without index sc
   assert.equal(json.plans.length, 1)
   assert.match(json.plans[0].type, /reads\.sql$/)
   assert.match(json.plans[0].sql, /^SELECT abalance FROM pgbench_accounts WHERE aid = \$1;$/)
+})
+
+test('a replayed transaction carries the waits the sampler saw in it', async () => {
+  const { results } = await run('sleeps', { 'sleeps.sql': 'SELECT pg_sleep(0.1);\n' }, ['-c', '1', '-t', '4', '--explain-slowest', '1'], { waits: true })
+  const [slowest] = Object.values(results.slowest.types)[0]
+  assert.ok(slowest.waits, JSON.stringify(slowest))
+  assert.equal(slowest.waits.events[0].event, 'Timeout:PgSleep')
+  assert.ok(slowest.waits.samples >= 2, `${slowest.waits.samples} samples`)
+  assert.equal(slowest.statements[0].topNode, 'Result')
 })
