@@ -92,7 +92,7 @@ export async function measureBenchmark (planOrOptions, { log = silentLogger, env
     })
     followRun(run, workload, sampler)
     waits?.follow(run)
-    onRun?.(run, { sampler, types: workload.transactions.map((t) => t.name) })
+    onRun?.(run, { sampler, types: workload.transactions.map((t) => t.name), waits: waits?.classes ?? null })
     onPhase('running', { terminals: run.terminalCount, connections: run.poolSize })
     const outcome = await run.execute()
     if (outcome.client) {

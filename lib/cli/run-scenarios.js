@@ -15,10 +15,15 @@ import { reportOutput } from '../report/report-output.js'
 import { RunSession } from '../session/run-session.js'
 import { throwForOutcome } from '../session/exit-status.js'
 import { recordedCommand } from './interrupts.js'
+import { dashboardKeepS, keepNote, keepServing } from './dashboard-keep.js'
+import { liveOptions } from '../plan/live-options.js'
+import { startLive } from '../live/index.js'
+import { liveOutput } from '../live/live-output.js'
 import { planInputFromArgv, refuseOptions } from './run-argv.js'
 
 /** What goes with --scenarios on the command line: outputs, and the server the scenarios default to. */
-const WITH_SCENARIOS = new Set(['scenarios', 'out', 'json', 'report', 'threshold', 'label', 'url'])
+const WITH_SCENARIOS = new Set(['scenarios', 'out', 'json', 'report', 'threshold', 'label', 'url',
+  'dashboard', 'dashboard-out', 'dashboard-keep', 'metrics', 'metrics-push', 'metrics-push-header'])
 
 /** Run options a scenario file holds at its top level. */
 const IN_FILE_TOP = new Set(['duration', 'warmup', 'seed'])
@@ -59,6 +64,9 @@ export async function runScenarios (argv, { log, rawArgs }) {
   const err = process.stderr
   const session = new RunSession({ log, runBenchmark: measureScenarios })
   try {
+    // the dashboard and the metrics endpoint are bound before anything runs: a busy port stops here
+    const live = await scenarioLive(argv, plan, { err })
+    if (live) session.use(live)
     session.use(summaryOutput({ json: argv.json, out: process.stdout, err }))
     if (argv.report) session.use(reportOutput({ err }))
     err.write(`pgload: running ${scenarios.length} scenario${scenarios.length === 1 ? '' : 's'} from ${spec.file} for ${spec.durationS} s${spec.warmupS ? ` after a ${spec.warmupS} s warm-up` : ''}\n`)
@@ -67,6 +75,19 @@ export async function runScenarios (argv, { log, rawArgs }) {
   } finally {
     await session.close()
   }
+}
+
+/**
+ * --dashboard, --metrics and --metrics-push of a scenario run, checked as `pgload run` checks
+ * them: the live view's output, or null without them.
+ */
+async function scenarioLive (argv, plan, { err }) {
+  if (argv.json && argv.dashboard !== undefined) throw bad('--dashboard does not go with --json: --json prints the results document alone; open the dashboard\'s report (--dashboard-out) or pgload report instead')
+  const keepS = dashboardKeepS(argv)
+  const options = liveOptions((k) => k === 'metricsPushHeaders' ? argv.metricsPushHeader : argv[k])
+  const live = await startLive({ ...options, workload: 'scenarios', label: plan.label, intervalS: plan.intervalS, scenarios: plan.scenarios.map((s) => s.name) }, { err, atEnd: keepS === null ? undefined : keepNote(keepS) })
+  if (!live) return null
+  return liveOutput(live, { err, beforeClose: () => live.urls.dashboard ? keepServing(keepS, { url: live.urls.dashboard }) : Promise.resolve() })
 }
 
 /** A scenario's options, as `pgload run`'s argv, into a plan's input with the command line's checks. */
@@ -89,5 +110,5 @@ function refuseLoadOptions (argv, workloadKeys) {
   const given = names.find((n) => argv[camel(n)] !== undefined && !(RUN_OPTION_TABLE[n]?.type === 'count' && !argv[camel(n)]))
   if (given === undefined) return
   const inFile = SCENARIO_RUN_KEYS.has(given) || workloadKeys.includes(given) ? 'give it to each scenario in the file' : IN_FILE_TOP.has(given) ? 'give it at the top of the file' : 'it is not supported in a scenario run yet'
-  throw bad(`--${given} does not go with --scenarios: ${inFile}; only --out, --json, --report, --threshold, --label and --url go with it`)
+  throw bad(`--${given} does not go with --scenarios: ${inFile}; only --out, --json, --report, --threshold, --label, --url and the live outputs (--dashboard, --metrics, --metrics-push) go with it`)
 }

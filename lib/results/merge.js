@@ -68,7 +68,7 @@ export function mergeResults (docs, { sources, coordinator, sections = {} } = {}
     stages: () => mergeStages(parts.map((d) => d.stages), parts[0].run.transactionTypes ?? []),
     serverStats: () => mergeServerStats(parts, attempts),
     script: () => mergeScript(parts.map((d) => d.script)),
-    waits: () => mergeWaits(parts.map((d) => d.waits), transactions),
+    waits: () => mergeWaits(parts.map((d) => d.waits), transactions, { shifts, stepS }),
     // verdicts on one partition's figures: `pgload check` evaluates the merged run
     thresholds: () => undefined
   }, agreed)

@@ -64,7 +64,10 @@ async function runScenario (s, handle, { log, env }) {
     return await measureBenchmark(s.plan, {
       log,
       env,
-      onRun: (run) => handle.add(run, s.plan.durationS === undefined || s.plan.transactionsPerClient !== undefined ? s.durationS : null)
+      onRun: (run, extras) => {
+        handle.add(run, s.plan.durationS === undefined || s.plan.transactionsPerClient !== undefined ? s.durationS : null)
+        handle.emit('scenario', { name: s.name, run, types: extras?.types ?? [] })
+      }
     })
   } catch (err) {
     handle.stop('aborted')
@@ -72,7 +75,10 @@ async function runScenario (s, handle, { log, env }) {
   }
 }
 
-/** The scenarios' runs as one handle: stop and abort reach every one, started or still waiting. */
+/**
+ * The scenarios' runs as one handle: stop and abort reach every one, started or still waiting.
+ * Emits 'scenario' ({ name, run, types }) as each scenario's run is made, before it starts.
+ */
 export class ScenarioRuns extends EventEmitter {
   #runs = new Set()
   #waits = new Set()
