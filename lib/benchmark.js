@@ -27,6 +27,7 @@ import { withLoadLock, waitingForLoadMessage } from '../workloads/load-lock.js'
 import { TOOL_VERSION } from './version.js'
 import { takeSettingsSnapshot } from './server/stats/settings-snapshot.js'
 import { openWaitSampling } from './waits/run-waits.js'
+import { slowestSection } from './explain/slowest-section.js'
 import { silentLogger } from './log.js'
 import { coreShares } from './output/client-cpu.js'
 import { shardPart, shardResultName, samplesServer, openShardBarrier, shardGate, markShardResults } from './orchestration/shard-run.js'
@@ -103,7 +104,7 @@ export async function measureBenchmark (planOrOptions, { log = silentLogger, env
       Object.assign(outcome.client, coreShares(outcome.client, outcome.durationS, outcome.summary.transactions + outcome.summary.failed))
     }
 
-    const { extra, serverStats } = await readAfterRun(run, outcome, { workload, conn, sampler, log })
+    const { extra, serverStats, slowest } = await readAfterRun(run, outcome, { plan, workload, conn, sampler, waits, serverVersion, log })
     sampler = null
     const results = buildResults({
       toolVersion: TOOL_VERSION,
@@ -119,7 +120,8 @@ export async function measureBenchmark (planOrOptions, { log = silentLogger, env
       extra
     })
     if (afterLoad) results.run.afterLoad = afterLoad
-    await waits?.addTo(results, { hurried: run.status.hurried })
+    if (slowest) results.slowest = slowest
+    await waits?.addTo(results)
     markShardResults(results, plan, gate, run)
     if (started.cold) results.run.cold = started.cold
     const exitCode = outcome.aborted ? 2 : 0
@@ -211,12 +213,15 @@ export async function startSampler (target, module, { embedded, env, log, hostSt
 }
 
 /**
- * The workload's final figures and the server statistics, read after the run. Bounded: a server
- * that stopped answering (transactions had to be cancelled) gets a short while, Ctrl-C twice none.
+ * The wait sampler's last read, the workload's final figures, the server statistics and the
+ * slowest transactions replayed under EXPLAIN (--explain-slowest), after the run. Bounded: a server that stopped answering (transactions had to be cancelled) gets
+ * a short while, Ctrl-C twice none.
  */
-async function readAfterRun (run, outcome, { workload, conn, sampler, log }) {
+async function readAfterRun (run, outcome, { plan, workload, conn, sampler, waits, serverVersion, log }) {
   const s = outcome.summary
-  const limit = afterRunLimit(run, s.unfinished + s.outcomeUnknown > 0)
+  const stalled = s.unfinished + s.outcomeUnknown > 0
+  const limit = afterRunLimit(run, stalled)
+  await waits?.finish(limit)
   let extra = null
   if (workload.afterRun) {
     try {
@@ -234,8 +239,10 @@ async function readAfterRun (run, outcome, { workload, conn, sampler, log }) {
       log.warn({ err: err.message }, 'server statistics could not be finished')
     }
   }
+  // last: the replay's own reads and writes stay out of the server statistics
+  const slowest = await slowestSection({ perType: plan.explainSlowest, outcome, workload, conn, serverVersionNum: serverVersion.num, run, stalled, limit, tags: waits?.slowTags() ?? null })
   limit.done()
-  return { extra, serverStats }
+  return { extra, serverStats, slowest }
 }
 
 /** The plan as the results document records it: no server addresses (they may hold a password). */

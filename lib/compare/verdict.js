@@ -11,6 +11,7 @@ import { steadyStateOf } from '../metrics/steady-state.js'
 import { stagePlan, stageMetrics, stageViews } from './stages.js'
 import { plural } from '../format/plural.js'
 import { explainWaits } from './explain-waits.js'
+import { planChanges } from './plan-changes.js'
 import { scenarioPlan, scenarioDifferences, scenarioMetrics, scenarioViews } from './scenarios.js'
 import { answerChanges } from './answers.js'
 
@@ -128,7 +129,9 @@ export function compareRuns (as, bs, options = {}) {
     // CH-benCHmark: queries whose checked answer differs, reported apart from every timing
     answers: answerChanges(as, bs),
     // why a type got slower: the server's wait events that grew (null: a side has no wait samples)
-    explanation: explainWaits(as, bs, rows)
+    explanation: explainWaits(as, bs, rows),
+    // statements whose replayed plan (--explain-slowest) changed shape from A to B
+    plans: planChanges(as, bs)
   }
 }
 

@@ -346,7 +346,8 @@ export class Run extends EventEmitter {
         terminals: this.terminalCount,
         abortedClients: this.abortedClients,
         cpuWindow: this.clock.cpuWindow
-      }
+      },
+      slowest: this.context.slowest
     })
   }
 }

@@ -35,6 +35,7 @@ import { stageProfile } from './profile.js'
  *   the whole run's targets (a part takes its share of rates and queue by its terminals:
  *   range.count / terminals; of clients by terminal number); null: one load from start to end
  * @property {number} rampUs --ramp: terminal i starts at i / terminals of it; 0: none
+ * @property {number} slowest --explain-slowest: the slowest transactions kept per type; 0: none
  */
 
 /**
@@ -83,7 +84,9 @@ export function engineSettings (plan, workload, part = {}) {
     exitOnAbort: Boolean(plan.exitOnAbort),
     verboseErrors: Boolean(plan.verboseErrors),
     profile: stageProfile(plan),
-    rampUs: (plan.rampS ?? 0) * 1e6
+    rampUs: (plan.rampS ?? 0) * 1e6,
+    // the slowest transactions whose parameters are kept, per type (--explain-slowest)
+    slowest: plan.explainSlowest ?? 0
   })
 }
 

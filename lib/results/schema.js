@@ -7,6 +7,7 @@ import { inspectHistogram } from './histogram-check.js'
 import { failover } from './schema-failover.js'
 import { count, countOrNull, amount, amountOrNull, anyNumberOrNull, text, textOrNull, counts } from './schema-values.js'
 import { waits } from './schema-waits.js'
+import { slowest } from './schema-slowest.js'
 import { scenariosRule } from './schema-scenarios.js'
 import { FieldProblem, number, boolean, either, object, mapOf, arrayOf, refine, describe, memberPath } from './rules.js'
 import { round3 } from '../format/round.js'
@@ -353,6 +354,7 @@ const document = object({
   stages,
   serverStats,
   waits,
+  slowest,
   tpcc,
   pooler,
   failover,
