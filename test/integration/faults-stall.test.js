@@ -62,6 +62,20 @@ async function runThroughProxy (name, args, onRunning) {
   return { r, results, runS: (endedAt - startedAt) / 1000, times }
 }
 
+/**
+ * Resolves once pgload's clients all have their backend: a run prints that it is running before
+ * its connections are open, and a worker thread's take longer on a loaded machine; a stall that
+ * came first would be a failed connect, not the stall under test.
+ */
+async function clientsConnected (count) {
+  for (let i = 0; i < 300; i++) {
+    const up = (await conn.simpleQuery("select count(*) from pg_stat_activity where application_name = 'pgload' and pid <> pg_backend_pid()")).rows[0][0]
+    if (Number(up) >= count) return
+    await sleep(50)
+  }
+  throw new Error(`pgload's ${count} clients did not connect within 15 s`)
+}
+
 /** Once pgload's backends are gone: committed <= history rows <= committed + outcome unknown. */
 async function assertReconciles (summary) {
   for (let i = 0; i < 50; i++) {
@@ -81,6 +95,7 @@ for (const jobs of ['1', '2']) {
 
   test(`a stall longer than the run: the run ends after the grace, cancels what was in flight, writes its results${withJobs}`, async () => {
     const { r, results, runS } = await runThroughProxy(`stall-j${jobs}`, ['-T', '3s', '--grace', '1s', '-j', jobs], async () => {
+      await clientsConnected(4)
       await sleep(1000)
       proxy.pause() // and never resumed while pgload runs
     })
@@ -102,6 +117,7 @@ for (const jobs of ['1', '2']) {
 
   test(`Ctrl-C twice during a stall: exit 130 within a second or two, what was measured written${withJobs}`, async () => {
     const { r, results, runS, times } = await runThroughProxy(`sigint-j${jobs}`, ['-T', '30s', '-j', jobs], async (child) => {
+      await clientsConnected(4)
       await sleep(1000)
       proxy.pause()
       await sleep(500)
@@ -130,6 +146,7 @@ for (const jobs of ['1', '2']) {
 
 test('SIGTERM during a stall: as the first Ctrl-C (grace, then cancel), results written, exit 143', async () => {
   const { r, results, runS } = await runThroughProxy('sigterm', ['-T', '30s', '--grace', '1s'], async (child) => {
+    await clientsConnected(4)
     await sleep(1000)
     proxy.pause()
     await sleep(500)
