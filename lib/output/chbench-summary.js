@@ -28,14 +28,27 @@ export function chbenchSplit (results) {
 const f1 = (x) => x === null || x === undefined ? '-' : x.toFixed(1)
 
 /**
+ * The queries a stream ran, as the figures name them: `22 analytic queries`, or with --queries `2 of the
+ * 22 analytic queries (q16, q19)`; and how many make a complete set.
+ * @param {{ querySet?: string[] }} c the results' `chbench` section
+ */
+export function querySetText (c) {
+  const set = Array.isArray(c.querySet) ? c.querySet : null
+  return set
+    ? { queries: `${set.length} of the 22 analytic queries (${set.join(', ')})`, setSize: set.length }
+    : { queries: '22 analytic queries', setSize: 22 }
+}
+
+/**
  * The summary's `transaction type:` of a CH-benCHmark run: both halves of the mix.
  * @param {{ streams: number }} c the results' `chbench` section
  * @returns {string}
  */
 export function chbenchTransactionType (c) {
   if (!(c.streams > 0)) return 'CH-benCHmark: TPC-C (5 types), no analytic stream'
-  if (c.tpcc === false) return `CH-benCHmark: 22 analytic queries on ${plural(c.streams, 'stream')}, no TPC-C terminal`
-  return `CH-benCHmark: TPC-C (5 types) + 22 analytic queries on ${plural(c.streams, 'stream')}`
+  const { queries } = querySetText(c)
+  if (c.tpcc === false) return `CH-benCHmark: ${queries} on ${plural(c.streams, 'stream')}, no TPC-C terminal`
+  return `CH-benCHmark: TPC-C (5 types) + ${queries} on ${plural(c.streams, 'stream')}`
 }
 
 /**
@@ -47,13 +60,14 @@ export function chbenchTransactionType (c) {
 export function formatChbench (results) {
   const c = results.chbench
   if (c.streams === 0) return ['CH-benCHmark: no analytic stream (--streams 0): the TPC-C figures above are the baseline']
+  const set = querySetText(c)
   const lines = [
     `CH-benCHmark: ${plural(c.streams, 'analytic stream')} ${c.tpcc === false ? 'alone (--no-tpcc)' : 'beside the TPC-C terminals'}`,
     `queries per hour = ${f1(c.queriesPerHour)}   (${plural(c.queries, 'query', 'queries')} in ${f1(results.run.durationS)} s)`,
     c.geoMeanMs === null
-      ? 'geometric mean of the 22 queries = - (not every query ran in the measured window)'
-      : `geometric mean of the 22 queries' mean times = ${f1(c.geoMeanMs)} ms`,
-    `complete sets of 22: ${c.sets.map((s) => `stream ${s.stream + 1}: ${s.complete}${s.meanS === null ? '' : ` (${s.meanS.toFixed(2)} s each)`}`).join(', ')}`
+      ? `geometric mean of the ${set.queries} = - (not every query ran in the measured window)`
+      : `geometric mean of the ${set.queries}' mean times = ${f1(c.geoMeanMs)} ms`,
+    `complete sets of ${set.setSize}: ${c.sets.map((s) => `stream ${s.stream + 1}: ${s.complete}${s.meanS === null ? '' : ` (${s.meanS.toFixed(2)} s each)`}`).join(', ')}`
   ]
   const slowest = Object.entries(c.perQuery).filter(([, q]) => q.meanMs !== null).sort((a, b) => b[1].meanMs - a[1].meanMs).slice(0, 3)
   if (slowest.length) lines.push(`slowest queries: ${slowest.map(([name, q]) => `${name} ${f1(q.meanMs)} ms`).join(', ')}`)

@@ -13,7 +13,7 @@ import { fewEvents } from '../output/enough-data.js'
 import { committedNewOrders, efficiencyApplies, efficiencyCeilingText, UNPACED_EFFICIENCY } from '../output/tpcc-summary.js'
 import { bytesText } from '../format/bytes.js'
 import { waitsSectionHtml } from './waits-table.js'
-import { chbenchSplit, answerLines } from '../output/chbench-summary.js'
+import { chbenchSplit, answerLines, querySetText } from '../output/chbench-summary.js'
 
 /** Settings shown first when the results list them, because they shape most benchmarks. */
 const KEY_SETTINGS = [
@@ -130,8 +130,8 @@ function chbenchBlock (doc) {
   return '<h3>CH-benCHmark</h3>' + dl([
     ['analytic streams', c.streams],
     ['queries per hour', `${fmt(c.queriesPerHour, 1)} (${fmt(c.queries, 0)} queries)`],
-    ['geometric mean of the 22 queries', isNum(c.geoMeanMs) ? `${fmt(c.geoMeanMs, 1)} ms` : '– (not every query ran in the measured window)'],
-    ['complete sets of 22', sets],
+    [`geometric mean of the ${querySetText(c).queries}`, isNum(c.geoMeanMs) ? `${fmt(c.geoMeanMs, 1)} ms` : '– (not every query ran in the measured window)'],
+    [`complete sets of ${querySetText(c).setSize}`, sets],
     ['answers', answerLines(c.perQuery ?? {}).map((l) => l.replace(/^answers checked: /, 'checked: ')).join('; ') || undefined]
   ])
 }

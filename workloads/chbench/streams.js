@@ -74,10 +74,13 @@ function permutation (random, queries) {
  * @param {StreamState[]} streams
  * @param {Map<string, number>} rows rows returned per query over the run
  * @param {(name: string) => object|null} answerOf a query's answer (answers.js), null when it never completed
+ * @param {number[]|null} [chosen] the indexes of the queries a stream runs (--queries); null: all 22
  */
-export function analyticFigures (runInfo, streams, rows, answerOf = () => null) {
+export function analyticFigures (runInfo, streams, rows, answerOf = () => null, chosen = null) {
   const tx = runInfo.transactions ?? {}
   const perQuery = {}
+  // --queries: the set the streams ran, when it is not all 22
+  const set = chosen !== null && chosen.length < CH_QUERIES.length ? chosen.map((i) => CH_QUERIES[i].name) : null
   let count = 0
   let logSum = 0
   let timed = 0
@@ -85,7 +88,7 @@ export function analyticFigures (runInfo, streams, rows, answerOf = () => null) 
     const x = tx[q.name] ?? { count: 0 }
     count += x.count
     const meanMs = x.count > 0 ? x.latencyMs?.mean ?? null : null
-    if (meanMs > 0) { logSum += Math.log(meanMs); timed++ }
+    if (meanMs > 0 && (set === null || set.includes(q.name))) { logSum += Math.log(meanMs); timed++ }
     perQuery[q.name] = { count: x.count, meanMs, rows: rows.get(q.name) ?? 0, answer: answerOf(q.name) }
   }
   return {
@@ -93,7 +96,8 @@ export function analyticFigures (runInfo, streams, rows, answerOf = () => null) 
     queries: count,
     queriesPerHour: runInfo.durationS > 0 ? round2(count * 3600 / runInfo.durationS) : 0,
     // only when every query ran: a mean over some of them is not the benchmark's figure
-    geoMeanMs: timed === CH_QUERIES.length ? round2(Math.exp(logSum / timed)) : null,
+    geoMeanMs: timed === (set ?? CH_QUERIES).length ? round2(Math.exp(logSum / timed)) : null,
+    ...(set ? { querySet: set } : {}),
     sets: streams.map((s) => ({
       stream: s.stream,
       complete: s.setsS.length,

@@ -110,7 +110,7 @@ export async function createChbenchWorkload (ctx, opts) {
       const tpcc = await tp.afterRun(conn, runInfo)
       // an answer is checked where the data held still under every execution of the query
       const answerOf = (name) => answers.answer(name, tpTerminals === 0 || CH_QUERIES.find((q) => q.name === name).staticData)
-      return { tpcc, chbench: { ...analyticFigures(runInfo, states, rows, answerOf), tpcc: tpTerminals > 0 } }
+      return { tpcc, chbench: { ...analyticFigures(runInfo, states, rows, answerOf, chosen), tpcc: tpTerminals > 0 } }
     }
   }
 }

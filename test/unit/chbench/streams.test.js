@@ -53,3 +53,11 @@ test('a set that ends in the measured window records when, from the window\'s st
   assert.deepEqual(s.setEndsS, [0.5])
   assert.deepEqual(analyticFigures({ durationS: 1, transactions: {} }, [s], new Map()).sets, [{ stream: 0, complete: 1, meanS: 0.45, endsS: [0.5] }])
 })
+
+test('with --queries, the geometric mean is the set\'s, and the figures name the set', () => {
+  const transactions = { q16: { count: 3, latencyMs: { mean: 40 } }, q19: { count: 3, latencyMs: { mean: 10 } } }
+  const f = analyticFigures({ durationS: 60, transactions }, [], new Map(), () => null, [15, 18])
+  assert.deepEqual(f.querySet, ['q16', 'q19'])
+  assert.equal(f.geoMeanMs, 20)
+  assert.equal(analyticFigures({ durationS: 60, transactions }, [], new Map()).querySet, undefined, 'all 22: no set written')
+})

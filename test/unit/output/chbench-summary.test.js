@@ -38,3 +38,14 @@ test('the answers line says which queries were checked and warns of one that cha
   doc.chbench.perQuery.q16.answer.differing = [{ checksum: '01', count: 1 }]
   assert.match(formatSummary(doc), /^warning: q16's answer changed: 1 of 3 executions differ from its first$/m)
 })
+
+test('a run of some of the queries (--queries) names them, and its sets and mean are theirs', () => {
+  const doc = recorded()
+  doc.chbench.querySet = ['q16', 'q19']
+  doc.chbench.geoMeanMs = 20
+  const out = formatSummary(doc)
+  assert.match(out, /^transaction type: CH-benCHmark: TPC-C \(5 types\) \+ 2 of the 22 analytic queries \(q16, q19\) on 1 stream$/m)
+  assert.match(out, /^geometric mean of the 2 of the 22 analytic queries \(q16, q19\)' mean times = 20\.0 ms$/m)
+  assert.match(out, /^complete sets of 2: /m)
+  assert.doesNotMatch(out, /of 22:|of the 22 analytic queries' mean/)
+})

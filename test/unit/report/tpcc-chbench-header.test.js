@@ -18,6 +18,6 @@ test('a CH-benCHmark run has its own section in the report header', () => {
   const html = runHeaderHtml(recorded())
   assert.match(html, /<h3>CH-benCHmark<\/h3>/)
   assert.match(html, /<dt>queries per hour<\/dt><dd>7,453\.4 \(11 queries\)<\/dd>/)
-  assert.match(html, /<dt>geometric mean of the 22 queries<\/dt><dd>– \(not every query ran/)
+  assert.match(html, /<dt>geometric mean of the 22 analytic queries<\/dt><dd>– \(not every query ran/)
   assert.match(html, /<dt>complete sets of 22<\/dt><dd>stream 1: 0<\/dd>/)
 })
