@@ -14,7 +14,7 @@ import { closeWithin } from './db/close-within.js'
 import { createRun } from './engine/create-run.js'
 import { afterRunLimit, closeAfterRunMs } from './engine/after-run.js'
 import { planSource } from './orchestration/thread-part.js'
-import { runConnectionOpener } from './orchestration/run-connections.js'
+import { runConnectionOpener, routeOpeners } from './orchestration/run-connections.js'
 import { parseRandomSeed } from './random/seeding.js'
 import { runSeeds, workloadOptionsOf } from './plan/workload-options.js'
 import { resolvePlan, isPlan } from './plan/resolve.js'
@@ -84,7 +84,7 @@ export async function measureBenchmark (planOrOptions, { log = silentLogger, env
 
     const settings = engineSettings(plan, workload, part ? { range: part.terminalRange, connections: part.connections, rate: part.rate } : undefined)
     waits = await openWaitSampling({ hz: plan.waitSamplingHz, jobs: plan.jobs, settings, workload, target, log })
-    const runtime = { openConnection: runConnectionOpener(plan, target), seed, seeds, part: part?.part, startGate: gate ?? undefined, log, activity: waits?.activity }
+    const runtime = { openConnection: runConnectionOpener(plan, target), routeOpeners: routeOpeners(plan, env), seed, seeds, part: part?.part, startGate: gate ?? undefined, log, activity: waits?.activity }
     run = createRun(workload, settings, runtime, {
       jobs: plan.jobs,
       source: planSource({ plan, target, serverVersionNum: serverVersion.num, seed })
@@ -235,6 +235,7 @@ function recordedPlan (plan) {
   const { planVersion, seedGiven, url, resultsUrl, poolerAdmin, ...options } = plan
   if (options.restartCommand !== undefined) options.restartCommand = redact(options.restartCommand)
   if (options.trigger !== undefined) options.trigger = redact(options.trigger)
+  if (options.routeTargets !== undefined) options.routeTargets = options.routeTargets.map((t) => ({ name: t.name, url: redact(t.url) }))
   if (options.metricsPush !== undefined) options.metricsPush = recordedMetricsPush(options.metricsPush)
   // the plan holds the seed as pgbench's signed random_seed; the user gives and reads it unsigned
   options.seed = parseRandomSeed(plan.seed).toString()

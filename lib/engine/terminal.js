@@ -245,14 +245,15 @@ export class Terminal {
     const c = this.context
     // --clients-stages: a transaction arrives at its intended start
     if (c.activeClients !== null) this.stageIndex = c.recorder.stageAt(this.intendedUs - c.measureStartUs)
-    const conn = c.pool.tryAcquire()
+    const pool = c.typePools[this.typeIndex]
+    const conn = pool.tryAcquire()
     if (conn !== null) {
       this._queueUs = 0 // no wait: no clock reading needed
       return this._begin(conn, nowUs)
     }
     this.phase = PH_QUEUED
     this._queueStartUs = nowUs
-    c.pool.wait(this)
+    pool.wait(this)
   }
 
   /**
@@ -271,7 +272,7 @@ export class Terminal {
     const c = this.context
     if (c.stopping || c.aborting) {
       // Not started before the end: no new transaction begins after the run stops.
-      c.pool.release(conn)
+      c.typePools[this.typeIndex].release(conn)
       return this.finishTerminal()
     }
     this.conn = conn
@@ -323,7 +324,7 @@ export class Terminal {
     const activityBase = this._activityBase
     const activitySeq = activityBase >= 0 ? c.activity.end(activityBase) : 0
     this._activityBase = -1
-    c.pool.release(conn)
+    c.typePools[this.typeIndex].release(conn)
     this.transactions++
     const endUs = c.nowUs()
     const type = this.typeIndex

@@ -14,6 +14,7 @@ import { loadScripts, checkScripts } from './scripts.js'
 import { resolveShard, shardSeed } from './shard.js'
 import { liveOptions } from './live-options.js'
 import { failoverOptions } from './failover-options.js'
+import { routeOptions } from './route-options.js'
 import { waitSamplingHz } from './wait-sampling-option.js'
 import { booleanOption, checkLogOptions, optionalInteger, runLabel, runThresholds, samplingRate, scriptVariables } from './checks.js'
 import { shownValue } from '../options/shown.js'
@@ -30,7 +31,8 @@ const INPUT_KEYS = new Set(['workload', 'scripts', 'url', 'clients', 'connection
   'driver', 'maxTries', 'exitOnAbort', 'graceS', 'failover', 'trigger', 'triggerAtS', 'reconnectWindowS', 'transactionTimeoutS', 'connect', 'verboseErrors', 'failuresDetailed',
   'serverStats', 'serverHostStats', 'out', 'writeFile', 'label', 'thresholds', 'command', 'jobs', 'workloadOptions', 'store', 'resultsUrl', 'poolerAdmin',
   'shard', 'shards', 'shardIndex', 'runId', 'shardTimeout', 'cold', 'restartCommand', 'keepPageCache',
-  'dashboard', 'dashboardOut', 'metrics', 'metricsPush', 'metricsPushHeaders', 'progressServer', 'stages', 'clientsStages', 'maxQueue', 'rampS', 'waitSamplingHz'])
+  'dashboard', 'dashboardOut', 'metrics', 'metricsPush', 'metricsPushHeaders', 'progressServer', 'stages', 'clientsStages', 'maxQueue', 'rampS', 'waitSamplingHz',
+  'routes', 'routeTargets', 'staleness'])
 /** Workload options of script runs (tpcb); a workload module adds its own `runOptions`. */
 const SCRIPT_OPTIONS = ['define', 'scale', 'noVacuum', 'vacuumAccounts', 'reportPerCommand', 'log', 'aggregateIntervalS', 'logPrefix', 'samplingRate']
 /** Keys a plan has that are not input. */
@@ -154,6 +156,7 @@ export async function resolvePlan (input, { config, readStdin, checks = {}, host
   Object.assign(plan, serverHostStats(opt, plan.serverStats))
   Object.assign(plan, coldStart(opt))
   Object.assign(plan, failoverOptions(opt, plan))
+  Object.assign(plan, routeOptions(opt))
   Object.assign(plan, liveOptions(opt))
   plan.waitSamplingHz = waitSamplingHz(opt('waitSamplingHz'), DEFAULTS.waitSamplingHz)
   plan.workloadOptions = workloadOptions(module, w, logOptions)
