@@ -8,7 +8,9 @@ import { connectTarget } from './server/target/connect-target.js'
 import { embeddedPaths, pgloadHome } from './server/embedded/home.js'
 import { enableStatementStats } from './server/embedded/start-settings.js'
 import { PgloadError } from './errors.js'
-import { redact } from './server/target/resolve-target.js'
+import { redact, resolveTarget } from './server/target/resolve-target.js'
+import { MAIN_TARGET } from './plan/route-options.js'
+import { targetsSection } from './results/targets.js'
 import { coldRestartMethod, coldStart } from './server/cold/cold-start.js'
 import { closeWithin } from './db/close-within.js'
 import { createRun } from './engine/create-run.js'
@@ -59,6 +61,7 @@ export async function measureBenchmark (planOrOptions, { log = silentLogger, env
   let waits = null
   let run = null
   let barrier = null
+  let targetStats = null
   let conn = session.conn
   try {
     const serverVersion = await readServerVersion(conn)
@@ -79,6 +82,7 @@ export async function measureBenchmark (planOrOptions, { log = silentLogger, env
     const snapshot = await takeSettingsSnapshot(conn, { tables: module.tables ?? [] })
 
     if (samplesServer(plan)) sampler = await startSampler(target, module, { embedded: session.embedded, env, log, hostStats: plan.serverHostStats })
+    targetStats = await prepareTargets(plan, target, { conn, env })
     barrier = await openShardBarrier(plan, { openConnection: (o) => openConnection(target, o), log })
     const gate = barrier && shardGate(barrier, onPhase)
 
@@ -99,8 +103,8 @@ export async function measureBenchmark (planOrOptions, { log = silentLogger, env
       Object.assign(outcome.client, coreShares(outcome.client, outcome.durationS, outcome.summary.transactions + outcome.summary.failed))
     }
 
-    const { extra, serverStats } = await readAfterRun(run, outcome, { workload, conn, sampler, log })
-    sampler = null
+    const { extra, serverStats, targetServers } = await readAfterRun(run, outcome, { workload, conn, sampler, targetStats, log })
+    sampler = targetStats = null // finished
     const results = buildResults({
       toolVersion: TOOL_VERSION,
       options: recordedPlan(plan),
@@ -115,6 +119,7 @@ export async function measureBenchmark (planOrOptions, { log = silentLogger, env
       extra
     })
     if (afterLoad) results.run.afterLoad = afterLoad
+    addTargets(results, { plan, target, settings, outcome, targetServers })
     await waits?.addTo(results, { hurried: run.status.hurried })
     markShardResults(results, plan, gate, run)
     if (started.cold) results.run.cold = started.cold
@@ -123,6 +128,7 @@ export async function measureBenchmark (planOrOptions, { log = silentLogger, env
   } finally {
     if (barrier) await barrier.close()
     if (sampler) sampler.abandon()
+    targetStats?.abandon()
     waits?.abandon()
     const closeMs = closeAfterRunMs(run?.status)
     // after a cold start, the set-up connection is a new one
@@ -206,7 +212,7 @@ async function startSampler (target, module, { embedded, env, log, hostStats = e
  * The workload's final figures and the server statistics, read after the run. Bounded: a server
  * that stopped answering (transactions had to be cancelled) gets a short while, Ctrl-C twice none.
  */
-async function readAfterRun (run, outcome, { workload, conn, sampler, log }) {
+async function readAfterRun (run, outcome, { workload, conn, sampler, targetStats, log }) {
   const s = outcome.summary
   const limit = afterRunLimit(run, s.unfinished + s.outcomeUnknown > 0)
   let extra = null
@@ -226,8 +232,35 @@ async function readAfterRun (run, outcome, { workload, conn, sampler, log }) {
       log.warn({ err: err.message }, 'server statistics could not be finished')
     }
   }
+  let targetServers
+  if (targetStats) {
+    try {
+      targetServers = await limit.within(targetStats.finish(), () => targetStats.abandon())
+    } catch (err) {
+      log.warn({ err: err.message }, 'the routed servers\' statistics could not be read')
+    }
+  }
   limit.done()
-  return { extra, serverStats }
+  return { extra, serverStats, targetServers }
+}
+
+/** --route: the results' `targets` section (lib/results/targets.js). */
+function addTargets (results, { plan, target, settings, outcome, targetServers }) {
+  const targets = targetsSection(plan, results.transactions, { mainServer: target.display, types: results.run.transactionTypes, typeTargets: settings.typeTargets, durationS: outcome.durationS, server: targetServers })
+  if (targets) results.targets = targets
+}
+
+/**
+ * --route: the table --staleness stamps, and each server's own counters over the run
+ * (lib/server/stats/target-stats.js), started; null without routes or server statistics.
+ */
+async function prepareTargets (plan, target, { conn, env }) {
+  if (plan.staleness) await (await import('./server/stats/staleness-table.js')).ensureStalenessTable(conn)
+  if (!plan.routeTargets?.length || !plan.serverStats) return null
+  const { TargetStats } = await import('./server/stats/target-stats.js')
+  const stats = new TargetStats([{ name: MAIN_TARGET, target }, ...plan.routeTargets.map((t) => ({ name: t.name, target: resolveTarget({ url: t.url, env }) }))])
+  await stats.start()
+  return stats
 }
 
 /** The plan as the results document records it: no server addresses (they may hold a password). */

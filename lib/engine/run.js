@@ -7,6 +7,7 @@ import { performance } from 'node:perf_hooks'
 import { Scheduler } from './scheduler.js'
 import { ConnectionPool } from './pool.js'
 import { PoolGroup } from './pool-group.js'
+import { Staleness } from './staleness.js'
 import { Terminal } from './terminal.js'
 import { countStates } from './terminal-phases.js'
 import { TerminalContext } from './terminal-context.js'
@@ -96,6 +97,7 @@ export class Run extends EventEmitter {
       log: this.log,
       activity: runtime.activity ?? null
     })
+    if (settings.staleness) this.context.staleness = new Staleness({ typeTargets: settings.typeTargets, terminals: settings.terminals, nowUs: this.nowUs })
     this.canceller = new Canceller(this, settings)
     this.#life = new RunLifecycle(this, () => this.canceller.cancelled)
     this.abortedClients = 0
@@ -340,7 +342,7 @@ export class Run extends EventEmitter {
       // the last stage reached holds the rest of the run (the grace; all of it when stopped early)
       stages.close(Math.max(0, (this.endUs ?? this.nowUs()) - this.measureStartUs) / 1e6, true)
     }
-    return runOutcome({
+    const outcome = runOutcome({
       recorder: this.recorder,
       pool: this.pool,
       settings: this.settings,
@@ -355,5 +357,8 @@ export class Run extends EventEmitter {
         cpuWindow: this.clock.cpuWindow
       }
     })
+    const staleness = this.context.staleness
+    if (staleness !== null) outcome.staleness = staleness.section()
+    return outcome
   }
 }

@@ -100,6 +100,8 @@ export class TerminalContext {
     // the monotonic clock's zero on the wall clock, read once (the getter costs a call per read)
     this._originEpochUs = performance.timeOrigin * 1000
     this.hasTransactionEnd = typeof workload.onTransactionEnd === 'function'
+    /** --staleness: the stamps and their checks (lib/engine/staleness.js); null otherwise */
+    this.staleness = null
   }
 
   /**

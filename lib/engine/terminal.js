@@ -280,7 +280,14 @@ export class Terminal {
     this._beganUs = nowUs
     const activity = c.activity
     if (activity !== null && conn.activityBase >= 0) activity.begin(this._activityBase = conn.activityBase, this.typeIndex)
+    // --staleness: a routed read first checks what this client wrote (lib/engine/staleness.js)
+    if (c.staleness !== null && c.staleness.reads[this.typeIndex]) return c.staleness.check(this, conn)
     this._transaction(c.types[this.typeIndex], conn)
+  }
+
+  /** Run the chosen transaction on its connection (after a staleness check). @param {any} conn */
+  runOn (conn) {
+    this._transaction(this.context.types[this.typeIndex], conn)
   }
 
   /** Run it, retrying serialization failures and deadlocks with the same random state. */
@@ -308,7 +315,11 @@ export class Terminal {
   _tryEnded (err, outcome) {
     try {
       if (this.cancelled) return this.cancelledEnded()
-      if (err === null || err === undefined) return this.endTransaction(outcome === 'rollback' ? ROLLED_BACK : OK)
+      if (err === null || err === undefined) {
+        const st = this.context.staleness
+        if (st !== null && outcome !== 'rollback' && st.writes[this.typeIndex]) return st.stamp(this)
+        return this.endTransaction(outcome === 'rollback' ? ROLLED_BACK : OK)
+      }
       transactionFailed(this, err)
     } catch (bug) {
       this.crash(bug)

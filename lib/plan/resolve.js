@@ -168,6 +168,7 @@ export async function resolvePlan (input, { config, readStdin, checks = {}, host
   Object.assign(plan, sharding(opt, plan))
   if (plan.shard && plan.cold) throw bad('--cold does not go with shards: each shard would restart the server under the others; restart it before starting them')
   if (plan.shard && plan.trigger !== undefined) throw bad('--trigger does not go with shards: each shard would run it; run it from one place')
+  if (plan.staleness && (plan.shard || plan.jobs > 1)) throw bad('--staleness is measured in one process: run it without --shard(s) and with -j 1')
   if (plan.shard && plan.store) throw bad('--store goes with whole runs: merge the shards\' files (pgload merge) and store the merged one (pgload store merged.json)')
   checkHost(plan, module, host ?? hostLimits())
   return deepFreeze(withoutUndefined(plan))
