@@ -11,6 +11,7 @@ import { PgloadError } from './errors.js'
 import { redact, resolveTarget } from './server/target/resolve-target.js'
 import { MAIN_TARGET } from './plan/route-options.js'
 import { targetsSection } from './results/targets.js'
+import { keepCommits } from './failover/acknowledged-commits.js'
 import { coldRestartMethod, coldStart } from './server/cold/cold-start.js'
 import { closeWithin } from './db/close-within.js'
 import { createRun } from './engine/create-run.js'
@@ -119,7 +120,7 @@ export async function measureBenchmark (planOrOptions, { log = silentLogger, env
       extra
     })
     if (afterLoad) results.run.afterLoad = afterLoad
-    addTargets(results, { plan, target, settings, outcome, targetServers })
+    addSections(results, { plan, target, settings, outcome, targetServers, workload })
     await waits?.addTo(results, { hurried: run.status.hurried })
     markShardResults(results, plan, gate, run)
     if (started.cold) results.run.cold = started.cold
@@ -244,8 +245,12 @@ async function readAfterRun (run, outcome, { workload, conn, sampler, targetStat
   return { extra, serverStats, targetServers }
 }
 
-/** --route: the results' `targets` section (lib/results/targets.js). */
-function addTargets (results, { plan, target, settings, outcome, targetServers }) {
+/**
+ * --route: the results' `targets` section (lib/results/targets.js); --failover: the commits the
+ * workload kept, for the RPO check's list (lib/failover/acknowledged-commits.js).
+ */
+function addSections (results, { plan, target, settings, outcome, targetServers, workload }) {
+  keepCommits(results, workload.acknowledgedCommits?.())
   const targets = targetsSection(plan, results.transactions, { mainServer: target.display, types: results.run.transactionTypes, typeTargets: settings.typeTargets, durationS: outcome.durationS, server: targetServers })
   if (targets) results.targets = targets
 }
