@@ -251,7 +251,7 @@ async function readAfterRun (run, outcome, { workload, conn, sampler, targetStat
  */
 function addSections (results, { plan, target, settings, outcome, targetServers, workload }) {
   keepCommits(results, workload.acknowledgedCommits?.())
-  const targets = targetsSection(plan, results.transactions, { mainServer: target.display, types: results.run.transactionTypes, typeTargets: settings.typeTargets, durationS: outcome.durationS, server: targetServers })
+  const targets = targetsSection(plan, results.transactions, { mainName: MAIN_TARGET, mainServer: target.display, types: results.run.transactionTypes, typeTargets: settings.typeTargets, durationS: outcome.durationS, server: targetServers })
   if (targets) results.targets = targets
 }
 
@@ -260,7 +260,7 @@ function addSections (results, { plan, target, settings, outcome, targetServers,
  * (lib/server/stats/target-stats.js), started; null without routes or server statistics.
  */
 async function prepareTargets (plan, target, { conn, env }) {
-  if (plan.staleness) await (await import('./server/stats/staleness-table.js')).ensureStalenessTable(conn)
+  if (plan.staleness) await (await import('./engine/staleness-table.js')).ensureStalenessTable(conn)
   if (!plan.routeTargets?.length || !plan.serverStats) return null
   const { TargetStats } = await import('./server/stats/target-stats.js')
   const stats = new TargetStats([{ name: MAIN_TARGET, target }, ...plan.routeTargets.map((t) => ({ name: t.name, target: resolveTarget({ url: t.url, env }) }))])

@@ -4,19 +4,19 @@
 
 import { mergeHistograms, latencySummaryMs } from '../metrics/histogram.js'
 import { ratePerS } from '../metrics/figures.js'
-import { MAIN_TARGET } from '../plan/route-options.js'
 import { redact } from '../server/target/resolve-target.js'
 
 /**
  * @param {{ routes?: { type: string, target: string }[], routeTargets?: { name: string, url: string }[] }} options the plan
  * @param {Record<string, any>} transactions the results' per-type figures
- * @param {{ mainServer: string, types: string[], typeTargets: readonly number[], durationS: number, server?: Record<string, object|null> }} p
- *   typeTargets: per type, 0 the run's own server, i the plan's routeTargets[i - 1]
+ * @param {{ mainName: string, mainServer: string, types: string[], typeTargets: readonly number[], durationS: number, server?: Record<string, object|null> }} p
+ *   mainName: the run's own server's name; typeTargets: per type, 0 the run's own server, i the
+ *   plan's routeTargets[i - 1]
  * @returns {Record<string, object>|null} null for a run without routes
  */
-export function targetsSection (options, transactions, { mainServer, types, typeTargets, durationS, server = {} }) {
+export function targetsSection (options, transactions, { mainName, mainServer, types, typeTargets, durationS, server = {} }) {
   if (!options.routeTargets?.length) return null
-  const names = [MAIN_TARGET, ...options.routeTargets.map((t) => t.name)]
+  const names = [mainName, ...options.routeTargets.map((t) => t.name)]
   const servers = [mainServer, ...options.routeTargets.map((t) => redact(t.url))]
   const out = {}
   names.forEach((name, i) => {

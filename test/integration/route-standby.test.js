@@ -12,6 +12,7 @@ import { runCli } from '../helpers/cli.js'
 import { startStandbyPair, haveStandbyBinaries } from '../helpers/standby-pair.js'
 import { openConnection } from '../../lib/db/connection.js'
 import { resolveTarget } from '../../lib/server/target/resolve-target.js'
+import { validateResults } from '../../lib/results/schema.js'
 
 const skip = haveStandbyBinaries() ? false : 'PostgreSQL 15 binaries are not installed'
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms))
@@ -69,7 +70,7 @@ async function routedRun (name, extra = []) {
   const r = await runCli(['run', '-f', `${writes}@1`, '-f', `${reads}@3`, '-c', '2', '-t', '40', '-n', '-s', '1', '--url', at(pair.primaryPort),
     '--route', `reads.sql=${at(pair.standbyPort)} target_session_attrs=standby`, '--out', out, ...extra], { timeoutMs: 90000 })
   assert.equal(r.code, 0, r.stderr)
-  return { results: JSON.parse(readFileSync(out, 'utf8')), stdout: r.stdout }
+  return { results: validateResults(JSON.parse(readFileSync(out, 'utf8')), out), stdout: r.stdout }
 }
 
 test('reads routed to the standby are counted in the standby\'s statistics, none in the primary\'s', { skip, timeout: 120000 }, async () => {

@@ -1,14 +1,14 @@
 // The table --staleness stamps (lib/engine/staleness.js): pgload's own, made only when absent and
 // used only when it has exactly pgload's shape; a user's table of that name is never touched.
 
-import { PgloadError } from '../../errors.js'
-import { STALENESS_TABLE } from '../../engine/staleness.js'
+import { PgloadError } from '../errors.js'
+import { STALENESS_TABLE } from './staleness.js'
 
 const SHAPE = 'id:integer,seq:bigint,at:timestamp with time zone'
 
 /**
  * Make pgload_staleness if it is absent; refuse a table of that name of another shape.
- * @param {import('../../db/connection.js').PgConnection} conn on the run's own (writable) server
+ * @param {import('../db/connection.js').PgConnection} conn on the run's own (writable) server
  */
 export async function ensureStalenessTable (conn) {
   await conn.simpleQuery(`create table if not exists ${STALENESS_TABLE} (id int primary key, seq bigint not null, at timestamptz not null)`)
