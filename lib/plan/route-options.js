@@ -83,9 +83,14 @@ export function typeTargets (plan, types) {
   return out
 }
 
+// text as typed, or a resolved plan's own entries (replan: ab, sweep) as that text
 function list (value, flag) {
   if (value === undefined || value === null) return []
-  const items = Array.isArray(value) ? value : [value]
+  const items = (Array.isArray(value) ? value : [value]).map((v) => {
+    if (typeof v === 'object' && v !== null && typeof v.type === 'string' && typeof v.target === 'string') return `${v.type}=${v.target}`
+    if (typeof v === 'object' && v !== null && typeof v.name === 'string' && typeof v.url === 'string') return `${v.name}=${v.url}`
+    return v
+  })
   for (const v of items) if (typeof v !== 'string') throw bad(`${flag} needs text, got ${shownValue(v)}`)
   return items
 }

@@ -36,3 +36,9 @@ test('bad routes are refused in one line, without a password', () => {
   refused({ staleness: true }, /--staleness measures routed reads/)
   assert.throws(() => typeTargets({ routes: [{ type: 'x.sql', target: 'main' }] }, [{ name: 'a/x.sql' }, { name: 'b/x.sql' }]), /several scripts are named so/)
 })
+
+test('a resolved plan\'s routes resolve again to the same (ab, sweep: replan)', () => {
+  const first = routeOptions(opts({ routeTargets: ['replicas=host=a'], routes: ['r.sql=replicas', 's.sql=host=b'] }))
+  const again = routeOptions(opts({ routeTargets: first.routeTargets, routes: first.routes }))
+  assert.deepEqual(again, first)
+})
