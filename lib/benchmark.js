@@ -94,7 +94,7 @@ export async function measureBenchmark (planOrOptions, { log = silentLogger, env
       jobs: plan.jobs,
       source: planSource({ plan, target, serverVersionNum: serverVersion.num, seed })
     })
-    followRun(run, workload, sampler)
+    followRun(run, workload, sampler, targetStats)
     waits?.follow(run)
     onRun?.(run, { sampler, types: workload.transactions.map((t) => t.name) })
     onPhase('running', { terminals: run.terminalCount, connections: run.poolSize })
@@ -151,13 +151,17 @@ async function startCold (restart, { plan, conn, target, env, onPhase }) {
   return started
 }
 
-/** What follows the run as it goes: the workload's counters and the server statistics sampler. */
-function followRun (run, workload, sampler) {
+/** What follows the run as it goes: the workload's counters, the server statistics sampler, the routed servers'. */
+function followRun (run, workload, sampler, targetStats) {
   // the workload's own counters at the opening of the measured window (TPC-C's NOPM)
   if (workload.measuringStarted) run.on('measuring', () => workload.measuringStarted())
   if (sampler) {
     run.on('measuring', () => sampler.resetBaseline?.())
     run.on('interval', (e) => { if (!e.final) sampler.sample(e.elapsedS) })
+  }
+  if (targetStats) {
+    run.on('measuring', () => targetStats.sample(0, true))
+    run.on('interval', (e) => { if (!e.final) targetStats.sample(e.elapsedS) })
   }
 }
 

@@ -18,7 +18,8 @@ export function formatTargets (results) {
     const s = t.stats
     if (s?.error) lines.push(`  server figures: not read (${s.error})`)
     else if (s) {
-      const lag = s.replayLagMs === null || s.replayLagMs === undefined ? '' : `, replay ${s.standby ? 'behind the primary' : 'lag of its standbys'} at the end ${ms(s.replayLagMs)}`
+      const most = s.maxReplayLagMs === null || s.maxReplayLagMs === undefined ? '' : ` (at most ${ms(s.maxReplayLagMs)} at an interval's end)`
+      const lag = s.replayLagMs === null || s.replayLagMs === undefined ? '' : `, replay ${s.standby ? 'behind the primary' : 'lag of its standbys'} at the end ${ms(s.replayLagMs)}${most}`
       lines.push(`  ${s.standby ? 'standby' : 'primary'} counted: ${n(s.xact_commit)} commits, ${n(s.tup_returned)} rows returned, ${n(s.tup_inserted + s.tup_updated + s.tup_deleted)} rows written${lag}`)
     }
   }

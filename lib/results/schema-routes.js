@@ -2,12 +2,20 @@
 // document's in schema.js.
 
 import { object, mapOf, arrayOf, boolean } from './rules.js'
-import { count, counts, amountOrNull, text, textOrNull, anyNumberOrNull } from './schema-values.js'
+import { count, counts, amount, amountOrNull, text, textOrNull, anyNumberOrNull } from './schema-values.js'
 
 const figures = mapOf(amountOrNull)
 
 /** What a server counted itself over the run (lib/server/stats/target-stats.js), or why not. */
-const serverFigures = object({ standby: boolean, replayLagMs: amountOrNull, error: textOrNull, xact_commit: anyNumberOrNull, tup_returned: anyNumberOrNull }, { nullable: true })
+const serverFigures = object({
+  standby: boolean,
+  replayLagMs: amountOrNull,
+  maxReplayLagMs: amountOrNull,
+  error: textOrNull,
+  xact_commit: anyNumberOrNull,
+  tup_returned: anyNumberOrNull,
+  series: arrayOf(object({ t: amount, commits: anyNumberOrNull, replayLagMs: amountOrNull }, { required: ['t'] }))
+}, { nullable: true })
 
 /** @type {import('./rules.js').Rule} */
 export const targets = mapOf(object({

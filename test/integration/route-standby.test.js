@@ -85,6 +85,7 @@ test('reads routed to the standby are counted in the standby\'s statistics, none
   assert.equal(routed.stats.standby, true)
   assert.equal(results.targets.main.stats.standby, false)
   assert.ok(routed.stats.xact_commit >= routed.count, `the standby counted ${routed.stats.xact_commit} commits for ${routed.count} reads`)
+  assert.ok(Array.isArray(routed.stats.series) && routed.stats.series.every((e) => e.replayLagMs === null || e.replayLagMs >= 0))
   // the servers' own figures, read by the test: every read scanned the table on the standby
   await until('the standby\'s scans', async () => await probeScans(pair.standbyPort) - before.standby >= routed.count)
   assert.equal(await probeScans(pair.standbyPort) - before.standby, routed.count)

@@ -1,7 +1,8 @@
 // What each server of a routed run (--route) counted itself over the run: pg_stat_database's
-// deltas for the run's database, read before and after on each, and how far its replay was behind
-// at the end (a standby: now() - pg_last_xact_replay_timestamp(); a primary: the largest replay_lag
-// of pg_stat_replication). Read on a connection of its own per server, outside the run's pools.
+// deltas for the run's database over the measured window, and how far its replay was behind (a
+// standby: now() - pg_last_xact_replay_timestamp(); a primary: the largest replay_lag of
+// pg_stat_replication), at each interval and at the end. Read on a connection of its own per
+// server, outside the run's pools; one reading at a time (a slow server skips intervals).
 
 import { openConnection } from '../../db/connection.js'
 import { closeWithin } from '../../db/close-within.js'
@@ -48,8 +49,27 @@ export class TargetStats {
   constructor (targets, { log } = {}) {
     this.targets = targets
     this.log = log
-    /** @type {({ conn: any, before: TargetReading }|{ error: string })[]} */
+    /** @type {({ conn: any, before: TargetReading, last: TargetReading, series: object[] }|{ error: string })[]} */
     this.open = []
+    this.reading = null // the readings under way, if any
+  }
+
+  /**
+   * Read every server now: `rebase` makes it the start of the deltas (the measured window opens),
+   * else it is an entry of their series at `t` seconds: commits since the last, replay lag.
+   * @param {number} t @param {boolean} [rebase]
+   */
+  sample (t, rebase = false) {
+    if (this.reading) {
+      if (rebase) this.reading.then(() => this.sample(t, true))
+      return
+    }
+    this.reading = Promise.all(this.open.map(async (o) => {
+      if (!o || 'error' in o) return
+      const r = await read(o.conn)
+      if (rebase) { o.before = r; o.series.length = 0 } else o.series.push({ t, commits: r.counters.xact_commit - o.last.counters.xact_commit, replayLagMs: r.replayLagMs })
+      o.last = r
+    })).catch((err) => this.log?.warn({ err: err.message }, 'a routed server could not be read')).finally(() => { this.reading = null })
   }
 
   /** Read each server's counters before the run; a server that cannot be read is said so in the results. */
@@ -58,7 +78,8 @@ export class TargetStats {
       let conn = null
       try {
         conn = await openConnection(target, { protocol: 'simple', applicationName: APPLICATION })
-        return { conn, before: await read(conn) }
+        const before = await read(conn)
+        return { conn, before, last: before, series: [] }
       } catch (err) {
         if (conn) await closeWithin(conn, CLOSE_MS)
         return { error: err.message.split('\n')[0] }
@@ -71,6 +92,7 @@ export class TargetStats {
    * @returns {Promise<Record<string, object>>}
    */
   async finish () {
+    await this.reading
     const out = {}
     await Promise.all(this.targets.map(async ({ name }, i) => {
       const o = this.open[i]
@@ -80,7 +102,8 @@ export class TargetStats {
         const after = await read(o.conn)
         const deltas = {}
         for (const c of COUNTERS) deltas[c] = after.counters[c] - o.before.counters[c]
-        out[name] = { standby: after.standby, ...deltas, replayLagMs: after.replayLagMs }
+        const lags = o.series.map((e) => e.replayLagMs).filter((v) => v !== null)
+        out[name] = { standby: after.standby, ...deltas, replayLagMs: after.replayLagMs, maxReplayLagMs: lags.length ? Math.max(...lags) : null, series: o.series }
       } catch (err) {
         out[name] = { error: err.message.split('\n')[0] }
       }
