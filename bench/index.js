@@ -8,6 +8,7 @@
 //   warmup      the first seconds of pgbench and pgload runs: throughput and p99 per quarter second
 //   shards      4 local shards of one tpcb run, merged: totals, percentiles and start skew
 //   live        select-only -c 8 plain and with --dashboard (a page subscribed) and --metrics (scraped): the tps ratio
+//   waits       select-only and tpcb-like -c 8 with --wait-sampling at its default rate and off: tps and CPU ratios
 // Each takes --url (default: the embedded server) and --smoke (a few seconds, tiny settings).
 
 import { PgloadError } from '../lib/errors.js'
@@ -20,7 +21,8 @@ const benches = {
   engine: () => import('./engine.js'),
   warmup: () => import('./warmup.js'),
   shards: () => import('./shards.js'),
-  live: () => import('./live.js')
+  live: () => import('./live.js'),
+  waits: () => import('./waits.js')
 }
 
 const [name, ...rest] = process.argv.slice(2)

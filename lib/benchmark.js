@@ -40,13 +40,16 @@ import { shardPart, shardResultName, samplesServer, openShardBarrier, shardGate,
  * and thresholds among them; `runBenchmark` (lib/session/run-benchmark.js) is the one-run call.
  * @param {import('./plan/resolve.js').RunPlan | Record<string, any>} planOrOptions a plan
  *   (lib/plan/resolve.js), or options that are resolved into one first (and checked as the command line's)
- * @param {{ log?: any, env?: Record<string, string|undefined>, onRun?: (run: import('./engine/run-handle.js').RunHandle, extras: { sampler: any, types: string[] }) => void, onPhase?: (phase: string, info?: any) => void }} [hooks]
+ * @param {{ log?: any, env?: Record<string, string|undefined>, onRun?: (run: import('./engine/run-handle.js').RunHandle, extras: { sampler: any, types: string[] }) => void, onPhase?: (phase: string, info?: any) => void, shardMet?: any }} [hooks]
  *   onRun: the run handle, before it starts (subscribe to its events; stop or abort it), with the
- *   server statistics sampler (null without one) and the workload's transaction types, for presenters
- * @returns {Promise<{ results: object, file: string|null, exitCode: number, run: import('./engine/run-handle.js').RunHandle }>}
- *   file: where the plan's results go (checked writable before anything ran), null for none
+ *   server statistics sampler (null without one) and the workload's transaction types, for presenters;
+ *   shardMet: a scenario run's shard start, no barrier here: the gate its terminals wait at (a
+ *   function with `start` and `clock`), or `{ start, clock }` when its shards met before it
+ * @returns {Promise<{ results: object, file: string|null, exitCode: number, run: import('./engine/run-handle.js').RunHandle, backendPids: number[] }>}
+ *   file: where the plan's results go (checked writable before anything ran), null for none;
+ *   backendPids: the run's connections' server processes
  */
-export async function measureBenchmark (planOrOptions, { log = silentLogger, env = process.env, onRun, onPhase = () => {} } = {}) {
+export async function measureBenchmark (planOrOptions, { log = silentLogger, env = process.env, onRun, onPhase = () => {}, shardMet } = {}) {
   const plan = isPlan(planOrOptions) ? planOrOptions : await resolvePlan(planOrOptions)
   // A cold run without a way to restart its server stops here, before anything runs.
   const restart = plan.cold ? await coldRestartMethod({ url: plan.url, restartCommand: plan.restartCommand, env }) : null
@@ -84,19 +87,20 @@ export async function measureBenchmark (planOrOptions, { log = silentLogger, env
 
     if (samplesServer(plan)) sampler = await startSampler(target, module, { embedded: session.embedded, env, log, hostStats: plan.serverHostStats })
     targetStats = await prepareTargets(plan, target, { conn, env })
-    barrier = await openShardBarrier(plan, { openConnection: (o) => openConnection(target, o), log })
-    const gate = barrier && shardGate(barrier, onPhase)
+    barrier = shardMet ? null : await openShardBarrier(plan, { openConnection: (o) => openConnection(target, o), log })
+    // a scenario's part in its run's shard start: a gate to pass, or the start already passed
+    const gate = barrier ? shardGate(barrier, onPhase) : shardMet ?? null
 
     const settings = engineSettings(plan, workload, part ? { range: part.terminalRange, connections: part.connections, rate: part.rate } : undefined)
     waits = await openWaitSampling({ hz: plan.waitSamplingHz, jobs: plan.jobs, settings, workload, target, log })
-    const runtime = { openConnection: runConnectionOpener(plan, target), routeOpeners: routeOpeners(plan, env), seed, seeds, part: part?.part, startGate: gate ?? undefined, log, activity: waits?.activity }
+    const runtime = { openConnection: runConnectionOpener(plan, target), routeOpeners: routeOpeners(plan, env), seed, seeds, part: part?.part, startGate: typeof gate === 'function' ? gate : undefined, log, activity: waits?.activity }
     run = createRun(workload, settings, runtime, {
       jobs: plan.jobs,
       source: planSource({ plan, target, serverVersionNum: serverVersion.num, seed })
     })
     followRun(run, workload, sampler, targetStats)
     waits?.follow(run)
-    onRun?.(run, { sampler, types: workload.transactions.map((t) => t.name) })
+    onRun?.(run, { sampler, types: workload.transactions.map((t) => t.name), waits: waits?.classes ?? null })
     onPhase('running', { terminals: run.terminalCount, connections: run.poolSize })
     const outcome = await run.execute()
     if (outcome.client) {
@@ -125,7 +129,7 @@ export async function measureBenchmark (planOrOptions, { log = silentLogger, env
     markShardResults(results, plan, gate, run)
     if (started.cold) results.run.cold = started.cold
     const exitCode = outcome.aborted ? 2 : 0
-    return { results, file, exitCode, run }
+    return { results, file, exitCode, run, backendPids: outcome.backendPids ?? [] }
   } finally {
     if (barrier) await barrier.close()
     if (sampler) sampler.abandon()
@@ -198,8 +202,12 @@ async function createOrLoad (module, wctx, { plan, workloadOptions, embedded, se
   return { workload: await module.createWorkload(wctx, workloadOptions), afterLoad }
 }
 
-/** The server statistics sampler, started; null when the server does not let it read them. */
-async function startSampler (target, module, { embedded, env, log, hostStats = embedded }) {
+/**
+ * The server statistics sampler, started; null when the server does not let it read them.
+ * @param {any} target @param {{ tables?: any[] }} module whose tables it follows
+ * @param {{ embedded: boolean, env: Record<string, string|undefined>, log: any, hostStats?: boolean }} opts
+ */
+export async function startSampler (target, module, { embedded, env, log, hostStats = embedded }) {
   const { StatsSampler } = await import('./server/stats/sampler.js')
   // The embedded server's log is on this machine: checkpoint times from its lines.
   const serverLog = embedded ? (await embeddedPaths(pgloadHome({ env }))).log : null

@@ -24,6 +24,7 @@ export function historyOptionsFromArgv (argv) {
   return {
     label: text(argv.label, '--label'),
     workload: text(argv.workload, '--workload'),
+    scenario: text(argv.scenario, '--scenario'),
     metric,
     limit: argv.limit === undefined ? HISTORY_DEFAULTS.limit : parseInteger(argv.limit, '--limit', rangeOf('--limit')),
     out,
@@ -41,7 +42,8 @@ const STORE_HINT = 'store runs as they finish with pgload run ... --store, or st
  */
 export async function historyCommand (opts, { out = process.stdout, err = process.stderr, env = process.env, log } = {}) {
   const runs = await withResultsStore({ resultsUrl: opts.resultsUrl, env, log }, (store) => queryHistory(store.conn, opts))
-  const filters = [opts.label !== null && `label ${JSON.stringify(opts.label)}`, opts.workload !== null && `workload ${opts.workload}`].filter(Boolean)
+  const filters = [opts.label !== null && `label ${JSON.stringify(opts.label)}`, opts.workload !== null && `workload ${opts.workload}`,
+    opts.scenario != null && `scenario ${opts.scenario}`].filter(Boolean)
   if (runs.length === 0) {
     const which = filters.length ? ` with ${filters.join(' and ')}` : ''
     if (opts.out) throw new PgloadError(`no stored runs${which}: nothing to chart`, { code: 'HISTORY_EMPTY', hint: STORE_HINT })
@@ -66,6 +68,7 @@ export function builder (y) {
   return y
     .option('label', { type: 'string', describe: 'only runs with this --label' })
     .option('workload', { type: 'string', describe: 'only runs of this workload (tpcb, script, tpcc)' })
+    .option('scenario', { type: 'string', describe: 'one scenario of scenario runs (run --scenarios): its own figures; runs without it are left out' })
     .option('metric', { type: 'string', describe: `the charted figure: ${Object.keys(HISTORY_METRICS).join(', ')} [default: ${HISTORY_DEFAULTS.metric}]` })
     .option('limit', { type: 'string', describe: `the newest N runs [default: ${HISTORY_DEFAULTS.limit}]` })
     .option('out', { alias: 'o', type: 'string', describe: 'write the chart: FILE.html (interactive, offline), FILE.svg or FILE.png' })

@@ -62,18 +62,23 @@ function distinct (docs, get) {
   return [...new Set(docs.map(d => show(get(d))))]
 }
 
+/** What scenario runs compare scenario by scenario (lib/compare/scenarios.js), not over their totals. */
+const PER_SCENARIO = new Set(['scale', 'clients', 'transaction types'])
+
 /**
  * Differences between the runs of both sides.
  * @param {object[]} as
  * @param {object[]} bs
+ * @param {{ scenarios?: boolean }} [opts] scenarios: the runs are scenario runs, whose load and
+ *   types are compared per scenario
  * @returns {{ blocking: { name: string, a: string[], b: string[] }[], informative: { name: string, a: string[], b: string[] }[] }}
  */
-export function runDifferences (as, bs) {
+export function runDifferences (as, bs, { scenarios = false } = {}) {
   const all = [...as, ...bs]
   const diff = (list) => list
     .filter(([, get]) => distinct(all, get).length > 1)
     .map(([name, get]) => ({ name, a: distinct(as, get), b: distinct(bs, get) }))
-  const blocking = diff(REQUIRED)
+  const blocking = diff(scenarios ? REQUIRED.filter(([name]) => !PER_SCENARIO.has(name)) : REQUIRED)
   // The requested length (--duration or --transactions) when every run records it, else the
   // measured duration within a tolerance.
   const requested = (d) => d.run.options?.durationS ?? (d.run.options?.transactionsPerClient === undefined ? undefined : `${d.run.options.transactionsPerClient} per client`)

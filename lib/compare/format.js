@@ -22,7 +22,7 @@ function change (c) {
   return `${fmtPct(c.estimate)} [${fmtPct(c.lo)}, ${fmtPct(c.hi)}]`
 }
 
-const metricName = (r) => (r.stage ? `stage ${r.stage} ` : '') + (r.unit === 'ms' || r.unit === 's' ? `${r.metric} ${r.unit}` : r.metric)
+const metricName = (r) => (r.scenario ? `scenario ${r.scenario} ` : '') + (r.stage ? `stage ${r.stage} ` : '') + (r.unit === 'ms' || r.unit === 's' ? `${r.metric} ${r.unit}` : r.metric)
 const txnName = (r) => r.txn ?? (r.unit === 'ms' ? '(all)' : '')
 const pName = (r) => r.p === null || r.p === undefined ? '-' : r.p < 0.001 ? '<0.001' : r.p.toFixed(3)
 const VERDICT_MARK = { better: 'better', worse: 'WORSE', '~': '~' }

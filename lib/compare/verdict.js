@@ -11,6 +11,7 @@ import { steadyStateOf } from '../metrics/steady-state.js'
 import { stagePlan, stageMetrics, stageViews } from './stages.js'
 import { plural } from '../format/plural.js'
 import { explainWaits } from './explain-waits.js'
+import { scenarioPlan, scenarioDifferences, scenarioMetrics, scenarioViews } from './scenarios.js'
 
 /** Defaults of `pgload compare` (one table, units in the names). */
 export const COMPARE_DEFAULTS = {
@@ -81,7 +82,10 @@ export function compareRuns (as, bs, options = {}) {
   const o = { ...COMPARE_DEFAULTS }
   for (const [k, v] of Object.entries(options)) if (v !== undefined) o[k] = v
   if (as.length === 0 || bs.length === 0) throw new PgloadError('compare needs at least one results file on each side (A -- B)', { code: 'USAGE' })
-  const diffs = runDifferences(as, bs)
+  const scenarios = scenarioPlan(as, bs)
+  if (scenarios.mixed && !o.force) throw new PgloadError(`runs are not comparable: ${scenarios.mixed}`, { code: 'NOT_COMPARABLE', hint: 'use --force to compare their totals anyway' })
+  const diffs = runDifferences(as, bs, { scenarios: !scenarios.mixed && scenarios.names.length + scenarios.notes.length > 0 })
+  for (const name of scenarios.names) diffs.blocking.push(...scenarioDifferences(as, bs, name))
   if (diffs.blocking.length && !o.force) {
     const what = diffs.blocking.map(d => `${d.name} ${d.a.join('/')} vs ${d.b.join('/')}`).join('; ')
     const scripts = diffs.blocking.some(d => d.name === 'transaction types')
@@ -91,12 +95,15 @@ export function compareRuns (as, bs, options = {}) {
   }
   const warnings = []
   if (diffs.blocking.length) warnings.push('compared with --force although the runs differ in ' + diffs.blocking.map(d => d.name).join(', '))
-  const metrics = metricList([...as, ...bs], warnings)
+  // a scenario run's types are compared in their scenarios' rows, not twice
+  const metrics = metricList([...as, ...bs], warnings).filter((m) => m.txn === null || !scenarios.names.length)
   const single = as.length === 1 && bs.length === 1
   const rows = single ? singleRunRows(as[0], bs[0], metrics, o, warnings) : multiRunRows(as, bs, metrics, o, warnings)
   const stages = stagePlan([...as, ...bs])
   if (stages.note) warnings.push(stages.note)
   for (let n = 1; n <= stages.count; n++) rows.push(...stageRows(as, bs, n, single, o, warnings))
+  warnings.push(...scenarios.notes)
+  for (const name of scenarios.names) rows.push(...scenarioRows(as, bs, name, single, o, warnings))
   for (const row of rows) Object.assign(row, decide(row, o.noise, o.alpha))
   return {
     mode: single ? 'single-run' : 'runs',
@@ -110,6 +117,7 @@ export function compareRuns (as, bs, options = {}) {
     confidence: o.confidence,
     forced: diffs.blocking.length > 0,
     stages: stages.count,
+    scenarios: scenarios.names,
     differences: { blocking: diffs.blocking, informative: diffs.informative, settings: settingsDifferences(as, bs) },
     warnings,
     rows,
@@ -121,7 +129,7 @@ export function compareRuns (as, bs, options = {}) {
 }
 
 function baseRow (m) {
-  return { id: m.id, metric: m.metric, txn: m.txn, ...(m.stage ? { stage: m.stage } : {}), unit: m.unit, better: m.better }
+  return { id: m.id, metric: m.metric, txn: m.txn, ...(m.stage ? { stage: m.stage } : {}), ...(m.scenario ? { scenario: m.scenario } : {}), unit: m.unit, better: m.better }
 }
 
 /**
@@ -135,6 +143,22 @@ function stageRows (as, bs, n, single, o, warnings) {
   const rows = single ? singleRunRows(va[0], vb[0], stageMetrics(n), o, quiet) : multiRunRows(va, vb, stageMetrics(n), o, quiet)
   const few = quiet.find(w => w.startsWith('too few intervals'))
   if (few) warnings.push(`stage ${n}: ${few}`)
+  return rows
+}
+
+/**
+ * A scenario's rows: its tps and each type's latency, from each run's scenario as a run of its
+ * own, with the same method as the whole runs; its warnings said once, naming it.
+ */
+function scenarioRows (as, bs, name, single, o, warnings) {
+  const quiet = []
+  const va = scenarioViews(as, name)
+  const vb = scenarioViews(bs, name)
+  const types = Object.keys(va[0].transactions ?? {}).filter((t) => [...va, ...vb].every((d) => d.transactions?.[t]))
+  const metrics = scenarioMetrics(name, types)
+  const rows = single ? singleRunRows(va[0], vb[0], metrics, o, quiet) : multiRunRows(va, vb, metrics, o, quiet)
+  const few = quiet.find(w => w.startsWith('too few intervals'))
+  if (few) warnings.push(`scenario ${name}: ${few}`)
   return rows
 }
 

@@ -10,15 +10,16 @@ import { RunMetrics } from './run-metrics.js'
 import { MetricsEndpoint } from './metrics-endpoint.js'
 import { MetricsPusher } from './metrics-push.js'
 import { followRunEvents, runShape } from './run-events.js'
+import { followScenarioRuns } from './scenario-feed.js'
 import { finalReportHtml } from './dashboard-page.js'
 import { formatListenAddress, isLoopback } from '../options/listen-address.js'
 import { writeFileAtomic } from '../atomic-write.js'
 
 /**
  * @typedef {object} LiveView
- * @property {(run: import('../engine/run-handle.js').RunHandle, with?: { types?: string[], sampler?: any }) => void} attach
+ * @property {(run: import('../engine/run-handle.js').RunHandle, with?: { types?: string[], sampler?: any, waits?: any }) => void} attach
  *   follow a run through its handle; types: the workload's transaction names (the caller knows
- *   them), sampler: the server statistics sampler
+ *   them), sampler: the server statistics sampler, waits: the wait sampler's counts per interval
  * @property {(results: any) => Promise<string|null>} finish the final report to the pages open, and
  *   to --dashboard-out; resolves with that file, or null
  * @property {() => Promise<void>} close stop serving
@@ -38,7 +39,7 @@ export async function startLive (plan, { err, now = () => new Date(), atEnd = 't
   const live = new LiveDocument({ workload: plan.resultName ?? plan.workload, label: plan.label ?? null, intervalS: plan.intervalS, startTime: now().toISOString(), shard })
   const dashboard = plan.dashboard ? new Dashboard(live) : null
   const metrics = plan.metrics || plan.metricsPush
-    ? new RunMetrics({ run_id: plan.shard?.runId ?? randomUUID().slice(0, 8), label: plan.label ?? '', shard: shard ? String(shard.index) : '', workload: live.meta.workload })
+    ? new RunMetrics({ run_id: plan.shard?.runId ?? randomUUID().slice(0, 8), label: plan.label ?? '', shard: shard ? String(shard.index) : '', workload: live.meta.workload }, { scenarios: Array.isArray(plan.scenarios) })
     : null
   const endpoint = plan.metrics ? new MetricsEndpoint(metrics) : null
   const pusher = plan.metricsPush ? new MetricsPusher(plan.metricsPush, { registries: () => [metrics.registry], warn: (line) => err.write(`${line}\n`) }) : null
@@ -64,7 +65,15 @@ export async function startLive (plan, { err, now = () => new Date(), atEnd = 't
   return {
     urls,
     attach (run, extras = {}) {
-      unfollow = followLiveRun(run, { live, metrics, dashboard, pusher }, extras)
+      // a scenario run's handle: each scenario's run as it starts (lib/live/scenario-feed.js)
+      if (extras.scenarios) {
+        // and the scenario run's one server statistics sampler
+        const unsample = followSampler(extras.sampler, { live, metrics })
+        const unfollowRuns = followScenarioRuns(run, { live, metrics, dashboard, pusher }, { scenarios: extras.scenarios, intervalS: plan.intervalS })
+        unfollow = () => { unsample(); unfollowRuns() }
+      } else {
+        unfollow = followLiveRun(run, { live, metrics, dashboard, pusher }, extras)
+      }
     },
     async finish (results) {
       unfollow()
@@ -85,23 +94,33 @@ export async function startLive (plan, { err, now = () => new Date(), atEnd = 't
 }
 
 /**
+ * The server statistics sampler's readings to the live document's charts and the metrics.
+ * @param {any} sampler null: none
+ * @param {{ live: LiveDocument, metrics: RunMetrics|null }} to
+ * @returns {() => void} stop following
+ */
+function followSampler (sampler, { live, metrics }) {
+  if (!sampler) return () => {}
+  live.setSampler(sampler)
+  return metrics ? sampler.onSample((entry, s) => metrics.addServerSample(entry, s)) : () => {}
+}
+
+/**
  * Feed one run's events (and its server sampler's readings) to a live document, the metrics,
  * the dashboard and the metrics pusher; returns the unsubscribe. The same for a run and for each
  * run of a sweep.
  * @param {import('../engine/run-handle.js').RunHandle} run
  * @param {{ live: LiveDocument, metrics: RunMetrics|null, dashboard: Dashboard|null, pusher?: MetricsPusher|null }} to
- * @param {{ types?: string[], sampler?: any }} [extras]
+ * @param {{ types?: string[], sampler?: any, waits?: import('../waits/interval-classes.js').IntervalClasses|null }} [extras]
+ *   waits: the wait sampler's counts per interval (lib/waits/interval-classes.js)
  * @returns {() => void}
  */
-export function followLiveRun (run, { live, metrics, dashboard, pusher = null }, { types = [], sampler = null } = {}) {
+export function followLiveRun (run, { live, metrics, dashboard, pusher = null }, { types = [], sampler = null, waits = null } = {}) {
   const shape = runShape(run, types)
   live.setShape(shape)
   metrics?.setShape(shape)
-  let unsample = () => {}
-  if (sampler) {
-    live.setSampler(sampler)
-    if (metrics) unsample = sampler.onSample((entry, s) => metrics.addServerSample(entry, s))
-  }
+  const unsample = followSampler(sampler, { live, metrics })
+  live.setWaits(waits)
   const unfollow = followRunEvents(run, {
     started (e) { pusher?.start(e) },
     warmup (e) {
@@ -112,6 +131,7 @@ export function followLiveRun (run, { live, metrics, dashboard, pusher = null },
     interval (e) {
       live.addInterval(e)
       metrics?.addInterval(e)
+      if (waits) metrics?.addWaits(waits.intervals[e.index])
       pusher?.interval(e)
       // the ragged last interval: the final report (or a sweep's next run) follows at once
       if (!e.final) dashboard?.changed()

@@ -29,10 +29,16 @@ export class LiveDocument {
     this.failed = 0
     this.retries = 0
     this.sampler = null
+    /** @type {import('../waits/interval-classes.js').IntervalClasses|null} the wait sampler's counts per interval */
+    this.waits = null
+    /** the entries of the wait classes made so far (waitSeries) */
+    this._waitSeries = []
     /** @type {import('../engine/run-handle.js').StageEvent|null} the stage of the load profile under way */
     this.stage = null
     /** the stages begun so far, in the results document's shape as far as the charts read it */
     this.stages = []
+    /** a scenario run's planned windows by name ({ startS, endS }), which the charts mark; null otherwise */
+    this.scenarios = null
     this.version = 0
   }
 
@@ -54,6 +60,12 @@ export class LiveDocument {
 
   /** The server statistics sampler whose series and events the charts show (or null). */
   setSampler (sampler) { this.sampler = sampler }
+
+  /** @param {import('../waits/interval-classes.js').IntervalClasses|null} classes the wait classes over time to show (null: none) */
+  setWaits (classes) {
+    this.waits = classes
+    this._waitSeries = []
+  }
 
   /** @param {import('../engine/run-handle.js').WarmupEvent} e */
   addWarmup (e) {
@@ -139,8 +151,21 @@ export class LiveDocument {
       transactions,
       intervals: this.intervals,
       stages: this.stages,
-      serverStats: s ? { series: s.series.filter((e) => !e.warmup), events: [...s.events] } : null
+      serverStats: s ? { series: s.series.filter((e) => !e.warmup), events: [...s.events] } : null,
+      ...(this.waits ? { waits: { available: true, series: this.waitSeries() } } : {}),
+      ...(this.scenarios ? { scenarios: this.scenarios } : {})
     }
+  }
+
+  /**
+   * The wait classes of the intervals closed so far (the one under way is not done): each made
+   * once, but the last again, which a read sent before its end may still reach.
+   */
+  waitSeries () {
+    const made = this._waitSeries
+    made.length = Math.max(0, Math.min(made.length, this.intervals.length - 1))
+    for (let i = made.length; i < this.intervals.length; i++) made.push(this.waits.entry(i, this.intervals[i]))
+    return made.slice()
   }
 
   typeOf (name) {

@@ -12,8 +12,10 @@ export function liveOutput (live, { err, beforeClose }) {
   return {
     name: 'live',
     needs: { sampler: true },
-    start ({ run, types, sampler }) {
-      live.attach(run, { types, sampler })
+    start ({ run, types, sampler, waits, plan }) {
+      // a scenario run's plan names its scenarios and their windows; its handle emits each one's run
+      const scenarios = Array.isArray(plan?.scenarios) ? plan.scenarios : undefined
+      live.attach(run, { types, sampler, waits, scenarios })
     },
     async end (results) {
       const saved = await live.finish(results)

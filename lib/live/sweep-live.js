@@ -119,7 +119,7 @@ export class SweepLive {
   /**
    * A run of the sweep begins: follow it.
    * @param {import('../engine/run-handle.js').RunHandle} run
-   * @param {{ types?: string[], sampler?: any }} [extras]
+   * @param {{ types?: string[], sampler?: any, waits?: any }} [extras] waits: the wait sampler's counts per interval
    */
   attach (run, extras = {}) {
     this.unfollow()
@@ -140,7 +140,7 @@ export class SweepLive {
     return {
       name: 'live',
       needs: { sampler: true },
-      start: ({ run, types, sampler }) => this.attach(run, { types, sampler }),
+      start: ({ run, types, sampler, waits }) => this.attach(run, { types, sampler, waits }),
       close: () => this.runEnded()
     }
   }

@@ -102,7 +102,7 @@ export function formatRunOutput (results, { json = false } = {}) {
   if (server) text += '\n' + server + '\n'
   const pooler = formatPoolerSummary(results.pooler)
   if (pooler) text += (server ? '' : '\n') + pooler + '\n'
-  const waits = formatWaitsSummary(results.waits)
+  const waits = formatWaitsSummary(results.waits, results)
   if (waits) text += (server || pooler ? '' : '\n') + waits + '\n'
   const thresholds = results.thresholds ?? []
   for (const t of thresholds) {

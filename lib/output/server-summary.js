@@ -5,7 +5,7 @@
 
 import { formatPerTransaction } from './per-transaction.js'
 import { bytesText } from '../format/bytes.js'
-import { IO_OPS, ioByBackendType } from '../server/stats/io.js'
+import { IO_OPS, ioByBackendType, ioTotal } from '../server/stats/io.js'
 import { readOnlyWritesText } from '../server/stats/read-only-writes.js'
 
 /**
@@ -123,7 +123,8 @@ function ioText (rows) {
   const top = ioByBackendType(rows).slice(0, 2)
   if (top.length === 0) return 'I/O (pg_stat_io): none'
   const ops = (s) => IO_OPS.filter(([name]) => s[name] > 0).map(([name]) => `${fmtNum(s[name], 0)} ${name}`).join(', ')
-  return `I/O (pg_stat_io, most first): ${top.map(s => `${s.backendType} ${ops(s)}`).join('; ')}`
+  const wal = (s) => s.wal && ioTotal(s.wal) > 0 ? ` (of which WAL ${ops(s.wal)})` : ''
+  return `I/O (pg_stat_io, most first): ${top.map(s => `${s.backendType} ${ops(s)}${wal(s)}`).join('; ')}`
 }
 
 /**

@@ -4,14 +4,16 @@
 
 import { formatPerTransaction } from './per-transaction.js'
 import { fewEvents } from './enough-data.js'
+import { spikesOf, spikeLine } from '../waits/latency-spikes.js'
 
 const TOP = 3
 
 /**
  * @param {any} waits the results' `waits` section, or undefined
+ * @param {any} [doc] the results document: a latency spike that lines up with a cause gets a line
  * @returns {string} lines separated by '\n' (no trailing newline); '' without a section
  */
-export function formatWaitsSummary (waits) {
+export function formatWaitsSummary (waits, doc) {
   if (!waits) return ''
   if (waits.available === false) return `waits: not sampled: ${waits.reason}`
   const lines = [`waits: ${headline(waits)}`]
@@ -26,6 +28,8 @@ export function formatWaitsSummary (waits) {
     }
   }
   if (waits.note) lines.push(`  note: ${waits.note}`)
+  const spike = doc ? spikeLine(spikesOf(doc)) : null
+  if (spike) lines.push(`  ${spike}`)
   return lines.join('\n')
 }
 

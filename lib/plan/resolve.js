@@ -363,8 +363,12 @@ function poolerAdmin (value) {
   return value
 }
 
-/** --store and --results-url: where the run is stored after its file is written. */
-function resultsStore (opt) {
+/**
+ * --store and --results-url: where the run is stored after its file is written.
+ * @param {(name: string) => any} opt the given value of an input key
+ * @returns {{ store: boolean, resultsUrl: string|undefined }}
+ */
+export function resultsStore (opt) {
   const store = booleanOption(opt('store'), '--store', DEFAULTS.store)
   const resultsUrl = opt('resultsUrl')
   if (resultsUrl !== undefined && (typeof resultsUrl !== 'string' || resultsUrl.trim() === '')) throw bad(`--results-url needs a connection string, got ${shownValue(resultsUrl)}`)

@@ -14,6 +14,9 @@ import { committedNewOrders } from '../output/tpcc-summary.js'
 import { stageBands, stageLatencyData, judgedSteadyState, STEADY_NOT_APPLICABLE } from './stage-data.js'
 import { spectrumDomain, useLog } from './spec-scales.js'
 import { COMPARE_CHART } from './compare-chart.js'
+import { WAIT_CHART } from './wait-chart.js'
+import { addScenarioMarks } from './scenario-marks.js'
+import { scenarioParts, SCENARIO_CHART_IDS } from './scenario-charts.js'
 
 export { COMPARE_CHART }
 
@@ -112,6 +115,7 @@ export const RUN_CHARTS = [
       if (opts.logScale) useLog(spec.layer.find((l) => l.data.name === 'latency').encoding.y.scale)
     }
   },
+  WAIT_CHART,
   {
     id: 'pooler',
     title: 'Through the pooler',
@@ -173,7 +177,8 @@ export const RUN_CHARTS = [
       spec.vconcat = spec.vconcat.filter((v) => panels.has(v.name))
       for (const panel of spec.vconcat) tuneServerPanel(panel, d.server.filter((r) => r.panel === panel.name))
       const disk = d.server.find((r) => r.panel === 'hostDisk' && r.disk)?.disk
-      if (disk) spec.vconcat.find((v) => v.name === 'hostDisk').layer.find((l) => l.data?.name === 'server').encoding.y.title = `host disk ${disk}: I/Os per second`
+      // the disk's name goes in the legend's title: on the axis it made the title longer than the panel
+      if (disk) spec.vconcat.find((v) => v.name === 'hostDisk').layer.find((l) => l.data?.name === 'server').encoding.color.title = `host disk ${disk}`
       if (spec.vconcat.some((v) => v.layer.some((l) => l.mark.point))) spec.title.subtitle += '; one sample so far, drawn as points: waiting for a second sample'
     }
   },
@@ -280,6 +285,7 @@ export function fillSpec (chart, datasets, opts = {}, doc) {
     lines[0] += '; numbered bands: the stages'
     spec.title.subtitle = lines.length === 1 ? lines[0] : lines
   }
+  if (doc?.scenarios) addScenarioMarks(spec, doc)
   dropEmptyLayers(spec, datasets)
   return spec
 }
@@ -349,17 +355,25 @@ export function buildCharts ({ runs, groups = [{ workload: null, indexes: runs.m
   return { charts, skipped }
 }
 
-/** Charts 1-6 of one run, appended to `charts` and `skipped`. */
-function runCharts (doc, run, slug, opts, charts, skipped) {
+/**
+ * Charts 1-6 of one run, appended to `charts` and `skipped`; then, for a scenario run, each
+ * scenario's section (lib/report/scenario-charts.js) with its own charts.
+ * @param {import('./scenario-charts.js').ScenarioPart|null} [part] the scenario drawn, if one is
+ */
+function runCharts (doc, run, slug, opts, charts, skipped, part = null) {
+  const label = part ? [run, part.section].filter(Boolean).join(' · ') : run
   for (const chart of RUN_CHARTS) {
+    if (part && !SCENARIO_CHART_IDS.includes(chart.id)) continue
     if (chart.applies && !chart.applies(doc)) continue
     const d = chart.data(doc)
     const reason = chart.skip(d, doc)
     if (reason) {
-      skipped.push({ id: chart.id, title: chart.title, run, reason })
+      skipped.push({ id: chart.id, title: part ? `${part.section}: ${chart.title}` : chart.title, run, reason })
       continue
     }
-    const name = run ? `${slug}-${chart.id}` : chart.id
-    charts.push({ id: chart.id, name, title: chart.title, run, section: null, spec: fillSpec(chart, d, { ...opts, runLabel: run ?? undefined }, doc) })
+    const name = [run ? slug : null, part?.slug, chart.id].filter(Boolean).join('-')
+    const spec = fillSpec(chart, d, { ...opts, runLabel: label ?? undefined }, doc)
+    charts.push({ id: chart.id, name, title: chart.title, run, section: part?.section ?? null, ...(part ? { sectionHtml: part.html } : {}), spec })
   }
+  if (!part) for (const p of scenarioParts(doc)) runCharts(p.doc, run, slug, opts, charts, skipped, p)
 }

@@ -12,6 +12,7 @@ import { formatPerTransaction } from '../output/per-transaction.js'
 import { fewEvents } from '../output/enough-data.js'
 import { committedNewOrders, efficiencyApplies, efficiencyCeilingText, UNPACED_EFFICIENCY } from '../output/tpcc-summary.js'
 import { bytesText } from '../format/bytes.js'
+import { waitsSectionHtml } from './waits-table.js'
 
 /** Settings shown first when the results list them, because they shape most benchmarks. */
 const KEY_SETTINGS = [
@@ -87,7 +88,8 @@ export function settingRows (settings) {
   return rows.sort((a, b) => rank(a[0]) - rank(b[0]) || a[0].localeCompare(b[0]))
 }
 
-function summaryTable (doc) {
+/** The figures per transaction type (and all of them), as a table. @param {any} doc @returns {string} */
+export function summaryTable (doc) {
   const head = ['transaction type', 'count', 'tps', 'failed', 'rollbacks', 'retries', 'mean ms', 'p50 ms', 'p90 ms', 'p99 ms', 'p99.9 ms', 'max ms']
   const row = (name, t) => {
     const l = t.latencyMs ?? {}
@@ -276,6 +278,7 @@ export function runHeaderHtml (doc, label) {
     options.length ? `<details><summary>Options</summary>${table(['option', 'value'], options)}</details>` : '',
     ss.deltas ? `<h3>Server deltas</h3>${deltasTable(ss.deltas)}` : '<p class="note">No server statistics in these results.</p>',
     perTransactionBlock(ss.perTransaction),
+    waitsSectionHtml(doc),
     tablesBlock(ss.tables),
     statementsBlock(ss.statements),
     missingBlock(ss),

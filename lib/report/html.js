@@ -42,13 +42,16 @@ export function buildHtml (runs, built, opts = {}) {
     : ''
   // opts.intro: what the runs add up to (ab's verdict), before the runs themselves
   const header = (opts.intro ?? '') + (opts.header ?? runs.map(({ doc, label }) => runHeaderHtml(doc, several ? label : null)).join('\n'))
-  // Charts carry their own titles; with several runs a heading opens each run's group.
+  // Charts carry their own titles; with several runs a heading opens each run's group, and each
+  // scenario's section opens with its heading and figures (lib/report/scenario-charts.js).
+  const sections = built.charts.some((c) => c.sectionHtml !== undefined)
   let group
   const charts = built.charts.map((c, i) => {
-    const key = c.run ?? c.section ?? 'All runs'
-    const heading = several && key !== group ? `<h3>${h(c.run ? `Run ${c.run}` : key)}</h3>\n` : ''
+    const key = [c.run, c.section].filter(Boolean).join(' · ') || (several ? 'All runs' : 'All scenarios together')
+    const text = c.run ? `Run ${c.run}${c.section ? ` · ${c.section}` : ''}` : key
+    const heading = (several || sections) && key !== group ? `<h3>${h(text)}</h3>\n${c.sectionHtml ?? ''}` : ''
     group = key
-    return `${heading}<div class="chart" id="chart-${i}" role="img" aria-label="${h(c.run ? `${c.run}: ${c.title}` : c.title)}"></div>`
+    return `${heading}<div class="chart" id="chart-${i}" role="img" aria-label="${h(chartLabel(c))}"></div>`
   }).join('\n')
   // $schema is a URL and only informs editors; vega-embed is told the mode instead.
   const specs = built.charts.map((c) => { const { $schema, ...rest } = c.spec; return rest })
@@ -66,6 +69,12 @@ export function buildHtml (runs, built, opts = {}) {
     scripts,
     live: opts.live ?? ''
   })
+}
+
+/** A chart's name for screen readers: its run's and its scenario's names before its title. */
+function chartLabel (c) {
+  const where = [c.run, c.sectionHtml === undefined ? null : c.section].filter(Boolean).join(' · ')
+  return where ? `${where}: ${c.title}` : c.title
 }
 
 /** A capacity search or a staged run says so in its title, with the capacity found. */

@@ -4,15 +4,17 @@
 
 import { round3 } from '../format/round.js'
 import { addWaitCounts, waitTypeFigures } from './waits-figures.js'
+import { mergeWaitSeries } from './merge-wait-series.js'
 
 const SAMPLE_KINDS = ['total', 'inTransaction', 'idle', 'outside', 'moved', 'hidden', 'gone']
 
 /**
  * @param {any[]} sections `waits` of each partition (undefined where it has none)
  * @param {Record<string, any>} transactions the merged results.transactions
+ * @param {{ shifts: number[], stepS: number }} [grid] the interval series' grid (merge-series.js)
  * @returns {any} the merged section, or undefined when no partition has one
  */
-export function mergeWaits (sections, transactions) {
+export function mergeWaits (sections, transactions, grid) {
   const given = sections.filter((w) => w !== undefined && w !== null)
   if (given.length === 0) return undefined
   if (sections.length === 1) return given[0]
@@ -39,6 +41,9 @@ export function mergeWaits (sections, transactions) {
     intervalMs: ticks.done > 0 ? round3(readMs / ticks.done) : 0,
     ticks,
     samples,
-    types
+    types,
+    ...(sections.every((w) => Array.isArray(w.series))
+      ? { series: mergeWaitSeries(sections.map((w) => w.series), grid?.shifts ?? [], grid?.stepS ?? 1) }
+      : {})
   }
 }

@@ -13,6 +13,7 @@ import { mergeScript } from './merge-script.js'
 import { mergeWaits } from './merge-waits.js'
 import { shardsOf } from './merge-shards.js'
 import { mergeStages } from './merge-stages.js'
+import { mergeScenarios } from './merge-scenarios.js'
 import { round3 } from '../format/round.js'
 
 const round2 = (v) => Math.round(v * 100) / 100
@@ -68,7 +69,8 @@ export function mergeResults (docs, { sources, coordinator, sections = {} } = {}
     stages: () => mergeStages(parts.map((d) => d.stages), parts[0].run.transactionTypes ?? []),
     serverStats: () => mergeServerStats(parts, attempts),
     script: () => mergeScript(parts.map((d) => d.script)),
-    waits: () => mergeWaits(parts.map((d) => d.waits), transactions),
+    waits: () => mergeWaits(parts.map((d) => d.waits), transactions, { shifts, stepS }),
+    scenarios: () => mergeScenarios(parts, stepS, order.map((i) => names[i])),
     // verdicts on one partition's figures: `pgload check` evaluates the merged run
     thresholds: () => undefined
   }, agreed)

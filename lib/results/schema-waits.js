@@ -21,6 +21,16 @@ const waitType = object({
   counts: object({ sampledMs: amount, buckets: mapOf(arrayOf(arrayOf(number({ integer: true })))), statements: mapOf(counts) }, { required: ['sampledMs', 'buckets', 'statements'] })
 }, { required: ['samples', 'events'] })
 
+// sampled sessions by wait class per interval, on the results' intervals (lib/waits/interval-classes.js)
+const waitInterval = object({
+  t: amount,
+  lengthS: amount,
+  ticks: count,
+  samples: counts,
+  sessions: mapOf(amount),
+  events: counts
+}, { required: ['t', 'ticks', 'samples'] })
+
 /** @type {import('./rules.js').Rule} */
 export const waits = object({
   available: boolean,
@@ -32,5 +42,6 @@ export const waits = object({
   ticks: counts,
   samples: counts,
   types: mapOf(waitType),
+  series: arrayOf(waitInterval),
   note: text
 }, { nullable: true, required: ['available'] })

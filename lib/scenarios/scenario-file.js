@@ -15,7 +15,7 @@ const TOP_KEYS = new Set(['duration', 'warmup', 'seed', 'url', 'scenarios'])
 /** `pgload run`'s long options a scenario takes (a workload's own run options come on top). */
 export const SCENARIO_RUN_KEYS = new Set(['workload', 'clients', 'connections', 'transactions', 'rate', 'latency-limit',
   'stages', 'max-queue', 'clients-stages', 'ramp', 'think-time', 'protocol', 'connect', 'driver', 'max-tries', 'grace',
-  'reconnect-window', 'transaction-timeout', 'url', 'builtin', 'file', 'define', 'scale', 'vacuum'])
+  'reconnect-window', 'transaction-timeout', 'url', 'builtin', 'file', 'define', 'scale', 'vacuum', 'jobs'])
 /** A scenario's own keys: its window within the run and its tags. */
 const WINDOW_KEYS = new Set(['start', 'duration', 'tags'])
 

@@ -8,8 +8,10 @@ import path from 'node:path'
 import { PgloadError } from '../errors.js'
 import { resolvePlan } from '../plan/resolve.js'
 import { parseRandomSeed } from '../random/seeding.js'
+import { shardSeed } from '../plan/shard.js'
 import { readFile } from 'node:fs/promises'
 import { splitWeight } from '../script/builtins.js'
+import { loadWorkload } from '../../workloads/index.js'
 
 /**
  * @typedef {object} ScenarioPlan
@@ -32,21 +34,33 @@ import { splitWeight } from '../script/builtins.js'
  * The run's seed (the file's, else a random one) and every scenario's plan, all resolved before
  * anything runs.
  * @param {import('./scenario-file.js').ScenarioFile} spec
- * @param {{ url?: string, fromArgv: ArgvToPlanInput }} opts url: the command line's server, below the
- *   file's and the scenario's; fromArgv: `pgload run`'s argv as a plan's input, with its checks
+ * @param {{ url?: string, fromArgv: ArgvToPlanInput, jobs?: number, shard?: import('../plan/shard.js').ShardPlan|null }} opts
+ *   url: the command line's server, below the file's and the scenario's; fromArgv: `pgload run`'s
+ *   argv as a plan's input, with its checks; jobs: -j, the threads of each scenario without its
+ *   own `jobs`; shard: the run's shard, which runs its part of every scenario
  * @returns {Promise<{ seed: string, scenarios: ScenarioPlan[] }>}
  */
-export async function scenarioPlans (spec, { url, fromArgv }) {
-  const seed = spec.seed === undefined ? parseRandomSeed('rand').toString() : parseRandomSeed(String(spec.seed)).toString()
+export async function scenarioPlans (spec, { url, fromArgv, jobs = 1, shard = null }) {
+  // the shards of a run without a seed draw the same one, from the run id, as a plain run's do
+  const given = spec.seed ?? (shard ? shardSeed(shard.runId) : 'rand')
+  const seed = parseRandomSeed(String(given)).toString()
   const dir = path.dirname(path.resolve(spec.file))
   const scenarios = []
   for (const s of spec.scenarios) {
-    const argv = scenarioArgv(s, { spec, dir, seed, url: url ?? spec.url })
+    const argv = scenarioArgv(s, { spec, dir, seed, url: url ?? spec.url, shard })
     let plan
     try {
       const { input, checks } = await fromArgv(argv, { command: `scenario ${s.name} of ${spec.file}` })
       input.scripts = await Promise.all(input.scripts.map((script) => scriptFromFolder(script, dir)))
-      plan = await resolvePlan({ ...input, serverStats: false, writeFile: false, label: s.name }, { checks })
+      const resolve = (more) => resolvePlan({ ...input, serverStats: false, writeFile: false, label: s.name, ...more }, { checks })
+      plan = await resolve({})
+      // -j splits each scenario's clients as a plain run's (a scenario with fewer clients gets one
+      // thread per client, one of a workload that runs on one thread, CH-benCHmark, one); a
+      // scenario's own `jobs` is taken as it is
+      const oneThread = Boolean((await loadWorkload(plan.workload)).oneThread)
+      const threads = s.options.jobs !== undefined ? plan.jobs : oneThread ? 1 : Math.min(jobs, partClients(plan) ?? jobs)
+      if (threads !== plan.jobs) plan = await resolve({ jobs: threads })
+      checkParts(plan)
     } catch (err) {
       if (!(err instanceof PgloadError)) throw err
       throw new PgloadError(`${spec.file}: scenario ${s.name}: ${err.message}`, { code: err.code, hint: err.hint })
@@ -62,7 +76,7 @@ export async function scenarioPlans (spec, { url, fromArgv }) {
 }
 
 /** A scenario's options as yargs would give them for `pgload run`: camelCased, paths from the file's folder. */
-function scenarioArgv (s, { spec, dir, seed, url }) {
+function scenarioArgv (s, { spec, dir, seed, url, shard }) {
   const argv = {}
   for (const [key, value] of Object.entries(s.options)) argv[key.replace(/-([a-z])/g, (_, c) => c.toUpperCase())] = value
   argv.workload = listOf(argv.workload)
@@ -74,7 +88,33 @@ function scenarioArgv (s, { spec, dir, seed, url }) {
   if (s.startS === 0 && spec.warmupS > 0) argv.warmup = String(spec.warmupS)
   argv.seed = scenarioSeed(seed, s.name)
   if (url !== undefined && argv.url === undefined) argv.url = url
+  if (shard) {
+    // every scenario is a part of the run's shard: the run's id, and no barrier of its own
+    argv.shard = `${shard.index}/${shard.count}`
+    argv.runId = shard.runId
+  }
   return argv
+}
+
+/**
+ * A script scenario cut into more parts than it has clients is refused here, before any scenario
+ * runs (the engine would refuse it only once its own run starts).
+ */
+function checkParts (plan) {
+  if (plan.workload !== 'tpcb' || !Number.isInteger(plan.clients)) return
+  if (plan.shard && plan.clients < plan.shard.count) throw new PgloadError(`--shards ${plan.shard.count} needs at least ${plan.shard.count} clients, the scenario has ${plan.clients}`, { code: 'BAD_OPTION' })
+  const part = partClients(plan)
+  if (plan.jobs > part) throw new PgloadError(`jobs ${plan.jobs} needs at least ${plan.jobs} clients${plan.shard ? ' in each shard' : ''}, the scenario has ${part}`, { code: 'BAD_OPTION' })
+}
+
+/**
+ * The clients of this process's part of a scenario (its shard's share) of a script run; other
+ * workloads size their terminals themselves (TPC-C by warehouses) and take -j as it is.
+ */
+function partClients (plan) {
+  if (plan.workload !== 'tpcb' || !Number.isInteger(plan.clients)) return undefined
+  const count = plan.shard?.count ?? 1
+  return Math.max(1, Math.floor(plan.clients / count))
 }
 
 /**

@@ -70,6 +70,7 @@ export async function loadStoredBaseline (conn, { label, count }) {
   const rows = r.rows.map((row) => Object.fromEntries(runCols.map((c, i) => [c, row[4 + i] === null ? null : Number(row[4 + i])])))
   const runs = r.rows.map((row) => ({ runId: Number(row[0]), startTime: row[1], sourceFile: row[2] })).reverse()
   const types = await typeMedians(conn, runs.map((x) => x.runId))
+  const scenarios = await scenarioMedians(conn, runs.map((x) => x.runId), types)
   const of = (col) => median(rows.map((x) => x[col]))
   const tpmC = of('tpmc')
   const doc = {
@@ -85,7 +86,9 @@ export async function loadStoredBaseline (conn, { label, count }) {
     },
     transactions: types,
     intervals: [],
-    ...(tpmC === null ? {} : { tpcc: { tpmC } })
+    ...(tpmC === null ? {} : { tpcc: { tpmC } }),
+    // scenario runs: each scenario's medians, for thresholds on one scenario (`scenario(NAME): ...`)
+    ...(scenarios === null ? {} : { scenarios })
   }
   return { label, count, runs, doc }
 }
@@ -96,15 +99,34 @@ async function typeMedians (conn, runIds) {
   const r = await conn.query(
     `select txn_type, min(position), ${cols.map((c) => `array_agg(${c})`).join(', ')}
        from pgload.run_types where run_id = any($1::bigint[]) group by txn_type order by 2, 1`, [`{${runIds.join(',')}}`])
-  const out = {}
-  for (const row of r.rows) {
-    const values = (i) => parseArray(row[2 + i])
-    const t = {}
-    COUNTS.forEach(([k], i) => { t[k] = median(values(i)) })
-    t.latencyMs = Object.fromEntries(LATENCY.map(([k], j) => [k, median(values(COUNTS.length + j))]))
-    out[row[0]] = t
-  }
-  return out
+  return Object.fromEntries(r.rows.map((row) => [row[0], figureMedians(row, 2, COUNTS)]))
+}
+
+/** The count and latency figures of a row of `array_agg`s from column `at` on, as medians. */
+function figureMedians (row, at, counts) {
+  const values = (i) => parseArray(row[at + i])
+  const t = {}
+  counts.forEach(([k], i) => { t[k] = median(values(i)) })
+  t.latencyMs = Object.fromEntries(LATENCY.map(([k], j) => [k, median(values(counts.length + j))]))
+  return t
+}
+
+/**
+ * Per scenario of scenario runs, the median of its figures, with its types' (named SCENARIO/TYPE
+ * in the totals) under their own names; null when no run has scenarios.
+ */
+async function scenarioMedians (conn, runIds, types) {
+  const counts = [['transactions', 'transactions'], ['failed', 'failed'], ['skipped', 'skipped'], ['tps', 'tps']]
+  const cols = [...counts, ...LATENCY].map(([, c]) => c)
+  const r = await conn.query(
+    `select scenario, min(position), min(start_s), max(end_s), ${cols.map((c) => `array_agg(${c})`).join(', ')}
+       from pgload.run_scenarios where run_id = any($1::bigint[]) group by scenario order by 2, 1`, [`{${runIds.join(',')}}`])
+  if (r.rows.length === 0) return null
+  return Object.fromEntries(r.rows.map((row) => {
+    const name = row[0]
+    const own = Object.entries(types).filter(([t]) => t.startsWith(`${name}/`)).map(([t, v]) => [t.slice(name.length + 1), v])
+    return [name, { startS: Number(row[2]), endS: Number(row[3]), summary: figureMedians(row, 4, counts), transactions: Object.fromEntries(own), intervals: [] }]
+  }))
 }
 
 /** A PostgreSQL array of numbers in its text form (`{1.5,NULL,2}`), as numbers and nulls. */

@@ -28,7 +28,7 @@ export const HISTORY_DEFAULTS = {
  * @typedef {{ runId: number, startTime: string|null, label: string|null, workload: string, clients: number|null,
  *   scale: number|null, tps: number|null, p50: number|null, p99: number|null, max: number|null, value: number|null,
  *   connections?: number|null, rate?: number|null, protocol?: string|null, jobs?: number|null, scripts?: any, workloadOptions?: any,
- *   capacity?: boolean }} HistoryRun rate: a capacity search's answer
+ *   capacity?: boolean, scenario?: string }} HistoryRun rate: a capacity search's answer; scenario: the figures are that scenario's
  *   the last six: the set-up a trend line joins by (lib/store/history-trends.js)
  */
 
@@ -47,19 +47,23 @@ const toNumber = (v) => v === null ? null : Number(v)
 /**
  * The newest `limit` stored runs matching the label and workload, oldest first.
  * @param {import('../db/connection.js').PgConnection} conn
- * @param {{ label?: string|null, workload?: string|null, metric?: string, limit?: number }} [opts]
+ * @param {{ label?: string|null, workload?: string|null, scenario?: string|null, metric?: string, limit?: number }} [opts]
+ *   scenario: that scenario of scenario runs (its figures, workload and clients), the runs without it left out
  * @returns {Promise<HistoryRun[]>}
  */
-export async function queryHistory (conn, { label = null, workload = null, metric = HISTORY_DEFAULTS.metric, limit = HISTORY_DEFAULTS.limit } = {}) {
+export async function queryHistory (conn, { label = null, workload = null, scenario = null, metric = HISTORY_DEFAULTS.metric, limit = HISTORY_DEFAULTS.limit } = {}) {
   const m = historyMetric(metric)
+  // one scenario of scenario runs: its own figures, size and workload, the runs' set-up
+  const f = scenario === null ? 'r' : 's'
+  const from = scenario === null ? 'pgload.runs r' : 'pgload.runs r join pgload.run_scenarios s on s.run_id = r.run_id and s.scenario = $4'
   const r = await conn.query(
-    `select run_id, to_char(start_time at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), label, workload,
-            clients, scale, tps, p50_ms, p99_ms, max_ms, ${m.column},
-            connections, rate, protocol, (options->>'jobs')::int, options->'scripts', options->'workloadOptions', command
-       from pgload.runs
-      where ($1::text is null or label = $1) and ($2::text is null or workload = $2)
-      order by start_time desc nulls last, run_id desc
-      limit $3`, [label, workload, limit])
+    `select r.run_id, to_char(r.start_time at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), r.label, ${f}.workload,
+            ${f}.clients, r.scale, ${f}.tps, ${f}.p50_ms, ${f}.p99_ms, ${f}.max_ms, ${f}.${m.column},
+            ${f}.connections, r.rate, r.protocol, (r.options->>'jobs')::int, r.options->'scripts', r.options->'workloadOptions', r.command
+       from ${from}
+      where ($1::text is null or r.label = $1) and ($2::text is null or ${f}.workload = $2)
+      order by r.start_time desc nulls last, r.run_id desc
+      limit $3`, scenario === null ? [label, workload, limit] : [label, workload, limit, scenario])
   return r.rows.reverse().map((row) => ({
     runId: Number(row[0]),
     startTime: row[1],
@@ -79,7 +83,8 @@ export async function queryHistory (conn, { label = null, workload = null, metri
     scripts: row[15],
     workloadOptions: row[16],
     // a capacity search's rate is its answer (lib/store/run-rows.js)
-    capacity: /^pgload capacity\b/.test(row[17] ?? '')
+    capacity: /^pgload capacity\b/.test(row[17] ?? ''),
+    ...(scenario === null ? {} : { scenario })
   }))
 }
 
@@ -99,7 +104,8 @@ export function formatHistory (runs, metric) {
   // a unit that is the metric's own name (tpmC) is the header alone, not repeated after it
   if (!shown) head.push(!m.unit ? m.name : m.unit.toLowerCase() === m.name ? m.unit : `${m.name} ${m.unit}`)
   const rows = runs.map((r) => {
-    const row = [String(r.runId), r.startTime?.slice(0, 19).replace('T', ' ') ?? '-', r.label ?? '-', r.capacity ? `${r.workload} (capacity ${fmt(r.rate)} tps)` : r.workload, fmt(r.clients), fmt(r.scale), fmt(r.tps), fmt(r.p50), fmt(r.p99), fmt(r.max)]
+    const workload = r.capacity ? `${r.workload} (capacity ${fmt(r.rate)} tps)` : r.scenario ? `${r.scenario}: ${r.workload}` : r.workload
+    const row = [String(r.runId), r.startTime?.slice(0, 19).replace('T', ' ') ?? '-', r.label ?? '-', workload, fmt(r.clients), fmt(r.scale), fmt(r.tps), fmt(r.p50), fmt(r.p99), fmt(r.max)]
     if (!shown) row.push(fmt(r.value))
     return row
   })

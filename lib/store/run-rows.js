@@ -128,7 +128,7 @@ export function answerFigures (capacity) {
   }
 }
 
-// The run's whole histogram: the sum of its types' (never an average of their percentiles).
+// The run's (or a scenario's) whole histogram: the sum of its types' (never an average of their percentiles).
 function wholeRunHistogram (doc) {
   const encoded = Object.values(doc.transactions).map((t) => t.histogram)
   if (encoded.length === 0 || !encoded.every((e) => typeof e === 'string')) return null
@@ -141,8 +141,11 @@ function wholeRunHistogram (doc) {
  * @returns {Record<string, any>[]}
  */
 export function typeRows (doc) {
+  const scenarios = doc.scenarios && typeof doc.scenarios === 'object' ? doc.scenarios : null
   return Object.entries(doc.transactions).map(([name, t], position) => ({
     txn_type: name,
+    // a scenario run's types are named SCENARIO/TYPE: the scenario they belong to
+    scenario: scenarios ? scenarioOfType(name, scenarios) : null,
     position,
     count: num(t.count),
     failed: num(t.failed),
@@ -154,6 +157,43 @@ export function typeRows (doc) {
     errors: t.errors ?? null,
     histogram: str(t.histogram)
   }))
+}
+
+/** The scenario a total's type `SCENARIO/TYPE` belongs to (scenario names have no `/`). */
+function scenarioOfType (name, scenarios) {
+  const cut = name.indexOf('/')
+  return cut > 0 && Object.hasOwn(scenarios, name.slice(0, cut)) ? name.slice(0, cut) : null
+}
+
+/**
+ * The `run_scenarios` rows of a scenario run, in the file's order (none for other runs): each
+ * scenario's window, size and figures in the columns of the run's own row.
+ * @param {any} doc
+ * @returns {Record<string, any>[]}
+ */
+export function scenarioRows (doc) {
+  if (!doc.scenarios || typeof doc.scenarios !== 'object') return []
+  return Object.entries(doc.scenarios).map(([name, sc], position) => {
+    const s = sc.summary
+    return {
+      scenario: name,
+      position,
+      workload: str(sc.workload),
+      start_s: num(sc.startS),
+      end_s: num(sc.endS),
+      clients: int(sc.clients),
+      connections: int(sc.connections),
+      tags: sc.tags ?? null,
+      ...counters(s),
+      unfinished: num(s.unfinished),
+      outcome_unknown: num(s.outcomeUnknown),
+      tps: num(s.tps),
+      ...latencyColumns(s.latencyMs, wholeRunHistogram(sc)),
+      lag_p99_ms: num(s.lagMs?.p99),
+      tpmc: null,
+      errors: s.errors ?? null
+    }
+  })
 }
 
 /**

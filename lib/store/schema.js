@@ -162,6 +162,42 @@ create table pgload.sweep_cells (
   cell jsonb,
   primary key (sweep_id, cell_index)
 );`
+  },
+  {
+    // scenario runs (run --scenarios): each scenario's figures, and its types' rows marked with it;
+    // runs stored before keep their rows, their types' scenario read from the SCENARIO/TYPE names
+    version: 2,
+    sql: `
+create table pgload.run_scenarios (
+  run_id bigint not null references pgload.runs on delete cascade,
+  scenario text not null,
+  position int not null,
+  workload text,
+  start_s float8,
+  end_s float8,
+  clients int,
+  connections int,
+  tags jsonb,
+  transactions bigint,
+  failed bigint,
+  skipped bigint,
+  retried bigint,
+  retries bigint,
+  late bigint,
+  rollbacks bigint,
+  unfinished bigint,
+  outcome_unknown bigint,
+  tps float8,
+  ${LATENCY},
+  lag_p99_ms float8,
+  tpmc float8,
+  errors jsonb,
+  primary key (run_id, scenario)
+);
+create index run_scenarios_name on pgload.run_scenarios (scenario, run_id);
+alter table pgload.run_types add column scenario text;
+update pgload.run_types t set scenario = split_part(t.txn_type, '/', 1)
+  from pgload.runs r where r.run_id = t.run_id and r.workload = 'scenarios' and strpos(t.txn_type, '/') > 0;`
   }
 ]
 

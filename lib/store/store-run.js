@@ -1,7 +1,7 @@
-// Storing one results document: its run, types and interval rows in one transaction, once per
+// Storing one results document: its run, types, interval and scenario rows in one transaction, once per
 // content key (the same results stored again are found, not duplicated).
 
-import { runRow, typeRows, intervalRows, contentKey } from './run-rows.js'
+import { runRow, typeRows, intervalRows, scenarioRows, contentKey } from './run-rows.js'
 import { rollback } from './schema.js'
 
 /**
@@ -47,6 +47,7 @@ export async function insertRun (conn, doc, { sourceFile = null } = {}) {
   const runId = Number(r.rows[0][0])
   await insertRows(conn, 'pgload.run_types', typeRows(doc).map((t) => ({ run_id: runId, ...t })))
   await insertRows(conn, 'pgload.run_intervals', intervalRows(doc).map((iv) => ({ run_id: runId, ...iv })))
+  await insertRows(conn, 'pgload.run_scenarios', scenarioRows(doc).map((sc) => ({ run_id: runId, ...sc })))
   return { runId, stored: true }
 }
 

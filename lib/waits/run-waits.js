@@ -15,7 +15,7 @@ export const WAITS_APPLICATION_NAME = 'pgload-waits'
  * @param {object} p
  * @param {number} p.hz samples per second; 0: off
  * @param {number} p.jobs worker threads
- * @param {{ connections: number, range: { count: number } }} p.settings the run's engine settings
+ * @param {{ connections: number, range: { count: number }, intervalUs: number }} p.settings the run's engine settings
  * @param {{ transactions: { name: string }[], statementNames?: (string|null)[][] }} p.workload
  * @param {import('../db/connection.js').Target} p.target the server
  * @param {import('pino').Logger} p.log
@@ -32,7 +32,7 @@ export async function openWaitSampling ({ hz, jobs, settings, workload, target, 
     : new ActivitySlots(Math.max(settings.connections, settings.range.count))
   // unnamed statements: a named one would meet its twin on another server connection behind a pooler
   const openConnection = () => open(target, { applicationName: WAITS_APPLICATION_NAME, protocol: 'extended' })
-  const sampler = new WaitSampler({ openConnection, activity, hz, typeCount: workload.transactions.length })
+  const sampler = new WaitSampler({ openConnection, activity, hz, typeCount: workload.transactions.length, intervalMs: settings.intervalUs / 1000 })
   try {
     await sampler.start()
   } catch (err) {
@@ -55,6 +55,8 @@ export class WaitSampling {
     this._sampler = sampler
     this._reason = reason ?? null
     this._workload = workload ?? null
+    /** sampled sessions by wait class per interval, as they come (the live view reads them), or null */
+    this.classes = sampler?.classes ?? null
   }
 
   /**
@@ -87,7 +89,8 @@ export class WaitSampling {
       hz: s.hz,
       ticks: s.ticks,
       windowMs: s.windowMs,
-      pgWaitSampling: s.pgWaitSampling
+      pgWaitSampling: s.pgWaitSampling,
+      series: s.classes?.series(results.intervals ?? []) ?? []
     })
     const hiddenAll = section.samples.hidden > 0 && section.samples.hidden === section.samples.total
     if (hiddenAll) results.waits = { available: false, reason: 'the server showed no wait events of the run\'s backends (state NULL: a role without pg_read_all_stats)' }

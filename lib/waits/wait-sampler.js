@@ -10,6 +10,8 @@
 import { defineStatement } from '../db/connection.js'
 import { PID, TYPE, STATEMENT, SEQ, WANT, DONE, SLOT_INTS } from '../engine/activity-slots.js'
 import { WaitEventNames } from './classify.js'
+import { waitClassOf, CPU_CLASS, IDLE_IN_TRANSACTION } from '../results/wait-classes.js'
+import { IntervalClasses } from './interval-classes.js'
 import { WaitTally, latencyBucket, NO_LATENCY, NO_STATEMENT } from './wait-tally.js'
 import { closeWithin } from '../db/close-within.js'
 
@@ -35,15 +37,18 @@ export class WaitSampler {
    * @param {import('../engine/activity-slots.js').ActivitySlots} p.activity the run's slots
    * @param {number} p.hz samples per second
    * @param {number} p.typeCount transaction types
+   * @param {number} [p.intervalMs] the run's --interval: sessions by wait class are counted per interval
    * @param {() => number} [p.nowMs] monotonic milliseconds
    */
-  constructor ({ openConnection, activity, hz, typeCount, nowMs = () => performance.now() }) {
+  constructor ({ openConnection, activity, hz, typeCount, intervalMs = 0, nowMs = () => performance.now() }) {
     this._open = openConnection
     this.activity = activity
     this.hz = hz
     this.nowMs = nowMs
     this.names = new WaitEventNames()
     this.tally = new WaitTally(typeCount)
+    /** sampled sessions by wait class per interval, or null without an interval length */
+    this.classes = intervalMs > 0 ? new IntervalClasses(intervalMs) : null
     this.conn = null
     /** pg_wait_sampling is installed (its history is not read: the source is pg_stat_activity) */
     this.pgWaitSampling = false
@@ -136,6 +141,7 @@ export class WaitSampler {
   async _sample () {
     this._resolvePending()
     this._snapshot()
+    const sentMs = this.nowMs()
     let rows
     if (this.conn === null) { this.ticks.failed++; return }
     try {
@@ -161,12 +167,15 @@ export class WaitSampler {
     this.ticks.done++
     const ints = this.activity.ints
     const seen = new Set()
+    const counts = this.classes?.read(sentMs - this._beganMs)
     for (const row of rows) {
       const pid = Number(row[0])
       const slot = this._slotOf.get(pid)
       if (slot === undefined) continue
       seen.add(slot)
-      this._attribute(slot, this.names.classify(row[1], row[2], row[3]), row[1], ints)
+      const event = this.names.classify(row[1], row[2], row[3])
+      if (counts !== undefined) this._countClass(counts, row[1], row[2], event)
+      this._attribute(slot, event, row[1], ints)
     }
     for (const slot of this._slotOf.values()) if (!seen.has(slot)) this.tally.gone++
     if (seen.size > 0) this._matched = true
@@ -178,6 +187,13 @@ export class WaitSampler {
       this._inTransaction = false
       await this.conn.simpleQuery('COMMIT').catch(() => {})
     }
+  }
+
+  // A row as an active session of its interval: its class, and its wait event when it waits.
+  _countClass (counts, state, waitType, event) {
+    const cls = waitClassOf(state, waitType)
+    if (cls === null) return
+    this.classes.add(counts, cls, cls === CPU_CLASS || cls === IDLE_IN_TRANSACTION ? null : event)
   }
 
   // No row ever had a connection's pid: the pids are not the server's backends (a pooler such as

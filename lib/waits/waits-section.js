@@ -14,6 +14,7 @@ import { waitTypeFigures } from '../results/waits-figures.js'
  * @property {{ done: number, skipped: number, failed: number }} ticks
  * @property {number} windowMs how long the sampler ran
  * @property {boolean} pgWaitSampling
+ * @property {import('../results/wait-classes.js').WaitInterval[]} [series] sampled sessions by wait class per interval
  */
 
 /**
@@ -44,7 +45,8 @@ export function waitsSection (tally, ctx) {
       hidden: tally.hidden,
       gone: tally.gone
     },
-    types
+    types,
+    series: ctx.series ?? []
   }
 }
 

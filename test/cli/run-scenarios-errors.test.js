@@ -31,11 +31,16 @@ const cases = [
   ['threshold on an unknown scenario', ['--scenarios', file('good.yaml', GOOD), '--threshold', 'scenario(olap): p(95) < 30s'], /--threshold 'scenario\(olap\): p\(95\) < 30s': .*good\.yaml has no scenario olap: its scenarios are checkout, sleeper/],
   ['a load option on the command line', ['--scenarios', file('good.yaml', GOOD), '-c', '4'], /--clients does not go with --scenarios: give it to each scenario in the file/],
   ['a duration on the command line', ['--scenarios', file('good.yaml', GOOD), '-T', '10s'], /--duration does not go with --scenarios: give it at the top of the file/],
-  ['a dashboard', ['--scenarios', file('good.yaml', GOOD), '--dashboard', '127.0.0.1:0'], /--dashboard does not go with --scenarios: it is not supported in a scenario run yet/],
+  ['a dashboard with --json', ['--scenarios', file('good.yaml', GOOD), '--dashboard', '127.0.0.1:0', '--json'], /--dashboard does not go with --json/],
+  ['a bad metrics address', ['--scenarios', file('good.yaml', GOOD), '--metrics', '127.0.0.1:99999'], /--metrics/],
   ['a rate on the command line', ['--scenarios', file('good.yaml', GOOD), '-R', '10'], /--rate does not go with --scenarios/],
   ['a workload on the command line', ['tpcc', '--scenarios', file('good.yaml', GOOD)], /--scenarios takes the workloads from the file/],
-  ['worker threads', ['--scenarios', file('good.yaml', GOOD), '-j', '2'], /--scenarios runs on one thread for now/],
-  ['shards', ['--scenarios', file('good.yaml', GOOD), '--shard', '0/2'], /--scenarios does not go with --shard/],
+  ['more threads than a scenario\'s clients', ['--scenarios', file('jobs.yaml', 'duration: 10s\nscenarios: { a: { workload: tpcb, clients: 2, jobs: 3 } }')], /scenario a: jobs 3 needs at least 3 clients, the scenario has 2/],
+  ['bad -j', ['--scenarios', file('good.yaml', GOOD), '-j', '0'], /--jobs must be an integer/],
+  ['more shards than a scenario\'s clients', ['--scenarios', file('good.yaml', GOOD), '--shard', '0/3'], /scenario sleeper: --shards 3 needs at least 3 clients, the scenario has 2/],
+  ['--shards without the shard', ['--scenarios', file('good.yaml', GOOD), '--shards', '2'], /--shards 2 needs --shard K\/2 or the environment variable JOB_COMPLETION_INDEX/],
+  ['the results database with a shard', ['--scenarios', file('good.yaml', GOOD), '--shard', '0/2', '--store'], /--store goes with whole runs: merge the shards' files/],
+  ['a results database without --store', ['--scenarios', file('good.yaml', GOOD), '--results-url', 'postgres://127.0.0.1:1/x'], /--results-url goes with --store/],
   ['a missing file', ['--scenarios', join(dir, 'none.yaml')], /--scenarios: cannot read .*none\.yaml: ENOENT/]
 ]
 

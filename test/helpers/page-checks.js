@@ -8,13 +8,31 @@
 
 import assert from 'node:assert/strict'
 import { mkdirSync } from 'node:fs'
-import { fileURLToPath } from 'node:url'
+import { fileURLToPath, pathToFileURL } from 'node:url'
 import { join } from 'node:path'
 
 /** Where the screenshots go (git-ignored; CI keeps the folder as a build artefact). */
 export const SCREENSHOTS = fileURLToPath(new URL('../../test-output/screenshots/', import.meta.url))
 
 const NEAR = 1.5 // px of slack for rounding
+
+/**
+ * Open a page pgload wrote and wait until its charts are drawn, keeping what its console said in
+ * error or warning and every request it made (a self-contained page makes none but its own).
+ * @param {any} page a playwright Page
+ * @param {string} file
+ * @returns {Promise<{ problems: string[], requests: string[] }>}
+ */
+export async function openReportPage (page, file) {
+  const problems = []
+  const requests = []
+  page.on('console', (m) => { if (m.type() === 'error' || m.type() === 'warning') problems.push(`${m.type()}: ${m.text()}`) })
+  page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`))
+  page.on('request', (r) => requests.push(r.url()))
+  await page.goto(pathToFileURL(file).href)
+  await page.waitForFunction(() => window.pgloadReport?.done === true, null, { timeout: 30_000 })
+  return { problems, requests }
+}
 
 /**
  * Keep every Vega view a page embeds, on window.__pgloadViews (with its container), whether or

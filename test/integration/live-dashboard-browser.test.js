@@ -14,6 +14,7 @@ import { getTestServer } from '../helpers/server.js'
 import { runCli, startWithDashboard } from '../helpers/cli.js'
 import { chromiumSkip, launchChromium } from '../helpers/chromium.js'
 import { keepVegaViews, assertPageLooksRight, chartsDrawn } from '../helpers/page-checks.js'
+import { WAIT_CHART_TITLE } from '../../lib/report/wait-chart.js'
 
 const skip = chromiumSkip
 const dir = mkdtempSync(join(tmpdir(), 'pgload-live-'))
@@ -95,6 +96,9 @@ test('the dashboard of a running pgload run: charts render, gain points, then th
     const late = states((await chartsDrawn(page)).find((c) => c.name === 'Server activity'))
     assert.ok(Object.keys(early).length > 0, JSON.stringify(serverAt2.legends))
     for (const [state, colour] of Object.entries(early)) if (state in late) assert.equal(late[state], colour, `${state} at 2 s and at the end`)
+    // where the time went: the run's backends by wait class, CPU among them
+    const waits = (await chartsDrawn(page)).find((c) => c.name === WAIT_CHART_TITLE)
+    assert.ok(waits && waits.legends.some((l) => 'CPU' in l), JSON.stringify(waits))
     assert.match(final.title, /^pgload report: tpcb/)
     assert.deepEqual(final.report.errors, [])
     assert.ok(final.report.rendered >= 4 && final.svgs >= 4, JSON.stringify(final))

@@ -119,7 +119,7 @@ for (const [name, write] of Object.entries(PAGES)) {
       if (name === 'run') {
         // the server host's panels: their axes and legends drawn
         const server = (await chartsDrawn(page)).find((c) => c.name === 'Server activity')
-        for (const axis of ['host CPU %', 'host disk nvme0n1: I/Os per second']) assert.ok(server.axes.includes(axis), `no axis "${axis}" in ${server.axes}`)
+        for (const axis of ['host CPU %', 'host disk I/Os/s']) assert.ok(server.axes.includes(axis), `no axis "${axis}" in ${server.axes}`)
         const labels = server.legends.map((l) => Object.keys(l).join(','))
         for (const legend of ['user,system,iowait,steal', 'reads,writes']) assert.ok(labels.includes(legend), `no legend ${legend} in ${labels.join(' | ')}`)
       }

@@ -7,6 +7,7 @@ import { readFileSync, statSync } from 'node:fs'
 import { join, basename } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { writeHtmlReport } from '../../lib/report/render-report.js'
+import { openReportPage } from '../helpers/page-checks.js'
 import { chromiumSkip, chromiumForFile } from '../helpers/chromium.js'
 
 const fixture = (name) => JSON.parse(readFileSync(new URL(`../fixtures/results/${name}`, import.meta.url), 'utf8'))
@@ -28,14 +29,8 @@ for (const set of [['tpcb-a.json'], ['tpcc.json'], ['tpcb-a.json', 'tpcb-b.json'
     const docs = set.map((f) => (f === 'quiet' ? quietRun() : fixture(f)))
     const file = await writeHtmlReport(docs, join(shots, `${name}.html`), { names: set.map((f) => basename(f, '.json')) })
     const page = await newPage({ viewport: { width: 1200, height: 900 } })
-    const problems = []
-    const requests = []
-    page.on('console', (m) => { if (m.type() === 'error' || m.type() === 'warning') problems.push(`${m.type()}: ${m.text()}`) })
-    page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`))
-    page.on('request', (r) => requests.push(r.url()))
     const t0 = performance.now()
-    await page.goto(pathToFileURL(file).href)
-    await page.waitForFunction(() => window.pgloadReport?.done === true, null, { timeout: 30_000 })
+    const { problems, requests } = await openReportPage(page, file)
     const ms = Math.round(performance.now() - t0)
     const status = await page.evaluate(() => ({
       ...window.pgloadReport,

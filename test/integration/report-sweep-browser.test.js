@@ -9,6 +9,7 @@ import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { renderSweepReport } from '../../lib/report/sweep/render.js'
 import { loadSweep, withFailedCell, asTpcc, asRateSweep, asChbench, SWEEP_FILE } from '../fixtures/sweep/variants.js'
+import { openReportPage } from '../helpers/page-checks.js'
 import { chromiumSkip, chromiumForFile } from '../helpers/chromium.js'
 
 const skip = chromiumSkip
@@ -35,14 +36,7 @@ function inspect () {
 /** The report open once every chart is drawn, with the console's errors and the requests made. */
 async function openReport (file) {
   const page = await newPage({ viewport: { width: 1200, height: 900 } })
-  const problems = []
-  const requests = []
-  page.on('console', (m) => { if (m.type() === 'error' || m.type() === 'warning') problems.push(`${m.type()}: ${m.text()}`) })
-  page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`))
-  page.on('request', (r) => requests.push(r.url()))
-  await page.goto(pathToFileURL(file).href)
-  await page.waitForFunction(() => window.pgloadReport?.done === true, null, { timeout: 30_000 })
-  return { page, problems, requests }
+  return { page, ...await openReportPage(page, file) }
 }
 
 const overlap = (a, b) => a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h

@@ -9,6 +9,7 @@ import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { writeHistoryChart } from '../../lib/store/history-chart.js'
 import { formatHistory } from '../../lib/store/history.js'
+import { openReportPage } from '../helpers/page-checks.js'
 import { chromiumSkip, launchChromium } from '../helpers/chromium.js'
 
 const skip = chromiumSkip
@@ -27,13 +28,7 @@ test('the history chart renders in Chromium', { skip, timeout: 60_000 }, async (
   const browser = await launchChromium()
   try {
     const page = await browser.newPage({ viewport: { width: 1000, height: 800 } })
-    const problems = []
-    const requests = []
-    page.on('console', (m) => { if (m.type() === 'error' || m.type() === 'warning') problems.push(`${m.type()}: ${m.text()}`) })
-    page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`))
-    page.on('request', (r) => requests.push(r.url()))
-    await page.goto(pathToFileURL(file).href)
-    await page.waitForFunction(() => window.pgloadReport?.done === true, null, { timeout: 30_000 })
+    const { problems, requests } = await openReportPage(page, file)
     const status = await page.evaluate(() => ({
       ...window.pgloadReport,
       points: document.querySelectorAll('#chart-0 svg path[aria-roledescription="point"]').length,

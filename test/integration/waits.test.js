@@ -62,6 +62,49 @@ test('two scripts updating one row: the UPDATE waits on Lock:transactionid', asy
     const update = type.statements.find((s) => s.index === 1)
     assert.equal(update?.events[0].event, 'Lock:transactionid', JSON.stringify(update))
   }
+  // over time: one entry per interval, on the intervals' ends, every read counted in one of them
+  t.diagnostic(JSON.stringify(w.series))
+  assert.deepEqual(w.series.map((e) => e.t), results.intervals.map((iv) => iv.t))
+  assert.equal(w.series.reduce((n, e) => n + e.ticks, 0), w.ticks.done)
+  const lock = w.series.reduce((n, e) => n + (e.samples.Lock ?? 0), 0)
+  assert.ok(lock > 0, 'the waiting UPDATEs are the Lock class')
+  assert.ok(w.series.some((e) => e.sessions.Lock > 0 && (e.events['Lock:transactionid'] ?? 0) > 0))
+})
+
+test('a calm select-only run: classes over time without Lock, and no latency spike line', async (t) => {
+  const { stdout, results } = await run('calm', 'SELECT v FROM waits_t WHERE id = 1;\n', ['-c', '2', '-T', '3s'])
+  const w = results.waits
+  t.diagnostic(JSON.stringify(w.series))
+  assert.equal(w.series.length, results.intervals.length)
+  assert.ok(w.series.every((e) => (e.samples.Lock ?? 0) === 0))
+  assert.doesNotMatch(stdout, /latency spike/)
+})
+
+test('a row held by another session for a while: a latency spike with a lock pile-up, said in one line', async (t) => {
+  const setup = await openConnection(server.target)
+  await setup.simpleQuery('DROP TABLE IF EXISTS waits_spike; CREATE TABLE waits_spike (id int primary key, v int); INSERT INTO waits_spike VALUES (1, 0)')
+  await setup.close()
+  const file = join(dir, 'spike.sql')
+  writeFileSync(file, 'UPDATE waits_spike SET v = v + 1 WHERE id = 1;\n')
+  const out = join(dir, 'spike.json')
+  const running = runCli(['run', '-f', file, '-c', '2', '-T', '6s', '--url', server.url, '--out', out, '--no-server-stats'])
+  // a second after the run's first update, the row is held for 2 s: every update waits on the holder
+  const holder = await openConnection(server.target)
+  try {
+    const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms))
+    for (let i = 0; i < 300 && Number((await holder.simpleQuery('SELECT v FROM waits_spike')).rows[0][0]) === 0; i++) await sleep(50)
+    await sleep(1000)
+    await holder.simpleQuery('BEGIN; UPDATE waits_spike SET v = v WHERE id = 1; SELECT pg_sleep(2); COMMIT')
+  } finally {
+    await holder.close()
+  }
+  const r = await running
+  assert.equal(r.code, 0, r.stderr)
+  const results = JSON.parse(readFileSync(out, 'utf8'))
+  t.diagnostic(JSON.stringify(results.waits.series.map((e) => [e.t, e.sessions])))
+  t.diagnostic(JSON.stringify(results.intervals.map((iv) => [iv.latencyMs?.p99, iv.latencyMs?.max])))
+  t.diagnostic(r.stdout.split('\n').find((l) => /latency spike/.test(l)) ?? 'no spike line')
+  assert.match(r.stdout, /^ {2}latency spike at [\d.]+-[\d.]+ s \((p99|max) [\d.]+ ms, [\d.]+x the median interval\) with a lock pile-up; Lock:(transactionid|tuple) \d+ % of sampled sessions/m)
 })
 
 test('worker threads: the main thread samples every worker\'s connections', async (t) => {
@@ -73,6 +116,9 @@ test('worker threads: the main thread samples every worker\'s connections', asyn
   assert.ok(type.samples >= 40, `${type.samples} samples`)
   assert.equal(type.events[0].event, 'Timeout:PgSleep')
   assert.ok(type.typical.samples > 0, 'latencies came back from the workers')
+  // the wait classes over time of every worker's backends, on the merged intervals
+  assert.deepEqual(w.series.map((e) => e.t), results.intervals.map((iv) => iv.t))
+  assert.ok(w.series.some((e) => e.sessions.Timeout > 1), JSON.stringify(w.series))
 })
 
 test('the reads are one transaction: the database\'s commits are the run\'s, and each read sees the present', async (t) => {

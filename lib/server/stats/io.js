@@ -93,15 +93,21 @@ export function ioTotal (d) {
 }
 
 /**
- * The window's I/O by backend type, largest first: the summary's figures.
+ * The window's I/O by backend type, largest first: the summary's figures. `wal` is the part of
+ * them on the WAL object (PostgreSQL 18+), null where there was none.
  * @param {ReturnType<typeof ioDeltas>} rows
- * @returns {{ backendType: string, reads: number, writes: number, extends: number, fsyncs: number }[]}
+ * @returns {{ backendType: string, reads: number, writes: number, extends: number, fsyncs: number, wal: Record<string, number>|null }[]}
  */
 export function ioByBackendType (rows) {
   const by = new Map()
   for (const r of rows) {
-    const s = by.get(r.backendType) ?? { backendType: r.backendType, reads: 0, writes: 0, extends: 0, fsyncs: 0 }
-    for (const [name] of IO_OPS) s[name] += r[name] ?? 0
+    const s = by.get(r.backendType) ?? { backendType: r.backendType, reads: 0, writes: 0, extends: 0, fsyncs: 0, wal: null }
+    // PostgreSQL 18 counts WAL as an object of its own: its share is said apart, as it is not the tables'
+    if (r.object === 'wal' && !s.wal) s.wal = { reads: 0, writes: 0, extends: 0, fsyncs: 0 }
+    for (const [name] of IO_OPS) {
+      s[name] += r[name] ?? 0
+      if (r.object === 'wal') s.wal[name] += r[name] ?? 0
+    }
     by.set(r.backendType, s)
   }
   return [...by.values()].sort((a, b) => ioTotal(b) - ioTotal(a))

@@ -98,3 +98,34 @@ test('a staged run on the dashboard: its stages begun shaded, and no steady stat
   const later = liveState(live).charts.find((c) => c.name === 'throughput')
   assert.deepEqual(later.datasets.stages.map((b) => [b.label, b.t, b.t2]), [['1', 0, 4], ['2', 4, 8]])
 })
+
+test('the wait classes over time: the dashboard\'s stacked chart gains each closed interval, /metrics its gauges', async () => {
+  const { IntervalClasses } = await import('../../../lib/waits/interval-classes.js')
+  const { liveState } = await import('../../../lib/live/dashboard-page.js')
+  const view = await startLive(PLAN, { err: { write () {} } })
+  try {
+    const run = strictHandle({ settings: SETTINGS })
+    const waits = new IntervalClasses(1000)
+    view.attach(run, { types: ['a', 'b'], waits })
+    run.emit('measuring')
+    for (let i = 0; i < 10; i++) waits.add(waits.read(i * 100), 'Lock', 'Lock:transactionid')
+    waits.add(waits.read(1200), 'CPU', null) // the next interval, under way
+    run.emit('interval', intervalEvent(0, (rec) => rec.ok(0, 1000, 0, 0)))
+    const text = await (await fetch(view.urls.metrics)).text()
+    assert.match(text, /^pgload_wait_sessions\{class="Lock",[^}]*\} 1$/m)
+    assert.match(text, /^pgload_wait_samples_total\{class="Lock",[^}]*\} 10$/m)
+    const { LiveDocument } = await import('../../../lib/live/live-document.js')
+    const live = new LiveDocument({ workload: 'tpcb', intervalS: 1, startTime: '2026-01-01T00:00:00.000Z' })
+    live.setShape({ terminals: 2, connections: 2, durationS: 8, warmupS: 0, types: ['a'] })
+    live.setWaits(waits)
+    live.addInterval(intervalEvent(0, (rec) => rec.ok(0, 1000, 0, 0)))
+    const chart = liveState(live).charts.find((c) => c.name === 'waits-over-time')
+    // the interval under way is not drawn yet
+    assert.deepEqual(chart.datasets.waitClasses.map((r) => [r.t, r.class, r.sessions]), [[1, 'Lock', 1]])
+    live.addInterval(intervalEvent(1, (rec) => rec.ok(0, 1000, 0, 0)))
+    const later = liveState(live).charts.find((c) => c.name === 'waits-over-time')
+    assert.deepEqual(later.datasets.waitClasses.map((r) => [r.t, r.class, r.sessions]), [[1, 'CPU', 0], [1, 'Lock', 1], [2, 'CPU', 1], [2, 'Lock', 0]])
+  } finally {
+    await view.close()
+  }
+})

@@ -88,3 +88,31 @@ test('the Grafana dashboard parses, and every panel query names a metric the end
   assert.ok(queries >= 15)
   for (const name of METRIC_NAMES) assert.ok(names.has(name), `${name} listed but not served`)
 })
+
+test('the wait classes of each closed interval: average active sessions as gauges, samples as counters', async () => {
+  const { IntervalClasses } = await import('../../../lib/waits/interval-classes.js')
+  const m = new RunMetrics(labels)
+  const classes = new IntervalClasses(1000)
+  for (let i = 0; i < 50; i++) {
+    const c = classes.read(i * 20)
+    classes.add(c, 'Lock', 'Lock:transactionid')
+    classes.add(c, 'Lock', 'Lock:transactionid')
+    if (i % 2 === 0) classes.add(c, 'CPU', null)
+  }
+  classes.add(classes.read(1500), 'IO', 'IO:DataFileRead')
+  m.addWaits(classes.intervals[0])
+  let text = await m.text()
+  const line = (re) => text.split('\n').find((l) => re.test(l))
+  assert.match(line(/^pgload_wait_sessions\{class="Lock"/), /run_id="r1".*\} 2$/)
+  assert.match(line(/^pgload_wait_sessions\{class="CPU"/), / 0\.5$/)
+  assert.match(line(/^pgload_wait_samples_total\{class="Lock"/), / 100$/)
+  assert.match(text, /# HELP pgload_wait_sessions .*average active sessions/)
+  assert.match(text, /# TYPE pgload_wait_sessions gauge/)
+  assert.match(text, /# TYPE pgload_wait_samples_total counter/)
+  // the next interval has no Lock: its gauge goes to 0, its counter stays
+  m.addWaits(classes.intervals[1])
+  text = await m.text()
+  assert.match(line(/^pgload_wait_sessions\{class="Lock"/), / 0$/)
+  assert.match(line(/^pgload_wait_sessions\{class="IO"/), / 1$/)
+  assert.match(line(/^pgload_wait_samples_total\{class="Lock"/), / 100$/)
+})

@@ -60,3 +60,12 @@ test('an estimate below zero prints ~0, and a type with few samples says so', ()
   ].join('\n'))
   assert.doesNotMatch(text, /-9\.380/)
 })
+
+test('a latency spike that lines up with a lock pile-up ends the block with one line; a calm run has none', () => {
+  const series = [1, 2, 3, 4].map((t) => ({ t, lengthS: 1, ticks: 50, samples: t === 3 ? { CPU: 38, Lock: 62 } : { CPU: 50 }, sessions: {}, events: t === 3 ? { 'Lock:transactionid': 62 } : {} }))
+  const waits = { available: true, source: 'pg_stat_activity', pgWaitSampling: false, hz: 50, ticks: { done: 200, skipped: 0, failed: 0 }, types: {}, series }
+  const doc = (p99s) => ({ waits, intervals: p99s.map((p99, i) => ({ t: i + 1, lengthS: 1, latencyMs: { p99 } })) })
+  const text = formatWaitsSummary(waits, doc([12, 11, 48, 12]))
+  assert.equal(text.split('\n').at(-1), '  latency spike at 2-3 s (p99 48 ms, 4.0x the median interval) with a lock pile-up; Lock:transactionid 62 % of sampled sessions')
+  assert.equal(formatWaitsSummary(waits, doc([12, 11, 13, 12])), 'waits: sampled 200 times at 50 Hz from pg_stat_activity')
+})

@@ -112,7 +112,7 @@ test('the server host\'s figures draw a stacked CPU panel and a disk panel on th
   await renderReport([doc], { formats: ['svg'], outDir: join(out, 'host'), warnings })
   assert.deepEqual(warnings, [])
   const texts = svgText(readFileSync(join(out, 'host', 'server-activity.svg'), 'utf8'))
-  for (const text of ['host CPU %', 'host CPU', 'user', 'system', 'iowait', 'steal', 'host disk nvme0n1: I/Os per second', 'host disk', 'reads', 'writes']) assert.ok(texts.includes(text), `no text "${text}"`)
+  for (const text of ['host CPU %', 'host CPU', 'user', 'system', 'iowait', 'steal', 'host disk I/Os/s', 'host disk nvme0n1', 'reads', 'writes']) assert.ok(texts.includes(text), `no text "${text}"`)
   // without them the panels are left out
   const plain = svgText(readFileSync(join(out, 'no-events', 'server-activity.svg'), 'utf8'))
   assert.ok(!plain.includes('host CPU %'))

@@ -296,3 +296,39 @@ test('the wait sampler\'s sections of partitions add up: counts summed, figures 
   delete docs[1].waits
   assert.equal(mergeResults(docs).waits.available, false)
 })
+
+test('the wait classes over time of shards add up on the intervals\' grid: counts summed, sessions the sum of each sampler\'s', () => {
+  const { parts } = recordRun(2, 13)
+  const docs = parts.map((r, i) => documentOf(r, { startMs: START + i }))
+  const entry = (t, ticks, samples, events) => ({
+    t,
+    lengthS: 1,
+    ticks,
+    samples,
+    sessions: Object.fromEntries(Object.entries(samples).map(([k, n]) => [k, Math.round(n / ticks * 1000) / 1000])),
+    events
+  })
+  const section = (series) => ({
+    available: true,
+    source: 'pg_stat_activity',
+    pgWaitSampling: false,
+    hz: 50,
+    intervalMs: 20,
+    ticks: { done: 100, skipped: 0, failed: 0 },
+    samples: { total: 0, inTransaction: 0, idle: 0, outside: 0, moved: 0, hidden: 0, gone: 0 },
+    types: {},
+    series
+  })
+  docs[0].waits = section([entry(1, 50, { CPU: 50, Lock: 100 }, { 'Lock:transactionid': 100 }), entry(2, 50, { CPU: 25 }, {})])
+  // the other shard's sampler read less often in the first interval
+  docs[1].waits = section([entry(1, 40, { Lock: 20, CPU: 40 }, { 'Lock:transactionid': 15, 'Lock:tuple': 5 }), entry(2, 50, { IO: 10 }, { 'IO:DataFileRead': 10 })])
+  const merged = mergeResults(docs)
+  assert.equal(validateResults(merged), merged)
+  assert.deepEqual(merged.waits.series, [
+    { t: 1, lengthS: 1, ticks: 90, samples: { CPU: 90, Lock: 120 }, sessions: { CPU: 2, Lock: 2.5 }, events: { 'Lock:transactionid': 115, 'Lock:tuple': 5 } },
+    { t: 2, lengthS: 1, ticks: 100, samples: { CPU: 25, IO: 10 }, sessions: { CPU: 0.5, IO: 0.2 }, events: { 'IO:DataFileRead': 10 } }
+  ])
+  // a document written before the series: the merged section has none
+  delete docs[1].waits.series
+  assert.equal(mergeResults(docs).waits.series, undefined)
+})

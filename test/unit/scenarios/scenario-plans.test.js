@@ -55,3 +55,28 @@ test('values are checked as the command line\'s, naming the scenario and the fla
   await fails('duration: 10s\nscenarios: { a: { workload: [missing.sql] } }', /scenario a: could not read script file "missing.sql"/)
   await fails('duration: 10s\nscenarios: { a: { workload: tpcb, stages: "5s:10,10s:20" } }', /scenario a: its stages last 15 s, past its window of 10 s/)
 })
+
+test('-j: each scenario gets up to N threads, one per client at most, one for a one-thread workload; its jobs key as given', async () => {
+  const spec = parseScenarioText([
+    'duration: 10s',
+    'scenarios:',
+    '  many: { workload: tpcb, clients: 8 }',
+    '  few: { workload: [sleep.sql], clients: 2 }',
+    '  own: { workload: tpcb, clients: 8, jobs: 1 }',
+    '  olap: { workload: chbench, warehouses: 1 }'
+  ].join('\n'), join(dir, 's.yaml'), { workloadKeys: ['warehouses'] })
+  const { scenarios } = await scenarioPlans(spec, { fromArgv, jobs: 4 })
+  assert.deepEqual(scenarios.map((s) => [s.name, s.plan.jobs]), [['many', 4], ['few', 2], ['own', 1], ['olap', 1]])
+})
+
+test('a shard runs its part of every scenario; without a seed the shards share one from the run id', async () => {
+  const spec = parseScenarioText('duration: 10s\nscenarios:\n  a: { workload: tpcb, clients: 4 }\n  b: { workload: [sleep.sql], clients: 2, start: 5s }', join(dir, 's.yaml'))
+  const shard = (index) => ({ index, count: 2, runId: 'run-7', runIdGiven: true, timeoutS: 60 })
+  const [s0, s1] = await Promise.all([0, 1].map((k) => scenarioPlans(spec, { fromArgv, shard: shard(k), jobs: 2 })))
+  assert.equal(s0.seed, s1.seed)
+  assert.deepEqual(s0.scenarios.map((s) => [s.plan.shard.index, s.plan.shard.count, s.plan.shard.runId]), [[0, 2, 'run-7'], [0, 2, 'run-7']])
+  assert.deepEqual(s1.scenarios.map((s) => s.plan.shard.index), [1, 1])
+  // b's part of each shard is one client: one thread
+  assert.deepEqual(s0.scenarios.map((s) => s.plan.jobs), [2, 1])
+  await assert.rejects(scenarioPlans(spec, { fromArgv, shard: { ...shard(0), count: 3 } }), /scenario b: --shards 3 needs at least 3 clients, the scenario has 2/)
+})

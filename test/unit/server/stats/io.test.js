@@ -52,3 +52,12 @@ test('the results schema takes the I/O rows and rates, and names a wrong one', (
   doc.serverStats.io[0].writes = -1
   assert.throws(() => validateResults(doc), /serverStats\.io\[0\]\.writes/)
 })
+
+test('the summary says which part of a backend type\'s I/O was WAL (PostgreSQL 18 counts it as an object)', () => {
+  const row = (object, writes, fsyncs) => ({ backendType: 'client backend', object, context: 'normal', reads: 0, writes, extends: 0, fsyncs })
+  const io = [row('relation', 40, 0), row('wal', 300, 120)]
+  const [s] = ioByBackendType(io)
+  assert.deepEqual(s.wal, { reads: 0, writes: 300, extends: 0, fsyncs: 120 })
+  assert.match(formatServerStatsSummary({ deltas: {}, io }), /client backend 340 writes, 120 fsyncs \(of which WAL 300 writes, 120 fsyncs\)$/m)
+  assert.doesNotMatch(formatServerStatsSummary({ deltas: {}, io: [row('relation', 40, 0)] }), /of which WAL/)
+})
