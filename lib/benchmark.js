@@ -30,6 +30,7 @@ import { withLoadLock, waitingForLoadMessage } from '../workloads/load-lock.js'
 import { TOOL_VERSION } from './version.js'
 import { takeSettingsSnapshot } from './server/stats/settings-snapshot.js'
 import { openWaitSampling } from './waits/run-waits.js'
+import { slowestSection } from './explain/slowest-section.js'
 import { silentLogger } from './log.js'
 import { coreShares } from './output/client-cpu.js'
 import { shardPart, shardResultName, samplesServer, openShardBarrier, shardGate, markShardResults } from './orchestration/shard-run.js'
@@ -108,7 +109,7 @@ export async function measureBenchmark (planOrOptions, { log = silentLogger, env
       Object.assign(outcome.client, coreShares(outcome.client, outcome.durationS, outcome.summary.transactions + outcome.summary.failed))
     }
 
-    const { extra, serverStats, targetServers } = await readAfterRun(run, outcome, { workload, conn, sampler, targetStats, log })
+    const { extra, serverStats, slowest, targetServers } = await readAfterRun(run, outcome, { plan, workload, conn, sampler, waits, serverVersion, targetStats, log })
     sampler = targetStats = null // finished
     const results = buildResults({
       toolVersion: TOOL_VERSION,
@@ -124,8 +125,8 @@ export async function measureBenchmark (planOrOptions, { log = silentLogger, env
       extra
     })
     if (afterLoad) results.run.afterLoad = afterLoad
-    addSections(results, { plan, target, settings, outcome, targetServers, workload })
-    await waits?.addTo(results, { hurried: run.status.hurried })
+    addSections(results, { plan, target, settings, outcome, targetServers, workload, slowest })
+    await waits?.addTo(results)
     markShardResults(results, plan, gate, run)
     if (started.cold) results.run.cold = started.cold
     const exitCode = outcome.aborted ? 2 : 0
@@ -222,12 +223,15 @@ export async function startSampler (target, module, { embedded, env, log, hostSt
 }
 
 /**
- * The workload's final figures and the server statistics, read after the run. Bounded: a server
- * that stopped answering (transactions had to be cancelled) gets a short while, Ctrl-C twice none.
+ * The wait sampler's last read, the workload's final figures, the server statistics and the
+ * slowest transactions replayed under EXPLAIN (--explain-slowest), after the run. Bounded: a server that stopped answering (transactions had to be cancelled) gets
+ * a short while, Ctrl-C twice none.
  */
-async function readAfterRun (run, outcome, { workload, conn, sampler, targetStats, log }) {
+async function readAfterRun (run, outcome, { plan, workload, conn, sampler, waits, serverVersion, targetStats, log }) {
   const s = outcome.summary
-  const limit = afterRunLimit(run, s.unfinished + s.outcomeUnknown > 0)
+  const stalled = s.unfinished + s.outcomeUnknown > 0
+  const limit = afterRunLimit(run, stalled)
+  await waits?.finish(limit)
   let extra = null
   if (workload.afterRun) {
     try {
@@ -245,23 +249,29 @@ async function readAfterRun (run, outcome, { workload, conn, sampler, targetStat
       log.warn({ err: err.message }, 'server statistics could not be finished')
     }
   }
-  let targetServers
-  if (targetStats) {
-    try {
-      targetServers = await limit.within(targetStats.finish(), () => targetStats.abandon())
-    } catch (err) {
-      log.warn({ err: err.message }, 'the routed servers\' statistics could not be read')
-    }
-  }
+  const targetServers = targetStats ? await finishTargets(targetStats, limit, log) : undefined
+  // last: the replay's own reads and writes stay out of the server statistics
+  const slowest = await slowestSection({ perType: plan.explainSlowest, outcome, workload, conn, serverVersionNum: serverVersion.num, run, stalled, limit, tags: waits?.slowTags() ?? null })
   limit.done()
-  return { extra, serverStats, targetServers }
+  return { extra, serverStats, slowest, targetServers }
+}
+
+/** --route: each server's counters after the run, within the after-run limit. */
+async function finishTargets (targetStats, limit, log) {
+  try {
+    return await limit.within(targetStats.finish(), () => targetStats.abandon())
+  } catch (err) {
+    log.warn({ err: err.message }, 'the routed servers\' statistics could not be read')
+  }
 }
 
 /**
- * --route: the results' `targets` section (lib/results/targets.js); --failover: the commits the
- * workload kept, for the RPO check's list (lib/failover/acknowledged-commits.js).
+ * The sections read after the run: --explain-slowest's `slowest`; --route's `targets`
+ * (lib/results/targets.js); --failover: the commits the workload kept, for the RPO check's list
+ * (lib/failover/acknowledged-commits.js).
  */
-function addSections (results, { plan, target, settings, outcome, targetServers, workload }) {
+function addSections (results, { plan, target, settings, outcome, targetServers, workload, slowest }) {
+  if (slowest) results.slowest = slowest
   keepCommits(results, workload.acknowledgedCommits?.())
   const targets = targetsSection(plan, results.transactions, { mainName: MAIN_TARGET, mainServer: target.display, types: results.run.transactionTypes, typeTargets: settings.typeTargets, durationS: outcome.durationS, server: targetServers })
   if (targets) results.targets = targets

@@ -1,5 +1,8 @@
 // Presenting compare verdicts and threshold results: a terminal table and GitHub markdown.
 
+import { answerChangeLines, queryVerdictLine } from './answers.js'
+import { planChangeLines } from './plan-changes.js'
+
 const fmtNum = (v) => {
   if (v === null || v === undefined || !Number.isFinite(v)) return '-'
   const a = Math.abs(v)
@@ -75,7 +78,10 @@ export function formatCompareText (v) {
   ]
   out.push(v.regressions ? `${v.regressions} regression${v.regressions === 1 ? '' : 's'} (WORSE beyond the noise band)` : 'no regression')
   if (v.improvements) out.push(`${v.improvements} improvement${v.improvements === 1 ? '' : 's'}`)
-  out.push(...explanationLines(v))
+  const queries = queryVerdictLine(v)
+  if (queries) out.push(queries)
+  out.push(...answerChangeLines(v))
+  out.push(...explanationLines(v), ...planChangeLines(v))
   const note = confidenceNote(v)
   for (const w of [...v.warnings, ...(note ? [note] : [])]) out.push(`warning: ${w}`)
   out.push(...differenceLines(v))
@@ -126,7 +132,9 @@ export function formatCompareMarkdown (v) {
   }
   const note = confidenceNote(v)
   const why = explanationLines(v).map((l, i) => i === 0 ? `**${mdEscape(l)}**` : `- ${mdEscape(l.trim())}`)
-  const extra = [...why, ...v.warnings.map(w => `> warning: ${w}`), ...(note ? [`> warning: ${note}`] : []), ...differenceLines(v).map(l => `- ${mdEscape(l.trim())}`)]
+  why.push(...planChangeLines(v).map((l) => `- ${mdEscape(l)}`))
+  const queries = queryVerdictLine(v)
+  const extra = [...(queries ? [mdEscape(queries)] : []), ...answerChangeLines(v).map(l => `**${mdEscape(l)}**`), ...why, ...v.warnings.map(w => `> warning: ${w}`), ...(note ? [`> warning: ${note}`] : []), ...differenceLines(v).map(l => `- ${mdEscape(l.trim())}`)]
   if (extra.length) lines.push('', ...extra)
   return lines.join('\n') + '\n'
 }

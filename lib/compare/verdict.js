@@ -11,7 +11,9 @@ import { steadyStateOf } from '../metrics/steady-state.js'
 import { stagePlan, stageMetrics, stageViews } from './stages.js'
 import { plural } from '../format/plural.js'
 import { explainWaits } from './explain-waits.js'
+import { planChanges } from './plan-changes.js'
 import { scenarioPlan, scenarioDifferences, scenarioMetrics, scenarioViews } from './scenarios.js'
+import { answerChanges } from './answers.js'
 
 /** Defaults of `pgload compare` (one table, units in the names). */
 export const COMPARE_DEFAULTS = {
@@ -19,7 +21,8 @@ export const COMPARE_DEFAULTS = {
   alpha: 0.05, // significance level of the U test / bootstrap interval
   confidence: 0.95, // intervals shown per side and for the change
   iterations: 1000, // bootstrap resamples (single-run mode)
-  seed: 1 // bootstrap seed: the same inputs give the same verdict
+  seed: 1, // bootstrap seed: the same inputs give the same verdict
+  minExecutions: 4 // single-run mode: a type run fewer times on a side gets no interval (an analytic query run once)
 }
 
 const LATENCY_STATS = ['p50', 'p95', 'p99', 'max']
@@ -123,8 +126,12 @@ export function compareRuns (as, bs, options = {}) {
     rows,
     regressions: rows.filter(r => r.verdict === 'worse').length,
     improvements: rows.filter(r => r.verdict === 'better').length,
+    // CH-benCHmark: queries whose checked answer differs, reported apart from every timing
+    answers: answerChanges(as, bs),
     // why a type got slower: the server's wait events that grew (null: a side has no wait samples)
-    explanation: explainWaits(as, bs, rows)
+    explanation: explainWaits(as, bs, rows),
+    // statements whose replayed plan (--explain-slowest) changed shape from A to B
+    plans: planChanges(as, bs)
   }
 }
 
@@ -232,6 +239,8 @@ function singleRunRows (a, b, metrics, o, warnings) {
     const vb = m.get(b)
     if (m.id === 'steady-state') return singleRunSteadyState(row, a, b)
     if (!num(va) || !num(vb)) return { ...row, a: null, b: null, change: null, p: null, note: 'no data' }
+    const few = m.txn ? fewExecutions(a, b, m.txn, o.minExecutions) : null
+    if (few) return { ...row, a: { median: va, lo: null, hi: null, n: 1, confidence: 0 }, b: { median: vb, lo: null, hi: null, n: 1, confidence: 0 }, change: null, p: null, note: few }
     const s = boot?.samples.get(m.id)
     const ci = s ? bootstrapInterval(s.a, s.b, o.confidence) : null
     const estimate = va === 0 ? null : vb / va - 1
@@ -245,6 +254,16 @@ function singleRunRows (a, b, metrics, o, warnings) {
       p: ci ? ci.p : null
     }
   })
+}
+
+/**
+ * Why a type's latency from one run per side has no interval: too few executions to resample
+ * (resampling the seconds of a query that ran once always finds the same time), or null.
+ */
+function fewExecutions (a, b, txn, min) {
+  const na = a.transactions[txn]?.count ?? 0
+  const nb = b.transactions[txn]?.count ?? 0
+  return na < min || nb < min ? `${na} and ${nb} executions: too few for an interval from one run (${min} each); give several runs per side` : null
 }
 
 /**

@@ -45,8 +45,9 @@ export function clientFigures (start, txns) {
  * @param {import('./run-handle.js').RunStatus} p.status
  * @param {{ startTime?: Date, measureStartUs?: number, endUs: number, initialConnectionMs?: number,
  *   terminals: number, abortedClients: number, cpuWindow: ReturnType<typeof startCpuWindow>|null }} p.run
+ * @param {import('./slowest-keeper.js').SlowestKeeper|null} [p.slowest] the slowest transactions kept (--explain-slowest)
  */
-export function runOutcome ({ recorder, pool, settings, status, run }) {
+export function runOutcome ({ recorder, pool, settings, status, run, slowest = null }) {
   const measuredUs = run.measureStartUs !== undefined ? Math.max(0, run.endUs - run.measureStartUs) : 0
   const durationS = measuredUs / 1e6
   const { summary, transactions } = recorder.summarize(durationS)
@@ -73,6 +74,7 @@ export function runOutcome ({ recorder, pool, settings, status, run }) {
     intervals: recorder.intervals,
     ...(recorder.stageWindows ? { stages: recorder.stageWindows.entries } : {}),
     client: clientFigures(run.cpuWindow, summary.transactions + summary.failed),
-    backendPids: pool.closedPids
+    backendPids: pool.closedPids,
+    ...(slowest !== null ? { slowest: slowest.entries() } : {})
   }
 }

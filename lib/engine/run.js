@@ -355,7 +355,8 @@ export class Run extends EventEmitter {
         terminals: this.terminalCount,
         abortedClients: this.abortedClients,
         cpuWindow: this.clock.cpuWindow
-      }
+      },
+      slowest: this.context.slowest
     })
     const staleness = this.context.staleness
     if (staleness !== null) outcome.staleness = staleness.section()

@@ -2,6 +2,7 @@
 // of the plan it needs, the run-wide random streams, and a few callbacks to report back. Built
 // once per run; every terminal shares it. Terminals read nothing else of the run.
 
+import { SlowestKeeper } from './slowest-keeper.js'
 import { chooseWeighted } from '../random/weighted-choice.js'
 import { StagedArrivals } from './staged-arrivals.js'
 import { ActiveClients } from './active-clients.js'
@@ -56,6 +57,8 @@ export class TerminalContext {
     this.types = types
     this.log = log
     this.activity = activity
+    /** @type {import('./slowest-keeper.js').SlowestKeeper|null} the slowest transactions' parameters (--explain-slowest) */
+    this.slowest = settings.slowest > 0 && workload.captureParameters ? new SlowestKeeper(types.length, settings.slowest, (type, state) => workload.captureParameters(type, state)) : null
     this.waitRandom = random.throttle
     this.chooseRandom = random.choose
     this.terminalStreams = terminalStreams ?? null

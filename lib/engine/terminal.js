@@ -352,7 +352,10 @@ export class Terminal {
     if (counted && !c.aborting && status !== CANCELLED) {
       if (status === FAILED) rec.failed(type, this.failCode, stage)
       else if (status === UNKNOWN) rec.outcomeUnknown(type, stage)
-      else rec.ok(type, latencyUs, this._lagUs, this._queueUs, status === ROLLED_BACK, stage)
+      else {
+        rec.ok(type, latencyUs, this._lagUs, this._queueUs, status === ROLLED_BACK, stage)
+        if (c.slowest !== null && latencyUs > c.slowest.floorUs[type]) c.slowest.offer(type, latencyUs, this.state, activityBase, activitySeq)
+      }
       if (this.retries > 0) rec.retriedTimes(type, this.retries, stage)
     }
     const tt = c.types[type]

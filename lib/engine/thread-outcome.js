@@ -7,6 +7,7 @@ import { meanStddevMs } from '../metrics/figures.js'
 import { latencySummaryMs, createHistogram, addInto, decodeHistogram, encodeHistogram } from '../metrics/histogram.js'
 import { round3 } from '../format/round.js'
 import { mergeStages } from '../results/merge-stages.js'
+import { mergeSlowest } from './slowest-keeper.js'
 
 /**
  * @typedef {object} PartResult what a worker sends when its run ends
@@ -18,10 +19,11 @@ import { mergeStages } from '../results/merge-stages.js'
 /**
  * @param {PartResult[]} parts the workers, in thread order (at least one finished; a failed one's
  *   from partFromIntervals)
- * @param {{ intervals: object[], intervalS: number, typeNames: string[], durationS?: number }} merged
- *   the merged series; durationS: the measured window when no worker finished
+ * @param {{ intervals: object[], intervalS: number, typeNames: string[], durationS?: number, slowest?: number }} merged
+ *   the merged series; durationS: the measured window when no worker finished; slowest: the
+ *   slowest transactions kept per type (--explain-slowest), 0: none
  */
-export function mergeOutcomes (parts, { intervals, intervalS, typeNames }) {
+export function mergeOutcomes (parts, { intervals, intervalS, typeNames, slowest = 0 }) {
   const outcomes = parts.map((p) => p.outcome)
   // a failed worker's part (partFromIntervals) counts in the totals, not in the run's facts
   const finished = parts.filter((p) => p.thread !== null).map((p) => p.outcome)
@@ -60,7 +62,8 @@ export function mergeOutcomes (parts, { intervals, intervalS, typeNames }) {
     transactions,
     intervals,
     ...(finished.some((o) => o.stages) ? { stages: mergeStages(outcomes.map((o) => o.stages), typeNames) } : {}),
-    backendPids: finished.flatMap((o) => o.backendPids ?? [])
+    backendPids: finished.flatMap((o) => o.backendPids ?? []),
+    ...(slowest > 0 ? { slowest: mergeSlowest(finished.map((o) => o.slowest), slowest) } : {})
   }
 }
 

@@ -301,7 +301,7 @@ export class ThreadedRun extends EventEmitter {
     }
     // a worker that failed: what it had measured, from the intervals it closed
     const parts = this._workers.map((w) => w.result ?? partFromIntervals(this._merge.byPart[w.index], this.typeNames))
-    const outcome = mergeOutcomes(parts, { intervals: this._merge.intervals, intervalS: this.settings.intervalUs / 1e6, typeNames: this.typeNames })
+    const outcome = mergeOutcomes(parts, { intervals: this._merge.intervals, intervalS: this.settings.intervalUs / 1e6, typeNames: this.typeNames, slowest: this.settings.slowest })
     const status = this.status
     outcome.terminals = this.terminalCount
     outcome.connections = this.poolSize

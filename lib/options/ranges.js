@@ -41,6 +41,7 @@ export const RANGES = Object.freeze({
   '--progress': { min: 1, max: YEAR_S, why: 'seconds; a year' },
   '--interval': { min: 0.01, max: 3600, why: 'seconds; 10 ms is the timer\'s resolution, an hour the longest useful series step' },
   '--wait-sampling': { min: 1, max: 200, why: 'samples per second: each is a read of pg_stat_activity; 5 ms apart is already as fine as one read lasts under load' },
+  '--explain-slowest': { min: 1, max: 100, why: 'transactions per type, each replayed statement by statement after the run' },
   '--aggregate-interval': { min: 1, max: YEAR_S, why: 'seconds; at most --duration anyway' },
   '--max-tries': { min: 0, max: INT32_MAX, why: 'pgbench --max-tries: a C int' },
   '--max-queue': { min: 0, max: 10000000, why: 'each waiting arrival holds memory' },

@@ -7,6 +7,7 @@ import { formatSummary } from './summary.js'
 import { formatServerStatsSummary } from './server-summary.js'
 import { formatPoolerSummary } from './pooler-summary.js'
 import { formatWaitsSummary } from './waits-summary.js'
+import { formatSlowestSummary } from './slowest-summary.js'
 import { shardPhaseMessage } from '../orchestration/shard-run.js'
 import { plural } from '../format/plural.js'
 import { thresholdActual, thresholdTally } from '../compare/format.js'
@@ -104,6 +105,8 @@ export function formatRunOutput (results, { json = false } = {}) {
   if (pooler) text += (server ? '' : '\n') + pooler + '\n'
   const waits = formatWaitsSummary(results.waits, results)
   if (waits) text += (server || pooler ? '' : '\n') + waits + '\n'
+  const slowest = formatSlowestSummary(results.slowest)
+  if (slowest) text += (server || pooler || waits ? '' : '\n') + slowest + '\n'
   const thresholds = results.thresholds ?? []
   for (const t of thresholds) {
     text += `${t.pass ? '✓' : '✗'} ${t.expr}: ${t.actual === null ? 'no data' : thresholdActual(t)}${t.reason ? ` (${t.reason})` : ''}\n`

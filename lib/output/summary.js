@@ -6,7 +6,7 @@ import { clientCpuLine } from './client-cpu.js'
 import { formatPerTransaction } from './per-transaction.js'
 import { fewForPerTransaction } from './enough-data.js'
 import { formatTpcc } from './tpcc-summary.js'
-import { chbenchTransactionType, formatChbench } from './chbench-summary.js'
+import { chbenchTransactionType, formatChbench, chbenchSplit } from './chbench-summary.js'
 import { formatFailover, formatTrigger } from './failover-summary.js'
 import { formatScenarios } from './scenario-summary.js'
 import { formatTargets } from './targets-summary.js'
@@ -29,6 +29,8 @@ export function formatSummary (results, { description } = {}) {
   const opts = run.options ?? {}
   lines.push(`pgload (${results.tool.version}, server ${results.server.version})`)
   const scripts = results.script ?? null
+  // CH-benCHmark: TPC-C's transactions and the analytic queries counted apart, never added
+  const split = results.chbench ? chbenchSplit(results) : null
   const many = results.chbench ? chbenchTransactionType(results.chbench) : results.tpcc ? 'TPC-C (new-order, payment, order-status, delivery, stock-level)' : 'multiple scripts'
   lines.push(`transaction type: ${types.length === 1 ? (description ?? scripts?.[types[0]]?.desc ?? types[0]) : many}`)
   if (run.scale !== null && run.scale !== undefined) lines.push(`scaling factor: ${run.scale}`)
@@ -42,7 +44,7 @@ export function formatSummary (results, { description } = {}) {
     lines.push(`number of transactions actually processed: ${s.transactions}/${opts.transactionsPerClient * run.clients}`)
   } else {
     lines.push(`duration: ${Math.round(run.durationS)} s`)
-    lines.push(`number of transactions actually processed: ${s.transactions}`)
+    lines.push(`number of transactions actually processed: ${split ? `${split.transactions} TPC-C transactions + ${split.queries} analytic queries` : s.transactions}`)
   }
   lines.push(...outcomeLines(s, opts, run.cancelled))
   lines.push(...endLines(run))
@@ -71,13 +73,7 @@ export function formatSummary (results, { description } = {}) {
     lines.push(`latency stddev = ${f3(s.latencyMs.stddev)} ms`)
   }
   if (opts.rate) lines.push(`rate limit schedule lag: avg ${f3(s.lagMs.mean)} (max ${f3(s.lagMs.max)}) ms`)
-  if (s.averageConnectionMs !== undefined) {
-    lines.push(`average connection time = ${f3(s.averageConnectionMs)} ms`)
-    lines.push(`tps = ${(s.tps ?? 0).toFixed(6)} (including reconnection times)`)
-  } else {
-    lines.push(`initial connection time = ${f3(s.initialConnectionMs)} ms`)
-    lines.push(`tps = ${(s.tps ?? 0).toFixed(6)} (without initial connection time)`)
-  }
+  lines.push(...tpsLines(s, split))
   // a run whose rate or clients change by design (stages, a capacity search) has no steady state to reach
   const staged = Array.isArray(results.stages) && results.stages.length > 0
   const steady = staged ? null : steadyStateLine(s.steadyState)
@@ -94,13 +90,27 @@ export function formatSummary (results, { description } = {}) {
   lines.push('', formatPercentileTable(results))
   const stages = formatStages(results)
   if (stages) lines.push('', stages)
-  if (results.tpcc) lines.push('', formatTpcc(results))
+  // --no-tpcc: no TPC-C terminal ran, so no TPC-C figure to give
+  if (results.tpcc && results.chbench?.tpcc !== false) lines.push('', formatTpcc(results))
   if (results.chbench) lines.push('', ...formatChbench(results))
   if (results.failover || results.run?.trigger) lines.push('', ...formatTrigger(results), ...formatFailover(results))
   lines.push(...formatTargets(results))
   const scenarios = formatScenarios(results)
   if (scenarios) lines.push('', scenarios)
   return lines.join('\n') + '\n'
+}
+
+/**
+ * The connection time and tps lines as pgbench prints them; CH-benCHmark's tps counts TPC-C's
+ * transactions, its queries per second on a line of their own.
+ */
+function tpsLines (s, split) {
+  const tps = `tps = ${((split ? split.tps : s.tps) ?? 0).toFixed(6)} (${split ? 'TPC-C transactions, ' : ''}`
+  const lines = s.averageConnectionMs !== undefined
+    ? [`average connection time = ${f3(s.averageConnectionMs)} ms`, `${tps}including reconnection times)`]
+    : [`initial connection time = ${f3(s.initialConnectionMs)} ms`, `${tps}without initial connection time)`]
+  if (split) lines.push(`analytic queries per second = ${split.qps.toFixed(6)}`)
+  return lines
 }
 
 /** How the run ended when it did not end by itself: interrupted, or clients that aborted. */

@@ -39,6 +39,7 @@ import { typeTargets } from './route-options.js'
  * @property {readonly number[]} typeTargets per transaction type, the server it runs on: 0 the
  *   run's own, i > 0 the plan's routeTargets[i - 1] (--route)
  * @property {boolean} staleness --staleness: writers stamp, routed reads check (lib/engine/staleness.js)
+ * @property {number} slowest --explain-slowest: the slowest transactions kept per type; 0: none
  */
 
 /**
@@ -89,7 +90,9 @@ export function engineSettings (plan, workload, part = {}) {
     profile: stageProfile(plan),
     rampUs: (plan.rampS ?? 0) * 1e6,
     typeTargets: Object.freeze(typeTargets(plan, workload.transactions)),
-    staleness: Boolean(plan.staleness)
+    staleness: Boolean(plan.staleness),
+    // the slowest transactions whose parameters are kept, per type (--explain-slowest)
+    slowest: plan.explainSlowest ?? 0
   })
 }
 

@@ -31,7 +31,7 @@ const INPUT_KEYS = new Set(['workload', 'scripts', 'url', 'clients', 'connection
   'driver', 'maxTries', 'exitOnAbort', 'graceS', 'failover', 'trigger', 'triggerAtS', 'reconnectWindowS', 'transactionTimeoutS', 'connect', 'verboseErrors', 'failuresDetailed',
   'serverStats', 'serverHostStats', 'out', 'writeFile', 'label', 'thresholds', 'command', 'jobs', 'workloadOptions', 'store', 'resultsUrl', 'poolerAdmin',
   'shard', 'shards', 'shardIndex', 'runId', 'shardTimeout', 'cold', 'restartCommand', 'keepPageCache',
-  'dashboard', 'dashboardOut', 'metrics', 'metricsPush', 'metricsPushHeaders', 'progressServer', 'stages', 'clientsStages', 'maxQueue', 'rampS', 'waitSamplingHz',
+  'dashboard', 'dashboardOut', 'metrics', 'metricsPush', 'metricsPushHeaders', 'progressServer', 'stages', 'clientsStages', 'maxQueue', 'rampS', 'waitSamplingHz', 'explainSlowest',
   'routes', 'routeTargets', 'staleness'])
 /** Workload options of script runs (tpcb); a workload module adds its own `runOptions`. */
 const SCRIPT_OPTIONS = ['define', 'scale', 'noVacuum', 'vacuumAccounts', 'reportPerCommand', 'log', 'aggregateIntervalS', 'logPrefix', 'samplingRate']
@@ -97,6 +97,7 @@ const bad = (message) => new PgloadError(message, { code: 'BAD_OPTION' })
  * @property {number} [maxQueue] with stages: arrivals that may wait for a free terminal
  * @property {number} [rampS] --ramp: closed-model terminals start evenly over this long
  * @property {number} waitSamplingHz --wait-sampling: reads of the run's backends' wait events per second, 0: off
+ * @property {number} explainSlowest --explain-slowest: transactions per type replayed under EXPLAIN after the run, 0: none
  */
 
 /**
@@ -159,6 +160,7 @@ export async function resolvePlan (input, { config, readStdin, checks = {}, host
   Object.assign(plan, routeOptions(opt))
   Object.assign(plan, liveOptions(opt))
   plan.waitSamplingHz = waitSamplingHz(opt('waitSamplingHz'), DEFAULTS.waitSamplingHz)
+  plan.explainSlowest = opt('explainSlowest') === undefined ? DEFAULTS.explainSlowest : parseInteger(opt('explainSlowest'), '--explain-slowest', rangeOf('--explain-slowest'))
   plan.workloadOptions = workloadOptions(module, w, logOptions)
   Object.assign(plan, workloadWarmup(module, plan, opt('warmupS')))
   checks.afterOptions?.()

@@ -3,7 +3,7 @@
 
 import { readFileSync } from 'node:fs'
 import {
-  intervalSeconds, transactionTypes, throughputRows, latencyRows, markerSets, serverRows, poolerRows,
+  intervalSeconds, transactionTypes, throughputRows, latencyRows, streamSetRows, markerSets, serverRows, poolerRows,
   spectrumByType, distributionByType, thresholdRows, tpmcRows, responseTimeRows
 } from './datasets.js'
 import { layoutMarkerLabels } from './marker-labels.js'
@@ -108,10 +108,14 @@ export const RUN_CHARTS = [
   {
     id: 'latency-over-time',
     title: 'Latency over time',
-    data: (doc) => ({ latency: latencyRows(doc), stages: stageBands(doc), checkpoints: markerSets(doc).checkpoints }),
+    data: (doc) => ({ latency: latencyRows(doc), stages: stageBands(doc), checkpoints: markerSets(doc).checkpoints, streamSets: streamSetRows(doc) }),
     skip: (d) => (d.latency.length === 0 ? 'no per-interval latency in the results' : null),
-    tune: (spec, d, opts) => {
+    tune: (spec, d, opts, doc) => {
       spec.title.subtitle += checkpointNote(d)
+      if (doc?.chbench) {
+        const sets = d.streamSets.length > 0 ? '; dotted: an analytic stream completes a set of its queries' : ''
+        spec.title.subtitle = [spec.title.subtitle, `TPC-C's transactions only (each query's latency is in the tables)${sets}`]
+      }
       if (opts.logScale) useLog(spec.layer.find((l) => l.data.name === 'latency').encoding.y.scale)
     }
   },

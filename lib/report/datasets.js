@@ -4,6 +4,7 @@
 import { spectrumRows, distributionRows, mergedPercentiles } from './histogram-data.js'
 import { checkpointSpans } from '../output/server-summary.js'
 import { round3 } from '../format/round.js'
+import { mergeHistograms } from '../metrics/histogram.js'
 
 const isNum = (v) => typeof v === 'number' && Number.isFinite(v)
 /** TPC-C response-time limits for the 90th percentile (clause 5.2.5.3), ms. */
@@ -52,14 +53,37 @@ export function transactionTypes (doc) {
   return names
 }
 
+/** CH-benCHmark's q1 ... q22 as one line over time: 22 lines would repeat colours (the tables keep each query). */
+export const ANALYTIC_LINE = 'analytic queries'
+const QUERY_TYPE = /^q\d+$/
+
 /** @returns {{ t: number, type: string, tps: number }[]} */
 export function throughputRows (doc) {
   const dt = intervalSeconds(doc)
   const rows = []
+  const analytic = Boolean(doc.chbench)
   for (const iv of timeIntervals(doc)) {
     if (iv.count === null || typeof iv.count !== 'object') continue
     const len = lengthOf(iv, dt)
-    for (const [type, n] of Object.entries(iv.count)) if (isNum(n)) rows.push({ t: iv.t, type, tps: round3(n / len) })
+    let queries = null
+    for (const [type, n] of Object.entries(iv.count)) {
+      if (!isNum(n)) continue
+      if (analytic && QUERY_TYPE.test(type)) queries = (queries ?? 0) + n
+      else rows.push({ t: iv.t, type, tps: round3(n / len) })
+    }
+    if (queries !== null) rows.push({ t: iv.t, type: ANALYTIC_LINE, tps: round3(queries / len) })
+  }
+  return rows
+}
+
+/**
+ * CH-benCHmark: when each analytic stream finished a complete set of its queries.
+ * @returns {{ t: number, stream: number, label: string }[]}
+ */
+export function streamSetRows (doc) {
+  const rows = []
+  for (const s of doc.chbench?.sets ?? []) {
+    (s.endsS ?? []).forEach((t, i) => { if (isNum(t)) rows.push({ t, stream: s.stream + 1, label: `stream ${s.stream + 1}: set ${i + 1} complete` }) })
   }
   return rows
 }
@@ -71,8 +95,12 @@ export function throughputRows (doc) {
  */
 export function latencyRows (doc) {
   const rows = []
+  // CH-benCHmark: the transactions' latency, which seconds-long queries would hide
+  const analytic = Boolean(doc.chbench)
   for (const iv of timeIntervals(doc)) {
-    const encoded = Object.values(iv.histograms ?? {}).filter((h) => typeof h === 'string')
+    const encoded = Object.entries(iv.histograms ?? {}).filter(([type, h]) => typeof h === 'string' && !(analytic && QUERY_TYPE.test(type))).map(([, h]) => h)
+    // an interval where only queries ended has no transaction latency (its figures are the queries')
+    if (analytic && encoded.length === 0) continue
     const figures = encoded.length > 0 ? mergedPercentiles(encoded) : iv.latencyMs
     if (!figures) continue
     for (const stat of ['p50', 'p90', 'p99', 'max']) {
@@ -188,23 +216,35 @@ export function poolerRows (doc) {
   }
 }
 
+/**
+ * Every type's whole-run histogram in the run's order; CH-benCHmark's queries merged into one
+ * "analytic queries" histogram (each query's figures are in the tables).
+ * @returns {[string, any][]}
+ */
+function typeHistograms (doc) {
+  const out = []
+  const queries = []
+  for (const type of transactionTypes(doc)) {
+    const h = doc.transactions[type]?.histogram
+    if (typeof h !== 'string') continue
+    if (doc.chbench && QUERY_TYPE.test(type)) queries.push(h)
+    else out.push([type, h])
+  }
+  if (queries.length > 0) out.push([ANALYTIC_LINE, mergeHistograms(queries)])
+  return out
+}
+
 /** Spectrum rows of every type with a merged histogram. */
 export function spectrumByType (doc) {
   const rows = []
-  for (const type of transactionTypes(doc)) {
-    const h = doc.transactions[type]?.histogram
-    if (typeof h === 'string') for (const r of spectrumRows(h)) rows.push({ type, ...r })
-  }
+  for (const [type, h] of typeHistograms(doc)) for (const r of spectrumRows(h)) rows.push({ type, ...r })
   return rows
 }
 
 /** Distribution rows of every type with a merged histogram. */
 export function distributionByType (doc) {
   const rows = []
-  for (const type of transactionTypes(doc)) {
-    const h = doc.transactions[type]?.histogram
-    if (typeof h === 'string') for (const r of distributionRows(h)) rows.push({ type, ...r })
-  }
+  for (const [type, h] of typeHistograms(doc)) for (const r of distributionRows(h)) rows.push({ type, ...r })
   return rows
 }
 

@@ -13,6 +13,7 @@ import { fewEvents } from '../output/enough-data.js'
 import { committedNewOrders, efficiencyApplies, efficiencyCeilingText, UNPACED_EFFICIENCY } from '../output/tpcc-summary.js'
 import { bytesText } from '../format/bytes.js'
 import { waitsSectionHtml } from './waits-table.js'
+import { chbenchSplit, answerLines } from '../output/chbench-summary.js'
 
 /** Settings shown first when the results list them, because they shape most benchmarks. */
 const KEY_SETTINGS = [
@@ -130,8 +131,17 @@ function chbenchBlock (doc) {
     ['analytic streams', c.streams],
     ['queries per hour', `${fmt(c.queriesPerHour, 1)} (${fmt(c.queries, 0)} queries)`],
     ['geometric mean of the 22 queries', isNum(c.geoMeanMs) ? `${fmt(c.geoMeanMs, 1)} ms` : '– (not every query ran in the measured window)'],
-    ['complete sets of 22', sets]
+    ['complete sets of 22', sets],
+    ['answers', answerLines(c.perQuery ?? {}).map((l) => l.replace(/^answers checked: /, 'checked: ')).join('; ') || undefined]
   ])
+}
+
+// CH-benCHmark: TPC-C's transactions per second apart from the analytic queries', never added
+function throughputFact (doc) {
+  if (!isNum(doc.summary?.tps)) return undefined
+  if (!doc.chbench || typeof doc.transactions !== 'object') return `${fmt(doc.summary.tps, 1)} tps`
+  const split = chbenchSplit(doc)
+  return `${fmt(split.tps, 1)} TPC-C transactions per second, ${fmt(split.qps, 3)} analytic queries per second`
 }
 
 // null: the type did not run, so there is no verdict (the summary prints '-').
@@ -257,7 +267,7 @@ export function runHeaderHtml (doc, label) {
     ['host', doc.host ? `${doc.host.cpus ?? '?'} CPUs, ${bytes(doc.host.memoryBytes)} memory, ${doc.host.platform ?? ''}` : undefined],
     ['pgload', doc.tool ? `${doc.tool.version ?? ''} on Node.js ${doc.tool.node ?? ''}` : undefined],
     ['label', run.label],
-    [staged ? 'throughput, whole run' : 'throughput', isNum(doc.summary?.tps) ? `${fmt(doc.summary.tps, 1)} tps` : undefined],
+    [staged ? 'throughput, whole run' : 'throughput', throughputFact(doc)],
     ['time to steady state', staged || loadVaries(doc) ? undefined : steadyFact(steadyStateOf(doc))],
     ['client', clientFact(doc)]
   ])

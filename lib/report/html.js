@@ -6,6 +6,7 @@ import { escapeHtml as h, jsonForScript } from './escape.js'
 import { browserBundles } from './assets.js'
 import { runHeaderHtml } from './header.js'
 import { runKind } from './staged-header.js'
+import { runSectionsHtml } from './run-sections.js'
 
 const TEMPLATE = new URL('../../reports/report.html', import.meta.url)
 
@@ -53,6 +54,7 @@ export function buildHtml (runs, built, opts = {}) {
     group = key
     return `${heading}<div class="chart" id="chart-${i}" role="img" aria-label="${h(chartLabel(c))}"></div>`
   }).join('\n')
+  const runSections = runs.map(({ doc, label }) => runSectionsHtml(doc, several ? label : null)).join('\n')
   // $schema is a URL and only informs editors; vega-embed is told the mode instead.
   const specs = built.charts.map((c) => { const { $schema, ...rest } = c.spec; return rest })
   const bundles = browserBundles()
@@ -64,7 +66,7 @@ export function buildHtml (runs, built, opts = {}) {
     subtitle: h(subtitle),
     skipped,
     header,
-    charts,
+    charts: charts + runSections,
     specs: jsonForScript(specs),
     scripts,
     live: opts.live ?? ''

@@ -8,6 +8,7 @@ import { failover } from './schema-failover.js'
 import { targets, staleness } from './schema-routes.js'
 import { count, countOrNull, amount, amountOrNull, anyNumberOrNull, text, textOrNull, counts } from './schema-values.js'
 import { waits } from './schema-waits.js'
+import { slowest } from './schema-slowest.js'
 import { scenariosRule } from './schema-scenarios.js'
 import { FieldProblem, number, boolean, either, object, mapOf, arrayOf, refine, describe, memberPath } from './rules.js'
 import { round3 } from '../format/round.js'
@@ -354,6 +355,7 @@ const document = object({
   stages,
   serverStats,
   waits,
+  slowest,
   tpcc,
   pooler,
   failover,

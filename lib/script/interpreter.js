@@ -81,6 +81,7 @@ export function startScript (script, ctx, env, done) {
   st.random = ctx.random
   st.scriptIndex = script.index
   st.pipe = null // a retry starts outside any pipeline
+  st.runNo++
   const cur = st.cursor
   cur.script = script
   cur.ctx = ctx
@@ -125,6 +126,7 @@ function advance (cur) {
     if (timing) cur.t0 = ctx.nowUs()
     switch (c.kind) {
       case K.SQL: {
+        st.ranSql[c.sqlId] = st.runNo // which statements this execution ran (--explain-slowest)
         if (st.pipe !== null) { queueSql(st, script, c); break }
         if (c.isCopy) throw new ClientAbortError('COPY is not supported in pgbench, aborting')
         const conn = ctx.conn

@@ -13,6 +13,10 @@ import { normInt } from './values.js'
 import { checkScriptSet, checkVariableName } from './options.js'
 import { CommitLog, HISTORY_VARIABLES } from './commit-log.js'
 import { mergeScript } from '../results/merge-script.js'
+import { scriptReplay } from './replay-parameters.js'
+
+/** The variables pgbench sets before a terminal's first transaction. */
+const START_VARIABLES = ['client_id', 'scale', 'random_seed', 'default_seed']
 
 /** Workload options and their defaults. */
 export const SCRIPT_DEFAULTS = Object.freeze({
@@ -43,6 +47,9 @@ export class ScriptTerminal {
     /** (scriptIndex, commandIndex) pairs of retryable errors in the current transaction */
     this.errCmds = []
     this.txnCount = 0
+    // executions of a script begun, and the last in which each SQL command ran
+    this.runNo = 0
+    this.ranSql = new Int32Array(sqlCount)
     this.cursor = new ScriptCursor(this)
   }
 }
@@ -64,7 +71,7 @@ export function scriptWorkload (compiled, options = {}) {
   const protocol = compiled[0].protocol
   const defines = definedVariables(opts.variables)
   const registry = new VarRegistry()
-  for (const name of ['client_id', 'scale', 'random_seed', 'default_seed', ...defines.keys()]) registry.slotOf(name)
+  for (const name of [...START_VARIABLES, ...defines.keys()]) registry.slotOf(name)
   const { linked, counter, paramCounts } = linkScripts(compiled, registry)
 
   const randomSeed = opts.randomSeed ?? (process.hrtime.bigint() / 1000n)
@@ -139,6 +146,9 @@ export function scriptWorkload (compiled, options = {}) {
       if (logWriter !== null) logWriter.transaction(st.clientId, st.txnCount, typeIndex.get(info.type) ?? 0, info)
       if (commits !== null && info.status === 'ok' && logged[typeIndex.get(info.type)]) commits.add(st.vars)
     },
+
+    // variables every transaction starts with may be used by a replayed statement
+    ...scriptReplay(linked, { simple: protocol === 'simple', givenSlots: new Set([...START_VARIABLES, ...defines.keys()].map(slot)) }),
 
     /** Per-command statistics: this copy's own, or the worker threads' merged (they ran them all). */
     async afterRun (db, runInfo) {

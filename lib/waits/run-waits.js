@@ -15,7 +15,7 @@ export const WAITS_APPLICATION_NAME = 'pgload-waits'
  * @param {object} p
  * @param {number} p.hz samples per second; 0: off
  * @param {number} p.jobs worker threads
- * @param {{ connections: number, range: { count: number }, intervalUs: number }} p.settings the run's engine settings
+ * @param {{ connections: number, range: { count: number }, intervalUs: number, slowest?: number }} p.settings the run's engine settings
  * @param {{ transactions: { name: string }[], statementNames?: (string|null)[][] }} p.workload
  * @param {import('../db/connection.js').Target} p.target the server
  * @param {import('pino').Logger} p.log
@@ -32,7 +32,7 @@ export async function openWaitSampling ({ hz, jobs, settings, workload, target, 
     : new ActivitySlots(Math.max(settings.connections, settings.range.count))
   // unnamed statements: a named one would meet its twin on another server connection behind a pooler
   const openConnection = () => open(target, { applicationName: WAITS_APPLICATION_NAME, protocol: 'extended' })
-  const sampler = new WaitSampler({ openConnection, activity, hz, typeCount: workload.transactions.length, intervalMs: settings.intervalUs / 1000 })
+  const sampler = new WaitSampler({ openConnection, activity, hz, typeCount: workload.transactions.length, intervalMs: settings.intervalUs / 1000, slowest: settings.slowest ?? 0 })
   try {
     await sampler.start()
   } catch (err) {
@@ -55,6 +55,8 @@ export class WaitSampling {
     this._sampler = sampler
     this._reason = reason ?? null
     this._workload = workload ?? null
+    /** @type {{ tally: import('./wait-tally.js').WaitTally, error: Error|null }|null} */
+    this._counts = null
     /** sampled sessions by wait class per interval, as they come (the live view reads them), or null */
     this.classes = sampler?.classes ?? null
   }
@@ -73,15 +75,39 @@ export class WaitSampling {
   }
 
   /**
-   * The results' `waits` section, added to the document.
-   * @param {any} results the results document, with its transactions
-   * @param {{ hurried?: boolean }} [run] hurried (Ctrl-C twice): the read under way is not waited for
+   * After the run: the sampler's last read and its close, under the bound of what is read after
+   * the run (lib/engine/after-run.js); past it, or hurried, the sampler is abandoned and its
+   * counts so far make the section.
+   * @param {{ within: <T>(p: Promise<T>, onLate?: () => void) => Promise<T|null> }} [limit] none: unbounded
    */
-  async addTo (results, { hurried = false } = {}) {
+  async finish (limit) {
+    const s = this._sampler
+    if (s === null || this._counts !== null) return
+    const finishing = s.finish()
+    this._counts = (limit ? await limit.within(finishing, () => s.abandon()) : await finishing) ?? s.counted()
+  }
+
+  /**
+   * What the sampler saw of each of the slowest transactions (--explain-slowest), once finished:
+   * `find(slot, seq)` and the time one sample stands for; null when nothing was sampled.
+   * @returns {{ find: (slot: number, seq: number) => import('./slow-tags.js').TaggedTransaction|null, intervalMs: number }|null}
+   */
+  slowTags () {
+    const s = this._sampler
+    if (s === null || s.slowTags === null || this._counts === null || !(s.ticks.done > 0)) return null
+    return { find: (slot, seq) => s.slowTags.find(slot, seq), intervalMs: s.windowMs / s.ticks.done }
+  }
+
+  /**
+   * The results' `waits` section, added to the document (the sampler finished first when it was not).
+   * @param {any} results the results document, with its transactions
+   */
+  async addTo (results) {
     const s = this._sampler
     if (s === null) { results.waits = { available: false, reason: this._reason }; return }
+    await this.finish()
     this._sampler = null
-    const { tally, error } = await s.finish(hurried ? { waitMs: 0 } : undefined)
+    const { tally, error } = this._counts
     const section = waitsSection(tally, {
       typeNames: this._workload.transactions.map((t) => t.name),
       statementNames: this._workload.statementNames,

@@ -14,6 +14,7 @@ import { waitClassOf, CPU_CLASS, IDLE_IN_TRANSACTION } from '../results/wait-cla
 import { IntervalClasses } from './interval-classes.js'
 import { WaitTally, latencyBucket, NO_LATENCY, NO_STATEMENT } from './wait-tally.js'
 import { closeWithin } from '../db/close-within.js'
+import { SlowTags } from './slow-tags.js'
 
 const ACTIVITY = defineStatement('select pid, state, wait_event_type, wait_event from pg_stat_activity where pid = any($1::int[])')
 const CLEAR = defineStatement('select pg_stat_clear_snapshot()')
@@ -24,8 +25,6 @@ const UNMATCHED_READS = 5
 const RECONNECT_AFTER_MS = 1000
 // ms the reads' transaction lasts at most: a few commits a second of the sampler's own
 const TRANSACTION_MS = 500
-// ms the last read (and the reads' COMMIT) may take once sampling stops
-const STOP_WAIT_MS = 1000
 // ms the connection's polite close may take before its socket is destroyed
 const CLOSE_MS = 250
 const EXTENSION = "select exists (select 1 from pg_extension where extname = 'pg_wait_sampling')"
@@ -38,15 +37,19 @@ export class WaitSampler {
    * @param {number} p.hz samples per second
    * @param {number} p.typeCount transaction types
    * @param {number} [p.intervalMs] the run's --interval: sessions by wait class are counted per interval
+   * @param {number} [p.slowest] per type, the slowest sampled transactions whose samples are kept
+   *   one by one (--explain-slowest); 0: none
    * @param {() => number} [p.nowMs] monotonic milliseconds
    */
-  constructor ({ openConnection, activity, hz, typeCount, intervalMs = 0, nowMs = () => performance.now() }) {
+  constructor ({ openConnection, activity, hz, typeCount, intervalMs = 0, slowest = 0, nowMs = () => performance.now() }) {
     this._open = openConnection
     this.activity = activity
     this.hz = hz
     this.nowMs = nowMs
     this.names = new WaitEventNames()
     this.tally = new WaitTally(typeCount)
+    /** @type {SlowTags|null} the slowest sampled transactions' own samples */
+    this.slowTags = slowest > 0 ? new SlowTags(typeCount, slowest) : null
     /** sampled sessions by wait class per interval, or null without an interval length */
     this.classes = intervalMs > 0 ? new IntervalClasses(intervalMs) : null
     this.conn = null
@@ -117,11 +120,13 @@ export class WaitSampler {
     this._timer.unref()
   }
 
-  /** The window closes: no more ticks; the one in flight is waited for. */
-  /** @param {number} [waitMs] how long the read under way may still take (a silent server's is given up) */
-  async stop (waitMs = STOP_WAIT_MS) {
+  /**
+   * The window closes: no more ticks. Settles once the read in flight has; unbounded, so the
+   * caller bounds it (a silent server's read is given up by abandon()).
+   */
+  async stop () {
     this._stopTimer()
-    if (this._busy !== null && waitMs > 0) await within(this._busy, waitMs)
+    if (this._busy !== null) await this._busy
   }
 
   _stopTimer () {
@@ -281,7 +286,10 @@ export class WaitSampler {
       const base = slot * SLOT_INTS
       const seq = this._pendingSeq[slot]
       if (ints[base + SEQ] === seq && ints[base + TYPE] >= 0 && ints[base + PID] > 0) continue // still running
-      this._resolve(slot, ints[base + DONE] === seq ? latencyBucket(this.activity.latencyUs[slot]) : NO_LATENCY)
+      if (ints[base + DONE] !== seq) { this._resolve(slot, NO_LATENCY); continue }
+      const latencyUs = this.activity.latencyUs[slot]
+      this.slowTags?.offer(slot, seq, latencyUs, this._pending[slot])
+      this._resolve(slot, latencyBucket(latencyUs))
     }
   }
 
@@ -292,15 +300,28 @@ export class WaitSampler {
   }
 
   /**
-   * After the run: every sample counted; the connection closed.
+   * After the run: the read in flight and the reads' COMMIT waited for, every sample counted, the
+   * connection closed. Unbounded: the caller bounds it and calls abandon() past its bound.
    * @returns {Promise<{ tally: WaitTally, error: Error|null }>}
    */
-  async finish ({ waitMs = STOP_WAIT_MS } = {}) {
-    await this.stop(waitMs)
+  async finish () {
+    await this.stop()
+    if (this._inTransaction && this.conn !== null) {
+      this._inTransaction = false
+      await this.conn.simpleQuery('COMMIT').catch(() => {})
+    }
+    this.abandon()
+    return this.counted()
+  }
+
+  /**
+   * The counts so far, every sample waiting for its transaction's latency counted without it:
+   * what finish() returns, and what there is once it was abandoned.
+   * @returns {{ tally: WaitTally, error: Error|null }}
+   */
+  counted () {
     this._resolvePending()
     for (let slot = 0; slot < this._pending.length; slot++) if (this._pending[slot].length > 0) this._resolve(slot, NO_LATENCY)
-    if (this._inTransaction && this.conn !== null && waitMs > 0) await within(this.conn.simpleQuery('COMMIT').catch(() => {}), waitMs)
-    this.abandon()
     return { tally: this.tally, error: this._error }
   }
 
@@ -313,11 +334,4 @@ export class WaitSampler {
     // bounded: past it the socket is destroyed, so a silent server cannot keep the process alive
     if (conn) closeWithin(conn, CLOSE_MS).catch(() => {})
   }
-}
-
-/** The promise, or nothing once `ms` passed. */
-function within (promise, ms) {
-  let timer
-  const late = new Promise((resolve) => { timer = setTimeout(resolve, ms) })
-  return Promise.race([promise.catch(() => {}), late]).finally(() => clearTimeout(timer))
 }

@@ -106,11 +106,49 @@ test('run chbench: the streams run the 22 queries beside TPC-C, counted apart fr
   }
 })
 
-test('run chbench refuses -j and a negative --streams before connecting', async () => {
+test('the answers: two runs on data that holds still agree on all 22; an altered order line changes q6\'s and compare says so', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'pgload-chbench-'))
+  try {
+    // one stream, one set of the 22 queries each run, no TPC-C terminal writing under them
+    const runOnce = async (name) => {
+      const out = join(dir, `${name}.json`)
+      const r = await runCli(['run', 'chbench', '--url', db.url, '--no-tpcc', '--streams', '1', '-t', '22', '--no-wait-sampling', '-o', out])
+      assert.equal(r.code, 0, r.stderr)
+      assert.match(r.stdout, /^answers checked: 22 queries on data that held still$/m)
+      return { out, answers: (await readResults(out)).chbench.perQuery }
+    }
+    const first = await runOnce('a1')
+    const second = await runOnce('a2')
+    for (const q of CH_QUERIES) {
+      const a = first.answers[q.name].answer
+      assert.deepEqual(a, { checksum: second.answers[q.name].answer.checksum, agreed: 1, differing: [], checked: true }, q.name)
+    }
+    const same = await runCli(['compare', first.out, second.out, '--force'])
+    assert.doesNotMatch(same.stdout, /answer changed/)
+    await conn.query('update order_line set ol_amount = ol_amount + 1000 where ol_w_id = 1 and ol_d_id = 1 and ol_o_id = 1 and ol_number = 1')
+    const altered = await runOnce('b')
+    assert.notEqual(altered.answers.q6.answer.checksum, first.answers.q6.answer.checksum)
+    // queries that read no order line keep their answers
+    for (const q of ['q2', 'q11', 'q16']) assert.equal(altered.answers[q].answer.checksum, first.answers[q].answer.checksum, q)
+    const changed = await runCli(['compare', first.out, altered.out, '--force'])
+    assert.match(changed.stdout, new RegExp(`^answer changed: q6 \\(checksum A ${first.answers.q6.answer.checksum}, B ${altered.answers.q6.answer.checksum}\\)`, 'm'))
+    assert.doesNotMatch(changed.stdout, /^answer changed: q16 /m)
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+})
+
+test('run chbench refuses -j, a negative --streams, an unknown query and nothing to run before connecting', async () => {
   const j = await runCli(['run', 'chbench', '--url', 'postgres://127.0.0.1:1/x', '-j', '2'])
   assert.equal(j.code, 1)
   assert.match(j.stderr, /^pgload: -j 2 does not apply to chbench/m)
   const s = await runCli(['run', 'chbench', '--url', 'postgres://127.0.0.1:1/x', '--streams', '-1'])
   assert.equal(s.code, 1)
   assert.match(s.stderr, /--streams must be an integer in 0\.\.1000/)
+  const q = await runCli(['run', 'chbench', '--url', 'postgres://127.0.0.1:1/x', '--queries', 'q16,q23'])
+  assert.equal(q.code, 1)
+  assert.match(q.stderr, /^pgload: --queries must be a list of q1 \.\.\. q22, got "q16,q23"$/m)
+  const none = await runCli(['run', 'chbench', '--url', 'postgres://127.0.0.1:1/x', '--no-tpcc', '--streams', '0'])
+  assert.equal(none.code, 1)
+  assert.match(none.stderr, /^pgload: --no-tpcc with --streams 0 leaves nothing to run$/m)
 })

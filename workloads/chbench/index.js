@@ -3,7 +3,7 @@
 
 import tpcc from '../tpcc/index.js'
 import { loadChbench, CH_TABLES } from './loader.js'
-import { createChbenchWorkload, streamsOf, DEFAULT_STREAMS } from './workload.js'
+import { createChbenchWorkload, streamsOf, queriesOf, DEFAULT_STREAMS } from './workload.js'
 
 export default {
   name: 'chbench',
@@ -19,7 +19,9 @@ export default {
   oneThread: 'its TPC-C terminals and analytic streams run in one thread and one process',
   runOptions: {
     ...tpcc.runOptions,
-    streams: { type: 'string', describe: `chbench: analytic streams, each running the 22 queries in its own order, again and again [default: ${DEFAULT_STREAMS}]` }
+    streams: { type: 'string', describe: `chbench: analytic streams, each running the 22 queries in its own order, again and again [default: ${DEFAULT_STREAMS}]` },
+    queries: { type: 'string', describe: 'chbench: the queries a stream runs, e.g. q16,q19 [default: all 22]' },
+    tpcc: { type: 'boolean', describe: 'chbench: the TPC-C terminals beside the streams (--no-tpcc: the streams alone, on data that holds still: every answer checked) [default: true]' }
   },
 
   /**
@@ -38,12 +40,14 @@ export default {
   /** @param {object} opts the runOptions, camelCased */
   validateRunOptions (opts) {
     streamsOf(opts)
+    queriesOf(opts)
     tpcc.validateRunOptions(opts)
   },
 
   /** @param {object} opts the runOptions, camelCased */
   defaultWarmup (opts) {
-    return tpcc.defaultWarmup(opts)
+    // the streams alone need no ramp-up of paced terminals
+    return opts.tpcc === false ? null : tpcc.defaultWarmup(opts)
   },
 
   createWorkload: createChbenchWorkload,

@@ -13,6 +13,7 @@ import { createTpccWorkload } from '../tpcc/workload.js'
 import { CH_QUERIES } from './queries.js'
 import { CH_TABLES } from './loader.js'
 import { streamState, nextQuery, queryEnded, analyticFigures } from './streams.js'
+import { answerChecksum, AnswerTally } from './answers.js'
 
 /** Analytic streams when --streams is not given. */
 export const DEFAULT_STREAMS = 1
@@ -23,7 +24,27 @@ export const DEFAULT_STREAMS = 1
  * @returns {number}
  */
 export function streamsOf (opts) {
-  return opts.streams === undefined ? DEFAULT_STREAMS : parseInteger(opts.streams, '--streams', rangeOf('--streams'))
+  const streams = opts.streams === undefined ? DEFAULT_STREAMS : parseInteger(opts.streams, '--streams', rangeOf('--streams'))
+  if (streams === 0 && opts.tpcc === false) {
+    throw new PgloadError('--no-tpcc with --streams 0 leaves nothing to run', { code: 'BAD_OPTION', hint: 'give --streams 1 or more' })
+  }
+  return streams
+}
+
+/**
+ * --queries, checked: the indexes into CH_QUERIES of the queries a stream's set holds.
+ * @param {{ queries?: string }} opts
+ * @returns {number[]}
+ */
+export function queriesOf (opts) {
+  if (opts.queries === undefined) return CH_QUERIES.map((_, i) => i)
+  const names = String(opts.queries).split(',').map((n) => n.trim().toLowerCase()).filter(Boolean)
+  const indexes = names.map((n) => CH_QUERIES.findIndex((q) => q.name === n || q.name === `q${n}`))
+  const bad = names.find((_, i) => indexes[i] < 0)
+  if (bad !== undefined || names.length === 0) {
+    throw new PgloadError(`--queries must be a list of q1 ... q22, got ${JSON.stringify(String(opts.queries))}`, { code: 'BAD_OPTION', hint: 'e.g. --queries q16,q19' })
+  }
+  return [...new Set(indexes)]
 }
 
 /**
@@ -33,19 +54,25 @@ export function streamsOf (opts) {
  */
 export async function createChbenchWorkload (ctx, opts) {
   const streams = streamsOf(opts)
+  const chosen = queriesOf(opts)
   await requireTables(ctx.conn)
   const tp = await createTpccWorkload(ctx, opts)
+  // --no-tpcc: the streams alone, on data that holds still
+  const tpTerminals = opts.tpcc === false ? 0 : tp.terminals
   const first = tp.transactions.length
   const queries = CH_QUERIES.map((q) => ({ ...q, statement: defineStatement(q.sql) }))
   const rows = new Map()
+  const answers = new AnswerTally()
   const states = []
   let measuring = false
+  let windowEpochUs = null
   const analytic = queries.map((q) => ({
     name: q.name,
     weight: 0, // chosen by the streams, never by TPC-C's terminals
     async run (tctx) {
       const r = await tctx.conn.execute(q.statement)
       rows.set(q.name, (rows.get(q.name) ?? 0) + (r.rows?.length ?? 0))
+      answers.record(q.name, answerChecksum(r.rows ?? [], q.ordered))
       return undefined
     }
   }))
@@ -53,33 +80,37 @@ export async function createChbenchWorkload (ctx, opts) {
     ...tp,
     name: 'chbench',
     transactions: [...tp.transactions, ...analytic],
-    terminals: tp.terminals + streams,
+    terminals: tpTerminals + streams,
     // the streams hold a connection each for as long as a query runs
-    defaultConnections: tp.defaultConnections + streams,
+    defaultConnections: (tpTerminals ? tp.defaultConnections : 0) + streams,
     statements: [...tp.statements, ...queries.map((q) => q.statement)],
     terminalGroup: undefined,
-    firstWaitUs: tp.firstWaitUs,
+    firstWaitUs: tpTerminals ? tp.firstWaitUs : () => 0,
     choose (tctx) {
       const s = tctx.state
       return s.order ? first + nextQuery(s) : tp.choose(tctx)
     },
     createTerminalState (terminalId, random) {
-      if (terminalId < tp.terminals) return tp.createTerminalState(terminalId, random)
-      const s = streamState(terminalId - tp.terminals, random)
+      if (terminalId < tpTerminals) return tp.createTerminalState(terminalId, random)
+      const s = streamState(terminalId - tpTerminals, random, chosen)
       states.push(s)
       return s
     },
     onTransactionEnd (tctx, info) {
-      if (tctx.state.order) queryEnded(tctx.state, info, measuring)
+      if (tctx.state.order) queryEnded(tctx.state, info, measuring, windowEpochUs)
       else tp.onTransactionEnd(tctx, info)
     },
     measuringStarted () {
       measuring = true
+      // the intervals' time counts from here (the same clock as a transaction's endEpochUs)
+      windowEpochUs = (performance.timeOrigin + performance.now()) * 1000
       tp.measuringStarted()
     },
     async afterRun (conn, runInfo) {
       const tpcc = await tp.afterRun(conn, runInfo)
-      return { tpcc, chbench: analyticFigures(runInfo, states, rows) }
+      // an answer is checked where the data held still under every execution of the query
+      const answerOf = (name) => answers.answer(name, tpTerminals === 0 || CH_QUERIES.find((q) => q.name === name).staticData)
+      return { tpcc, chbench: { ...analyticFigures(runInfo, states, rows, answerOf), tpcc: tpTerminals > 0 } }
     }
   }
 }

@@ -39,3 +39,17 @@ test('figures: queries per hour and a geometric mean only when every query ran',
   delete transactions.q22
   assert.equal(analyticFigures({ durationS: 60, transactions }, [], new Map()).geoMeanMs, null)
 })
+
+test('a set that ends in the measured window records when, from the window\'s start', () => {
+  const s = streamState(0, Prng.fromSeed(2n), [0, 1])
+  let t = 5_000_000
+  for (let set = 0; set < 2; set++) {
+    for (let i = 0; i < 2; i++) {
+      nextQuery(s)
+      t += 250_000
+      queryEnded(s, { endEpochUs: t, latencyUs: 200_000 }, set === 1, 5_500_000)
+    }
+  }
+  assert.deepEqual(s.setEndsS, [0.5])
+  assert.deepEqual(analyticFigures({ durationS: 1, transactions: {} }, [s], new Map()).sets, [{ stream: 0, complete: 1, meanS: 0.45, endsS: [0.5] }])
+})

@@ -43,3 +43,25 @@ test('no row had the connections\' pids: absent, naming the likely pooler', asyn
   assert.equal(results.waits.available, false)
   assert.match(results.waits.reason, /pooler \(PgBouncer\)/)
 })
+
+test('past the bound of the reads after the run the sampler is abandoned, its counts so far make the section', async () => {
+  const tally = new WaitTally(1)
+  let abandoned = 0
+  const sampler = {
+    hz: 50,
+    ticks: { done: 4, skipped: 0, failed: 0 },
+    windowMs: 80,
+    pgWaitSampling: false,
+    finish: () => new Promise(() => {}), // a server that stopped answering: never settles
+    counted: () => { tally.idle = 4; return { tally, error: null } },
+    abandon: () => { abandoned++ }
+  }
+  const waits = new WaitSampling(null, /** @type {any} */ (sampler), { workload })
+  const late = { within: async (promise, onLate) => { onLate(); return null } }
+  await waits.finish(late)
+  assert.equal(abandoned, 1)
+  const results = { transactions: { a: { count: 10 } } }
+  await waits.addTo(results)
+  assert.equal(results.waits.available, true)
+  assert.equal(results.waits.samples.idle, 4)
+})
