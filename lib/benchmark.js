@@ -8,13 +8,16 @@ import { connectTarget } from './server/target/connect-target.js'
 import { embeddedPaths, pgloadHome } from './server/embedded/home.js'
 import { enableStatementStats } from './server/embedded/start-settings.js'
 import { PgloadError } from './errors.js'
-import { redact } from './server/target/resolve-target.js'
+import { redact, resolveTarget } from './server/target/resolve-target.js'
+import { MAIN_TARGET } from './plan/route-options.js'
+import { targetsSection } from './results/targets.js'
+import { keepCommits } from './failover/acknowledged-commits.js'
 import { coldRestartMethod, coldStart } from './server/cold/cold-start.js'
 import { closeWithin } from './db/close-within.js'
 import { createRun } from './engine/create-run.js'
 import { afterRunLimit, closeAfterRunMs } from './engine/after-run.js'
 import { planSource } from './orchestration/thread-part.js'
-import { runConnectionOpener } from './orchestration/run-connections.js'
+import { runConnectionOpener, routeOpeners } from './orchestration/run-connections.js'
 import { parseRandomSeed } from './random/seeding.js'
 import { runSeeds, workloadOptionsOf } from './plan/workload-options.js'
 import { resolvePlan, isPlan } from './plan/resolve.js'
@@ -63,6 +66,7 @@ export async function measureBenchmark (planOrOptions, { log = silentLogger, env
   let waits = null
   let run = null
   let barrier = null
+  let targetStats = null
   let conn = session.conn
   try {
     const serverVersion = await readServerVersion(conn)
@@ -83,18 +87,19 @@ export async function measureBenchmark (planOrOptions, { log = silentLogger, env
     const snapshot = await takeSettingsSnapshot(conn, { tables: module.tables ?? [] })
 
     if (samplesServer(plan)) sampler = await startSampler(target, module, { embedded: session.embedded, env, log, hostStats: plan.serverHostStats })
+    targetStats = await prepareTargets(plan, target, { conn, env })
     barrier = shardMet ? null : await openShardBarrier(plan, { openConnection: (o) => openConnection(target, o), log })
     // a scenario's part in its run's shard start: a gate to pass, or the start already passed
     const gate = barrier ? shardGate(barrier, onPhase) : shardMet ?? null
 
     const settings = engineSettings(plan, workload, part ? { range: part.terminalRange, connections: part.connections, rate: part.rate } : undefined)
     waits = await openWaitSampling({ hz: plan.waitSamplingHz, jobs: plan.jobs, settings, workload, target, log })
-    const runtime = { openConnection: runConnectionOpener(plan, target), seed, seeds, part: part?.part, startGate: typeof gate === 'function' ? gate : undefined, log, activity: waits?.activity }
+    const runtime = { openConnection: runConnectionOpener(plan, target), routeOpeners: routeOpeners(plan, env), seed, seeds, part: part?.part, startGate: typeof gate === 'function' ? gate : undefined, log, activity: waits?.activity }
     run = createRun(workload, settings, runtime, {
       jobs: plan.jobs,
       source: planSource({ plan, target, serverVersionNum: serverVersion.num, seed })
     })
-    followRun(run, workload, sampler)
+    followRun(run, workload, sampler, targetStats)
     waits?.follow(run)
     onRun?.(run, { sampler, types: workload.transactions.map((t) => t.name), waits: waits?.classes ?? null })
     onPhase('running', { terminals: run.terminalCount, connections: run.poolSize })
@@ -104,8 +109,8 @@ export async function measureBenchmark (planOrOptions, { log = silentLogger, env
       Object.assign(outcome.client, coreShares(outcome.client, outcome.durationS, outcome.summary.transactions + outcome.summary.failed))
     }
 
-    const { extra, serverStats, slowest } = await readAfterRun(run, outcome, { plan, workload, conn, sampler, waits, serverVersion, log })
-    sampler = null
+    const { extra, serverStats, slowest, targetServers } = await readAfterRun(run, outcome, { plan, workload, conn, sampler, waits, serverVersion, targetStats, log })
+    sampler = targetStats = null // finished
     const results = buildResults({
       toolVersion: TOOL_VERSION,
       options: recordedPlan(plan),
@@ -120,7 +125,7 @@ export async function measureBenchmark (planOrOptions, { log = silentLogger, env
       extra
     })
     if (afterLoad) results.run.afterLoad = afterLoad
-    if (slowest) results.slowest = slowest
+    addSections(results, { plan, target, settings, outcome, targetServers, workload, slowest })
     await waits?.addTo(results)
     markShardResults(results, plan, gate, run)
     if (started.cold) results.run.cold = started.cold
@@ -129,6 +134,7 @@ export async function measureBenchmark (planOrOptions, { log = silentLogger, env
   } finally {
     if (barrier) await barrier.close()
     if (sampler) sampler.abandon()
+    targetStats?.abandon()
     waits?.abandon()
     const closeMs = closeAfterRunMs(run?.status)
     // after a cold start, the set-up connection is a new one
@@ -150,13 +156,17 @@ async function startCold (restart, { plan, conn, target, env, onPhase }) {
   return started
 }
 
-/** What follows the run as it goes: the workload's counters and the server statistics sampler. */
-function followRun (run, workload, sampler) {
+/** What follows the run as it goes: the workload's counters, the server statistics sampler, the routed servers'. */
+function followRun (run, workload, sampler, targetStats) {
   // the workload's own counters at the opening of the measured window (TPC-C's NOPM)
   if (workload.measuringStarted) run.on('measuring', () => workload.measuringStarted())
   if (sampler) {
     run.on('measuring', () => sampler.resetBaseline?.())
     run.on('interval', (e) => { if (!e.final) sampler.sample(e.elapsedS) })
+  }
+  if (targetStats) {
+    run.on('measuring', () => targetStats.sample(0, true))
+    run.on('interval', (e) => { if (!e.final) targetStats.sample(e.elapsedS) })
   }
 }
 
@@ -217,7 +227,7 @@ export async function startSampler (target, module, { embedded, env, log, hostSt
  * slowest transactions replayed under EXPLAIN (--explain-slowest), after the run. Bounded: a server that stopped answering (transactions had to be cancelled) gets
  * a short while, Ctrl-C twice none.
  */
-async function readAfterRun (run, outcome, { plan, workload, conn, sampler, waits, serverVersion, log }) {
+async function readAfterRun (run, outcome, { plan, workload, conn, sampler, waits, serverVersion, targetStats, log }) {
   const s = outcome.summary
   const stalled = s.unfinished + s.outcomeUnknown > 0
   const limit = afterRunLimit(run, stalled)
@@ -239,10 +249,45 @@ async function readAfterRun (run, outcome, { plan, workload, conn, sampler, wait
       log.warn({ err: err.message }, 'server statistics could not be finished')
     }
   }
+  const targetServers = targetStats ? await finishTargets(targetStats, limit, log) : undefined
   // last: the replay's own reads and writes stay out of the server statistics
   const slowest = await slowestSection({ perType: plan.explainSlowest, outcome, workload, conn, serverVersionNum: serverVersion.num, run, stalled, limit, tags: waits?.slowTags() ?? null })
   limit.done()
-  return { extra, serverStats, slowest }
+  return { extra, serverStats, slowest, targetServers }
+}
+
+/** --route: each server's counters after the run, within the after-run limit. */
+async function finishTargets (targetStats, limit, log) {
+  try {
+    return await limit.within(targetStats.finish(), () => targetStats.abandon())
+  } catch (err) {
+    log.warn({ err: err.message }, 'the routed servers\' statistics could not be read')
+  }
+}
+
+/**
+ * The sections read after the run: --explain-slowest's `slowest`; --route's `targets`
+ * (lib/results/targets.js); --failover: the commits the workload kept, for the RPO check's list
+ * (lib/failover/acknowledged-commits.js).
+ */
+function addSections (results, { plan, target, settings, outcome, targetServers, workload, slowest }) {
+  if (slowest) results.slowest = slowest
+  keepCommits(results, workload.acknowledgedCommits?.())
+  const targets = targetsSection(plan, results.transactions, { mainName: MAIN_TARGET, mainServer: target.display, types: results.run.transactionTypes, typeTargets: settings.typeTargets, durationS: outcome.durationS, server: targetServers })
+  if (targets) results.targets = targets
+}
+
+/**
+ * --route: the table --staleness stamps, and each server's own counters over the run
+ * (lib/server/stats/target-stats.js), started; null without routes or server statistics.
+ */
+async function prepareTargets (plan, target, { conn, env }) {
+  if (plan.staleness) await (await import('./engine/staleness-table.js')).ensureStalenessTable(conn)
+  if (!plan.routeTargets?.length || !plan.serverStats) return null
+  const { TargetStats } = await import('./server/stats/target-stats.js')
+  const stats = new TargetStats([{ name: MAIN_TARGET, target }, ...plan.routeTargets.map((t) => ({ name: t.name, target: resolveTarget({ url: t.url, env }) }))])
+  await stats.start()
+  return stats
 }
 
 /** The plan as the results document records it: no server addresses (they may hold a password). */
@@ -250,6 +295,7 @@ function recordedPlan (plan) {
   const { planVersion, seedGiven, url, resultsUrl, poolerAdmin, ...options } = plan
   if (options.restartCommand !== undefined) options.restartCommand = redact(options.restartCommand)
   if (options.trigger !== undefined) options.trigger = redact(options.trigger)
+  if (options.routeTargets !== undefined) options.routeTargets = options.routeTargets.map((t) => ({ name: t.name, url: redact(t.url) }))
   if (options.metricsPush !== undefined) options.metricsPush = recordedMetricsPush(options.metricsPush)
   // the plan holds the seed as pgbench's signed random_seed; the user gives and reads it unsigned
   options.seed = parseRandomSeed(plan.seed).toString()

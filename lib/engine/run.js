@@ -6,6 +6,8 @@ import { EventEmitter } from 'node:events'
 import { performance } from 'node:perf_hooks'
 import { Scheduler } from './scheduler.js'
 import { ConnectionPool } from './pool.js'
+import { PoolGroup } from './pool-group.js'
+import { Staleness } from './staleness.js'
 import { Terminal } from './terminal.js'
 import { countStates } from './terminal-phases.js'
 import { TerminalContext } from './terminal-context.js'
@@ -24,6 +26,8 @@ import { formatServerError, ClientAbortError } from '../errors.js'
  * What a run needs besides its settings: the world it runs in.
  * @typedef {object} RunRuntime
  * @property {() => Promise<any>} openConnection opens one database connection
+ * @property {(() => Promise<any>)[]} [routeOpeners] open one connection to each other target
+ *   (--route; settings.typeTargets index i + 1)
  * @property {bigint} seed
  * @property {ReturnType<typeof deriveSeeds>} [seeds] derived already for the run's terminals
  * @property {number} [part] a part's number in a run cut into parts (shards, worker threads):
@@ -75,11 +79,14 @@ export class Run extends EventEmitter {
     this.recorder = new Recorder(types.map((t) => t.name), { latencyLimitUs: settings.latencyLimitUs, countsDrops: profile?.kind === 'rate' })
     if (profile) this.recorder.stageWindows = new StageWindows(profile.kind, profile.stages, types.map((t) => t.name))
     this.scheduler = new Scheduler({ nowUs: this.nowUs })
-    this.pool = this._createPool(workload.statements ?? [])
+    // --route: a pool per target, each type taking its connections from its target's
+    const pools = [this.runtime.openConnection, ...(runtime.routeOpeners ?? [])].map((open, i) => this._createPool(open, workload.statements ?? [], i === 0))
+    this.pool = pools.length > 1 ? new PoolGroup(pools) : pools[0]
     this.context = new TerminalContext({
       nowUs: this.nowUs,
       scheduler: this.scheduler,
       pool: this.pool,
+      typePools: types.map((t, i) => pools[settings.typeTargets?.[i] ?? 0]),
       recorder: this.recorder,
       workload,
       types,
@@ -90,6 +97,7 @@ export class Run extends EventEmitter {
       log: this.log,
       activity: runtime.activity ?? null
     })
+    if (settings.staleness) this.context.staleness = new Staleness({ typeTargets: settings.typeTargets, terminals: settings.terminals, nowUs: this.nowUs })
     this.canceller = new Canceller(this, settings)
     this.#life = new RunLifecycle(this, () => this.canceller.cancelled)
     this.abortedClients = 0
@@ -156,9 +164,10 @@ export class Run extends EventEmitter {
     return typeof w.progressText === 'function' ? w.progressText(sinceStartS) : null
   }
 
-  _createPool (statements) {
+  // the wait sampler reads the run's own server: only its connections publish their activity
+  _createPool (open, statements, own) {
     const s = this.settings
-    const pool = new ConnectionPool({ open: this.runtime.openConnection, size: this.poolSize, statements, connectPerTransaction: s.connectPerTransaction, activity: this.runtime.activity })
+    const pool = new ConnectionPool({ open, size: this.poolSize, statements, connectPerTransaction: s.connectPerTransaction, activity: own ? this.runtime.activity : undefined })
     // -C: a client whose connection cannot be opened aborts, as in pgbench
     pool.onConnectFailure = (err, terminal) => {
       this._clientAborted(terminal, new ClientAbortError(`client ${terminal.id} aborted while establishing connection: ${err.message}`, { cause: err }))
@@ -333,7 +342,7 @@ export class Run extends EventEmitter {
       // the last stage reached holds the rest of the run (the grace; all of it when stopped early)
       stages.close(Math.max(0, (this.endUs ?? this.nowUs()) - this.measureStartUs) / 1e6, true)
     }
-    return runOutcome({
+    const outcome = runOutcome({
       recorder: this.recorder,
       pool: this.pool,
       settings: this.settings,
@@ -349,5 +358,8 @@ export class Run extends EventEmitter {
       },
       slowest: this.context.slowest
     })
+    const staleness = this.context.staleness
+    if (staleness !== null) outcome.staleness = staleness.section()
+    return outcome
   }
 }

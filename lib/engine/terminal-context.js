@@ -32,6 +32,8 @@ export class TerminalContext {
    * @param {() => number} p.nowUs monotonic microseconds
    * @param {import('./scheduler.js').Scheduler} p.scheduler
    * @param {import('./pool.js').ConnectionPool} p.pool
+   * @param {import('./pool.js').ConnectionPool[]} [p.typePools] per transaction type, the pool of
+   *   its server (--route); absent: every type takes from `pool`
    * @param {import('../metrics/recorder.js').Recorder} p.recorder
    * @param {object} p.workload its hooks: choose, createTerminalState, onTransactionEnd
    * @param {object[]} p.types the transaction types as this run runs them (think time applied)
@@ -46,10 +48,11 @@ export class TerminalContext {
    * @param {import('./activity-slots.js').ActivitySlots|null} [p.activity] where terminals say
    *   what each connection runs (the wait sampler reads it); null: nobody reads it
    */
-  constructor ({ nowUs, scheduler, pool, recorder, workload, types, random, terminalStreams, settings, events, log, activity = null }) {
+  constructor ({ nowUs, scheduler, pool, typePools, recorder, workload, types, random, terminalStreams, settings, events, log, activity = null }) {
     this.nowUs = nowUs
     this.scheduler = scheduler
     this.pool = pool
+    this.typePools = typePools ?? types.map(() => pool)
     this.recorder = recorder
     this.types = types
     this.log = log
@@ -100,6 +103,8 @@ export class TerminalContext {
     // the monotonic clock's zero on the wall clock, read once (the getter costs a call per read)
     this._originEpochUs = performance.timeOrigin * 1000
     this.hasTransactionEnd = typeof workload.onTransactionEnd === 'function'
+    /** --staleness: the stamps and their checks (lib/engine/staleness.js); null otherwise */
+    this.staleness = null
   }
 
   /**

@@ -245,14 +245,15 @@ export class Terminal {
     const c = this.context
     // --clients-stages: a transaction arrives at its intended start
     if (c.activeClients !== null) this.stageIndex = c.recorder.stageAt(this.intendedUs - c.measureStartUs)
-    const conn = c.pool.tryAcquire()
+    const pool = c.typePools[this.typeIndex]
+    const conn = pool.tryAcquire()
     if (conn !== null) {
       this._queueUs = 0 // no wait: no clock reading needed
       return this._begin(conn, nowUs)
     }
     this.phase = PH_QUEUED
     this._queueStartUs = nowUs
-    c.pool.wait(this)
+    pool.wait(this)
   }
 
   /**
@@ -271,7 +272,7 @@ export class Terminal {
     const c = this.context
     if (c.stopping || c.aborting) {
       // Not started before the end: no new transaction begins after the run stops.
-      c.pool.release(conn)
+      c.typePools[this.typeIndex].release(conn)
       return this.finishTerminal()
     }
     this.conn = conn
@@ -279,7 +280,14 @@ export class Terminal {
     this._beganUs = nowUs
     const activity = c.activity
     if (activity !== null && conn.activityBase >= 0) activity.begin(this._activityBase = conn.activityBase, this.typeIndex)
+    // --staleness: a routed read first checks what this client wrote (lib/engine/staleness.js)
+    if (c.staleness !== null && c.staleness.reads[this.typeIndex]) return c.staleness.check(this, conn)
     this._transaction(c.types[this.typeIndex], conn)
+  }
+
+  /** Run the chosen transaction on its connection (after a staleness check). @param {any} conn */
+  runOn (conn) {
+    this._transaction(this.context.types[this.typeIndex], conn)
   }
 
   /** Run it, retrying serialization failures and deadlocks with the same random state. */
@@ -307,7 +315,11 @@ export class Terminal {
   _tryEnded (err, outcome) {
     try {
       if (this.cancelled) return this.cancelledEnded()
-      if (err === null || err === undefined) return this.endTransaction(outcome === 'rollback' ? ROLLED_BACK : OK)
+      if (err === null || err === undefined) {
+        const st = this.context.staleness
+        if (st !== null && outcome !== 'rollback' && st.writes[this.typeIndex]) return st.stamp(this)
+        return this.endTransaction(outcome === 'rollback' ? ROLLED_BACK : OK)
+      }
       transactionFailed(this, err)
     } catch (bug) {
       this.crash(bug)
@@ -323,7 +335,7 @@ export class Terminal {
     const activityBase = this._activityBase
     const activitySeq = activityBase >= 0 ? c.activity.end(activityBase) : 0
     this._activityBase = -1
-    c.pool.release(conn)
+    c.typePools[this.typeIndex].release(conn)
     this.transactions++
     const endUs = c.nowUs()
     const type = this.typeIndex

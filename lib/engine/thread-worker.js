@@ -27,6 +27,7 @@ async function main () {
   const started = new Promise((resolve) => { go = resolve })
   const run = new Run(built.workload, receivedSettings(settings), {
     openConnection: built.openConnection,
+    routeOpeners: built.routeOpeners,
     seed,
     seeds: built.seeds,
     part,

@@ -8,7 +8,8 @@ import { openConnection } from '../db/connection.js'
 import { closeWithin } from '../db/close-within.js'
 import { resolveTarget } from '../server/target/resolve-target.js'
 import { failoverTimeline } from './timeline.js'
-import { serverClock, rowsSince, commitRows } from './history-check.js'
+import { serverClock, rowsSince, commitRows, missingCommits } from './history-check.js'
+import { keptCommits } from './acknowledged-commits.js'
 
 const CLOSE_MS = 1000 // ms the check's connection may take to close politely
 
@@ -88,7 +89,7 @@ async function serverSide (results, { target, baseline }) {
       outageMs: h.gapMs,
       lastCommitBefore: h.lastBefore,
       firstCommitAfter: h.firstAfter,
-      rpo: { checked: commits.committed, found: h.rows, missing, server: `${conn.server?.host ?? target.config.host}:${conn.server?.port ?? target.config.port}` },
+      rpo: { checked: commits.committed, found: h.rows, missing, server: `${conn.server?.host ?? target.config.host}:${conn.server?.port ?? target.config.port}`, ...await listed(conn, results, commits, clock.since) },
       serverCheck: null
     }
   } catch (err) {
@@ -96,6 +97,18 @@ async function serverSide (results, { target, baseline }) {
   } finally {
     if (conn) await closeWithin(conn, CLOSE_MS)
   }
+}
+
+/**
+ * The RPO check's list: the first missing commits by their values, and how many, or why not.
+ * @returns {Promise<{ missingCommits: object|null, notListed?: string }>}
+ */
+async function listed (conn, results, commits, since) {
+  const log = keptCommits(results)
+  if (commits.table !== 'pgbench_history') return { missingCommits: null, notListed: 'listed only for pgbench\'s tpcb-like and simple-update' }
+  if (!log || log.count === 0) return { missingCommits: null, notListed: 'the commits were not kept (worker threads, -j, keep their own)' }
+  const m = await missingCommits(conn, log, since)
+  return 'reason' in m ? { missingCommits: null, notListed: m.reason } : { missingCommits: m }
 }
 
 async function readClock (target) {

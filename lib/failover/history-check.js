@@ -65,3 +65,34 @@ export function commitRows (results) {
   }
   return { table: 'pgbench_history', column: 'mtime', committed, outcomeUnknown }
 }
+
+/** The missing commits listed in the results, first ones in commit order. */
+export const LISTED_MISSING = 20
+// beyond this many commits the rows are not fetched to name the missing ones (memory)
+const LISTABLE_COMMITS = 2_000_000
+
+/**
+ * The acknowledged commits of pgbench's history scripts that have no row on the server: matched by
+ * their values (tid, bid, aid, delta) against the run's rows, in commit order.
+ * @param {import('../db/connection.js').PgConnection} conn
+ * @param {import('../script/commit-log.js').CommitLog} log what the run kept of each commit
+ * @param {string} since the server's clock before the run (serverClock)
+ * @returns {Promise<{ count: number, first: { tid: number, bid: number, aid: number, delta: number }[] }|{ reason: string }>}
+ */
+export async function missingCommits (conn, log, since) {
+  if (log.count > LISTABLE_COMMITS) return { reason: `${log.count.toLocaleString('en-US')} commits are too many to fetch and match (at most ${LISTABLE_COMMITS.toLocaleString('en-US')})` }
+  const literal = `'${since.replace(/'/g, "''")}'::timestamp`
+  const r = await conn.simpleQuery(`select tid, bid, aid, delta, count(*) from pgbench_history where mtime >= ${literal} group by 1, 2, 3, 4`)
+  const found = new Map()
+  for (const row of r.rows) found.set(`${row[0]},${row[1]},${row[2]},${row[3]}`, Number(row[4]))
+  let count = 0
+  const first = []
+  for (let i = 0; i < log.count; i++) {
+    const key = log.key(i)
+    const left = found.get(key) ?? 0
+    if (left > 0) { found.set(key, left - 1); continue }
+    count++
+    if (first.length < LISTED_MISSING) first.push(log.entry(i))
+  }
+  return { count, first }
+}

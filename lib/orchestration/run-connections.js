@@ -3,7 +3,7 @@
 
 import { openConnection } from '../db/connection.js'
 import { openLeanConnection } from '../db/lean-connection.js'
-import { explainConnectError } from '../server/target/resolve-target.js'
+import { explainConnectError, resolveTarget } from '../server/target/resolve-target.js'
 
 /**
  * The run's connection opener.
@@ -21,4 +21,14 @@ export function runConnectionOpener (plan, target) {
       throw explainConnectError(err, target)
     }
   }
+}
+
+/**
+ * The openers of the run's other targets (--route), in the plan's order (routeTargets).
+ * @param {{ driver: string, protocol: import('../db/connection.js').Protocol, routeTargets?: { url: string }[] }} plan
+ * @param {Record<string, string|undefined>} [env] PG* variables fill what a URL leaves out, as for --url
+ * @returns {(() => Promise<import('../db/connection.js').PgConnection>)[]}
+ */
+export function routeOpeners (plan, env = process.env) {
+  return (plan.routeTargets ?? []).map((t) => runConnectionOpener(plan, resolveTarget({ url: t.url, env })))
 }

@@ -7,7 +7,7 @@
 
 import { loadWorkload } from '../../workloads/index.js'
 import { openConnection } from '../db/connection.js'
-import { runConnectionOpener } from './run-connections.js'
+import { runConnectionOpener, routeOpeners } from './run-connections.js'
 import { runSeeds, workloadOptionsOf } from '../plan/workload-options.js'
 
 const THREAD_PART = import.meta.url
@@ -36,7 +36,7 @@ function sendableTarget (target) {
 /**
  * @param {{ plan: import('../plan/resolve.js').RunPlan, target: any, serverVersionNum: number, seed: bigint }} data
  * @param {{ thread: number, log: any }} ctx
- * @returns {Promise<{ workload: object, openConnection: () => Promise<any>, seeds: object }>}
+ * @returns {Promise<{ workload: object, openConnection: () => Promise<any>, routeOpeners: (() => Promise<any>)[], seeds: object }>}
  */
 export async function buildPart ({ plan, target: sent, serverVersionNum, seed }, { thread, log }) {
   const target = receivedTarget(sent)
@@ -56,6 +56,7 @@ export async function buildPart ({ plan, target: sent, serverVersionNum, seed },
   return {
     workload,
     openConnection: runConnectionOpener(plan, target),
+    routeOpeners: routeOpeners(plan),
     // the generators do not cross threads: derived here as on the main thread
     seeds
   }

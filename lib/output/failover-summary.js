@@ -44,13 +44,25 @@ export function formatFailover (results) {
   return [...lines, ...rpoLines(f)]
 }
 
+// missing commits the summary names; the results list more (lib/failover/history-check.js)
+const SHOWN_MISSING = 3
+
 /** The RPO check's line, or why there is none. */
 function rpoLines (f) {
   if (f.rpo) {
     const verdict = f.rpo.missing === 0 ? 'none missing' : `${f.rpo.missing.toLocaleString('en-US')} acknowledged commit${f.rpo.missing === 1 ? '' : 's'} MISSING`
-    return [`failover: RPO check on ${f.rpo.server}: ${f.rpo.checked.toLocaleString('en-US')} acknowledged commits, ${f.rpo.found.toLocaleString('en-US')} rows found, ${verdict}`]
+    return [`failover: RPO check on ${f.rpo.server}: ${f.rpo.checked.toLocaleString('en-US')} acknowledged commits, ${f.rpo.found.toLocaleString('en-US')} rows found, ${verdict}`, ...missingLines(f.rpo)]
   }
   return f.serverCheck ? [`failover: no RPO check: ${f.serverCheck}`] : []
+}
+
+/** The first missing commits by their pgbench_history values (the results list more). */
+function missingLines (rpo) {
+  const m = rpo.missingCommits
+  if (!m || m.count === 0) return rpo.missing > 0 && rpo.notListed ? [`failover: the missing commits are not listed: ${rpo.notListed}`] : []
+  const shown = m.first.slice(0, SHOWN_MISSING).map((c) => `(tid ${c.tid}, bid ${c.bid}, aid ${c.aid}, delta ${c.delta})`).join(', ')
+  const more = m.count > SHOWN_MISSING ? `, and ${(m.count - SHOWN_MISSING).toLocaleString('en-US')} more (the results list the first ${m.first.length})` : ''
+  return [`failover: missing by their pgbench_history values: ${shown}${more}`]
 }
 
 /** `57P01 2, 08006 1`: codes by count, most first. */

@@ -9,6 +9,7 @@ import { formatTpcc } from './tpcc-summary.js'
 import { chbenchTransactionType, formatChbench, chbenchSplit } from './chbench-summary.js'
 import { formatFailover, formatTrigger } from './failover-summary.js'
 import { formatScenarios } from './scenario-summary.js'
+import { formatTargets } from './targets-summary.js'
 
 export { formatTpcc }
 
@@ -86,14 +87,14 @@ export function formatSummary (results, { description } = {}) {
   if (busy) lines.push(busy)
   if (s.queueMs?.p99 !== null && s.queueMs?.p99 > 0.05) lines.push(`connection queue wait: p50 ${f3(s.queueMs.p50)} ms, p99 ${f3(s.queueMs.p99)} ms, max ${f3(s.queueMs.max)} ms`)
   if (scripts) lines.push(...formatScripts(results))
-  lines.push('')
-  lines.push(formatPercentileTable(results))
+  lines.push('', formatPercentileTable(results))
   const stages = formatStages(results)
   if (stages) lines.push('', stages)
   // --no-tpcc: no TPC-C terminal ran, so no TPC-C figure to give
   if (results.tpcc && results.chbench?.tpcc !== false) lines.push('', formatTpcc(results))
   if (results.chbench) lines.push('', ...formatChbench(results))
   if (results.failover || results.run?.trigger) lines.push('', ...formatTrigger(results), ...formatFailover(results))
+  lines.push(...formatTargets(results))
   const scenarios = formatScenarios(results)
   if (scenarios) lines.push('', scenarios)
   return lines.join('\n') + '\n'

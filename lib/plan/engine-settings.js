@@ -7,6 +7,7 @@ import { DEFAULTS } from './defaults.js'
 import { wholeRange } from './partition.js'
 import { thinkTimeDistribution } from './think-time.js'
 import { stageProfile } from './profile.js'
+import { typeTargets } from './route-options.js'
 
 /**
  * @typedef {object} EngineSettings (frozen)
@@ -35,13 +36,16 @@ import { stageProfile } from './profile.js'
  *   the whole run's targets (a part takes its share of rates and queue by its terminals:
  *   range.count / terminals; of clients by terminal number); null: one load from start to end
  * @property {number} rampUs --ramp: terminal i starts at i / terminals of it; 0: none
+ * @property {readonly number[]} typeTargets per transaction type, the server it runs on: 0 the
+ *   run's own, i > 0 the plan's routeTargets[i - 1] (--route)
+ * @property {boolean} staleness --staleness: writers stamp, routed reads check (lib/engine/staleness.js)
  * @property {number} slowest --explain-slowest: the slowest transactions kept per type; 0: none
  */
 
 /**
  * What the settings need to know of the workload (its functions stay with it).
  * @typedef {object} WorkloadShape
- * @property {{ thinkUs?: any, keyingUs?: any }[]} transactions
+ * @property {{ name: string, thinkUs?: any, keyingUs?: any }[]} transactions
  * @property {number} [terminals] the workload fixes the number of terminals (TPC-C)
  * @property {number} [defaultConnections] its pool size when --connections is not given
  */
@@ -85,6 +89,8 @@ export function engineSettings (plan, workload, part = {}) {
     verboseErrors: Boolean(plan.verboseErrors),
     profile: stageProfile(plan),
     rampUs: (plan.rampS ?? 0) * 1e6,
+    typeTargets: Object.freeze(typeTargets(plan, workload.transactions)),
+    staleness: Boolean(plan.staleness),
     // the slowest transactions whose parameters are kept, per type (--explain-slowest)
     slowest: plan.explainSlowest ?? 0
   })

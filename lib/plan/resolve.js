@@ -14,6 +14,7 @@ import { loadScripts, checkScripts } from './scripts.js'
 import { resolveShard, shardSeed } from './shard.js'
 import { liveOptions } from './live-options.js'
 import { failoverOptions } from './failover-options.js'
+import { routeOptions } from './route-options.js'
 import { waitSamplingHz } from './wait-sampling-option.js'
 import { booleanOption, checkLogOptions, optionalInteger, runLabel, runThresholds, samplingRate, scriptVariables } from './checks.js'
 import { shownValue } from '../options/shown.js'
@@ -30,7 +31,8 @@ const INPUT_KEYS = new Set(['workload', 'scripts', 'url', 'clients', 'connection
   'driver', 'maxTries', 'exitOnAbort', 'graceS', 'failover', 'trigger', 'triggerAtS', 'reconnectWindowS', 'transactionTimeoutS', 'connect', 'verboseErrors', 'failuresDetailed',
   'serverStats', 'serverHostStats', 'out', 'writeFile', 'label', 'thresholds', 'command', 'jobs', 'workloadOptions', 'store', 'resultsUrl', 'poolerAdmin',
   'shard', 'shards', 'shardIndex', 'runId', 'shardTimeout', 'cold', 'restartCommand', 'keepPageCache',
-  'dashboard', 'dashboardOut', 'metrics', 'metricsPush', 'metricsPushHeaders', 'progressServer', 'stages', 'clientsStages', 'maxQueue', 'rampS', 'waitSamplingHz', 'explainSlowest'])
+  'dashboard', 'dashboardOut', 'metrics', 'metricsPush', 'metricsPushHeaders', 'progressServer', 'stages', 'clientsStages', 'maxQueue', 'rampS', 'waitSamplingHz', 'explainSlowest',
+  'routes', 'routeTargets', 'staleness'])
 /** Workload options of script runs (tpcb); a workload module adds its own `runOptions`. */
 const SCRIPT_OPTIONS = ['define', 'scale', 'noVacuum', 'vacuumAccounts', 'reportPerCommand', 'log', 'aggregateIntervalS', 'logPrefix', 'samplingRate']
 /** Keys a plan has that are not input. */
@@ -155,6 +157,7 @@ export async function resolvePlan (input, { config, readStdin, checks = {}, host
   Object.assign(plan, serverHostStats(opt, plan.serverStats))
   Object.assign(plan, coldStart(opt))
   Object.assign(plan, failoverOptions(opt, plan))
+  Object.assign(plan, routeOptions(opt))
   Object.assign(plan, liveOptions(opt))
   plan.waitSamplingHz = waitSamplingHz(opt('waitSamplingHz'), DEFAULTS.waitSamplingHz)
   plan.explainSlowest = opt('explainSlowest') === undefined ? DEFAULTS.explainSlowest : parseInteger(opt('explainSlowest'), '--explain-slowest', rangeOf('--explain-slowest'))
@@ -167,6 +170,7 @@ export async function resolvePlan (input, { config, readStdin, checks = {}, host
   Object.assign(plan, sharding(opt, plan))
   if (plan.shard && plan.cold) throw bad('--cold does not go with shards: each shard would restart the server under the others; restart it before starting them')
   if (plan.shard && plan.trigger !== undefined) throw bad('--trigger does not go with shards: each shard would run it; run it from one place')
+  if (plan.staleness && (plan.shard || plan.jobs > 1)) throw bad('--staleness is measured in one process: run it without --shard(s) and with -j 1')
   if (plan.shard && plan.store) throw bad('--store goes with whole runs: merge the shards\' files (pgload merge) and store the merged one (pgload store merged.json)')
   checkHost(plan, module, host ?? hostLimits())
   return deepFreeze(withoutUndefined(plan))

@@ -33,6 +33,8 @@ export function workloadOptionsOf (plan, { seed, seeds, serverVersionNum, thread
     defaultSeed: seeds.defaultSeed,
     seeds,
     serverVersionNum,
+    // --failover: workloads that can keep what identifies each acknowledged commit do (the RPO check lists the missing)
+    ...(plan.failover ? { recordCommits: true } : {}),
     ...(thread ? { thread } : {}),
     ...(coordinator ? { log: false } : {})
   }

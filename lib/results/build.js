@@ -93,6 +93,8 @@ export function buildResults ({ toolVersion, options, workloadName, workload, ta
   // --stages, --clients-stages: each stage a window of the run (docs/results-format.md, "stages[]")
   if (outcome.stages) doc.stages = outcome.stages
   if (serverStats) doc.serverStats = serverStats
+  // --staleness (lib/engine/staleness.js)
+  if (outcome.staleness) doc.staleness = outcome.staleness
   if (extra && typeof extra === 'object') {
     // afterRun returns its sections keyed ({ script: ... }) or its own figures (under the workload's name)
     if (extra[workloadName] !== undefined || extra.script !== undefined) Object.assign(doc, extra)

@@ -1,8 +1,10 @@
 // The results' `failover` section (--failover, lib/failover): its rule, beside the document's in
 // schema.js. Times are seconds of the measured window; the server's own timestamps are text.
 
-import { boolean, object, mapOf } from './rules.js'
+import { boolean, object, mapOf, arrayOf, number } from './rules.js'
 import { count, amountOrNull, textOrNull } from './schema-values.js'
+
+const integer = number({ integer: true })
 
 /** @type {import('./rules.js').Rule} */
 export const failover = object({
@@ -20,6 +22,14 @@ export const failover = object({
   outageMs: amountOrNull,
   lastCommitBefore: textOrNull,
   firstCommitAfter: textOrNull,
-  rpo: object({ checked: count, found: count, missing: count, server: textOrNull }, { nullable: true }),
+  rpo: object({
+    checked: count,
+    found: count,
+    missing: count,
+    server: textOrNull,
+    // the first missing commits by their pgbench_history values, and how many were not found
+    missingCommits: object({ count, first: arrayOf(object({ tid: integer, bid: integer, aid: integer, delta: integer })) }, { nullable: true, required: ['count', 'first'] }),
+    notListed: textOrNull
+  }, { nullable: true }),
   serverCheck: textOrNull
 }, { nullable: true })

@@ -5,6 +5,7 @@
 import { PgloadError } from '../errors.js'
 import { inspectHistogram } from './histogram-check.js'
 import { failover } from './schema-failover.js'
+import { targets, staleness } from './schema-routes.js'
 import { count, countOrNull, amount, amountOrNull, anyNumberOrNull, text, textOrNull, counts } from './schema-values.js'
 import { waits } from './schema-waits.js'
 import { slowest } from './schema-slowest.js'
@@ -358,6 +359,8 @@ const document = object({
   tpcc,
   pooler,
   failover,
+  targets,
+  staleness,
   script: object({}, { nullable: true }),
   thresholds: arrayOf(object({}), { nullable: true }),
   scenarios: scenariosRule({ summary, transaction, intervals, stages })

@@ -11,6 +11,7 @@ import { PgbenchLogWriter } from './pgbench-log.js'
 import { VarRegistry, VarStore } from './variables.js'
 import { normInt } from './values.js'
 import { checkScriptSet, checkVariableName } from './options.js'
+import { CommitLog, HISTORY_VARIABLES } from './commit-log.js'
 import { mergeScript } from '../results/merge-script.js'
 import { scriptReplay } from './replay-parameters.js'
 
@@ -58,7 +59,9 @@ export class ScriptTerminal {
  * @param {import('./compile.js').CompiledScript[]} compiled
  * @param {object} [options] see SCRIPT_DEFAULTS; also `variables` (-D, object or [name, value] pairs),
  *   `scaleGiven`, `seeds` (from deriveSeeds), `debugWrite`, `runShell`, `log`, `usesBuiltin`,
- *   `pgbenchLog` (PgbenchLogWriter options: --log, --aggregate-interval...) or `logWriter`
+ *   `pgbenchLog` (PgbenchLogWriter options: --log, --aggregate-interval...) or `logWriter`,
+ *   `recordCommits` (the names of the scripts each of whose commits inserts a pgbench_history
+ *   row: their values are kept in commit order, acknowledgedCommits())
  */
 export function scriptWorkload (compiled, options = {}) {
   checkScriptSet(compiled)
@@ -73,10 +76,7 @@ export function scriptWorkload (compiled, options = {}) {
 
   const randomSeed = opts.randomSeed ?? (process.hrtime.bigint() / 1000n)
   const seeds = opts.seeds ?? deriveSeeds(randomSeed, opts.clients, { drawDefaultSeed: !defines.has('default_seed') })
-  const env = {
-    reportPerCommand: !!opts.reportPerCommand,
-    runShell: opts.runShell ?? runShell
-  }
+  const env = { reportPerCommand: !!opts.reportPerCommand, runShell: opts.runShell ?? runShell }
   const debugWrite = opts.debugWrite ?? ((line) => process.stderr.write(line))
   const slot = (name) => registry.find(name)
   const states = []
@@ -90,6 +90,7 @@ export function scriptWorkload (compiled, options = {}) {
   const chooser = seeds.choose
   const weights = linked.map((s) => s.weight)
   const logWriter = opts.logWriter ?? (opts.pgbenchLog ? new PgbenchLogWriter({ sample: seeds.sample, ...opts.pgbenchLog }) : null)
+  const { logged, commits } = commitLogOf(linked, opts.recordCommits, slot)
 
   const setAutomatic = (st) => { if (!defines.has('scale')) st.vars.setInt(slot('scale'), scale) }
 
@@ -101,6 +102,7 @@ export function scriptWorkload (compiled, options = {}) {
     transactions,
     statements: compiled.flatMap(c => c.statements),
     statementNames: statementNames(linked),
+    acknowledgedCommits: () => commits, // recordCommits: each acknowledged commit's values, in commit order
 
     /** pgbench's chooseScript(): one draw from the shared generator unless there is one script. */
     choose (tctx) {
@@ -142,6 +144,7 @@ export function scriptWorkload (compiled, options = {}) {
         errs.length = 0
       }
       if (logWriter !== null) logWriter.transaction(st.clientId, st.txnCount, typeIndex.get(info.type) ?? 0, info)
+      if (commits !== null && info.status === 'ok' && logged[typeIndex.get(info.type)]) commits.add(st.vars)
     },
 
     // variables every transaction starts with may be used by a replayed statement
@@ -215,6 +218,15 @@ function setStartVariables (st, { defines, slot, terminalId, randomSeed, default
   if (!defines.has('client_id')) st.vars.setInt(slot('client_id'), terminalId)
   if (!defines.has('random_seed')) st.vars.setInt(slot('random_seed'), normInt(seedAsInt64(randomSeed)))
   if (!defines.has('default_seed') && defaultSeed !== undefined) st.vars.setInt(slot('default_seed'), normInt(defaultSeed))
+}
+
+/**
+ * recordCommits: which scripts' commits are kept, and where; none when no script is one of them.
+ * @param {{ name: string }[]} linked @param {string[]|undefined} names @param {(name: string) => number} slot
+ */
+function commitLogOf (linked, names, slot) {
+  const logged = names ? linked.map((s) => names.includes(s.name)) : null
+  return { logged, commits: logged?.some(Boolean) ? new CommitLog(HISTORY_VARIABLES.map(slot)) : null }
 }
 
 /**

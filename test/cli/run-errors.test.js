@@ -36,6 +36,13 @@ const cases = [
   // above 2^64-1 pgbench saturates to 2^64-1: a seed nobody typed
   [['run', '--seed', '18446744073709551616'], /^pgload: --seed must be at most 18446744073709551615 \(an unsigned 64-bit integer\), got "18446744073709551616"$/],
   [['run', '--seed', '99999999999999999999999'], /^pgload: --seed must be at most 18446744073709551615 /],
+  // --route: refused before anything connects, a URL's password never shown
+  [['run', '--route', 'reads.sql=replicas'], /^pgload: --route "reads.sql=replicas": no target named "replicas"$/],
+  [['run', '--route', 'reads.sql'], /^pgload: --route "reads.sql" is not TYPE=TARGET$/],
+  [['run', '--route', 'r=postgres://u:secret@a/db', '--route', 'r=postgres://u:secret@b/db'], /^pgload: --route r is given twice, to different targets: each transaction runs on one server$/],
+  [['run', '--target', 'replicas=postgres://u:secret@a/db'], /^pgload: --target replicas is not used by any --route$/],
+  [['run', '--staleness'], /^pgload: --staleness measures routed reads: it goes with --route TYPE=TARGET/],
+  [['run', '--staleness', '-j', '2', '--route', 'select-only=postgres://a/db'], /^pgload: --staleness is measured in one process/],
   [['init', 'tpcx'], /unknown workload/]
 ]
 

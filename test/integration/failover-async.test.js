@@ -77,5 +77,15 @@ test('asynchronous replication held back, then a crash and a promotion: the RPO 
   assert.ok(rpo.missing > 0, `missing ${rpo.missing} of ${rpo.checked}`)
   assert.equal(rpo.missing, rpo.checked - rpo.found)
   assert.match(r.stdout, new RegExp(`^failover: RPO check on 127\\.0\\.0\\.1:${pair.standbyPort}: [\\d,]+ acknowledged commits, [\\d,]+ rows found, [\\d,]+ acknowledged commits? MISSING$`, 'm'))
+  // listed by their pgbench_history values: the first ones, and how many
+  const listed = rpo.missingCommits
+  // matched by value: rows of commits whose outcome the client never learnt count as found in `missing`
+  assert.ok(listed.count >= rpo.missing && listed.count <= rpo.missing + results.failover.outcomeUnknown, `${listed.count} listed, ${rpo.missing} missing`)
+  assert.equal(listed.first.length, Math.min(20, rpo.missing))
+  for (const c of listed.first) {
+    assert.ok(c.aid >= 1 && c.aid <= 100000 && c.bid === 1 && c.tid >= 1 && c.tid <= 10 && Math.abs(c.delta) <= 5000, JSON.stringify(c))
+  }
+  const shown = listed.first.slice(0, 3).map((c) => `\\(tid ${c.tid}, bid ${c.bid}, aid ${c.aid}, delta ${c.delta}\\)`).join(', ')
+  assert.match(r.stdout, new RegExp(`^failover: missing by their pgbench_history values: ${shown}`, 'm'))
   process.stdout.write(`# ${r.stdout.split('\n').filter((l) => l.startsWith('failover:')).join('\n# ')}\n`)
 })

@@ -4,6 +4,7 @@
 import { PgloadError } from '../../lib/errors.js'
 import { loadState, incompleteLoadError } from '../own-tables.js'
 import { TABLES } from './init.js'
+import { HISTORY_SCRIPTS } from '../../lib/failover/history-check.js'
 
 /**
  * @param {{ conn: any, log?: any }} ctx
@@ -45,6 +46,8 @@ export async function createTpcbWorkload (ctx, opts) {
     vacuumAccounts: opts.vacuumAccounts,
     reportPerCommand: opts.reportPerCommand,
     log: ctx.log,
+    // --failover: the RPO check lists the commits the new primary lacks by these values
+    recordCommits: opts.recordCommits ? opts.scripts.filter((s) => s.kind === 'builtin' && HISTORY_SCRIPTS.has(s.name)).map((s) => s.name) : undefined,
     pgbenchLog: opts.log
       ? {
           prefix: opts.logPrefix,

@@ -6,7 +6,7 @@ import { engineSettings } from '../../../lib/plan/engine-settings.js'
 import { Run } from '../../../lib/engine/run.js'
 import { createRun } from '../../../lib/engine/create-run.js'
 
-const RUNTIME = ['openConnection', 'seed', 'seeds', 'part', 'startGate', 'log', 'nowUs']
+const RUNTIME = ['openConnection', 'routeOpeners', 'seed', 'seeds', 'part', 'startGate', 'log', 'nowUs']
 
 /**
  * @param {object} workload
