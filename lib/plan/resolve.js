@@ -3,11 +3,10 @@
 
 import { PgloadError } from '../errors.js'
 import { thinkTimeDistribution } from './think-time.js'
-import { parseDurationS, parseInteger, parseNumber, parseOutputPath } from '../options/parse.js'
+import { parseDurationS, parseInteger, parseNumber } from '../options/parse.js'
 import { rangeOf } from '../options/ranges.js'
 import { parseRandomSeed, seedAsInt64 } from '../random/seeding.js'
 import { PROTOCOLS } from '../db/connection.js'
-import { parseConnectionString, redact } from '../server/target/resolve-target.js'
 import { loadWorkload, workloadNames } from '../../workloads/index.js'
 import { DEFAULTS, precedence } from './defaults.js'
 import { loadScripts, checkScripts } from './scripts.js'
@@ -16,13 +15,15 @@ import { liveOptions } from './live-options.js'
 import { failoverOptions } from './failover-options.js'
 import { routeOptions } from './route-options.js'
 import { waitSamplingHz } from './wait-sampling-option.js'
-import { booleanOption, checkLogOptions, optionalInteger, runLabel, runThresholds, samplingRate, scriptVariables } from './checks.js'
+import { booleanOption, checkLogOptions, optionalInteger, samplingRate, scriptVariables } from './checks.js'
 import { shownValue } from '../options/shown.js'
 import { profileLength, profileChecks } from './profile.js'
 import { hostLimits, checkJobs, checkOpenFiles } from './host-limits.js'
+import { record } from './record-options.js'
 
 /** Marks a resolved plan; a plan that comes back (e.g. through JSON) is taken as it is. */
 export const PLAN_VERSION = 1
+export { resultsStore } from './record-options.js'
 export const DRIVERS = ['lean', 'pg']
 
 /** What a caller may give: the plan's own names, values typed or as typed on a command line. */
@@ -339,45 +340,6 @@ function sharding (opt, plan) {
   const shard = resolveShard({ shard: opt('shard'), shards: opt('shards'), shardIndex: opt('shardIndex'), runId: opt('runId'), shardTimeout: opt('shardTimeout') }, plan)
   if (!shard) return {}
   return plan.seedGiven ? { shard } : { shard, seed: shardSeed(shard.runId) }
-}
-
-/** Where the results go and how the run is named, for the record. */
-async function record (opt) {
-  const url = opt('url')
-  if (url !== undefined && (typeof url !== 'string' || url.trim() === '')) throw bad(`--url needs a connection string, got ${shownValue(url)}`)
-  const command = opt('command')
-  return {
-    url,
-    out: parseOutputPath(opt('out'), '--out'),
-    label: runLabel(opt('label')),
-    thresholds: await runThresholds(opt('thresholds')),
-    command: command === undefined ? undefined : redact(String(command)),
-    poolerAdmin: poolerAdmin(opt('poolerAdmin')),
-    ...resultsStore(opt)
-  }
-}
-
-/** --pooler-admin: a connection string (malformed: said before the run) or off. */
-function poolerAdmin (value) {
-  if (value === undefined || value === 'off') return value
-  if (typeof value !== 'string' || value.trim() === '') throw bad(`--pooler-admin needs a connection string or off, got ${shownValue(value)}`)
-  parseConnectionString(value, '--pooler-admin')
-  return value
-}
-
-/**
- * --store and --results-url: where the run is stored after its file is written.
- * @param {(name: string) => any} opt the given value of an input key
- * @returns {{ store: boolean, resultsUrl: string|undefined }}
- */
-export function resultsStore (opt) {
-  const store = booleanOption(opt('store'), '--store', DEFAULTS.store)
-  const resultsUrl = opt('resultsUrl')
-  if (resultsUrl !== undefined && (typeof resultsUrl !== 'string' || resultsUrl.trim() === '')) throw bad(`--results-url needs a connection string, got ${shownValue(resultsUrl)}`)
-  if (resultsUrl !== undefined && !store) throw bad('--results-url goes with --store: it says where the run is stored')
-  // malformed: said before the run, not after it
-  if (resultsUrl !== undefined) parseConnectionString(resultsUrl, '--results-url')
-  return { store, resultsUrl }
 }
 
 /** The workload options of both layers, the input's where it gives one (undefined and null give none). */
