@@ -105,7 +105,6 @@ async function serverSide (results, { target, baseline }) {
  */
 async function listed (conn, results, commits, since) {
   const log = keptCommits(results)
-  if (commits.table !== 'pgbench_history') return { missingCommits: null, notListed: 'listed only for pgbench\'s tpcb-like and simple-update' }
   if (!log || log.count === 0) return { missingCommits: null, notListed: 'the commits were not kept (worker threads, -j, keep their own)' }
   const m = await missingCommits(conn, log, since)
   return 'reason' in m ? { missingCommits: null, notListed: m.reason } : { missingCommits: m }

@@ -72,19 +72,20 @@ export const LISTED_MISSING = 20
 const LISTABLE_COMMITS = 2_000_000
 
 /**
- * The acknowledged commits of pgbench's history scripts that have no row on the server: matched by
- * their values (tid, bid, aid, delta) against the run's rows, in commit order.
+ * The acknowledged commits that have no row on the server, in commit order: pgbench's history
+ * scripts' matched by their values (tid, bid, aid, delta) against the run's pgbench_history rows,
+ * TPC-C's New-Orders by their orders key (warehouse, district, order number).
  * @param {import('../db/connection.js').PgConnection} conn
- * @param {import('../script/commit-log.js').CommitLog} log what the run kept of each commit
+ * @param {{ count: number, key: (i: number) => string, entry: (i: number) => object, rowsSql: (since: string) => string }} log
+ *   what the run kept of each commit (lib/script/commit-log.js, workloads/tpcc/order-log.js)
  * @param {string} since the server's clock before the run (serverClock)
- * @returns {Promise<{ count: number, first: { tid: number, bid: number, aid: number, delta: number }[] }|{ reason: string }>}
+ * @returns {Promise<{ count: number, first: object[] }|{ reason: string }>}
  */
 export async function missingCommits (conn, log, since) {
   if (log.count > LISTABLE_COMMITS) return { reason: `${log.count.toLocaleString('en-US')} commits are too many to fetch and match (at most ${LISTABLE_COMMITS.toLocaleString('en-US')})` }
-  const literal = `'${since.replace(/'/g, "''")}'::timestamp`
-  const r = await conn.simpleQuery(`select tid, bid, aid, delta, count(*) from pgbench_history where mtime >= ${literal} group by 1, 2, 3, 4`)
+  const r = await conn.simpleQuery(log.rowsSql(`'${since.replace(/'/g, "''")}'::timestamp`))
   const found = new Map()
-  for (const row of r.rows) found.set(`${row[0]},${row[1]},${row[2]},${row[3]}`, Number(row[4]))
+  for (const row of r.rows) found.set(row.slice(0, -1).join(','), Number(row.at(-1)))
   let count = 0
   const first = []
   for (let i = 0; i < log.count; i++) {

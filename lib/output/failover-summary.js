@@ -56,13 +56,14 @@ function rpoLines (f) {
   return f.serverCheck ? [`failover: no RPO check: ${f.serverCheck}`] : []
 }
 
-/** The first missing commits by their pgbench_history values (the results list more). */
+/** The first missing commits by their pgbench_history values or orders keys (the results list more). */
 function missingLines (rpo) {
   const m = rpo.missingCommits
   if (!m || m.count === 0) return rpo.missing > 0 && rpo.notListed ? [`failover: the missing commits are not listed: ${rpo.notListed}`] : []
-  const shown = m.first.slice(0, SHOWN_MISSING).map((c) => `(tid ${c.tid}, bid ${c.bid}, aid ${c.aid}, delta ${c.delta})`).join(', ')
+  const orders = m.first[0]?.oId !== undefined
+  const shown = m.first.slice(0, SHOWN_MISSING).map((c) => orders ? `(w ${c.w}, d ${c.d}, o_id ${c.oId})` : `(tid ${c.tid}, bid ${c.bid}, aid ${c.aid}, delta ${c.delta})`).join(', ')
   const more = m.count > SHOWN_MISSING ? `, and ${(m.count - SHOWN_MISSING).toLocaleString('en-US')} more (the results list the first ${m.first.length})` : ''
-  return [`failover: missing by their pgbench_history values: ${shown}${more}`]
+  return [`failover: missing ${orders ? 'New-Orders by their orders key' : 'by their pgbench_history values'}: ${shown}${more}`]
 }
 
 /** `57P01 2, 08006 1`: codes by count, most first. */

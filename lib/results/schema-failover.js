@@ -28,7 +28,8 @@ export const failover = object({
     missing: count,
     server: textOrNull,
     // the first missing commits by their pgbench_history values, and how many were not found
-    missingCommits: object({ count, first: arrayOf(object({ tid: integer, bid: integer, aid: integer, delta: integer })) }, { nullable: true, required: ['count', 'first'] }),
+    // pgbench_history's values (tpcb-like, simple-update) or an orders key (TPC-C)
+    missingCommits: object({ count, first: arrayOf(object({ tid: integer, bid: integer, aid: integer, delta: integer, w: integer, d: integer, oId: integer })) }, { nullable: true, required: ['count', 'first'] }),
     notListed: textOrNull
   }, { nullable: true }),
   serverCheck: textOrNull

@@ -38,7 +38,15 @@ export class CommitLog {
     return { tid: v[at], bid: v[at + 1], aid: v[at + 2], delta: v[at + 3] }
   }
 
-  /** The i-th commit as a key `tid,bid,aid,delta`. @param {number} i */
+  /**
+   * The run's pgbench_history rows on the server, by their values, with how many have them.
+   * @param {string} since a timestamp literal: the server's clock before the run
+   */
+  rowsSql (since) {
+    return `select tid, bid, aid, delta, count(*) from pgbench_history where mtime >= ${since} group by 1, 2, 3, 4`
+  }
+
+  /** The i-th commit as a key `tid,bid,aid,delta`, as `rowsSql`'s rows give it. @param {number} i */
   key (i) {
     const at = i * WIDTH
     return `${this.values[at]},${this.values[at + 1]},${this.values[at + 2]},${this.values[at + 3]}`

@@ -22,6 +22,7 @@ import { firstWait } from './ramp-up.js'
 import { RollingCount } from './rolling-count.js'
 import { tpccResults } from './results.js'
 import { openConnection } from '../../lib/db/connection.js'
+import { OrderLog } from './order-log.js'
 
 export { tpccResults }
 
@@ -147,6 +148,16 @@ function terminalState (terminalId, random, paced) {
 }
 
 /**
+ * What every terminal's transactions share: the warehouses, the run-time NURand constants (from
+ * the run's seed), and with --failover each committed New-Order's key (the RPO check's list).
+ * @returns {import('./transactions/common.js').Shared}
+ */
+function sharedValues (opts, warehouses, meta) {
+  const constRandom = Prng.fromSeed(BigInt(opts.randomSeed ?? Date.now()) ^ 0x7c3a9e5bn)
+  return { warehouses, c: runConstants(constRandom, meta.cLoad), orders: opts.recordCommits ? new OrderLog() : null }
+}
+
+/**
  * Build the run-time workload.
  * @param {{ conn: any, target?: any, openConnection?: (opts?: object) => Promise<any>, log?: any }} ctx
  * @param {{ warehouses?: number, wait?: boolean, noWait?: boolean, waitScale?: number, mix?: string,
@@ -157,9 +168,7 @@ export async function createTpccWorkload (ctx, opts) {
   await checkServerVersion(ctx.conn)
   const meta = await readMeta(ctx.conn)
   const warehouses = runWarehouses(opts.warehouses, meta.warehouses)
-  // The run-time NURand constants, shared by all terminals, from the run's seed.
-  const constRandom = Prng.fromSeed(BigInt(opts.randomSeed ?? Date.now()) ^ 0x7c3a9e5bn)
-  const shared = { warehouses, c: runConstants(constRandom, meta.cLoad) }
+  const shared = sharedValues(opts, warehouses, meta)
   const terminals = warehouses * DEFAULTS.terminalsPerWarehouse
   const cumulative = cumulativeMix(mix)
   // NOPM: sum(d_next_o_id) read when the measured window opens (before the run without a warm-up)
@@ -194,6 +203,7 @@ export async function createTpccWorkload (ctx, opts) {
     statementNames: transactions.map(() => STATEMENT_NAMES),
     paced: pace.paced,
     shared,
+    acknowledgedCommits: () => shared.orders,
     deliveryQueue: queue,
     // Paced: the first transactions are spread over one mean cycle (see ramp-up.js).
     firstWaitUs: pace.paced ? firstWait({ mix, standard, scale: pace.scale }) : undefined,

@@ -2,6 +2,8 @@ import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { missingCommits } from '../../../lib/failover/history-check.js'
 import { CommitLog } from '../../../lib/script/commit-log.js'
+import { OrderLog } from '../../../workloads/tpcc/order-log.js'
+import { formatFailover } from '../../../lib/output/failover-summary.js'
 
 /** Variables as a terminal has them after a commit: tid, bid, aid, delta in slots 0..3. */
 const vars = (values) => ({ getParam: (slot) => values[slot] })
@@ -26,4 +28,20 @@ test('the acknowledged commits without a row are listed in commit order, duplica
     { tid: 1, bid: 1, aid: 10, delta: 5 },
     { tid: 4, bid: 1, aid: 2999, delta: 1 }
   ])
+})
+
+test('TPC-C: the committed New-Orders without an orders row are listed by their key, in commit order', async () => {
+  const log = new OrderLog()
+  for (let o = 3001; o <= 4500; o++) log.add(1, 1 + (o % 10), o) // grows past its first array
+  const conn = {
+    async simpleQuery (sql) {
+      assert.match(sql, /select o_w_id, o_d_id, o_id, count\(\*\) from orders where o_entry_d >= '2026-01-01 00:00:00'::timestamp group by 1, 2, 3/)
+      // the new primary lacks the last two orders
+      return { rows: Array.from({ length: 1498 }, (_, i) => ['1', String(1 + ((3001 + i) % 10)), String(3001 + i), '1']) }
+    }
+  }
+  const m = await missingCommits(conn, log, '2026-01-01 00:00:00')
+  assert.deepEqual(m, { count: 2, first: [{ w: 1, d: 10, oId: 4499 }, { w: 1, d: 1, oId: 4500 }] })
+  assert.match(formatFailover({ failover: { detected: false, rpo: { checked: 1500, found: 1498, missing: 2, server: 's', missingCommits: m } } }).join('\n'),
+    /failover: missing New-Orders by their orders key: \(w 1, d 10, o_id 4499\), \(w 1, d 1, o_id 4500\)/)
 })

@@ -33,8 +33,8 @@ export function runs (ctx, stmt) {
 
 /**
  * @typedef {{ int(lo: number, hi: number): number, double(): number }} Random
- * @typedef {{ warehouses: number, c: { cLast: number, cId: number, olIId: number } }} Shared
- *   run-wide values: warehouses in use and the NURand run constants
+ * @typedef {{ warehouses: number, c: { cLast: number, cId: number, olIId: number }, orders?: import('../order-log.js').OrderLog|null }} Shared
+ *   run-wide values: warehouses in use, the NURand run constants, and with --failover the committed New-Orders
  * @typedef {{ w: number, d: number }} TerminalState the terminal's fixed (W_ID, D_ID)
  */
 

@@ -108,6 +108,7 @@ export async function runNewOrder (ctx, shared) {
     '{' + distInfo.join(',') + '}'])
   runs(ctx, COMMIT)
   await conn.execute(COMMIT)
+  shared.orders?.add(w, d, Number(oId))
   // The terminal's output (clause 2.4.3.3): total = sum(OL_AMOUNT) * (1 - C_DISCOUNT) * (1 + W_TAX + D_TAX).
   ctx.state.lastTotal = totalCents / 100 * (1 - Number(cust[0])) * (1 + Number(cust[3]) + Number(dist[1]))
   return undefined
