@@ -4,8 +4,10 @@
 // that did not leave the p99 as it was). It is reported only when, while its slow transactions ran
 // (the interval, and before it as far back as the spiking figure), a checkpoint ran, an autovacuum
 // or autoanalyze of a workload table began, or Lock waits held at least LOCK_SHARE of an
-// interval's sampled sessions (a lock pile-up: a transaction that waited on a lock for two
-// intervals ends in the third). A calm run, or a spike without a cause, says nothing.
+// interval's sampled sessions and PILE_UP_FACTOR times their median interval's share (a lock
+// pile-up: a transaction that waited on a lock for two intervals ends in the third; a workload
+// that always waits on locks, such as tpcb-like's branches at a small scale, has none). A calm
+// run, or a spike without a cause, says nothing.
 
 /** An interval's p99 at least this many times the median interval's is a spike. */
 export const SPIKE_FACTOR = 3
@@ -13,6 +15,8 @@ export const SPIKE_FACTOR = 3
 export const SPIKE_FLOOR_MS = 1
 /** Lock waits of at least this share of an interval's sampled sessions are a lock pile-up. */
 export const LOCK_SHARE = 0.3
+/** ...and at least this many times the median interval's Lock share: more than the run's usual. */
+export const PILE_UP_FACTOR = 2
 /** Fewer intervals with a latency than this have no median worth comparing with. */
 const MIN_INTERVALS = 3
 
@@ -49,6 +53,7 @@ function median (values) {
  */
 export function latencySpikes ({ intervals, series = [], events = [], tables = null }) {
   const medians = { p99: medianOf(intervals, 'p99'), max: medianOf(intervals, 'max') }
+  const usualLock = usualShare(intervals, series, 'Lock')
   const spikes = []
   let prevT = 0
   for (const iv of intervals) {
@@ -65,7 +70,8 @@ export function latencySpikes ({ intervals, series = [], events = [], tables = n
     // the interval's own Lock share, unless an earlier one's was larger
     let pileUp = own
     for (const e of ran) if (pileUp === null || classShare(e, 'Lock') > classShare(pileUp, 'Lock')) pileUp = e
-    const locked = pileUp !== null && classShare(pileUp, 'Lock') >= LOCK_SHARE
+    const lock = pileUp === null ? 0 : classShare(pileUp, 'Lock')
+    const locked = lock >= LOCK_SHARE && lock >= PILE_UP_FACTOR * usualLock
     const causes = causesIn(sinceS, iv.t, { events, tables, locked })
     if (causes.length === 0) continue
     spikes.push({ fromS, toS: iv.t, stat, ms, ratio: medians[stat] > 0 ? ms / medians[stat] : Infinity, causes, top: topEvent(locked ? pileUp : own) })
@@ -109,6 +115,15 @@ function checkpointOverlaps (events, fromS, toS) {
     }
   }
   return start !== null && start <= toS
+}
+
+/** The median over the intervals of a class's share (an interval without samples has none of it). */
+function usualShare (intervals, series, cls) {
+  if (intervals.length === 0) return 0
+  return median(intervals.map((iv) => {
+    const e = series.find((x) => Math.abs(x.t - iv.t) < 1e-6)
+    return e ? classShare(e, cls) : 0
+  }))
 }
 
 /** A class's share of an interval's sampled sessions. */

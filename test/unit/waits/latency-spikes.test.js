@@ -105,3 +105,11 @@ test('from a results document: its intervals, waits series, server events and ta
   }
   assert.match(spikeLine(spikesOf(doc)), /with a lock pile-up; Lock:transactionid 80 % of sampled sessions$/)
 })
+
+test('a workload that always waits on locks has no pile-up: the share must be the documented factor above the usual', () => {
+  const ivs = intervals([5, 5, 5, 5, 30, 5])
+  const always = ivs.map((iv) => waitsAt(iv.t, { CPU: 55, Lock: 45 }, { 'Lock:transactionid': 45 }))
+  assert.deepEqual(latencySpikes({ intervals: ivs, series: always }), [], 'Lock 45 % in every interval: no cause')
+  always[4] = waitsAt(5, { CPU: 5, Lock: 95 }, { 'Lock:transactionid': 95 })
+  assert.deepEqual(latencySpikes({ intervals: ivs, series: always })[0].causes, ['a lock pile-up'], 'twice the usual share: a pile-up')
+})
