@@ -4,6 +4,7 @@
 
 import { escapeHtml as h } from './escape.js'
 import { planText } from '../explain/plan-shape.js'
+import { plural } from '../format/plural.js'
 
 /**
  * @param {any} doc a results document
@@ -15,7 +16,8 @@ export function slowestHtml (doc, label) {
   if (!s) return ''
   const title = `<h2>Slowest transactions, replayed${label ? ` (${h(label)})` : ''}</h2>`
   if (s.available === false) return `${title}\n<p class="note">Not replayed: ${h(s.reason)}</p>`
-  const intro = `<p class="note">The ${s.perType} slowest transactions of each type, replayed after the run under EXPLAIN (${h(s.explain)}) in a transaction that was rolled back.</p>`
+  const which = s.perType === 1 ? 'The slowest transaction' : `The ${s.perType} slowest transactions`
+  const intro = `<p class="note">${which} of each type, replayed after the run under EXPLAIN (${h(s.explain)}) in a transaction that was rolled back.</p>`
   const types = Object.entries(s.types ?? {}).map(([name, list]) =>
     `<h3>${h(name)}</h3>\n${list.map((t, i) => transactionHtml(t, i)).join('\n')}`)
   return [title, intro, ...types].join('\n')
@@ -28,6 +30,6 @@ function transactionHtml (t, i) {
     if (!st.plan) return `${head}\n<p class="note">not replayed: ${h(st.reason ?? '')}</p>`
     return `${head}\n<details><summary>${h(st.topNode)}: ${st.totalMs} ms</summary><pre>${h(planText(st.plan))}</pre></details>`
   })
-  const waits = t.waits ? `<p class="note">waits sampled in it: ${t.waits.events.map((e) => `${h(e.event)} ${e.samples}`).join(', ')} (${t.waits.samples} samples, about ${t.waits.sampledMs} ms)</p>\n` : ''
+  const waits = t.waits ? `<p class="note">waits sampled in it: ${t.waits.events.map((e) => `${h(e.event)} ${e.samples}`).join(', ')} (${plural(t.waits.samples, 'sample')}, about ${t.waits.sampledMs} ms)</p>\n` : ''
   return `<h4>${i + 1}. ${t.latencyMs} ms</h4>\n${waits}${statements.join('\n')}`
 }
