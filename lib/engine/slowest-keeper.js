@@ -14,8 +14,9 @@ export class SlowestKeeper {
   /**
    * @param {number} typeCount transaction types
    * @param {number} n transactions kept per type (>= 1)
-   * @param {(type: number, state: any) => any} capture the workload's captureParameters: what
-   *   the terminal's state holds of the transaction that just ended (plain data: it crosses threads)
+   * @param {(type: number, state: any, randomState: number[]) => any} capture the workload's
+   *   captureParameters: what the terminal's state (and its random generator's state when the
+   *   transaction began) holds of the transaction that just ended (plain data: it crosses threads)
    */
   constructor (typeCount, n, capture) {
     this.n = n
@@ -31,11 +32,12 @@ export class SlowestKeeper {
    * @param {number} type @param {number} latencyUs @param {any} state the terminal's workload state
    * @param {number} [activityBase] its connection's activity slot (lib/engine/activity-slots.js), -1: none
    * @param {number} [activitySeq] its number in that slot
+   * @param {number[]} [randomState] the terminal's random generator's state when the transaction began
    */
-  offer (type, latencyUs, state, activityBase = -1, activitySeq = 0) {
+  offer (type, latencyUs, state, activityBase = -1, activitySeq = 0, randomState = undefined) {
     const kept = this.types[type]
     const slot = activityBase >= 0 ? activityBase / SLOT_INTS : -1
-    const entry = { latencyUs, parameters: this._capture(type, state), slot, seq: activitySeq }
+    const entry = { latencyUs, parameters: this._capture(type, state, randomState), slot, seq: activitySeq }
     if (kept.length < this.n) kept.push(entry)
     else kept[indexOfFastest(kept)] = entry
     if (kept.length === this.n) this.floorUs[type] = kept[indexOfFastest(kept)].latencyUs

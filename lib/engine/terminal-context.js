@@ -58,7 +58,7 @@ export class TerminalContext {
     this.log = log
     this.activity = activity
     /** @type {import('./slowest-keeper.js').SlowestKeeper|null} the slowest transactions' parameters (--explain-slowest) */
-    this.slowest = settings.slowest > 0 && workload.captureParameters ? new SlowestKeeper(types.length, settings.slowest, (type, state) => workload.captureParameters(type, state)) : null
+    this.slowest = settings.slowest > 0 && workload.captureParameters ? new SlowestKeeper(types.length, settings.slowest, (type, state, randomState) => workload.captureParameters(type, state, randomState)) : null
     this.waitRandom = random.throttle
     this.chooseRandom = random.choose
     this.terminalStreams = terminalStreams ?? null

@@ -354,7 +354,7 @@ export class Terminal {
       else if (status === UNKNOWN) rec.outcomeUnknown(type, stage)
       else {
         rec.ok(type, latencyUs, this._lagUs, this._queueUs, status === ROLLED_BACK, stage)
-        if (c.slowest !== null && latencyUs > c.slowest.floorUs[type]) c.slowest.offer(type, latencyUs, this.state, activityBase, activitySeq)
+        if (c.slowest !== null && latencyUs > c.slowest.floorUs[type]) c.slowest.offer(type, latencyUs, this.state, activityBase, activitySeq, this.savedRandomState)
       }
       if (this.retries > 0) rec.retriedTimes(type, this.retries, stage)
     }

@@ -29,7 +29,8 @@ export function explainOptions (serverVersionNum) {
  *   a connection of pgload's own, between transactions
  * @param {object} p
  * @param {import('../engine/slowest-keeper.js').SlowTransaction[][]} p.slowest by type index
- * @param {{ transactions: { name: string }[], replayStatements?: (type: number, ran: any) => import('../script/replay-parameters.js').ReplayStatement[] }} p.workload
+ * @param {{ transactions: { name: string }[], replayStatements?: (type: number, ran: any) => import('../script/replay-parameters.js').ReplayStatement[],
+ *   replayTransaction?: (type: number, kept: any, conn: any, options: string) => Promise<ReplayedStatement[]> }} p.workload
  * @param {number} p.serverVersionNum
  * @param {() => boolean} [p.stopped] true once the replay must stop (the after-run bound passed)
  * @param {ReturnType<import('../waits/run-waits.js').WaitSampling['slowTags']>} [p.tags] what the
@@ -44,9 +45,12 @@ export async function replaySlowest (conn, { slowest, workload, serverVersionNum
     const list = types[workload.transactions[type].name] = []
     for (const kept of slowest[type]) {
       if (stopped()) return types
-      const statements = workload.replayStatements(type, kept.parameters)
       const waits = transactionWaits(tags, kept)
-      list.push({ latencyMs: Math.round(kept.latencyUs) / 1000, ...(waits ? { waits } : {}), statements: await replayTransaction(conn, statements, options) })
+      // a workload whose transactions are functions (TPC-C) replays them itself; a script's are its statements
+      const statements = workload.replayTransaction
+        ? await workload.replayTransaction(type, kept.parameters, conn, options)
+        : await replayTransaction(conn, workload.replayStatements(type, kept.parameters), options)
+      list.push({ latencyMs: Math.round(kept.latencyUs) / 1000, ...(waits ? { waits } : {}), statements })
     }
   }
   return types

@@ -20,7 +20,7 @@ import { replaySlowest, explainOptions } from './replay-slowest.js'
 export async function slowestSection ({ perType, outcome, workload, conn, serverVersionNum, run, stalled, limit, tags = null }) {
   if (!(perType > 0)) return undefined
   const skipped = (reason) => ({ available: false, perType, reason })
-  if (!workload.replayStatements || outcome.slowest === undefined) return skipped(`the ${workload.name ?? 'workload'} workload's transactions are not replayed: only scripts' statements are kept with their values`)
+  if ((!workload.replayStatements && !workload.replayTransaction) || outcome.slowest === undefined) return skipped(`the ${workload.name ?? 'workload'} workload's transactions are not replayed: only scripts' and TPC-C's are kept`)
   if (run.status.hurried) return skipped('the run was aborted by a second Ctrl-C or SIGTERM: nothing is replayed')
   if (stalled) return skipped('transactions had to be cancelled (the server stopped answering): nothing is replayed')
   let late = false

@@ -13,7 +13,7 @@ export function formatSlowestSummary (slowest) {
     const first = list[0]
     if (!first) continue
     const top = slowestStatement(first.statements)
-    const plan = top ? `; statement ${top.command + 1} (line ${top.line}) ${top.totalMs} ms: ${top.topNode}` : '; no statement replayed'
+    const plan = top ? `; statement ${top.command + 1}${top.line !== undefined ? ` (line ${top.line})` : ''} ${top.totalMs} ms: ${top.topNode}` : '; no statement replayed'
     lines.push(`  ${name}: ${first.latencyMs} ms${plan}`)
   }
   return lines.join('\n')

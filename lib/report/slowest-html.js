@@ -26,7 +26,8 @@ export function slowestHtml (doc, label) {
 function transactionHtml (t, i) {
   const statements = t.statements.map((st) => {
     const params = st.parameters.length > 0 ? ` <span class="note">with ${h(st.parameters.map((v) => v === null ? 'NULL' : v).join(', '))}</span>` : ''
-    const head = `<p>line ${st.line}: <code>${h(st.sql)}</code>${params}</p>`
+    // a script's statement by its line; a TPC-C transaction's in the order it ran
+    const head = `<p>${st.line !== undefined ? `line ${st.line}` : `statement ${st.command + 1}`}: <code>${h(st.sql)}</code>${params}</p>`
     if (!st.plan) return `${head}\n<p class="note">not replayed: ${h(st.reason ?? '')}</p>`
     return `${head}\n<details><summary>${h(st.topNode)}: ${st.totalMs} ms</summary><pre>${h(planText(st.plan))}</pre></details>`
   })

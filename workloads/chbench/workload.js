@@ -9,6 +9,7 @@ import { defineStatement } from '../../lib/db/connection.js'
 import { parseInteger } from '../../lib/options/parse.js'
 import { rangeOf } from '../../lib/options/ranges.js'
 import { loadState } from '../own-tables.js'
+import { replayWith } from '../tpcc/replay.js'
 import { createTpccWorkload } from '../tpcc/workload.js'
 import { CH_QUERIES } from './queries.js'
 import { CH_TABLES } from './loader.js'
@@ -106,6 +107,10 @@ export async function createChbenchWorkload (ctx, opts) {
       windowEpochUs = (performance.timeOrigin + performance.now()) * 1000
       tp.measuringStarted()
     },
+    // --explain-slowest: TPC-C's types as TPC-C replays them, a query by its one statement
+    replayTransaction: (type, kept, conn, options) => type < first
+      ? tp.replayTransaction(type, kept, conn, options)
+      : replayWith(conn, options, (ex) => ex.execute(queries[type - first].statement, [])),
     async afterRun (conn, runInfo) {
       const tpcc = await tp.afterRun(conn, runInfo)
       // an answer is checked where the data held still under every execution of the query

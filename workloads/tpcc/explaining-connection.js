@@ -24,6 +24,8 @@ export function explainingConnection (conn, options) {
       if (control !== null) return transactionControl(control[1].toUpperCase(), stmt.text)
       const entry = { sql: stmt.text, parameters: params }
       wrapper.statements.push(entry)
+      // a transaction of one statement (Stock-Level) runs it alone: the replay still needs its own
+      if (!open) { await conn.simpleQuery('BEGIN'); open = true }
       await conn.simpleQuery('SAVEPOINT pgload_explain')
       try {
         const r = await conn.query(`EXPLAIN (${options}) ${stmt.text}`, params)

@@ -23,6 +23,7 @@ import { RollingCount } from './rolling-count.js'
 import { tpccResults } from './results.js'
 import { openConnection } from '../../lib/db/connection.js'
 import { OrderLog } from './order-log.js'
+import { captureTransaction, replayTransaction } from './replay.js'
 
 export { tpccResults }
 
@@ -158,6 +159,20 @@ function sharedValues (opts, warehouses, meta) {
 }
 
 /**
+ * What reads the run's shared values after it. --explain-slowest: a transaction is kept as its
+ * generator's state at its start and its terminal's warehouse and district, and replayed by its
+ * type's own function (replay.js).
+ */
+function sharedHooks (shared) {
+  return {
+    // --failover: the committed New-Orders' keys, for the RPO check's list
+    acknowledgedCommits: () => shared.orders,
+    captureParameters: captureTransaction,
+    replayTransaction: (type, kept, conn, options) => replayTransaction(RUNNERS[TYPES[type]], kept, conn, options, shared)
+  }
+}
+
+/**
  * Build the run-time workload.
  * @param {{ conn: any, target?: any, openConnection?: (opts?: object) => Promise<any>, log?: any }} ctx
  * @param {{ warehouses?: number, wait?: boolean, noWait?: boolean, waitScale?: number, mix?: string,
@@ -167,8 +182,8 @@ export async function createTpccWorkload (ctx, opts) {
   const { mix, standard, pace } = validateRunOptions(opts)
   await checkServerVersion(ctx.conn)
   const meta = await readMeta(ctx.conn)
-  const warehouses = runWarehouses(opts.warehouses, meta.warehouses)
-  const shared = sharedValues(opts, warehouses, meta)
+  const shared = sharedValues(opts, runWarehouses(opts.warehouses, meta.warehouses), meta)
+  const warehouses = shared.warehouses
   const terminals = warehouses * DEFAULTS.terminalsPerWarehouse
   const cumulative = cumulativeMix(mix)
   // NOPM: sum(d_next_o_id) read when the measured window opens (before the run without a warm-up)
@@ -179,7 +194,6 @@ export async function createTpccWorkload (ctx, opts) {
   let db = null
   // The progress line's rolling tpmC, from every New-Order commit, ramp-up included.
   const newOrderCommits = new RollingCount(DEFAULTS.progressTpmWindowS)
-
   // Deferring needs connections of its own: without a way to open them, deliver inline.
   const canDefer = Boolean(ctx.openConnection || ctx.target)
   const deliveryMode = opts.delivery ?? (pace.paced && canDefer ? 'deferred' : 'inline')
@@ -203,7 +217,7 @@ export async function createTpccWorkload (ctx, opts) {
     statementNames: transactions.map(() => STATEMENT_NAMES),
     paced: pace.paced,
     shared,
-    acknowledgedCommits: () => shared.orders,
+    ...sharedHooks(shared),
     deliveryQueue: queue,
     // Paced: the first transactions are spread over one mean cycle (see ramp-up.js).
     firstWaitUs: pace.paced ? firstWait({ mix, standard, scale: pace.scale }) : undefined,

@@ -58,3 +58,17 @@ test('a statement that fails under EXPLAIN says why and still runs', async () =>
   assert.equal(c.statements[0].reason, 'it failed under EXPLAIN: boom')
   assert.equal(conn.log.at(-1), 'ROLLBACK')
 })
+
+test('a transaction of one statement, sent without BEGIN (Stock-Level): the replay begins its own and rolls it back', async () => {
+  const calls = []
+  const conn = {
+    async simpleQuery (text) { calls.push(text); return { rows: [] } },
+    async query (text) { calls.push(text); return { rows: text.startsWith('EXPLAIN') ? [[JSON.stringify([{ Plan: { 'Node Type': 'Aggregate' }, 'Execution Time': 1.5 }])]] : [['7']] } }
+  }
+  const ex = explainingConnection(conn, 'ANALYZE, FORMAT JSON')
+  const r = await ex.execute({ text: 'SELECT count(*) FROM stock' }, [])
+  await ex.end()
+  assert.deepEqual(r.rows, [['7']])
+  assert.deepEqual(calls, ['BEGIN', 'SAVEPOINT pgload_explain', 'EXPLAIN (ANALYZE, FORMAT JSON) SELECT count(*) FROM stock', 'ROLLBACK TO SAVEPOINT pgload_explain', 'SELECT count(*) FROM stock', 'ROLLBACK'])
+  assert.ok(ex.statements[0].plan)
+})
