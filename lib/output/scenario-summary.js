@@ -1,6 +1,8 @@
 // The summary's blocks of a scenario run (`pgload run --scenarios`): after the totals, one block
 // per scenario with its workload, load model, window, throughput, latency and failures.
 
+import { formatWaitsSummary } from './waits-summary.js'
+
 const f1 = (v) => v === null || v === undefined ? '-' : v.toFixed(1)
 const f3 = (v) => v === null || v === undefined ? '-' : v.toFixed(3)
 
@@ -21,7 +23,9 @@ export function formatScenarios (results) {
     blocks.push([
       `scenario ${name}: ${s.workload}, ${loadModel(s)}, ${f1(s.startS)}-${f1(s.endS)} s${tags ? ` [${tags}]` : ''}`,
       `  transactions: ${sum.transactions} (${f3(sum.tps)} tps), failed: ${sum.failed} (${failedPct}%)`,
-      `  latency p50 ${f3(l.p50)} ms, p95 ${f3(l.p95)} ms, p99 ${f3(l.p99)} ms`
+      `  latency p50 ${f3(l.p50)} ms, p95 ${f3(l.p95)} ms, p99 ${f3(l.p99)} ms`,
+      // where its transactions spent their time on the server, indented under the scenario
+      ...(s.waits ? formatWaitsSummary(s.waits).split('\n').map((line) => `  ${line}`) : [])
     ].join('\n'))
   }
   return blocks.join('\n')

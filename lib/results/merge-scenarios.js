@@ -6,6 +6,7 @@ import { PgloadError } from '../errors.js'
 import { mergeIntervals, gridShifts } from './merge-series.js'
 import { mergeSummary, mergeTransactions } from './merge-totals.js'
 import { mergeStages } from './merge-stages.js'
+import { mergeWaits } from './merge-waits.js'
 import { combineObjects, combineValues, agreed, unionKeys } from './merge-fields.js'
 import { PARTITION_OPTIONS } from './merge-check.js'
 import { round3 } from '../format/round.js'
@@ -38,6 +39,7 @@ function mergeScenario (list, shifts, stepS) {
   const docs = list.map((s, p) => ({ run: { startTime: new Date(shifts[p] * stepS * 1000).toISOString(), warmupS: 0 }, ...s }))
   const typeOrder = unionKeys(list.map((s) => s.transactions))
   const intervals = mergeIntervals(docs, stepS)
+  const transactions = mergeTransactions(docs, durationS, typeOrder)
   return combineObjects(list, {
     startS: () => startS,
     endS: () => round3(startS + durationS),
@@ -46,9 +48,10 @@ function mergeScenario (list, shifts, stepS) {
     clients: () => combineValues(list.map((s) => s.clients)),
     connections: () => combineValues(list.map((s) => s.connections)),
     summary: () => mergeSummary(docs, { durationS, intervals, stepS }),
-    transactions: () => mergeTransactions(docs, durationS, typeOrder),
+    transactions: () => transactions,
     intervals: () => intervals,
-    stages: () => mergeStages(list.map((s) => s.stages), typeOrder)
+    stages: () => mergeStages(list.map((s) => s.stages), typeOrder),
+    waits: () => mergeWaits(list.map((s) => s.waits), transactions, { shifts, stepS })
   }, agreed)
 }
 

@@ -1,6 +1,7 @@
 // The results' `scenarios` section (run --scenarios, lib/scenarios): its rule, beside the
 // document's in schema.js, built from the run's own rules (each scenario has the run's shapes).
 
+import { waits } from './schema-waits.js'
 import { object, mapOf, refine } from './rules.js'
 import { countOrNull, amount, amountOrNull, text } from './schema-values.js'
 
@@ -22,7 +23,8 @@ export function scenariosRule ({ summary, transaction, intervals, stages }) {
     summary,
     transactions: mapOf(transaction),
     intervals,
-    stages
+    stages,
+    waits
   }, { required: ['startS', 'endS', 'summary', 'transactions'] }), (s) => s.endS < s.startS ? `endS is ${s.endS}, before startS ${s.startS}` : null)
   return mapOf(scenario, { nullable: true })
 }

@@ -86,6 +86,8 @@ function scenarioSection ({ scenario, results }, runStartMs) {
   const openedMs = measuredStartMs(results)
   if (openedMs !== null && Number.isFinite(runStartMs)) section.openedS = round3((openedMs - runStartMs) / 1000)
   if (results.stages) section.stages = results.stages
+  // where its transactions spent their time on the server (--wait-sampling): each scenario samples its own backends
+  if (results.waits) section.waits = results.waits
   return section
 }
 

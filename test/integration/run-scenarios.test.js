@@ -89,6 +89,11 @@ test('two scenarios: each adds up to the totals exactly; the later one runs 5..1
   assertOneLineError(unknown, /run has no scenario olap: its scenarios are checkout, sleeper/)
   assert.match(r.stdout, /scenario checkout: tpcb, open model, 50 tps, 4 clients, 0.0-10.0 s \[team=shop\]/)
   assert.match(r.stdout, /scenario sleeper: script, closed model, 2 clients, 5.0-10.\d s/)
+  // each scenario samples where its own transactions spent their time on the server
+  const sleeperWaits = Object.values(sleeper.waits.types)[0]
+  assert.equal(sleeperWaits.events[0].event, 'Timeout:PgSleep', JSON.stringify(sleeperWaits.events))
+  assert.equal(checkout.waits.available, true)
+  assert.match(r.stdout, /^scenario sleeper: [^\n]+\n(?: {2}[^\n]+\n)* {2}waits: sampled [\d,]+ times at 50 Hz/m)
 })
 
 test('Ctrl-C stops every scenario, one not started yet included; what was measured is written (exit 130)', async () => {
