@@ -4,6 +4,7 @@
 
 import { escapeHtml as h } from './escape.js'
 import { summaryTable } from './header.js'
+import { waitsSectionHtml } from './waits-table.js'
 import { intervalSeconds } from './datasets.js'
 import { round3 } from '../format/round.js'
 
@@ -71,5 +72,7 @@ function scenarioFiguresHtml (name, s, part) {
     isNum(s.options?.rate) && s.options.rate > 0 ? `${s.options.rate} tps offered` : null,
     tags ? `tags: ${tags}` : null
   ].filter(Boolean).join(' · ')
-  return `<p class="sub scenario-facts" data-scenario="${h(name)}">${h(facts)}</p>${summaryTable(part)}`
+  // where its transactions spent their time, on its own clock (its intervals and its waits' series)
+  const waits = s.waits ? waitsSectionHtml({ waits: s.waits, intervals: s.intervals }) : ''
+  return `<p class="sub scenario-facts" data-scenario="${h(name)}">${h(facts)}</p>${summaryTable(part)}${waits}`
 }

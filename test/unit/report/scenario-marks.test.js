@@ -57,3 +57,12 @@ test('a run without scenarios is drawn as before: no marks, no sections', () => 
   const { charts } = buildCharts(labelRuns([doc]))
   assert.ok(charts.every((c) => !c.section && !c.spec.datasets.scenarioMarks))
 })
+
+test('a scenario with its waits section shows where its own transactions spent their time', () => {
+  const doc = JSON.parse(readFileSync(new URL('../../fixtures/results/recorded-scenarios.json', import.meta.url), 'utf8'))
+  doc.scenarios.reports.waits = { available: true, source: 'pg_stat_activity', hz: 50, ticks: { done: 250, skipped: 0, failed: 0 }, types: { 'sleep.sql': { samples: 480, events: [{ event: 'Timeout:PgSleep', samples: 470, share: 0.979 }], serverMs: 10.1, serverMsStderr: 0.1, outsideMs: 0.2, outsideMsStderr: 0.1 } } }
+  const [checkout, reports] = scenarioParts(doc)
+  assert.doesNotMatch(checkout.html, /Where the time went/)
+  assert.match(reports.html, /<h3>Where the time went<\/h3>/)
+  assert.match(reports.html, /Timeout:PgSleep 98 %/)
+})
