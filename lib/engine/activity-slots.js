@@ -14,6 +14,8 @@ export const SEQ = 3 // transactions begun on the slot, the one running included
 export const WANT = 4 // the sequence number whose latency a reader asks for (0: none)
 export const DONE = 5 // the sequence number whose latency is in the slot's latency field
 export const SLOT_INTS = 6
+/** The PID of a slot whose connection's key is no server backend's pid (a pooler's). */
+export const NOT_A_BACKEND = -1
 
 /**
  * What a worker thread needs to use its range of a run's shared slots (posted to it).
@@ -66,10 +68,12 @@ export class ActivitySlots {
    */
   bind (conn) {
     const pid = conn.backendPid
-    if (!(pid > 0) || this._freeCount === 0) { conn.activityBase = -1; return }
+    // a key that is no server's pid (a pooler's, which may be negative) takes a slot marked so:
+    // the sampler then knows its connections have no backend it could read
+    if (typeof pid !== 'number' || this._freeCount === 0) { conn.activityBase = -1; return }
     const base = this._free[--this._freeCount] * SLOT_INTS
     const a = this.ints
-    a[base + PID] = pid
+    a[base + PID] = pid > 0 ? pid : NOT_A_BACKEND
     a[base + TYPE] = -1
     a[base + STATEMENT] = -1
     a[base + WANT] = 0

@@ -8,7 +8,7 @@
 // snapshot (READ COMMITTED, no xid), so it holds no vacuum back.
 
 import { defineStatement } from '../db/connection.js'
-import { PID, TYPE, STATEMENT, SEQ, WANT, DONE, SLOT_INTS } from '../engine/activity-slots.js'
+import { PID, TYPE, STATEMENT, SEQ, WANT, DONE, SLOT_INTS, NOT_A_BACKEND } from '../engine/activity-slots.js'
 import { WaitEventNames } from './classify.js'
 import { waitClassOf, CPU_CLASS, IDLE_IN_TRANSACTION } from '../results/wait-classes.js'
 import { IntervalClasses } from './interval-classes.js'
@@ -77,6 +77,8 @@ export class WaitSampler {
     this._pidsText = '{}'
     /** @type {Map<number, number>} backend pid -> slot */
     this._slotOf = new Map()
+    /** slots whose connection's key is no server backend's pid (a pooler's) */
+    this._notBackends = 0
   }
 
   /** Open the connection and prepare the read; throws when the server refuses. */
@@ -184,7 +186,7 @@ export class WaitSampler {
     }
     for (const slot of this._slotOf.values()) if (!seen.has(slot)) this.tally.gone++
     if (seen.size > 0) this._matched = true
-    else if (!this._matched && this._slotOf.size > 0 && this.ticks.done >= UNMATCHED_READS) await this._giveUp()
+    else if (!this._matched && this._slotOf.size + this._notBackends > 0 && this.ticks.done >= UNMATCHED_READS) await this._giveUp()
     // the reads share a transaction (the database's commits stay the run's), but not for long: a
     // transaction open for the whole window would hold up whatever waits for the transactions
     // older than it (REINDEX or CREATE INDEX CONCURRENTLY in a script)
@@ -234,8 +236,10 @@ export class WaitSampler {
     let n = 0
     let changed = false
     this._slotOf.clear()
+    this._notBackends = 0
     for (let slot = 0; slot < this.activity.capacity; slot++) {
       const pid = ints[slot * SLOT_INTS + PID]
+      if (pid === NOT_A_BACKEND) this._notBackends++
       if (pid <= 0) continue
       this._slotOf.set(pid, slot)
       if (pids[n] !== pid) { pids[n] = pid; changed = true }

@@ -208,3 +208,14 @@ test('a lost connection (a restart, a failover) is opened again a moment later; 
   assert.equal(sampler.ticks.done, 1)
   await sampler.finish()
 })
+
+test('keys that are no server pids at all (a pooler\'s negative ones): sampling stops as for unmatched ones', async () => {
+  const { conn, sampler, conns } = await setUp([-1234567, -89])
+  assert.ok(conns.every((c) => c.activityBase >= 0), 'each connection has its slot, marked as no backend')
+  conn.rows = () => []
+  sampler.begin()
+  for (let i = 0; i < 5; i++) await sampler.tick()
+  assert.deepEqual(conn.reads, Array(5).fill('{}'), 'no pid was asked for')
+  assert.equal(sampler.unmatched, true)
+  await sampler.finish()
+})
