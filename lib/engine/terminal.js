@@ -3,7 +3,8 @@
 
 import { PH_IDLE, PH_FIRST, PH_ARRIVAL, PH_KEYING, PH_THINK, PH_QUEUED, PH_RUNNING, PH_DONE, PH_PAUSED, PH_PARKED } from './terminal-phases.js'
 import { NO_STAGE } from '../metrics/stage-windows.js'
-import { OK, ROLLED_BACK, FAILED, UNKNOWN, CANCELLED, transactionFailed, cancelRunning } from './terminal-errors.js'
+import { OK, ROLLED_BACK, CANCELLED, transactionFailed, cancelRunning } from './terminal-errors.js'
+import { recordEnded } from './transaction-record.js'
 import { STATEMENT } from './activity-slots.js'
 
 export class Terminal {
@@ -339,27 +340,12 @@ export class Terminal {
     this.transactions++
     const endUs = c.nowUs()
     const type = this.typeIndex
-    const rec = c.recorder
     const latencyUs = endUs - this.intendedUs
     if (activityBase >= 0 && (status === OK || status === ROLLED_BACK)) c.activity.latency(activityBase, activitySeq, latencyUs)
-    const stage = this.stageIndex
-    // in a staged run a transaction counts when it arrived in the measured window, in its stage
-    const counted = stage === NO_STAGE ? endUs >= c.measureStartUs : stage >= 0
-    if (status === -1) {
-      if (this.completedBeforeAbort && counted) rec.ok(type, latencyUs, this._lagUs, this._queueUs, false, stage)
-      return this.finishTerminal() // the terminal aborted
-    }
-    if (counted && !c.aborting && status !== CANCELLED) {
-      if (status === FAILED) rec.failed(type, this.failCode, stage)
-      else if (status === UNKNOWN) rec.outcomeUnknown(type, stage)
-      else {
-        rec.ok(type, latencyUs, this._lagUs, this._queueUs, status === ROLLED_BACK, stage)
-        if (c.slowest !== null && latencyUs > c.slowest.floorUs[type]) c.slowest.offer(type, latencyUs, this.state, activityBase, activitySeq, this.savedRandomState)
-      }
-      if (this.retries > 0) rec.retriedTimes(type, this.retries, stage)
-    }
+    // the terminal aborted
+    if (!recordEnded(this, status, latencyUs, endUs, this._lagUs, this._queueUs, activityBase, activitySeq)) return this.finishTerminal()
     const tt = c.types[type]
-    if (c.hasTransactionEnd && status !== CANCELLED) c.reportTransaction(this, tt.name, status === OK ? 'ok' : status === ROLLED_BACK ? 'rollback' : 'failed', latencyUs, this._lagUs, this.retries + 1, status === UNKNOWN ? 'CONNECTION_LOST' : this.failCode, this.intendedUs, endUs)
+    const rec = c.recorder
     if (tt.thinkUs && !c.stopping) {
       const thinkUs = tt.thinkUs.sampleUs(this.waitRandom)
       if (endUs >= c.measureStartUs) rec.waits(type, this._keyingUs, thinkUs)
