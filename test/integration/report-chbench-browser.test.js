@@ -8,10 +8,9 @@ import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { pathToFileURL } from 'node:url'
 import { writeHtmlReport } from '../../lib/report/render-report.js'
 import { chromiumSkip, chromiumForFile } from '../helpers/chromium.js'
-import { keepVegaViews, assertPageLooksRight, chartsDrawn } from '../helpers/page-checks.js'
+import { keepVegaViews, assertPageLooksRight, chartsDrawn, openReportPage } from '../helpers/page-checks.js'
 
 const skip = chromiumSkip
 const { shots: dir, newPage } = chromiumForFile('pgload-chbench-report-')
@@ -23,8 +22,7 @@ test('the report of a chbench run: one analytic line over time and by percentile
   const page = await newPage({ viewport: { width: 1200, height: 900 } })
   try {
     await keepVegaViews(page)
-    await page.goto(pathToFileURL(file).href)
-    await page.waitForFunction(() => window.pgloadReport?.done === true, null, { timeout: 30_000 })
+    await openReportPage(page, file)
     t.diagnostic(`screenshot ${await assertPageLooksRight(page, 'chbench-run')}`)
     const charts = await chartsDrawn(page)
     const throughput = charts.find((c) => c.name === 'Throughput over time')

@@ -7,11 +7,10 @@ import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { pathToFileURL } from 'node:url'
 import { writeHtmlReport } from '../../lib/report/render-report.js'
 import { WAIT_CHART_TITLE, WAIT_CLASS_COLOURS } from '../../lib/report/wait-chart.js'
 import { chromiumSkip, chromiumForFile } from '../helpers/chromium.js'
-import { keepVegaViews, assertPageLooksRight, chartsDrawn } from '../helpers/page-checks.js'
+import { keepVegaViews, assertPageLooksRight, chartsDrawn, openReportPage } from '../helpers/page-checks.js'
 import { withWaitSeries } from '../helpers/waits-results.js'
 
 const skip = chromiumSkip
@@ -33,8 +32,7 @@ test('the report shows where the time went: the stacked chart on the latency cha
   const page = await newPage({ viewport: { width: 1200, height: 900 } })
   try {
     await keepVegaViews(page)
-    await page.goto(pathToFileURL(file).href)
-    await page.waitForFunction(() => window.pgloadReport?.done === true, null, { timeout: 30_000 })
+    await openReportPage(page, file)
     t.diagnostic(`screenshot ${await assertPageLooksRight(page, 'report-waits')}`)
     const chart = (await chartsDrawn(page)).find((c) => c.name === WAIT_CHART_TITLE)
     assert.ok(chart, (await chartsDrawn(page)).map((c) => c.name).join(', '))

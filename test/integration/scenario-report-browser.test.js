@@ -7,10 +7,9 @@ import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { pathToFileURL } from 'node:url'
 import { writeHtmlReport } from '../../lib/report/render-report.js'
 import { chromiumSkip, chromiumForFile } from '../helpers/chromium.js'
-import { keepVegaViews, assertPageLooksRight, chartsDrawn } from '../helpers/page-checks.js'
+import { keepVegaViews, assertPageLooksRight, chartsDrawn, openReportPage } from '../helpers/page-checks.js'
 
 const skip = chromiumSkip
 const { shots: dir, newPage } = chromiumForFile('pgload-scenario-page-')
@@ -24,8 +23,7 @@ test('a scenario run\'s report: marks, names and sections visible, nothing overl
   const page = await newPage({ viewport: { width: 1200, height: 900 } })
   try {
     await keepVegaViews(page)
-    await page.goto(pathToFileURL(file).href)
-    await page.waitForFunction(() => window.pgloadReport?.done === true, null, { timeout: 30_000 })
+    await openReportPage(page, file)
     assert.deepEqual(await page.evaluate(() => window.pgloadReport.errors), [])
     t.diagnostic(`screenshot ${await assertPageLooksRight(page, 'scenarios')}`)
     const headings = await page.$$eval('#pgload-charts h3', (els) => els.map((e) => e.textContent))
@@ -62,8 +60,7 @@ test('the compare report of two scenario runs: each run\'s scenario sections, no
   const page = await newPage({ viewport: { width: 1200, height: 900 } })
   try {
     await keepVegaViews(page)
-    await page.goto(pathToFileURL(file).href)
-    await page.waitForFunction(() => window.pgloadReport?.done === true, null, { timeout: 30_000 })
+    await openReportPage(page, file)
     assert.deepEqual(await page.evaluate(() => window.pgloadReport.errors), [])
     t.diagnostic(`screenshot ${await assertPageLooksRight(page, 'scenarios-compare')}`)
     const headings = await page.$$eval('#pgload-charts h3', (els) => els.map((e) => e.textContent))
